@@ -1,0 +1,29 @@
+import Foundation
+
+/// A value as SQLite stores it: one of its five storage classes.
+public enum DatabaseValue: Hashable, Sendable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob(Data)
+
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+}
+
+extension DatabaseValue: CustomStringConvertible {
+    /// The value as the SQL debug log and error messages show it: SQL
+    /// literal syntax, blobs in hex.
+    public var description: String {
+        switch self {
+        case .null: "NULL"
+        case .integer(let value): String(value)
+        case .real(let value): String(value)
+        case .text(let value): "'" + value.replacingOccurrences(of: "'", with: "''") + "'"
+        case .blob(let data): "x'" + data.map { String(format: "%02x", $0) }.joined() + "'"
+        }
+    }
+}

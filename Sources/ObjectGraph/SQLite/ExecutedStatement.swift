@@ -1,0 +1,34 @@
+/// What one execution of a prepared statement did, as the statement hook
+/// sees it once the statement has run to its end (or was reset early).
+///
+/// Durations come from the monotonic clock: SQLite's own profile trace has
+/// only millisecond resolution in common builds.
+public struct ExecutedStatement {
+    /// The prepared statement; its `annotation` slot lets an observer keep
+    /// work done once per prepared statement (such as the statement's shape).
+    public let statement: Statement
+    /// The values bound for this execution, in parameter order.
+    public let arguments: [DatabaseValue]
+    /// Wall time from the first step to the last, in nanoseconds.
+    public let durationNanoseconds: UInt64
+    /// Rows returned by SQLite (`SQLITE_ROW` results).
+    public let rowsReturned: Int
+    /// Rows inserted, updated or deleted (`sqlite3_changes64`); 0 for reads.
+    public let rowsChanged: Int
+    /// `SQLITE_STMTSTATUS_FULLSCAN_STEP` for this execution.
+    public let fullScanSteps: Int
+    /// `SQLITE_STMTSTATUS_SORT` for this execution.
+    public let sorts: Int
+    /// `SQLITE_STMTSTATUS_AUTOINDEX` for this execution.
+    public let autoIndexes: Int
+    /// `SQLITE_STMTSTATUS_VM_STEP` for this execution.
+    public let vmSteps: Int
+    /// The connection's database file (`:memory:` for memory).
+    public let path: String
+
+    /// The statement's SQL text as prepared.
+    public var sql: String { statement.sql }
+}
+
+/// Called after every statement a connection executes.
+public typealias StatementHook = (ExecutedStatement) -> Void
