@@ -1,0 +1,118 @@
+/// An object of the graph: one row of its entity's table, registered in one
+/// ``ObjectContext``.
+///
+/// Subclass it to give an entity typed properties; reading any of them
+/// fires the object's fault:
+///
+/// ```swift
+/// final class Selfie: ManagedObject {
+///     var name: String {
+///         get { self[attribute: "name"] }
+///         set { self[attribute: "name"] = newValue }
+///     }
+///     var people: [Person] { self[toMany: "people"] }
+///     var owner: Person? {
+///         get { self[toOne: "owner"] }
+///         set { self[toOne: "owner"] = newValue }
+///     }
+/// }
+/// ```
+///
+/// Typed accessors cannot throw, so a failure there (an unknown key, an
+/// object whose context was reset, a row deleted by another context) stops
+/// the program with a message naming the object, the key and the cause.
+/// The throwing key-value methods (``value(forKey:)``,
+/// ``setValue(_:forKey:)``, …) report the same failures as errors.
+///
+/// Objects are not `Sendable`: use one only inside its context's
+/// ``ObjectContext/perform(_:)``, and send its ``objectID`` elsewhere.
+open class ManagedObject {
+    /// The object's identity; reading it never fires the fault.
+    public final let objectID: ObjectID
+
+    /// The context the object is registered in; nil once the context was
+    /// reset or released, or the object's deletion was saved.
+    public final var context: ObjectContext? { _context }
+
+    final weak var _context: ObjectContext?
+    final var state: State = .fault
+    /// Attribute values; meaningful when `state == .loaded`.
+    final var values: [Value] = []
+    /// One slot per relationship of the entity.
+    final var slots: [RelationshipSlot]
+    /// Keys changed since the last save (attribute and relationship names).
+    final var changedKeys: Set<String> = []
+    final var isInsertedFlag = false
+    final var isDeletedFlag = false
+
+    /// Creates the object for an ID. Only contexts create objects: use
+    /// ``ObjectContext/insert(_:)`` or a fetch.
+    public required init(objectID: ObjectID) {
+        self.objectID = objectID
+        self.slots = Array(repeating: .fault, count: objectID.entity.relationships.count)
+    }
+
+    deinit {
+        _context?.objectWillDeallocate(objectID)
+    }
+
+    /// The object's entity; reading it never fires the fault.
+    public final var entity: EntityDescription { objectID.entity }
+
+    /// Whether the attribute values are not loaded. Reading it never fires
+    /// the fault.
+    public final var isFault: Bool {
+        if case .loaded = state { return false }
+        return true
+    }
+
+    /// Inserted in its context and not saved yet.
+    public final var isInserted: Bool { isInsertedFlag }
+    /// Deleted in its context and not saved yet.
+    public final var isDeleted: Bool { isDeletedFlag }
+    /// Changed in its context and not saved yet (inserted, updated or deleted).
+    public final var hasChanges: Bool { isInsertedFlag || isDeletedFlag || !changedKeys.isEmpty }
+    /// Whether the object can still be used (not after its context was reset).
+    public final var isValid: Bool {
+        if case .invalidated = state { return false }
+        return _context != nil
+    }
+
+    /// Called before the object turns back into a fault (refresh, rollback,
+    /// a merge); its values are still readable.
+    open func willTurnIntoFault() {}
+    /// Called after the object turned into a fault.
+    open func didTurnIntoFault() {}
+    /// Called once when the object is inserted, after its defaults are set.
+    open func awakeFromInsert() {}
+
+    enum State {
+        case fault
+        case loaded
+        case invalidated(reason: String)
+    }
+}
+
+/// The in-memory state of one relationship of one object.
+enum RelationshipSlot {
+    /// Not loaded: reading it fires a relationship fault (to-many) or needs
+    /// the object's row (to-one).
+    case fault
+    /// A to-one: the destination's ID, and the object once it was asked for
+    /// (held strongly, as Core Data holds its relationship objects).
+    case toOne(ObjectID?, ManagedObject?)
+    /// A to-many: the destinations, ordered by primary key.
+    case toMany([ManagedObject])
+}
+
+extension ManagedObject: CustomStringConvertible {
+    /// `<Selfie/p42 fault>`; never fires the fault.
+    public var description: String {
+        let state = switch state {
+        case .fault: "fault"
+        case .loaded: hasChanges ? "changed" : "loaded"
+        case .invalidated: "invalidated"
+        }
+        return "<\(objectID) \(state)>"
+    }
+}

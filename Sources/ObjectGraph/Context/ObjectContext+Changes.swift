@@ -1,0 +1,252 @@
+/// Inserting, changing and deleting objects. Both sides of a relationship
+/// are kept consistent in memory (inverse maintenance), which loads the
+/// relationships involved.
+extension ObjectContext {
+    /// Inserts a new object of an entity, with its attributes' defaults. Its
+    /// primary key, and so its ID, is final at once.
+    @discardableResult
+    public func insert(entityName: String) throws(ObjectGraphError) -> ManagedObject {
+        let entity = try store.model.entity(entityName)
+        let id = ObjectID(entity: entity, primaryKey: store.allocatePrimaryKeys(for: entity))
+        let object = registerFault(id)
+        object.values = entity.attributes.map(\.defaultValue)
+        object.slots = entity.relationships.map { $0.isToMany ? .toMany([]) : .toOne(nil, nil) }
+        object.state = .loaded
+        object.isInsertedFlag = true
+        inserted[id] = object
+        object.awakeFromInsert()
+        return object
+    }
+
+    /// Inserts a new object of the entity a class names.
+    public func insert<T: EntityNamed>(_ type: T.Type) throws(ObjectGraphError) -> T {
+        let object = try insert(entityName: T.entityName)
+        guard let typed = object as? T else {
+            throw .typeMismatch(entity: T.entityName, key: "class", expected: "\(T.self)", got: "\(Swift.type(of: object))")
+        }
+        return typed
+    }
+
+    /// Marks an object deleted and applies its relationships' delete rules
+    /// now: `nullify` removes it from its destinations, `cascade` deletes
+    /// them, `deny` refuses (nothing changes), `noAction` leaves them (join
+    /// rows of a many-to-many still go). Deleting an unsaved object forgets it.
+    public func delete(_ object: ManagedObject) throws(ObjectGraphError) {
+        try checkUsable(object)
+        guard !object.isDeletedFlag else { return }
+        try fulfill(object)
+        let entity = object.entity
+        for relationship in entity.relationships where relationship.deleteRule == .deny {
+            let empty = relationship.isToMany
+                ? try toMany(object, relationship).isEmpty
+                : try toOneID(object, relationship) == nil
+            if !empty { throw .deleteDenied(object: object.objectID, key: relationship.name) }
+        }
+        object.isDeletedFlag = true
+        for relationship in entity.relationships {
+            let destinations = relationship.isToMany
+                ? try toMany(object, relationship)
+                : (try toOne(object, relationship)).map { [$0] } ?? []
+            switch relationship.deleteRule {
+            case .nullify, .deny:
+                for destination in destinations { try unlink(object, relationship, destination) }
+            case .cascade:
+                for destination in destinations {
+                    try unlink(object, relationship, destination)
+                    try delete(destination)
+                }
+            case .noAction:
+                if case .joinTable(let table, _, _) = relationship.storage {
+                    for destination in destinations {
+                        joinChanges.remove(pair(object, relationship, destination), in: table)
+                    }
+                }
+            }
+        }
+        let id = object.objectID
+        if object.isInsertedFlag {
+            unregister(object, reason: "it was deleted before it was saved")
+            return
+        }
+        updated[id] = nil
+        deleted[id] = object
+    }
+
+    // MARK: Attributes
+
+    func setAttribute(_ object: ManagedObject, _ key: String, _ value: Value) throws(ObjectGraphError) {
+        try checkUsable(object)
+        try fulfill(object)
+        guard let index = object.entity.attributeIndex[key] else {
+            throw .unknownKey(entity: object.entity.name, key: key)
+        }
+        let attribute = object.entity.attributes[index]
+        guard let converted = value.converted(to: attribute.type) else {
+            throw .typeMismatch(entity: object.entity.name, key: key, expected: attribute.type.rawValue, got: value.typeName)
+        }
+        guard object.values[index] != converted else { return }
+        object.values[index] = converted
+        markChanged(object, key)
+    }
+
+    func markChanged(_ object: ManagedObject, _ key: String) {
+        object.changedKeys.insert(key)
+        if !object.isInsertedFlag, !object.isDeletedFlag {
+            updated[object.objectID] = object
+        }
+    }
+
+    // MARK: Relationships
+
+    func setToOne(_ object: ManagedObject, _ key: String, _ destination: ManagedObject?) throws(ObjectGraphError) {
+        try checkUsable(object)
+        let relationship = try relationship(object, key, toMany: false)
+        if let destination { try checkDestination(destination, of: relationship, in: object) }
+        let current = try toOne(object, relationship)
+        guard current !== destination else { return }
+        if let destination {
+            try link(object, relationship, destination)
+        } else if let current {
+            try unlink(object, relationship, current)
+        }
+    }
+
+    func setToMany(_ object: ManagedObject, _ key: String, _ destinations: [ManagedObject]) throws(ObjectGraphError) {
+        try checkUsable(object)
+        let relationship = try relationship(object, key, toMany: true)
+        for destination in destinations { try checkDestination(destination, of: relationship, in: object) }
+        let wanted = Set(destinations.map(\.objectID))
+        for current in try toMany(object, relationship) where !wanted.contains(current.objectID) {
+            try unlink(object, relationship, current)
+        }
+        for destination in destinations { try link(object, relationship, destination) }
+    }
+
+    func addToMany(_ object: ManagedObject, _ key: String, _ destination: ManagedObject, adding: Bool) throws(ObjectGraphError) {
+        try checkUsable(object)
+        let relationship = try relationship(object, key, toMany: true)
+        try checkDestination(destination, of: relationship, in: object)
+        if adding {
+            try link(object, relationship, destination)
+        } else {
+            try unlink(object, relationship, destination)
+        }
+    }
+
+    private func checkDestination(_ destination: ManagedObject, of relationship: RelationshipDescription, in object: ManagedObject)
+        throws(ObjectGraphError)
+    {
+        try checkUsable(destination)
+        guard destination.entity.index == relationship.destinationIndex else {
+            throw .typeMismatch(
+                entity: object.entity.name, key: relationship.name, expected: "\(relationship.destinationName) object",
+                got: "\(destination.entity.name) object")
+        }
+        if destination.isDeletedFlag {
+            throw .objectInvalidated(destination.objectID, reason: "it is deleted and cannot be related to \(object.objectID)")
+        }
+    }
+
+    /// Makes `a.relationship` contain (or point to) `b`, and the inverse
+    /// point back, detaching whatever a to-one pointed to before.
+    func link(_ a: ManagedObject, _ relationship: RelationshipDescription, _ b: ManagedObject) throws(ObjectGraphError) {
+        if relationship.isToMany {
+            guard try insert(b, into: a, relationship) else { return }
+        } else {
+            let old = try toOne(a, relationship)
+            if old === b { return }
+            if let old { try unlink(a, relationship, old) }
+            try setSlot(a, relationship, b)
+        }
+        if let inverse = store.model.inverse(of: relationship) {
+            if inverse.isToMany {
+                _ = try insert(a, into: b, inverse)
+            } else {
+                let other = try toOne(b, inverse)
+                if other !== a {
+                    if let other { try unlink(b, inverse, other) }
+                    try setSlot(b, inverse, a)
+                }
+            }
+        }
+        if case .joinTable(let table, _, _) = relationship.storage {
+            joinChanges.add(pair(a, relationship, b), in: table)
+        }
+    }
+
+    /// Removes `b` from `a.relationship` and `a` from the inverse.
+    func unlink(_ a: ManagedObject, _ relationship: RelationshipDescription, _ b: ManagedObject) throws(ObjectGraphError) {
+        if relationship.isToMany {
+            guard try remove(b, from: a, relationship) else { return }
+        } else {
+            guard try toOne(a, relationship) === b else { return }
+            try setSlot(a, relationship, nil)
+        }
+        if let inverse = store.model.inverse(of: relationship) {
+            if inverse.isToMany {
+                _ = try remove(a, from: b, inverse)
+            } else if try toOne(b, inverse) === a {
+                try setSlot(b, inverse, nil)
+            }
+        }
+        if case .joinTable(let table, _, _) = relationship.storage {
+            joinChanges.remove(pair(a, relationship, b), in: table)
+        }
+    }
+
+    func pair(_ a: ManagedObject, _ relationship: RelationshipDescription, _ b: ManagedObject) -> JoinChanges.Pair {
+        guard case .joinTable(_, let sourceColumn, _) = relationship.storage else {
+            preconditionFailure("\(relationship.name) has no join table")
+        }
+        let ends = [a.objectID, b.objectID]
+        return sourceColumn == "source"
+            ? JoinChanges.Pair(source: a.objectID.primaryKey, destination: b.objectID.primaryKey, ends: ends)
+            : JoinChanges.Pair(source: b.objectID.primaryKey, destination: a.objectID.primaryKey, ends: ends)
+    }
+
+    private func setSlot(_ object: ManagedObject, _ relationship: RelationshipDescription, _ destination: ManagedObject?)
+        throws(ObjectGraphError)
+    {
+        try fulfill(object)
+        object.slots[relationship.index] = .toOne(destination?.objectID, destination)
+        markChanged(object, relationship.name)
+    }
+
+    /// Inserts into a to-many slot (kept in primary-key order); false when
+    /// already there.
+    private func insert(_ destination: ManagedObject, into object: ManagedObject, _ relationship: RelationshipDescription)
+        throws(ObjectGraphError) -> Bool
+    {
+        var objects = try toMany(object, relationship)
+        let key = destination.objectID.primaryKey
+        let position = insertionPoint(of: key, in: objects)
+        if position < objects.count, objects[position].objectID.primaryKey == key { return false }
+        objects.insert(destination, at: position)
+        object.slots[relationship.index] = .toMany(objects)
+        markChanged(object, relationship.name)
+        return true
+    }
+
+    private func remove(_ destination: ManagedObject, from object: ManagedObject, _ relationship: RelationshipDescription)
+        throws(ObjectGraphError) -> Bool
+    {
+        var objects = try toMany(object, relationship)
+        let key = destination.objectID.primaryKey
+        let position = insertionPoint(of: key, in: objects)
+        guard position < objects.count, objects[position].objectID.primaryKey == key else { return false }
+        objects.remove(at: position)
+        object.slots[relationship.index] = .toMany(objects)
+        markChanged(object, relationship.name)
+        return true
+    }
+
+    private func insertionPoint(of key: Int64, in objects: [ManagedObject]) -> Int {
+        var low = 0
+        var high = objects.count
+        while low < high {
+            let middle = (low + high) / 2
+            if objects[middle].objectID.primaryKey < key { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}

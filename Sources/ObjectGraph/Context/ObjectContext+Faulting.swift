@@ -1,0 +1,177 @@
+/// Firing faults: an object's values come from the row cache when it holds
+/// a fresh snapshot (a hit) and from SQLite otherwise (a miss, one
+/// primary-key SELECT); a to-many relationship's destinations come from the
+/// row cache or one SELECT on the join table or the destination's foreign
+/// key, as object faults.
+extension ObjectContext {
+    /// Throws unless the object belongs to this context and can be used.
+    func checkUsable(_ object: ManagedObject) throws(ObjectGraphError) {
+        if case .invalidated(let reason) = object.state {
+            throw .objectInvalidated(object.objectID, reason: reason)
+        }
+        guard let context = object._context else {
+            throw .objectInvalidated(object.objectID, reason: "its context was released")
+        }
+        guard context === self else { throw .wrongContext(object.objectID) }
+    }
+
+    /// Loads the object's values if it is a fault.
+    func fulfill(_ object: ManagedObject) throws(ObjectGraphError) {
+        switch object.state {
+        case .loaded: return
+        case .invalidated(let reason): throw .objectInvalidated(object.objectID, reason: reason)
+        case .fault: break
+        }
+        try checkUsable(object)
+        let id = object.objectID
+        switch store.rowCache.lookup(id, staleness: stalenessNanoseconds) {
+        case .hit(let snapshot):
+            apply(snapshot, to: object)
+        case .miss:
+            guard let snapshot = try readRow(id) else { throw .objectDeleted(id) }
+            store.rowCache.store(snapshot, for: id)
+            apply(snapshot, to: object)
+        }
+    }
+
+    /// One primary-key SELECT.
+    func readRow(_ id: ObjectID) throws(ObjectGraphError) -> RowSnapshot? {
+        let entity = id.entity
+        let sql = "SELECT \(entity.snapshotColumns) FROM \(quoted(entity.table)) t0 WHERE t0.pk = ?"
+        return try storeRead { connection, generation in
+            var snapshot: RowSnapshot?
+            try connection.query(sql, [.integer(id.primaryKey)]) { row in
+                snapshot = RowSnapshot.read(row, entity: entity, model: store.model, generation: generation)
+            }
+            return snapshot
+        }
+    }
+
+    /// Runs a read on the store, turning SQLite errors into store errors.
+    func storeRead<T>(_ body: (Connection, UInt64) throws -> T) throws(ObjectGraphError) -> T {
+        do {
+            return try store.pool.read(body)
+        } catch let error as ObjectGraphError {
+            throw error
+        } catch let error as SQLiteError {
+            throw .store(path: store.path, reason: Store.explain(error), sqlite: error)
+        } catch {
+            throw .store(path: store.path, reason: "\(error)", sqlite: nil)
+        }
+    }
+
+    /// Fills a fault (or a registered object from a fetched row) with a
+    /// snapshot. To-many slots already loaded stay as they are.
+    func apply(_ snapshot: RowSnapshot, to object: ManagedObject) {
+        object.values = snapshot.attributes
+        for index in object.entity.toOneIndexes {
+            object.slots[index] = .toOne(snapshot.toOne[index], nil)
+        }
+        object.state = .loaded
+    }
+
+    // MARK: Reading values
+
+    func attributeValue(_ object: ManagedObject, _ key: String) throws(ObjectGraphError) -> Value {
+        try fulfill(object)
+        guard let index = object.entity.attributeIndex[key] else {
+            throw .unknownKey(entity: object.entity.name, key: key)
+        }
+        return object.values[index]
+    }
+
+    func relationship(_ object: ManagedObject, _ key: String, toMany: Bool) throws(ObjectGraphError) -> RelationshipDescription {
+        guard let index = object.entity.relationshipIndex[key] else {
+            throw .unknownKey(entity: object.entity.name, key: key)
+        }
+        let relationship = object.entity.relationships[index]
+        guard relationship.isToMany == toMany else {
+            throw .typeMismatch(
+                entity: object.entity.name, key: key, expected: toMany ? "to-many relationship" : "to-one relationship",
+                got: relationship.isToMany ? "to-many relationship" : "to-one relationship")
+        }
+        return relationship
+    }
+
+    /// The destination of a to-one relationship.
+    func toOne(_ object: ManagedObject, _ relationship: RelationshipDescription) throws(ObjectGraphError) -> ManagedObject? {
+        try fulfill(object)
+        guard case .toOne(let id, let cached) = object.slots[relationship.index] else { return nil }
+        if let cached { return cached }
+        guard let id else { return nil }
+        let destination = self.object(with: id)
+        object.slots[relationship.index] = .toOne(id, destination)
+        return destination
+    }
+
+    /// The destination ID of a to-one relationship, without firing the
+    /// object's fault when the row cache has its row.
+    func toOneID(_ object: ManagedObject, _ relationship: RelationshipDescription) throws(ObjectGraphError) -> ObjectID? {
+        if case .toOne(let id, _) = object.slots[relationship.index] { return id }
+        if case .fault = object.state, let snapshot = store.rowCache.snapshot(for: object.objectID) {
+            return snapshot.toOne[relationship.index]
+        }
+        try fulfill(object)
+        if case .toOne(let id, _) = object.slots[relationship.index] { return id }
+        return nil
+    }
+
+    /// The destinations of a to-many relationship, firing the object's
+    /// fault and the relationship fault as needed.
+    func toMany(_ object: ManagedObject, _ relationship: RelationshipDescription) throws(ObjectGraphError) -> [ManagedObject] {
+        try fulfill(object)
+        if case .toMany(let objects) = object.slots[relationship.index] { return objects }
+        let id = object.objectID
+        let ids: [ObjectID]
+        if let cached = store.rowCache.toMany(id, relationship: relationship.index) {
+            ids = cached
+        } else {
+            ids = try readDestinations(of: id, relationship)
+            store.rowCache.storeToMany(ids, for: id, relationship: relationship.index)
+        }
+        let objects = ids.map { self.object(with: $0) }
+        object.slots[relationship.index] = .toMany(objects)
+        return objects
+    }
+
+    /// One SELECT of a to-many relationship's destination keys, in key order.
+    func readDestinations(of id: ObjectID, _ relationship: RelationshipDescription) throws(ObjectGraphError) -> [ObjectID] {
+        let destination = store.model.destination(of: relationship)
+        let sql: String
+        switch relationship.storage {
+        case .inverseForeignKey(let column):
+            sql = "SELECT t0.pk FROM \(quoted(destination.table)) t0 WHERE t0.\(quoted(column)) = ? ORDER BY t0.pk"
+        case .joinTable(let table, let source, let target):
+            sql = "SELECT \(target) FROM \(quoted(table)) WHERE \(source) = ? ORDER BY \(target)"
+        case .foreignKey:
+            preconditionFailure("to-one relationship \(relationship.name) read as to-many")
+        }
+        return try storeRead { connection, _ in
+            var ids: [ObjectID] = []
+            try connection.query(sql, [.integer(id.primaryKey)]) { row in
+                ids.append(ObjectID(entity: destination, primaryKey: row.int64(0)))
+            }
+            return ids
+        }
+    }
+
+    /// Reads a key path through to-one relationships, for in-memory
+    /// predicate evaluation and sorting.
+    func read(_ object: ManagedObject, keyPath: String) throws(ObjectGraphError) -> InMemoryEvaluator.Operand {
+        var current: ManagedObject? = object
+        let components = keyPath.split(separator: ".", omittingEmptySubsequences: false)
+        for (position, component) in components.enumerated() {
+            let key = String(component)
+            let last = position == components.count - 1
+            guard let step = current else { return .value(.null) }
+            if step.entity.attributeIndex[key] != nil {
+                guard last else { throw .invalidPredicate("\(step.entity.name).\(key) is an attribute, in key path \(keyPath)") }
+                return .value(try attributeValue(step, key))
+            }
+            let relationship = try relationship(step, key, toMany: false)
+            if last { return .object(try toOneID(step, relationship)) }
+            current = try toOne(step, relationship)
+        }
+        return .value(.null)
+    }
+}

@@ -1,0 +1,258 @@
+/// Fetch requests: objects, IDs, dictionaries and counts.
+extension ObjectContext {
+    /// Fetches objects. See ``FetchRequest`` for what each option costs.
+    public func fetch<Object: ManagedObject>(_ request: FetchRequest<Object>) throws(ObjectGraphError) -> FetchedResults<Object> {
+        let entity = try store.model.entity(request.entityName)
+        let prefetchPaths = try prefetchSteps(request.relationshipKeyPathsForPrefetching, from: entity)
+        let pending = request.includesPendingChanges && hasChanges
+        var query = try SelectQuery(request, entity: entity, model: store.model, applyingLimits: !pending)
+
+        if request.fetchBatchSize > 0 {
+            var ids = try selectIDs(&query)
+            if pending { ids = try mergePending(ids.map { object(with: $0) }, request, entity).map(\.objectID) }
+            let batched = BatchedObjects(ids: ids, batchSize: request.fetchBatchSize) { [unowned self] page in
+                (try? loadRows(page, entity: entity)) ?? page.map { self.object(with: $0) }
+            }
+            return FetchedResults(storage: .batched(batched))
+        }
+
+        let loadValues = !request.returnsObjectsAsFaults || !prefetchPaths.isEmpty
+        var objects: [ManagedObject]
+        if request.includesPropertyValues || !prefetchPaths.isEmpty {
+            let sql = query.sql(columns: entity.snapshotColumns)
+            objects = try storeRead { connection, generation in
+                var objects: [ManagedObject] = []
+                try connection.query(sql, query.arguments) { row in
+                    let id = ObjectID(entity: entity, primaryKey: row.int64(0))
+                    let snapshot = RowSnapshot.read(row, entity: entity, model: store.model, generation: generation)
+                    objects.append(register(id, snapshot: snapshot, fulfill: loadValues))
+                }
+                return objects
+            }
+        } else {
+            objects = try selectIDs(&query).map { object(with: $0) }
+        }
+        if pending { objects = try mergePending(objects, request, entity) }
+        if !prefetchPaths.isEmpty { try prefetch(prefetchPaths, from: objects) }
+        return FetchedResults(storage: .objects(objects))
+    }
+
+    /// Fetches the IDs of the matching objects without registering objects
+    /// (unless pending changes need them evaluated).
+    public func fetchObjectIDs<Object: ManagedObject>(_ request: FetchRequest<Object>) throws(ObjectGraphError) -> [ObjectID] {
+        let entity = try store.model.entity(request.entityName)
+        if request.includesPendingChanges && hasChanges {
+            var plain = request
+            plain.fetchBatchSize = 0
+            plain.relationshipKeyPathsForPrefetching = []
+            plain.includesPropertyValues = false
+            return try fetch(plain).objectIDs
+        }
+        var query = try SelectQuery(request, entity: entity, model: store.model, applyingLimits: true)
+        return try selectIDs(&query)
+    }
+
+    /// Counts the matching objects with `SELECT count(*)`, building no
+    /// objects (pending changes are counted in memory when there are some).
+    public func count<Object: ManagedObject>(for request: FetchRequest<Object>) throws(ObjectGraphError) -> Int {
+        let entity = try store.model.entity(request.entityName)
+        if request.includesPendingChanges && hasChanges {
+            return try fetchObjectIDs(request).count
+        }
+        let query = try SelectQuery(request, entity: entity, model: store.model, applyingLimits: false)
+        let limited = request.fetchLimit > 0 || request.fetchOffset > 0
+        let sql = limited
+            ? "SELECT count(*) FROM (\(query.sql(columns: "t0.pk")) LIMIT ? OFFSET ?)"
+            : "SELECT count(*) FROM \(query.from)\(query.whereClause)"
+        let arguments = query.arguments + (limited
+            ? [.integer(Int64(request.fetchLimit > 0 ? request.fetchLimit : -1)), .integer(Int64(request.fetchOffset))]
+            : [])
+        return try storeRead { connection, _ in
+            var count = 0
+            try connection.query(sql, arguments) { row in count = Int(row.int64(0)) }
+            return count
+        }
+    }
+
+    /// Fetches attribute values as dictionaries keyed by key path
+    /// (``FetchRequest/propertiesToFetch``, or every attribute). Pending
+    /// changes are not included.
+    public func fetchDictionaries<Object: ManagedObject>(_ request: FetchRequest<Object>) throws(ObjectGraphError) -> [[String: Value]] {
+        let entity = try store.model.entity(request.entityName)
+        var query = try SelectQuery(request, entity: entity, model: store.model, applyingLimits: true)
+        let keys = request.propertiesToFetch ?? entity.attributes.map(\.name)
+        var columns: [String] = []
+        var types: [AttributeType] = []
+        for key in keys {
+            guard case .attribute(let column, let attribute, _) = try query.builder.resolve(key) else {
+                throw .invalidFetchRequest("propertiesToFetch names \(key), a relationship of \(entity.name); name attributes")
+            }
+            columns.append(column)
+            types.append(attribute.type)
+        }
+        let sql = query.sql(columns: columns.isEmpty ? "t0.pk" : columns.joined(separator: ", "))
+        return try storeRead { connection, _ in
+            var results: [[String: Value]] = []
+            try connection.query(sql, query.arguments) { row in
+                var dictionary: [String: Value] = [:]
+                for (offset, key) in keys.enumerated() { dictionary[key] = Value.read(row, offset, as: types[offset]) }
+                results.append(dictionary)
+            }
+            return results
+        }
+    }
+
+    // MARK: Running queries
+
+    private func selectIDs(_ query: inout SelectQuery) throws(ObjectGraphError) -> [ObjectID] {
+        let sql = query.sql(columns: "t0.pk")
+        let entity = query.entity
+        return try storeRead { connection, _ in
+            var ids: [ObjectID] = []
+            try connection.query(sql, query.arguments) { row in ids.append(ObjectID(entity: entity, primaryKey: row.int64(0))) }
+            return ids
+        }
+    }
+
+    /// Registers (or finds) the object for a fetched row and caches the
+    /// row; with `fulfill`, a fault gets the row's values (no fault fires).
+    func register(_ id: ObjectID, snapshot: RowSnapshot, fulfill: Bool) -> ManagedObject {
+        let object = registered[id]?.object ?? registerFault(id)
+        store.rowCache.store(snapshot, for: id)
+        if fulfill, case .fault = object.state { apply(snapshot, to: object) }
+        return object
+    }
+
+    /// Loads the rows of a page of IDs in one SELECT; objects come back with
+    /// their values, in the order of `ids`.
+    func loadRows(_ ids: [ObjectID], entity: EntityDescription) throws(ObjectGraphError) -> [ManagedObject] {
+        let sql = "SELECT \(entity.snapshotColumns) FROM \(quoted(entity.table)) t0 WHERE t0.pk IN (SELECT value FROM json_each(?))"
+        let loaded: [ObjectID: ManagedObject] = try storeRead { connection, generation in
+            var loaded: [ObjectID: ManagedObject] = [:]
+            try connection.query(sql, [jsonArray(ids)]) { row in
+                let id = ObjectID(entity: entity, primaryKey: row.int64(0))
+                let snapshot = RowSnapshot.read(row, entity: entity, model: store.model, generation: generation)
+                loaded[id] = register(id, snapshot: snapshot, fulfill: true)
+            }
+            return loaded
+        }
+        return ids.map { loaded[$0] ?? object(with: $0) }
+    }
+
+    /// Applies the context's unsaved changes to a fetch's result: deleted
+    /// objects leave, updated and inserted ones are evaluated in memory,
+    /// then sort, offset and limit are applied in memory.
+    private func mergePending<Object>(_ objects: [ManagedObject], _ request: FetchRequest<Object>, _ entity: EntityDescription)
+        throws(ObjectGraphError) -> [ManagedObject]
+    {
+        let evaluator = InMemoryEvaluator { [unowned self] object, path in try self.read(object, keyPath: path) }
+        func matches(_ object: ManagedObject) throws(ObjectGraphError) -> Bool {
+            guard let predicate = request.predicate else { return true }
+            do {
+                return try evaluator.evaluate(predicate, on: object)
+            } catch let error as ObjectGraphError {
+                throw error
+            } catch {
+                throw .invalidPredicate("\(error)")
+            }
+        }
+        var result = objects.filter { !$0.isDeletedFlag }
+        var present = Set(result.map(\.objectID))
+        for object in updatedObjects where object.entity === entity {
+            let match = try matches(object)
+            if match, !present.contains(object.objectID) {
+                result.append(object)
+                present.insert(object.objectID)
+            } else if !match, present.contains(object.objectID) {
+                result.removeAll { $0 === object }
+                present.remove(object.objectID)
+            }
+        }
+        for object in insertedObjects where object.entity === entity && !present.contains(object.objectID) {
+            if try matches(object) { result.append(object) }
+        }
+        if !request.sortKeys.isEmpty {
+            result = try sorted(result, by: request.sortKeys)
+        }
+        if request.fetchOffset > 0 { result = Array(result.dropFirst(request.fetchOffset)) }
+        if request.fetchLimit > 0 { result = Array(result.prefix(request.fetchLimit)) }
+        return result
+    }
+
+    /// Sorts objects in memory with the same order SQLite gives (nil first
+    /// ascending, text by bytes), ties broken by primary key.
+    func sorted(_ objects: [ManagedObject], by keys: [SortKey]) throws(ObjectGraphError) -> [ManagedObject] {
+        var keyed: [(ManagedObject, [Value])] = []
+        for object in objects {
+            var values: [Value] = []
+            for key in keys {
+                switch try read(object, keyPath: key.keyPath) {
+                case .value(let value): values.append(value)
+                case .object(let id): values.append(id.map { .integer($0.primaryKey) } ?? .null)
+                }
+            }
+            keyed.append((object, values))
+        }
+        keyed.sort { lhs, rhs in
+            for (index, key) in keys.enumerated() {
+                let order = ValueComparison.ascending(lhs.1[index], rhs.1[index])
+                if order != 0 { return key.ascending ? order < 0 : order > 0 }
+            }
+            return lhs.0.objectID.primaryKey < rhs.0.objectID.primaryKey
+        }
+        return keyed.map(\.0)
+    }
+}
+
+/// A JSON array of primary keys, bound as one parameter and read with
+/// `json_each`: one statement shape whatever the number of keys, and no
+/// limit on the number of bound variables.
+func jsonArray(_ ids: [ObjectID]) -> DatabaseValue {
+    var text = "["
+    text.reserveCapacity(ids.count * 6 + 2)
+    for (offset, id) in ids.enumerated() {
+        if offset > 0 { text += "," }
+        text += String(id.primaryKey)
+    }
+    text += "]"
+    return .text(text)
+}
+
+/// The SQL of a fetch request: FROM, WHERE, ORDER BY, LIMIT and OFFSET, and
+/// the arguments to bind.
+struct SelectQuery {
+    let entity: EntityDescription
+    var builder: QueryBuilder
+    let whereClause: String
+    let orderClause: String
+    let limitClause: String
+    private let limitArguments: [DatabaseValue]
+
+    init<Object>(_ request: FetchRequest<Object>, entity: EntityDescription, model: Model, applyingLimits: Bool)
+        throws(ObjectGraphError)
+    {
+        guard request.fetchLimit >= 0, request.fetchOffset >= 0, request.fetchBatchSize >= 0 else {
+            throw .invalidFetchRequest("fetchLimit, fetchOffset and fetchBatchSize must not be negative")
+        }
+        self.entity = entity
+        var builder = QueryBuilder(model: model, root: entity)
+        whereClause = try request.predicate.map { predicate throws(ObjectGraphError) in " WHERE " + (try builder.compile(predicate)) } ?? ""
+        let order = try builder.orderBy(request.sortKeys)
+        orderClause = order.isEmpty ? "" : " ORDER BY " + order
+        if applyingLimits, request.fetchLimit > 0 || request.fetchOffset > 0 {
+            limitClause = " LIMIT ? OFFSET ?"
+            limitArguments = [.integer(Int64(request.fetchLimit > 0 ? request.fetchLimit : -1)), .integer(Int64(request.fetchOffset))]
+        } else {
+            limitClause = ""
+            limitArguments = []
+        }
+        self.builder = builder
+    }
+
+    var from: String { builder.from }
+    var arguments: [DatabaseValue] { builder.arguments + limitArguments }
+
+    func sql(columns: String) -> String {
+        "SELECT \(columns) FROM \(builder.from)\(whereClause)\(orderClause)\(limitClause)"
+    }
+}

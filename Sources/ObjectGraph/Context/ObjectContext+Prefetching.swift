@@ -1,0 +1,145 @@
+/// Prefetching (`relationshipKeyPathsForPrefetching`): loading the
+/// destinations of relationships for all the fetched objects at once.
+///
+/// Queries per step of a key path, whatever the number of objects (the keys
+/// of the sources are bound as one JSON array):
+/// - to-one: one SELECT of the destination rows not loaded yet;
+/// - one-to-many: one SELECT of the destination rows by foreign key;
+/// - many-to-many: one SELECT of the join table's (source, destination)
+///   pairs, then one SELECT of each distinct destination row not loaded yet
+///   (about twice as fast as one join returning a row per pair).
+/// A step whose sources are empty, or whose destinations are all loaded,
+/// runs fewer queries. The sources come back with their values, the
+/// destinations too, and the relationships are loaded.
+extension ObjectContext {
+    /// The relationship steps of each key path, checked against the model:
+    /// a key that is not a relationship is an error, not a silent no-op.
+    func prefetchSteps(_ keyPaths: [String], from entity: EntityDescription) throws(ObjectGraphError) -> [[RelationshipDescription]] {
+        var steps: [[RelationshipDescription]] = []
+        for keyPath in keyPaths {
+            var current = entity
+            var path: [RelationshipDescription] = []
+            for component in keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init) {
+                guard let relationship = current.relationship(named: component) else {
+                    let what = current.attribute(named: component) != nil ? "an attribute" : "not a key"
+                    throw .invalidFetchRequest(
+                        "prefetch key path \"\(keyPath)\": \(current.name).\(component) is \(what), not a relationship")
+                }
+                path.append(relationship)
+                current = store.model.destination(of: relationship)
+            }
+            steps.append(path)
+        }
+        return steps
+    }
+
+    func prefetch(_ paths: [[RelationshipDescription]], from sources: [ManagedObject]) throws(ObjectGraphError) {
+        // Each distinct prefix is prefetched once: "people" and
+        // "people.selfies" share their first step.
+        var done: [String: [ManagedObject]] = [:]
+        for path in paths {
+            var level = sources
+            var prefix = ""
+            for relationship in path {
+                prefix += "/\(relationship.destinationIndex).\(relationship.name)"
+                if let destinations = done[prefix] {
+                    level = destinations
+                    continue
+                }
+                level = try prefetch(relationship, from: level)
+                done[prefix] = level
+            }
+        }
+    }
+
+    /// Prefetches one relationship of `sources`; returns the distinct
+    /// destinations, in key order.
+    private func prefetch(_ relationship: RelationshipDescription, from sources: [ManagedObject]) throws(ObjectGraphError)
+        -> [ManagedObject]
+    {
+        guard !sources.isEmpty else { return [] }
+        let destination = store.model.destination(of: relationship)
+        switch relationship.storage {
+        case .foreignKey:
+            var ids = Set<ObjectID>()
+            for source in sources {
+                try fulfill(source)
+                if let id = try toOneID(source, relationship) { ids.insert(id) }
+            }
+            let loaded = try loadMissing(ids.sorted(), of: destination)
+            for source in sources {
+                if case .toOne(let id?, nil) = source.slots[relationship.index] {
+                    source.slots[relationship.index] = .toOne(id, loaded[id])
+                }
+            }
+            return ids.sorted().compactMap { loaded[$0] }
+
+        case .inverseForeignKey(let column):
+            let sql = "SELECT \(destination.snapshotColumns) FROM \(quoted(destination.table)) t0 "
+                + "WHERE t0.\(quoted(column)) IN (SELECT value FROM json_each(?)) ORDER BY t0.\(quoted(column)), t0.pk"
+            let inverseIndex = relationship.inverseIndex!
+            let groups: [Int64: [ManagedObject]] = try storeRead { connection, generation in
+                var groups: [Int64: [ManagedObject]] = [:]
+                try connection.query(sql, [jsonArray(sources.map(\.objectID))]) { row in
+                    let id = ObjectID(entity: destination, primaryKey: row.int64(0))
+                    let snapshot = RowSnapshot.read(row, entity: destination, model: store.model, generation: generation)
+                    let object = register(id, snapshot: snapshot, fulfill: true)
+                    if let owner = snapshot.toOne[inverseIndex] { groups[owner.primaryKey, default: []].append(object) }
+                }
+                return groups
+            }
+            var all: [ManagedObject] = []
+            for source in sources {
+                let objects = groups[source.objectID.primaryKey] ?? []
+                setLoaded(source, relationship, objects)
+                all += objects
+            }
+            return all.sorted { $0.objectID < $1.objectID }
+
+        case .joinTable(let table, let sourceColumn, let destinationColumn):
+            let sql = "SELECT \(sourceColumn), \(destinationColumn) FROM \(quoted(table)) "
+                + "WHERE \(sourceColumn) IN (SELECT value FROM json_each(?)) ORDER BY \(sourceColumn), \(destinationColumn)"
+            let pairs: [(Int64, Int64)] = try storeRead { connection, _ in
+                var pairs: [(Int64, Int64)] = []
+                try connection.query(sql, [jsonArray(sources.map(\.objectID))]) { row in
+                    pairs.append((row.int64(0), row.int64(1)))
+                }
+                return pairs
+            }
+            let distinct = Set(pairs.map(\.1)).sorted().map { ObjectID(entity: destination, primaryKey: $0) }
+            let loaded = try loadMissing(distinct, of: destination)
+            var groups: [Int64: [ManagedObject]] = [:]
+            for (source, target) in pairs {
+                if let object = loaded[ObjectID(entity: destination, primaryKey: target)] {
+                    groups[source, default: []].append(object)
+                }
+            }
+            for source in sources {
+                setLoaded(source, relationship, groups[source.objectID.primaryKey] ?? [])
+            }
+            return distinct.compactMap { loaded[$0] }
+        }
+    }
+
+    /// The objects for `ids`, loading in one SELECT the rows of those that
+    /// are not loaded in this context.
+    private func loadMissing(_ ids: [ObjectID], of entity: EntityDescription) throws(ObjectGraphError) -> [ObjectID: ManagedObject] {
+        var objects: [ObjectID: ManagedObject] = [:]
+        var missing: [ObjectID] = []
+        for id in ids {
+            let object = self.object(with: id)
+            objects[id] = object
+            if case .fault = object.state { missing.append(id) }
+        }
+        if !missing.isEmpty { _ = try loadRows(missing, entity: entity) }
+        return objects
+    }
+
+    /// Loads a to-many slot that is still a fault (a loaded one may hold
+    /// unsaved changes) and caches its IDs.
+    private func setLoaded(_ source: ManagedObject, _ relationship: RelationshipDescription, _ objects: [ManagedObject]) {
+        guard case .fault = source.slots[relationship.index] else { return }
+        source.slots[relationship.index] = .toMany(objects)
+        store.rowCache.storeToMany(objects.map(\.objectID), for: source.objectID, relationship: relationship.index)
+    }
+}

@@ -1,0 +1,176 @@
+import CSQLite
+
+/// Saving: every change of the context in one SQLite transaction, all or
+/// nothing.
+extension ObjectContext {
+    /// Writes the context's changes to the store in one transaction and
+    /// returns what changed (also sent to the store's change observers).
+    ///
+    /// Order inside the transaction: inserts, updates (changed columns
+    /// only), join-row deletions and insertions, deletes; objects in ID
+    /// order. Validation runs first: a non-optional attribute or to-one
+    /// without a value is refused before any SQL. When any statement fails
+    /// the transaction is rolled back, the store is exactly as before, and
+    /// the context keeps its changes.
+    @discardableResult
+    public func save() throws(ObjectGraphError) -> ChangeSet {
+        guard hasChanges else { return ChangeSet(contextName: name) }
+        let insertedObjects = self.insertedObjects
+        let updatedObjects = self.updatedObjects
+        let deletedObjects = self.deletedObjects
+        try validate(insertedObjects + updatedObjects)
+
+        var current: ObjectID?
+        let model = store.model
+        let joinTables = joinChanges.tables.sorted { $0.key < $1.key }
+        do {
+            try store.pool.write({ connection in
+                for object in insertedObjects {
+                    current = object.objectID
+                    try insertRow(object, connection)
+                }
+                for object in updatedObjects {
+                    current = object.objectID
+                    try updateRow(object, connection)
+                }
+                current = nil
+                for (table, changes) in joinTables {
+                    for pair in changes.deleted.sorted() {
+                        try connection.run(
+                            "DELETE FROM \(quoted(table)) WHERE source = ? AND destination = ?",
+                            [.integer(pair.source), .integer(pair.destination)])
+                    }
+                    for pair in changes.inserted.sorted() {
+                        try connection.run(
+                            "INSERT INTO \(quoted(table)) (source, destination) VALUES (?, ?)",
+                            [.integer(pair.source), .integer(pair.destination)])
+                    }
+                }
+                for object in deletedObjects {
+                    current = object.objectID
+                    try connection.run("DELETE FROM \(quoted(object.entity.table)) WHERE pk = ?", [.integer(object.objectID.primaryKey)])
+                }
+            }, afterCommit: { generation in
+                store.rowCache.apply(committedRows(insertedObjects + updatedObjects, deletedObjects, generation: generation))
+            })
+        } catch let error as SQLiteError {
+            throw Self.saveError(error, object: current, model: model)
+        } catch let error as ObjectGraphError {
+            throw error
+        } catch {
+            throw .saveFailed(SQLiteError(extendedResultCode: SQLITE_ERROR, message: "\(error)", path: store.path))
+        }
+
+        let changes = ChangeSet(
+            inserted: Set(insertedObjects.map(\.objectID)),
+            updated: Set(updatedObjects.map(\.objectID)),
+            deleted: Set(deletedObjects.map(\.objectID)),
+            contextName: name)
+        for object in insertedObjects + updatedObjects {
+            object.isInsertedFlag = false
+            object.changedKeys = []
+        }
+        inserted = [:]
+        updated = [:]
+        joinChanges = JoinChanges()
+        for object in deletedObjects {
+            unregister(object, reason: "its deletion was saved")
+        }
+        store.notifyObservers(changes)
+        return changes
+    }
+
+    private func validate(_ objects: [ManagedObject]) throws(ObjectGraphError) {
+        for object in objects {
+            let entity = object.entity
+            for attribute in entity.attributes where !attribute.isOptional && object.values[attribute.index].isNull {
+                throw .missingValue(object: object.objectID, key: attribute.name)
+            }
+            for index in entity.toOneIndexes where !entity.relationships[index].isOptional {
+                if case .toOne(nil, _) = object.slots[index] {
+                    throw .missingValue(object: object.objectID, key: entity.relationships[index].name)
+                }
+            }
+        }
+    }
+
+    private func insertRow(_ object: ManagedObject, _ connection: Connection) throws {
+        let entity = object.entity
+        var columns = ["pk"]
+        var arguments: [DatabaseValue] = [.integer(object.objectID.primaryKey)]
+        for attribute in entity.attributes {
+            columns.append(quoted(attribute.column))
+            arguments.append(object.values[attribute.index].databaseValue)
+        }
+        for index in entity.toOneIndexes {
+            columns.append(quoted(entity.relationships[index].foreignKeyColumn!))
+            arguments.append(foreignKey(object, index))
+        }
+        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        try connection.run(
+            "INSERT INTO \(quoted(entity.table)) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))", arguments)
+    }
+
+    private func updateRow(_ object: ManagedObject, _ connection: Connection) throws {
+        let entity = object.entity
+        var assignments: [String] = []
+        var arguments: [DatabaseValue] = []
+        for attribute in entity.attributes where object.changedKeys.contains(attribute.name) {
+            assignments.append("\(quoted(attribute.column)) = ?")
+            arguments.append(object.values[attribute.index].databaseValue)
+        }
+        for index in entity.toOneIndexes where object.changedKeys.contains(entity.relationships[index].name) {
+            assignments.append("\(quoted(entity.relationships[index].foreignKeyColumn!)) = ?")
+            arguments.append(foreignKey(object, index))
+        }
+        guard !assignments.isEmpty else { return }
+        arguments.append(.integer(object.objectID.primaryKey))
+        try connection.run("UPDATE \(quoted(entity.table)) SET \(assignments.joined(separator: ", ")) WHERE pk = ?", arguments)
+    }
+
+    private func foreignKey(_ object: ManagedObject, _ index: Int) -> DatabaseValue {
+        if case .toOne(let id?, _) = object.slots[index] { return .integer(id.primaryKey) }
+        return .null
+    }
+
+    /// What the row cache keeps after the save: the rows as written, and the
+    /// loaded to-many lists of the objects saved.
+    private func committedRows(_ written: [ManagedObject], _ deleted: [ManagedObject], generation: UInt64) -> CommittedRows {
+        var rows = CommittedRows()
+        for object in written {
+            let entity = object.entity
+            var toOne = [ObjectID?](repeating: nil, count: entity.relationships.count)
+            for index in entity.toOneIndexes {
+                if case .toOne(let id, _) = object.slots[index] { toOne[index] = id }
+            }
+            rows.snapshots[object.objectID] = RowSnapshot(attributes: object.values, toOne: toOne, generation: generation)
+            for relationship in entity.relationships where relationship.isToMany {
+                if case .toMany(let objects) = object.slots[relationship.index] {
+                    rows.toMany[object.objectID, default: [:]][relationship.index] = objects.map(\.objectID)
+                }
+            }
+        }
+        for object in deleted { rows.invalidatedRows.insert(object.objectID) }
+        return rows
+    }
+
+    /// Names what a failed statement broke, where SQLite says.
+    static func saveError(_ error: SQLiteError, object: ObjectID?, model: Model) -> ObjectGraphError {
+        let message = error.message
+        if error.extendedResultCode == 2067 || error.extendedResultCode == 1555,
+            let range = message.range(of: "constraint failed: ")
+        {
+            let columns = message[range.upperBound...].split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            let entity = columns.first.map { String($0.split(separator: ".").first ?? "") } ?? object?.entityName ?? "?"
+            let keys = columns.map { String($0.split(separator: ".").last ?? "") }
+            return .uniquenessViolation(entity: entity, keys: keys, object: object)
+        }
+        if error.extendedResultCode == 1299, let object, let range = message.range(of: "constraint failed: ") {
+            let key = String(message[range.upperBound...].split(separator: ".").last ?? "")
+            return .missingValue(object: object, key: key)
+        }
+        return .saveFailed(error)
+    }
+}

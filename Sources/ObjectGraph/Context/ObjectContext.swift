@@ -1,0 +1,233 @@
+import Dispatch
+
+/// A scratchpad of objects on one ``Store``: the identity map, change
+/// tracking, fetching and saving.
+///
+/// **Confinement.** A context and its objects are not `Sendable`. Each
+/// context has its own serial queue and its work runs inside
+/// ``perform(_:)``; only ``ObjectID``s and ``ChangeSet``s cross between
+/// contexts. Several contexts may work on one store at once.
+///
+/// **Uniquing.** Within a context there is one object per ID: however an
+/// object is reached (a fetch, a relationship, ``object(with:)``) it is the
+/// same instance. Unchanged objects are held weakly and go when the
+/// application drops them; changed ones are held until save or rollback.
+/// Loaded relationships hold their destinations, as Core Data's do, so
+/// objects that point at each other stay alive until they are refreshed,
+/// the context is reset, or the context goes.
+public final class ObjectContext {
+    public let store: Store
+    /// A name for logs, events and error messages.
+    public let name: String
+    /// How old a row cache snapshot may be for a fault to use it; nil means
+    /// never stale, `.zero` means always read SQLite. Defaults to the
+    /// store's ``StoreConfiguration/stalenessInterval``.
+    public var stalenessInterval: Duration? {
+        didSet { stalenessNanoseconds = stalenessInterval?.nanoseconds }
+    }
+
+    let queue: DispatchQueue
+    private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+    var stalenessNanoseconds: UInt64?
+
+    struct WeakObject {
+        weak var object: ManagedObject?
+    }
+
+    var registered: [ObjectID: WeakObject] = [:]
+    var inserted: [ObjectID: ManagedObject] = [:]
+    var updated: [ObjectID: ManagedObject] = [:]
+    var deleted: [ObjectID: ManagedObject] = [:]
+    var joinChanges = JoinChanges()
+
+    public init(store: Store, name: String = "context") {
+        self.store = store
+        self.name = name
+        self.stalenessInterval = store.configuration.stalenessInterval
+        self.stalenessNanoseconds = store.configuration.stalenessInterval?.nanoseconds
+        self.queue = DispatchQueue(label: "faultline.context.\(name)")
+        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
+    }
+
+    deinit {
+        invalidateAll(reason: "its context was released")
+    }
+
+    /// Runs `body` on the context's queue and waits for it; runs it at once
+    /// when already on that queue. Every use of the context and its objects
+    /// belongs inside.
+    public func perform<T>(_ body: () throws -> T) rethrows -> T {
+        if isOnQueue { return try body() }
+        return try queue.sync(execute: body)
+    }
+
+    /// Whether the caller runs on this context's queue.
+    public var isOnQueue: Bool {
+        DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self)
+    }
+
+    // MARK: Identity map
+
+    /// The object for an ID: the registered one, or a new fault. Runs no SQL;
+    /// the first read of a fault for a row that does not exist throws
+    /// ``ObjectGraphError/objectDeleted(_:)``.
+    public func object(with id: ObjectID) -> ManagedObject {
+        if let object = registered[id]?.object { return object }
+        return registerFault(id)
+    }
+
+    /// The object for an ID, with its values loaded; throws when the row
+    /// does not exist.
+    public func existingObject(with id: ObjectID) throws(ObjectGraphError) -> ManagedObject {
+        let object = object(with: id)
+        try fulfill(object)
+        return object
+    }
+
+    /// The object registered for an ID, if any; never creates one.
+    public func registeredObject(for id: ObjectID) -> ManagedObject? {
+        registered[id]?.object
+    }
+
+    /// Every object registered in the context.
+    public var registeredObjects: [ManagedObject] {
+        registered.values.compactMap(\.object).sorted { $0.objectID < $1.objectID }
+    }
+
+    /// Number of objects registered.
+    public var registeredObjectCount: Int {
+        registered.values.reduce(0) { $0 + ($1.object == nil ? 0 : 1) }
+    }
+
+    func registerFault(_ id: ObjectID) -> ManagedObject {
+        let object = id.entity.objectType.init(objectID: id)
+        object._context = self
+        registered[id] = WeakObject(object: object)
+        store.rowCache.register(id)
+        return object
+    }
+
+    /// Called from an object's deinit.
+    func objectWillDeallocate(_ id: ObjectID) {
+        guard let entry = registered[id], entry.object == nil else { return }
+        registered[id] = nil
+        store.rowCache.unregister(id)
+    }
+
+    /// Forgets an object: it stays usable only for its ID.
+    func unregister(_ object: ManagedObject, reason: String) {
+        let id = object.objectID
+        guard registered[id] != nil else { return }
+        registered[id] = nil
+        inserted[id] = nil
+        updated[id] = nil
+        deleted[id] = nil
+        joinChanges.removeAll(involving: id)
+        object._context = nil
+        object.state = .invalidated(reason: reason)
+        store.rowCache.unregister(id)
+    }
+
+    // MARK: Changes
+
+    /// Whether the context has unsaved changes.
+    public var hasChanges: Bool { !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty || !joinChanges.isEmpty }
+    /// Objects inserted and not saved, ordered by ID.
+    public var insertedObjects: [ManagedObject] { inserted.values.sorted { $0.objectID < $1.objectID } }
+    /// Objects changed and not saved (not inserted ones), ordered by ID.
+    public var updatedObjects: [ManagedObject] { updated.values.sorted { $0.objectID < $1.objectID } }
+    /// Objects deleted and not saved, ordered by ID.
+    public var deletedObjects: [ManagedObject] { deleted.values.sorted { $0.objectID < $1.objectID } }
+
+    // MARK: Reset and refresh
+
+    /// Forgets every object and every unsaved change. Objects obtained
+    /// before can no longer be used: reading one is an error (and stops the
+    /// program through a typed accessor).
+    public func reset() {
+        invalidateAll(reason: "its context \(name) was reset")
+    }
+
+    func invalidateAll(reason: String) {
+        let objects = registered.values.compactMap(\.object)
+        let ids = Array(registered.keys)
+        registered = [:]
+        inserted = [:]
+        updated = [:]
+        deleted = [:]
+        joinChanges = JoinChanges()
+        for object in objects {
+            object._context = nil
+            object.state = .invalidated(reason: reason)
+            object.values = []
+            // Dropping relationship slots breaks reference cycles.
+            for index in object.slots.indices { object.slots[index] = .fault }
+            object.changedKeys = []
+        }
+        for id in ids { store.rowCache.unregister(id) }
+    }
+
+    /// Turns an object back into a fault, or reloads it.
+    ///
+    /// - `mergeChanges: false`: the object becomes a fault and its unsaved
+    ///   changes are dropped; the next read fires the fault (a row cache hit
+    ///   while the row is cached).
+    /// - `mergeChanges: true`: the object is reloaded (from the row cache or
+    ///   SQLite) and its unsaved changes are applied again on top.
+    ///
+    /// An inserted object is left as it is. Dropping a relationship change
+    /// of one side does not revert the other side in memory (as in Core
+    /// Data); refresh both, or use ``rollback()``.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        guard object._context === self, !object.isInsertedFlag, !object.isDeletedFlag else { return }
+        if mergeChanges {
+            guard case .loaded = object.state else { return }
+            let keys = object.changedKeys
+            let values = object.values
+            let slots = object.slots
+            turnIntoFault(object)
+            if (try? fulfill(object)) != nil {
+                for key in keys {
+                    if let index = object.entity.attributeIndex[key] {
+                        object.values[index] = values[index]
+                    } else if let index = object.entity.relationshipIndex[key] {
+                        object.slots[index] = slots[index]
+                    }
+                }
+                object.changedKeys = keys
+            } else {
+                updated[object.objectID] = nil
+            }
+        } else {
+            updated[object.objectID] = nil
+            joinChanges.removeAll(involving: object.objectID)
+            guard case .loaded = object.state else { return }
+            turnIntoFault(object)
+        }
+    }
+
+    func turnIntoFault(_ object: ManagedObject) {
+        object.willTurnIntoFault()
+        object.values = []
+        for index in object.slots.indices { object.slots[index] = .fault }
+        object.changedKeys = []
+        object.state = .fault
+        object.didTurnIntoFault()
+    }
+
+    /// Drops every unsaved change: inserted objects are forgotten, deleted
+    /// and updated ones turn back into faults.
+    public func rollback() {
+        for object in insertedObjects {
+            unregister(object, reason: "its insertion was rolled back")
+        }
+        let touched = updatedObjects + deletedObjects
+        updated = [:]
+        deleted = [:]
+        joinChanges = JoinChanges()
+        for object in touched {
+            object.isDeletedFlag = false
+            turnIntoFault(object)
+        }
+    }
+}

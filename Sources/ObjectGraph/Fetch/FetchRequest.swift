@@ -1,0 +1,59 @@
+/// What to fetch: an entity, a predicate, an order, and options that decide
+/// how much SQL runs and how many objects come to life.
+///
+/// Run it with ``ObjectContext/fetch(_:)`` (objects),
+/// ``ObjectContext/fetchObjectIDs(_:)``, ``ObjectContext/fetchDictionaries(_:)``
+/// or ``ObjectContext/count(for:)``.
+public struct FetchRequest<Object: ManagedObject>: Sendable {
+    public var entityName: String
+    /// Which objects; nil means all.
+    public var predicate: Predicate?
+    public var sortKeys: [SortKey] = []
+    /// At most this many results; 0 means no limit.
+    public var fetchLimit = 0
+    /// Skip this many results first.
+    public var fetchOffset = 0
+    /// 0 (the default) loads every row at once. A positive size first
+    /// fetches the matching IDs only, then each page of this many rows the
+    /// first time one of its elements is read; only the page last read is
+    /// held by the results.
+    public var fetchBatchSize = 0
+    /// true (the default): objects come back as faults and their rows go
+    /// to the row cache, so the first read of each is a cache hit. false:
+    /// objects come back with their values (batch faulting), no fault fires.
+    public var returnsObjectsAsFaults = true
+    /// false: fetch only primary keys; every object is then a fault whose
+    /// first read goes to SQLite (a cache miss).
+    public var includesPropertyValues = true
+    /// Relationship key paths (`people`, `people.selfies`) whose
+    /// destinations are loaded with the fetch: one query per to-one or
+    /// one-to-many step and two per many-to-many step, whatever the number
+    /// of objects. A key path that is not a relationship is an error.
+    public var relationshipKeyPathsForPrefetching: [String] = []
+    /// For dictionary results: the attributes (or to-one key paths) to
+    /// return; nil means every attribute.
+    public var propertiesToFetch: [String]?
+    /// true (the default): results reflect the context's unsaved inserts,
+    /// updates and deletes (evaluated in memory). Dictionary results ignore
+    /// pending changes, as Core Data's do.
+    public var includesPendingChanges = true
+
+    public init(entityName: String, predicate: Predicate? = nil, sortKeys: [SortKey] = []) {
+        self.entityName = entityName
+        self.predicate = predicate
+        self.sortKeys = sortKeys
+    }
+}
+
+extension FetchRequest where Object: EntityNamed {
+    /// A request for the entity the class names.
+    public init(predicate: Predicate? = nil, sortKeys: [SortKey] = []) {
+        self.init(entityName: Object.entityName, predicate: predicate, sortKeys: sortKeys)
+    }
+}
+
+/// A ``ManagedObject`` subclass that names its entity, so that requests and
+/// inserts can be written without the name.
+public protocol EntityNamed: ManagedObject {
+    static var entityName: String { get }
+}

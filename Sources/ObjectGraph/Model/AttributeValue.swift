@@ -1,0 +1,105 @@
+import Foundation
+
+/// A Swift type that a typed attribute property can have.
+public protocol AttributeValue {
+    /// The value as the model stores it.
+    var attributeValue: Value { get }
+    /// The Swift value for a stored value, or nil when it does not convert.
+    init?(attributeValue: Value)
+}
+
+extension Int16: AttributeValue {
+    public var attributeValue: Value { .integer(Int64(self)) }
+    public init?(attributeValue: Value) {
+        guard case .integer(let v) = attributeValue, let value = Int16(exactly: v) else { return nil }
+        self = value
+    }
+}
+
+extension Int32: AttributeValue {
+    public var attributeValue: Value { .integer(Int64(self)) }
+    public init?(attributeValue: Value) {
+        guard case .integer(let v) = attributeValue, let value = Int32(exactly: v) else { return nil }
+        self = value
+    }
+}
+
+extension Int64: AttributeValue {
+    public var attributeValue: Value { .integer(self) }
+    public init?(attributeValue: Value) {
+        guard case .integer(let v) = attributeValue else { return nil }
+        self = v
+    }
+}
+
+extension Int: AttributeValue {
+    public var attributeValue: Value { .integer(Int64(self)) }
+    public init?(attributeValue: Value) {
+        guard case .integer(let v) = attributeValue, let value = Int(exactly: v) else { return nil }
+        self = value
+    }
+}
+
+extension Double: AttributeValue {
+    public var attributeValue: Value { .double(self) }
+    public init?(attributeValue: Value) {
+        switch attributeValue {
+        case .double(let v): self = v
+        case .integer(let v): self = Double(v)
+        default: return nil
+        }
+    }
+}
+
+extension Bool: AttributeValue {
+    public var attributeValue: Value { .bool(self) }
+    public init?(attributeValue: Value) {
+        guard case .bool(let v) = attributeValue else { return nil }
+        self = v
+    }
+}
+
+extension String: AttributeValue {
+    public var attributeValue: Value { .string(self) }
+    public init?(attributeValue: Value) {
+        guard case .string(let v) = attributeValue else { return nil }
+        self = v
+    }
+}
+
+extension Date: AttributeValue {
+    public var attributeValue: Value { .date(self) }
+    public init?(attributeValue: Value) {
+        guard case .date(let v) = attributeValue else { return nil }
+        self = v
+    }
+}
+
+extension Data: AttributeValue {
+    public var attributeValue: Value { .data(self) }
+    public init?(attributeValue: Value) {
+        guard case .data(let v) = attributeValue else { return nil }
+        self = v
+    }
+}
+
+extension UUID: AttributeValue {
+    public var attributeValue: Value { .uuid(self) }
+    public init?(attributeValue: Value) {
+        guard case .uuid(let v) = attributeValue else { return nil }
+        self = v
+    }
+}
+
+extension Optional: AttributeValue where Wrapped: AttributeValue {
+    public var attributeValue: Value { self?.attributeValue ?? .null }
+    public init?(attributeValue: Value) {
+        if attributeValue.isNull {
+            self = .none
+        } else if let value = Wrapped(attributeValue: attributeValue) {
+            self = .some(value)
+        } else {
+            return nil
+        }
+    }
+}

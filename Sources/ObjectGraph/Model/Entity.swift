@@ -1,0 +1,85 @@
+/// How a user declares an entity of a ``Model``.
+///
+/// ```swift
+/// let model = try Model([
+///     Entity("Selfie", Selfie.self, properties: [
+///         .attribute("name", .string),
+///         .attribute("rating", .int16, default: 0, indexed: true),
+///         .toMany("people", "Person", inverse: "selfies"),
+///     ], uniquenessConstraints: [["name"]]),
+///     …
+/// ])
+/// ```
+public struct Entity: Sendable {
+    public var name: String
+    public var objectType: ManagedObject.Type
+    public var properties: [Property]
+    /// Each entry is a set of attribute names whose values must be unique
+    /// together.
+    public var uniquenessConstraints: [[String]]
+
+    public init(
+        _ name: String, _ objectType: ManagedObject.Type = ManagedObject.self,
+        properties: [Property], uniquenessConstraints: [[String]] = []
+    ) {
+        self.name = name
+        self.objectType = objectType
+        self.properties = properties
+        self.uniquenessConstraints = uniquenessConstraints
+    }
+}
+
+/// What a relationship does to its destinations when its source is deleted.
+public enum DeleteRule: String, Sendable, Hashable {
+    /// Remove the deleted object from the destinations' inverse.
+    case nullify
+    /// Delete the destinations too.
+    case cascade
+    /// Refuse to delete while there are destinations.
+    case deny
+    /// Leave the destinations alone (their inverse may then dangle).
+    case noAction
+}
+
+/// One property of an ``Entity`` declaration.
+public enum Property: Sendable {
+    case attribute(AttributeDescription)
+    case relationship(RelationshipDescription)
+
+    /// An attribute. A non-optional attribute without a default must be set
+    /// before a save.
+    public static func attribute(
+        _ name: String, _ type: AttributeType, optional: Bool = false, default defaultValue: Value = .null,
+        indexed: Bool = false
+    ) -> Property {
+        .attribute(AttributeDescription(name: name, type: type, isOptional: optional, defaultValue: defaultValue, isIndexed: indexed))
+    }
+
+    /// A to-one relationship, stored as a foreign key column of the source.
+    public static func toOne(
+        _ name: String, _ destination: String, inverse: String? = nil, deleteRule: DeleteRule = .nullify,
+        optional: Bool = true
+    ) -> Property {
+        .relationship(RelationshipDescription(
+            name: name, destinationName: destination, inverseName: inverse, isToMany: false,
+            deleteRule: deleteRule, isOptional: optional))
+    }
+
+    /// A to-many relationship. Its inverse is required: a to-one inverse
+    /// makes it one-to-many (a foreign key on the destination), a to-many
+    /// inverse makes it many-to-many (a join table).
+    public static func toMany(
+        _ name: String, _ destination: String, inverse: String, deleteRule: DeleteRule = .nullify
+    ) -> Property {
+        .relationship(RelationshipDescription(
+            name: name, destinationName: destination, inverseName: inverse, isToMany: true,
+            deleteRule: deleteRule, isOptional: true))
+    }
+
+    var name: String {
+        switch self {
+        case .attribute(let a): a.name
+        case .relationship(let r): r.name
+        }
+    }
+}

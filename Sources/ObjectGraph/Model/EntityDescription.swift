@@ -1,0 +1,61 @@
+/// An entity of a ``Model``: its attributes, relationships and table.
+///
+/// Immutable once the model is built, and shared by every context of a
+/// store, which is what makes it safe to send between threads.
+public final class EntityDescription: @unchecked Sendable, CustomStringConvertible {
+    public let name: String
+    /// Position of the entity in ``Model/entities``.
+    public let index: Int
+    public let attributes: [AttributeDescription]
+    public let relationships: [RelationshipDescription]
+    public let uniquenessConstraints: [[String]]
+    /// The class instantiated for objects of this entity.
+    public let objectType: ManagedObject.Type
+
+    let attributeIndex: [String: Int]
+    let relationshipIndex: [String: Int]
+    /// The SQL table.
+    let table: String
+    /// Indexes of the to-one relationships, whose foreign keys are read with
+    /// every row.
+    let toOneIndexes: [Int]
+    /// `t0."pk", t0."a", …, t0."fk_pk"`: the columns a row snapshot reads, in
+    /// order: primary key, attributes, to-one foreign keys.
+    let snapshotColumns: String
+
+    init(
+        name: String, index: Int, attributes: [AttributeDescription], relationships: [RelationshipDescription],
+        uniquenessConstraints: [[String]], objectType: ManagedObject.Type
+    ) {
+        self.name = name
+        self.index = index
+        self.attributes = attributes
+        self.relationships = relationships
+        self.uniquenessConstraints = uniquenessConstraints
+        self.objectType = objectType
+        self.table = name
+        self.attributeIndex = Dictionary(uniqueKeysWithValues: attributes.enumerated().map { ($1.name, $0) })
+        self.relationshipIndex = Dictionary(uniqueKeysWithValues: relationships.enumerated().map { ($1.name, $0) })
+        self.toOneIndexes = relationships.indices.filter { !relationships[$0].isToMany }
+        var columns = ["t0.pk"]
+        columns += attributes.map { "t0.\(quoted($0.column))" }
+        columns += toOneIndexes.map { "t0.\(quoted(relationships[$0].foreignKeyColumn!))" }
+        self.snapshotColumns = columns.joined(separator: ", ")
+    }
+
+    public func attribute(named name: String) -> AttributeDescription? {
+        attributeIndex[name].map { attributes[$0] }
+    }
+
+    public func relationship(named name: String) -> RelationshipDescription? {
+        relationshipIndex[name].map { relationships[$0] }
+    }
+
+    public var description: String { name }
+}
+
+/// A SQL identifier in double quotes. Model names are checked to be plain
+/// identifiers, so this never needs escaping; it is done anyway.
+func quoted(_ identifier: String) -> String {
+    "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}

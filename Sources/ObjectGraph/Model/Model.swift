@@ -1,0 +1,196 @@
+/// The entities of an object graph, checked and resolved.
+///
+/// Building a model checks it whole: names are plain identifiers, every
+/// relationship's destination and inverse exist and agree, defaults fit
+/// their attribute's type, constraints name real attributes. The store keeps
+/// a hash of ``canonicalDescription`` and refuses a file made with another
+/// model.
+public final class Model: Sendable {
+    public let entities: [EntityDescription]
+    private let entityIndex: [String: Int]
+
+    /// One line per entity, attribute, relationship and constraint, sorted:
+    /// what the model hash covers, and what a mismatch error compares.
+    public let canonicalDescription: [String]
+    /// FNV-1a (64 bits) of the canonical description, in hex.
+    public let hash: String
+
+    public init(_ declarations: [Entity]) throws(ObjectGraphError) {
+        var names = Set<String>()
+        for declaration in declarations {
+            try Self.checkIdentifier(declaration.name, what: "entity name")
+            guard names.insert(declaration.name).inserted else {
+                throw .invalidModel("entity \(declaration.name) is declared twice")
+            }
+        }
+        let positions = Dictionary(uniqueKeysWithValues: declarations.enumerated().map { ($1.name, $0) })
+
+        // Resolve every relationship first: storage depends on both sides.
+        var resolvedRelationships: [[RelationshipDescription]] = []
+        var resolvedAttributes: [[AttributeDescription]] = []
+        for declaration in declarations {
+            var attributes: [AttributeDescription] = []
+            var relationships: [RelationshipDescription] = []
+            var propertyNames = Set<String>()
+            for property in declaration.properties {
+                try Self.checkIdentifier(property.name, what: "property name in \(declaration.name)")
+                guard property.name != "pk", !property.name.hasSuffix("_pk") else {
+                    throw .invalidModel("\(declaration.name).\(property.name): names \"pk\" and \"…_pk\" are reserved for keys")
+                }
+                guard propertyNames.insert(property.name).inserted else {
+                    throw .invalidModel("\(declaration.name).\(property.name) is declared twice")
+                }
+                switch property {
+                case .attribute(var attribute):
+                    guard attribute.defaultValue.fits(attribute.type) else {
+                        throw .invalidModel(
+                            "\(declaration.name).\(attribute.name): default \(attribute.defaultValue) is not a \(attribute.type.rawValue)")
+                    }
+                    attribute.index = attributes.count
+                    attributes.append(attribute)
+                case .relationship(var relationship):
+                    guard let destination = positions[relationship.destinationName] else {
+                        throw .invalidModel(
+                            "\(declaration.name).\(relationship.name): destination entity \(relationship.destinationName) does not exist")
+                    }
+                    relationship.index = relationships.count
+                    relationship.destinationIndex = destination
+                    relationships.append(relationship)
+                }
+            }
+            resolvedAttributes.append(attributes)
+            resolvedRelationships.append(relationships)
+        }
+
+        for (entity, declaration) in declarations.enumerated() {
+            for r in resolvedRelationships[entity].indices {
+                var relationship = resolvedRelationships[entity][r]
+                let label = "\(declaration.name).\(relationship.name)"
+                let destination = relationship.destinationIndex
+                if let inverseName = relationship.inverseName {
+                    guard let inverse = resolvedRelationships[destination].firstIndex(where: { $0.name == inverseName }) else {
+                        throw .invalidModel("\(label): inverse \(relationship.destinationName).\(inverseName) does not exist")
+                    }
+                    let other = resolvedRelationships[destination][inverse]
+                    guard other.destinationIndex == entity, other.inverseName == relationship.name else {
+                        throw .invalidModel(
+                            "\(label): inverse \(relationship.destinationName).\(inverseName) does not name \(label) as its inverse")
+                    }
+                    if destination == entity, inverse == r, relationship.isToMany {
+                        throw .invalidModel("\(label): a to-many relationship cannot be its own inverse")
+                    }
+                    relationship.inverseIndex = inverse
+                    if !relationship.isToMany {
+                        relationship.storage = .foreignKey(column: "\(relationship.name)_pk")
+                    } else if !other.isToMany {
+                        relationship.storage = .inverseForeignKey(column: "\(other.name)_pk")
+                    } else {
+                        let mine = "\(declaration.name)_\(relationship.name)"
+                        let theirs = "\(relationship.destinationName)_\(other.name)"
+                        relationship.storage = mine < theirs
+                            ? .joinTable(table: mine, sourceColumn: "source", destinationColumn: "destination")
+                            : .joinTable(table: theirs, sourceColumn: "destination", destinationColumn: "source")
+                    }
+                } else {
+                    guard !relationship.isToMany else {
+                        throw .invalidModel("\(label): a to-many relationship needs an inverse")
+                    }
+                    relationship.storage = .foreignKey(column: "\(relationship.name)_pk")
+                }
+                resolvedRelationships[entity][r] = relationship
+            }
+            for constraint in declaration.uniquenessConstraints {
+                guard !constraint.isEmpty else { throw .invalidModel("\(declaration.name): empty uniqueness constraint") }
+                for key in constraint where !resolvedAttributes[entity].contains(where: { $0.name == key }) {
+                    throw .invalidModel("\(declaration.name): uniqueness constraint names \(key), which is not an attribute")
+                }
+            }
+        }
+
+        let entities = declarations.enumerated().map { index, declaration in
+            EntityDescription(
+                name: declaration.name, index: index, attributes: resolvedAttributes[index],
+                relationships: resolvedRelationships[index], uniquenessConstraints: declaration.uniquenessConstraints,
+                objectType: declaration.objectType)
+        }
+        let tables = Set(entities.map(\.table))
+        for entity in entities {
+            for relationship in entity.relationships {
+                if case .joinTable(let table, _, _) = relationship.storage, tables.contains(table) {
+                    throw .invalidModel("\(entity.name).\(relationship.name): join table \(table) has the name of an entity")
+                }
+            }
+        }
+        self.entities = entities
+        self.entityIndex = positions
+        self.canonicalDescription = Self.describe(entities)
+        self.hash = Self.fnv1a(canonicalDescription.joined(separator: "\n"))
+    }
+
+    /// The entity with this name.
+    public func entity(named name: String) -> EntityDescription? {
+        entityIndex[name].map { entities[$0] }
+    }
+
+    /// The entity with this name, or an `unknownEntity` error.
+    public func entity(_ name: String) throws(ObjectGraphError) -> EntityDescription {
+        guard let entity = entity(named: name) else { throw .unknownEntity(name) }
+        return entity
+    }
+
+    /// The destination entity of a relationship.
+    public func destination(of relationship: RelationshipDescription) -> EntityDescription {
+        entities[relationship.destinationIndex]
+    }
+
+    /// The inverse of a relationship, when it has one.
+    public func inverse(of relationship: RelationshipDescription) -> RelationshipDescription? {
+        relationship.inverseIndex.map { entities[relationship.destinationIndex].relationships[$0] }
+    }
+
+    // MARK: Checking
+
+    private static func checkIdentifier(_ name: String, what: String) throws(ObjectGraphError) {
+        let bytes = Array(name.utf8)
+        let isLetter = { (b: UInt8) in (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 95 }
+        let isDigit = { (b: UInt8) in b >= 48 && b <= 57 }
+        guard let first = bytes.first, isLetter(first), bytes.allSatisfy({ isLetter($0) || isDigit($0) }),
+            !name.lowercased().hasPrefix("sqlite_"), !name.lowercased().hasPrefix("faultline_")
+        else {
+            throw .invalidModel("\(what) \"\(name)\" is not a plain identifier ([A-Za-z_][A-Za-z0-9_]*, no sqlite_ or faultline_ prefix)")
+        }
+    }
+
+    // MARK: Hash
+
+    private static func describe(_ entities: [EntityDescription]) -> [String] {
+        var lines: [String] = []
+        for entity in entities {
+            lines.append("entity \(entity.name)")
+            for a in entity.attributes {
+                lines.append(
+                    "attribute \(entity.name).\(a.name) \(a.type.rawValue)\(a.isOptional ? " optional" : "")"
+                        + " default=\(a.defaultValue)\(a.isIndexed ? " indexed" : "")")
+            }
+            for r in entity.relationships {
+                lines.append(
+                    "relationship \(entity.name).\(r.name) \(r.isToMany ? "to-many" : "to-one") \(r.destinationName)"
+                        + " inverse=\(r.inverseName ?? "none") delete=\(r.deleteRule.rawValue)\(r.isOptional ? "" : " required")")
+            }
+            for constraint in entity.uniquenessConstraints {
+                lines.append("unique \(entity.name) (\(constraint.joined(separator: ", ")))")
+            }
+        }
+        return lines.sorted()
+    }
+
+    static func fnv1a(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}

@@ -1,0 +1,52 @@
+/// A relationship of an entity, resolved in a ``Model``.
+public struct RelationshipDescription: Sendable {
+    public let name: String
+    public let destinationName: String
+    public let inverseName: String?
+    public let isToMany: Bool
+    public let deleteRule: DeleteRule
+    public let isOptional: Bool
+
+    /// Position among the entity's relationships.
+    public internal(set) var index = 0
+    /// Index of the destination entity in the model.
+    public internal(set) var destinationIndex = 0
+    /// Index of the inverse among the destination's relationships.
+    public internal(set) var inverseIndex: Int?
+    /// How the store keeps the relationship.
+    var storage: Storage = .foreignKey(column: "")
+
+    init(name: String, destinationName: String, inverseName: String?, isToMany: Bool, deleteRule: DeleteRule, isOptional: Bool) {
+        self.name = name
+        self.destinationName = destinationName
+        self.inverseName = inverseName
+        self.isToMany = isToMany
+        self.deleteRule = deleteRule
+        self.isOptional = isOptional
+    }
+
+    /// How a relationship is stored.
+    enum Storage: Sendable, Equatable {
+        /// A to-one: a column of the source's table holding the destination's
+        /// primary key.
+        case foreignKey(column: String)
+        /// A to-many whose inverse is a to-one: the destinations' table has a
+        /// column holding the source's primary key.
+        case inverseForeignKey(column: String)
+        /// A many-to-many: a join table with one row per (source,
+        /// destination) pair. `sourceColumn` holds this side's keys.
+        case joinTable(table: String, sourceColumn: String, destinationColumn: String)
+    }
+
+    /// Whether this is the to-many side of a many-to-many relationship.
+    var isManyToMany: Bool {
+        if case .joinTable = storage { return true }
+        return false
+    }
+
+    /// The foreign key column of a to-one relationship.
+    var foreignKeyColumn: String? {
+        if case .foreignKey(let column) = storage { return column }
+        return nil
+    }
+}

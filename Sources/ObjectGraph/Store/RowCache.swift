@@ -1,0 +1,207 @@
+import Foundation
+
+/// Snapshots of rows, shared by the contexts of one store.
+///
+/// A row is kept while at least one context has its object registered (the
+/// cache counts registrations per ID) and is dropped when the last one goes.
+/// A fault is fulfilled from here when the snapshot is present and not
+/// older than the context's staleness interval (a **hit**); otherwise the
+/// context reads the row from SQLite (a **miss**). To-many relationships'
+/// destination IDs are kept beside the row once loaded.
+///
+/// Thread-safe: every method takes the cache's lock for a few dictionary
+/// operations.
+public final class RowCache: @unchecked Sendable {
+    /// Why a lookup missed.
+    public enum MissReason: String, Sendable {
+        /// No snapshot for the row.
+        case absent
+        /// A snapshot older than the staleness interval.
+        case stale
+    }
+
+    /// The result of looking up a row.
+    public enum Lookup: Sendable {
+        case hit(RowSnapshot)
+        case miss(MissReason)
+    }
+
+    /// Hits and misses served so far.
+    public struct Statistics: Sendable, Equatable {
+        public var hits = 0
+        public var misses = 0
+        public init(hits: Int = 0, misses: Int = 0) {
+            self.hits = hits
+            self.misses = misses
+        }
+    }
+
+    private struct Entry {
+        var registrations = 0
+        var snapshot: RowSnapshot?
+        var toMany: [Int: [ObjectID]] = [:]
+    }
+
+    private let lock = NSLock()
+    private var entries: [ObjectID: Entry] = [:]
+    private var stats = Statistics()
+
+    init() {}
+
+    // MARK: Registration
+
+    /// A context registered an object for this ID.
+    func register(_ id: ObjectID) {
+        lock.lock()
+        entries[id, default: Entry()].registrations += 1
+        lock.unlock()
+    }
+
+    /// A context forgot an object for this ID; the row goes when no context
+    /// holds it any more.
+    func unregister(_ id: ObjectID) {
+        lock.lock()
+        if var entry = entries[id] {
+            entry.registrations -= 1
+            if entry.registrations <= 0 {
+                entries[id] = nil
+            } else {
+                entries[id] = entry
+            }
+        }
+        lock.unlock()
+    }
+
+    // MARK: Rows
+
+    /// Looks up a row for a fault, counting the hit or miss.
+    /// - Parameter staleness: nanoseconds after which a snapshot is stale;
+    ///   nil means never.
+    func lookup(_ id: ObjectID, staleness: UInt64?) -> Lookup {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let snapshot = entries[id]?.snapshot else {
+            stats.misses += 1
+            return .miss(.absent)
+        }
+        if let staleness, Connection.monotonicNanoseconds() &- snapshot.timestamp >= staleness {
+            stats.misses += 1
+            return .miss(.stale)
+        }
+        stats.hits += 1
+        return .hit(snapshot)
+    }
+
+    /// Keeps a snapshot for a registered object; an older read does not
+    /// replace a newer one.
+    func store(_ snapshot: RowSnapshot, for id: ObjectID) {
+        lock.lock()
+        if var entry = entries[id], entry.registrations > 0 {
+            if let existing = entry.snapshot, existing.generation > snapshot.generation {
+                lock.unlock()
+                return
+            }
+            entry.snapshot = snapshot
+            entries[id] = entry
+        }
+        lock.unlock()
+    }
+
+    /// The cached destination IDs of a to-many relationship, if loaded.
+    func toMany(_ id: ObjectID, relationship: Int) -> [ObjectID]? {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries[id]?.toMany[relationship]
+    }
+
+    /// Keeps the destination IDs of a to-many relationship of a registered
+    /// object.
+    func storeToMany(_ ids: [ObjectID], for id: ObjectID, relationship: Int) {
+        lock.lock()
+        if entries[id] != nil, entries[id]!.registrations > 0 {
+            entries[id]!.toMany[relationship] = ids
+        }
+        lock.unlock()
+    }
+
+    /// Applies a committed save: new snapshots for written rows, dropped
+    /// relationship lists where they changed, deleted rows removed.
+    func apply(_ commit: CommittedRows) {
+        lock.lock()
+        for (id, snapshot) in commit.snapshots {
+            if var entry = entries[id] {
+                entry.snapshot = snapshot
+                entries[id] = entry
+            }
+        }
+        for (id, relationships) in commit.toMany {
+            guard var entry = entries[id] else { continue }
+            for (relationship, ids) in relationships {
+                entry.toMany[relationship] = ids
+            }
+            entries[id] = entry
+        }
+        for id in commit.invalidatedRows {
+            if var entry = entries[id] {
+                entry.snapshot = nil
+                entry.toMany = [:]
+                entries[id] = entry
+            }
+        }
+        lock.unlock()
+    }
+
+    /// Forgets every snapshot (registrations stay).
+    public func removeAllSnapshots() {
+        lock.lock()
+        for id in Array(entries.keys) {
+            entries[id]!.snapshot = nil
+            entries[id]!.toMany = [:]
+        }
+        lock.unlock()
+    }
+
+    // MARK: Inspection
+
+    /// The snapshot kept for a row, without counting a hit or miss.
+    public func snapshot(for id: ObjectID) -> RowSnapshot? {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries[id]?.snapshot
+    }
+
+    /// Whether a snapshot is kept for this row.
+    public func contains(_ id: ObjectID) -> Bool { snapshot(for: id) != nil }
+
+    /// Number of rows with a snapshot.
+    public var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries.values.reduce(0) { $0 + ($1.snapshot == nil ? 0 : 1) }
+    }
+
+    /// How many contexts have an object registered for this ID.
+    public func registrations(of id: ObjectID) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries[id]?.registrations ?? 0
+    }
+
+    /// Hits and misses so far.
+    public var statistics: Statistics {
+        lock.lock()
+        defer { lock.unlock() }
+        return stats
+    }
+}
+
+/// What a committed save changes in the row cache.
+struct CommittedRows {
+    /// Rows written, with their values as saved.
+    var snapshots: [ObjectID: RowSnapshot] = [:]
+    /// To-many lists as they are after the save, for loaded relationships.
+    var toMany: [ObjectID: [Int: [ObjectID]]] = [:]
+    /// Rows whose cached data is no longer right (deleted rows, or rows
+    /// whose relationships changed without being loaded).
+    var invalidatedRows: Set<ObjectID> = []
+}

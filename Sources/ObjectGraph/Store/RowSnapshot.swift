@@ -1,0 +1,43 @@
+/// The values of one row as the store last read or wrote them.
+public struct RowSnapshot: Sendable, Equatable {
+    /// Attribute values, in the entity's attribute order.
+    public let attributes: [Value]
+    /// One entry per relationship of the entity: the destination of a to-one,
+    /// nil for a to-many (or a to-one that is not set).
+    public let toOne: [ObjectID?]
+    /// The store generation the row was read at: an older read never
+    /// replaces a newer snapshot.
+    let generation: UInt64
+    /// When the snapshot was taken, on the monotonic clock.
+    let timestamp: UInt64
+
+    init(attributes: [Value], toOne: [ObjectID?], generation: UInt64, timestamp: UInt64 = Connection.monotonicNanoseconds()) {
+        self.attributes = attributes
+        self.toOne = toOne
+        self.generation = generation
+        self.timestamp = timestamp
+    }
+
+    /// Reads a snapshot from a row whose first columns are
+    /// `entity.snapshotColumns` (primary key first).
+    static func read(_ row: Row, entity: EntityDescription, model: Model, generation: UInt64) -> RowSnapshot {
+        var attributes: [Value] = []
+        attributes.reserveCapacity(entity.attributes.count)
+        for (offset, attribute) in entity.attributes.enumerated() {
+            attributes.append(Value.read(row, offset + 1, as: attribute.type))
+        }
+        var toOne = [ObjectID?](repeating: nil, count: entity.relationships.count)
+        var column = entity.attributes.count + 1
+        for index in entity.toOneIndexes {
+            if let key = row.optionalInt64(column) {
+                toOne[index] = ObjectID(entity: model.entities[entity.relationships[index].destinationIndex], primaryKey: key)
+            }
+            column += 1
+        }
+        return RowSnapshot(attributes: attributes, toOne: toOne, generation: generation)
+    }
+
+    public static func == (lhs: RowSnapshot, rhs: RowSnapshot) -> Bool {
+        lhs.attributes == rhs.attributes && lhs.toOne == rhs.toOne
+    }
+}

@@ -1,0 +1,130 @@
+import CSQLite
+import Foundation
+
+/// A persistent store: one SQLite database shaped by a ``Model``, its
+/// connections, and the row cache that its contexts share.
+///
+/// Thread-safe. Contexts (``ObjectContext``) are created on it and each is
+/// confined to its own queue; the store itself may be used from anywhere.
+public final class Store: @unchecked Sendable {
+    public let model: Model
+    public let location: Connection.Location
+    public let configuration: StoreConfiguration
+    /// Row snapshots shared by this store's contexts.
+    public let rowCache = RowCache()
+
+    let pool: ConnectionPool
+    private let keyLock = NSLock()
+    private var nextKeys: [Int64]
+    private let observersLock = NSLock()
+    private var observers: [Int: @Sendable (ChangeSet) -> Void] = [:]
+    private var nextObserver = 0
+
+    /// Opens (creating if needed) the store at `location`.
+    ///
+    /// - Throws: ``ObjectGraphError/store(path:reason:sqlite:)`` when the file
+    ///   cannot be opened, is not a database, is corrupt or locked;
+    ///   ``ObjectGraphError/modelMismatch(path:differences:)`` when it was
+    ///   made with another model.
+    public init(model: Model, location: Connection.Location, configuration: StoreConfiguration = StoreConfiguration())
+        throws(ObjectGraphError)
+    {
+        self.model = model
+        self.location = location
+        self.configuration = configuration
+        let path: String
+        switch location {
+        case .file(let file): path = file
+        case .memory: path = ":memory:"
+        }
+        let hook = configuration.statementHook
+        do {
+            pool = try ConnectionPool(location: location, options: configuration.connectionOptions, hook: hook.map { hook in { hook($0) } })
+        } catch let error as SQLiteError {
+            throw .store(path: path, reason: Self.explain(error), sqlite: error)
+        } catch {
+            throw .store(path: path, reason: "\(error)", sqlite: nil)
+        }
+        var keys: [Int64] = []
+        try pool.withWriterUntraced { connection throws(ObjectGraphError) in
+            try Schema.prepare(connection, model: model)
+            let hook = connection.statementHook
+            connection.statementHook = nil
+            defer { connection.statementHook = hook }
+            for entity in model.entities {
+                var maximum: Int64 = 0
+                do {
+                    try connection.query("SELECT max(pk) FROM \(quoted(entity.table))") { row in maximum = row.optionalInt64(0) ?? 0 }
+                } catch let error as SQLiteError {
+                    throw .store(path: path, reason: Self.explain(error), sqlite: error)
+                } catch {
+                    throw .store(path: path, reason: "\(error)", sqlite: nil)
+                }
+                keys.append(maximum + 1)
+            }
+        }
+        nextKeys = keys
+    }
+
+    /// The database file, or `:memory:`.
+    public var path: String {
+        switch location {
+        case .file(let file): file
+        case .memory: ":memory:"
+        }
+    }
+
+    /// The default staleness interval in nanoseconds (nil: never stale).
+    var stalenessNanoseconds: UInt64? { configuration.stalenessInterval?.nanoseconds }
+
+    /// Reserves `count` new primary keys for an entity. Keys are never
+    /// reused in the life of the store object, even when a save fails.
+    func allocatePrimaryKeys(for entity: EntityDescription, count: Int = 1) -> Int64 {
+        keyLock.lock()
+        defer { keyLock.unlock() }
+        let first = nextKeys[entity.index]
+        nextKeys[entity.index] += Int64(count)
+        return first
+    }
+
+    // MARK: Change observers
+
+    /// Calls `observer` after each committed save of any context of this
+    /// store, on the saving thread. Returns a token for
+    /// ``removeChangeObserver(_:)``.
+    @discardableResult
+    public func addChangeObserver(_ observer: @escaping @Sendable (ChangeSet) -> Void) -> Int {
+        observersLock.lock()
+        defer { observersLock.unlock() }
+        nextObserver += 1
+        observers[nextObserver] = observer
+        return nextObserver
+    }
+
+    public func removeChangeObserver(_ token: Int) {
+        observersLock.lock()
+        observers[token] = nil
+        observersLock.unlock()
+    }
+
+    func notifyObservers(_ changes: ChangeSet) {
+        observersLock.lock()
+        let current = observers.sorted { $0.key < $1.key }.map(\.value)
+        observersLock.unlock()
+        for observer in current { observer(changes) }
+    }
+
+    // MARK: Errors
+
+    /// A one-line explanation of an error opening or reading the store.
+    static func explain(_ error: SQLiteError) -> String {
+        switch error.resultCode {
+        case SQLITE_NOTADB: "not an SQLite database (\(error.codeName))"
+        case SQLITE_CORRUPT: "the database file is corrupt (\(error.codeName): \(error.message))"
+        case SQLITE_CANTOPEN: "cannot open the file (\(error.codeName): \(error.message))"
+        case SQLITE_PERM, SQLITE_READONLY: "no permission to use the file (\(error.codeName): \(error.message))"
+        case SQLITE_BUSY, SQLITE_LOCKED: "the database is locked by another connection (\(error.codeName))"
+        default: "\(error.codeName): \(error.message)"
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/// How a ``Store`` opens and behaves.
+public struct StoreConfiguration: Sendable {
+    /// `PRAGMA synchronous`. `NORMAL` (the default) in WAL mode survives an
+    /// application crash and costs about 15 µs a commit here, against
+    /// 180 µs with `FULL`.
+    public var synchronous: Connection.Synchronous = .normal
+    /// WAL journal for file stores (default on): readers do not block the
+    /// writer nor the writer the readers.
+    public var walMode = true
+    /// How long a statement waits for another process's lock.
+    public var busyTimeoutMilliseconds: Int32 = 5_000
+    /// SQLite page cache per connection, in KiB; nil keeps SQLite's 2 MB.
+    /// Building a large data set runs about 1.8x faster with 64 MiB.
+    public var cacheSizeKiB: Int?
+    /// How old a row cache snapshot may be before a fault goes back to
+    /// SQLite, for contexts that do not set their own. nil (the default)
+    /// means never, as Core Data's default; `.zero` means always.
+    public var stalenessInterval: Duration?
+    /// Sees every statement executed on any of the store's connections,
+    /// BEGIN and COMMIT included (schema set-up excepted). Runs on the
+    /// thread that executed the statement.
+    public var statementHook: (@Sendable (ExecutedStatement) -> Void)?
+
+    public init() {}
+
+    var connectionOptions: Connection.Options {
+        var options = Connection.Options()
+        options.synchronous = synchronous
+        options.walMode = walMode
+        options.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        options.cacheSizeKiB = cacheSizeKiB
+        return options
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds (negative durations count as 0).
+    var nanoseconds: UInt64 {
+        let (seconds, attoseconds) = components
+        guard seconds >= 0 else { return 0 }
+        return UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+    }
+}
