@@ -7,7 +7,7 @@
 public struct FetchRequest<Object: ManagedObject>: Sendable {
     public var entityName: String
     /// Which objects; nil means all.
-    public var predicate: Predicate?
+    public var predicate: ObjectPredicate?
     public var sortKeys: [SortKey] = []
     /// At most this many results; 0 means no limit.
     public var fetchLimit = 0
@@ -38,7 +38,7 @@ public struct FetchRequest<Object: ManagedObject>: Sendable {
     /// pending changes, as Core Data's do.
     public var includesPendingChanges = true
 
-    public init(entityName: String, predicate: Predicate? = nil, sortKeys: [SortKey] = []) {
+    public init(entityName: String, predicate: ObjectPredicate? = nil, sortKeys: [SortKey] = []) {
         self.entityName = entityName
         self.predicate = predicate
         self.sortKeys = sortKeys
@@ -47,7 +47,7 @@ public struct FetchRequest<Object: ManagedObject>: Sendable {
 
 extension FetchRequest where Object: EntityNamed {
     /// A request for the entity the class names.
-    public init(predicate: Predicate? = nil, sortKeys: [SortKey] = []) {
+    public init(predicate: ObjectPredicate? = nil, sortKeys: [SortKey] = []) {
         self.init(entityName: Object.entityName, predicate: predicate, sortKeys: sortKeys)
     }
 }

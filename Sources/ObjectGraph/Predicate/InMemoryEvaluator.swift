@@ -1,6 +1,6 @@
 /// Evaluates predicates on objects in memory, with the same meaning as the
 /// SQL that ``QueryBuilder`` compiles: terms left to right, `AND` and `OR`
-/// short-circuit, nil as ``Predicate`` documents.
+/// short-circuit, nil as ``ObjectPredicate`` documents.
 ///
 /// Reading a key fires the object's fault (and those along a to-one path).
 struct InMemoryEvaluator {
@@ -13,7 +13,7 @@ struct InMemoryEvaluator {
         case object(ObjectID?)
     }
 
-    func evaluate(_ predicate: Predicate, on object: ManagedObject) throws -> Bool {
+    func evaluate(_ predicate: ObjectPredicate, on object: ManagedObject) throws -> Bool {
         switch predicate {
         case .constant(let value):
             return value
@@ -30,7 +30,7 @@ struct InMemoryEvaluator {
         }
     }
 
-    private func operand(_ expression: Expression, _ object: ManagedObject) throws -> Operand {
+    private func operand(_ expression: ObjectExpression, _ object: ManagedObject) throws -> Operand {
         switch expression {
         case .keyPath(let path): try read(object, path)
         case .value(let value): .value(value)
@@ -67,8 +67,8 @@ struct InMemoryEvaluator {
     }
 
     /// A comparison of two constants, decided when compiling.
-    static func compareConstants(_ lhs: Expression, _ op: ComparisonOperator, _ rhs: Expression) -> Bool {
-        func operand(_ e: Expression) -> Operand {
+    static func compareConstants(_ lhs: ObjectExpression, _ op: ComparisonOperator, _ rhs: ObjectExpression) -> Bool {
+        func operand(_ e: ObjectExpression) -> Operand {
             switch e {
             case .value(let v): .value(v)
             case .object(let id): .object(id)

@@ -1,6 +1,6 @@
 /// Builds the SQL of one query on an entity: the `FROM` clause with a
 /// `LEFT JOIN` per to-one step of a key path, a `WHERE` clause compiled
-/// from a ``Predicate``, `ORDER BY`, and the values to bind, in order.
+/// from a ``ObjectPredicate``, `ORDER BY`, and the values to bind, in order.
 ///
 /// Names in the SQL come from the model (checked identifiers); every value
 /// is a bound parameter.
@@ -70,8 +70,8 @@ struct QueryBuilder {
     // MARK: WHERE
 
     /// Compiles a predicate to SQL whose truth is the predicate's (nil
-    /// handled as ``Predicate`` documents).
-    mutating func compile(_ predicate: Predicate) throws(ObjectGraphError) -> String {
+    /// handled as ``ObjectPredicate`` documents).
+    mutating func compile(_ predicate: ObjectPredicate) throws(ObjectGraphError) -> String {
         switch predicate {
         case .constant(let value):
             return value ? "1" : "0"
@@ -94,7 +94,7 @@ struct QueryBuilder {
         }
     }
 
-    private mutating func compileComparison(_ lhs: Expression, _ op: ComparisonOperator, _ rhs: Expression)
+    private mutating func compileComparison(_ lhs: ObjectExpression, _ op: ComparisonOperator, _ rhs: ObjectExpression)
         throws(ObjectGraphError) -> String
     {
         switch (lhs, rhs) {

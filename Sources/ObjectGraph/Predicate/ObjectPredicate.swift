@@ -9,19 +9,19 @@
 /// either side is false; `NOT` negates the result. So for a row whose
 /// `rating` is nil, `rating < 5` is false and `NOT (rating < 5)` is true,
 /// as NSPredicate has it (SQL's three-valued logic would make both false).
-public indirect enum Predicate: Sendable, Hashable {
+public indirect enum ObjectPredicate: Sendable, Hashable {
     case constant(Bool)
-    case comparison(Expression, ComparisonOperator, Expression)
-    case and([Predicate])
-    case or([Predicate])
-    case not(Predicate)
+    case comparison(ObjectExpression, ComparisonOperator, ObjectExpression)
+    case and([ObjectPredicate])
+    case or([ObjectPredicate])
+    case not(ObjectPredicate)
 
-    public static let `true` = Predicate.constant(true)
-    public static let `false` = Predicate.constant(false)
+    public static let `true` = ObjectPredicate.constant(true)
+    public static let `false` = ObjectPredicate.constant(false)
 }
 
 /// One side of a comparison.
-public indirect enum Expression: Sendable, Hashable {
+public indirect enum ObjectExpression: Sendable, Hashable {
     /// A key of the entity, or a path through to-one relationships
     /// (`owner.name`). A to-one relationship itself compares with objects
     /// and nil.
@@ -69,35 +69,35 @@ public struct Key: Sendable {
     public let path: String
     public init(_ path: String) { self.path = path }
 
-    public static func == (lhs: Key, rhs: Value) -> Predicate { .comparison(.keyPath(lhs.path), .equal, .value(rhs)) }
-    public static func != (lhs: Key, rhs: Value) -> Predicate { .comparison(.keyPath(lhs.path), .notEqual, .value(rhs)) }
-    public static func < (lhs: Key, rhs: Value) -> Predicate { .comparison(.keyPath(lhs.path), .less, .value(rhs)) }
-    public static func <= (lhs: Key, rhs: Value) -> Predicate { .comparison(.keyPath(lhs.path), .lessOrEqual, .value(rhs)) }
-    public static func > (lhs: Key, rhs: Value) -> Predicate { .comparison(.keyPath(lhs.path), .greater, .value(rhs)) }
-    public static func >= (lhs: Key, rhs: Value) -> Predicate { .comparison(.keyPath(lhs.path), .greaterOrEqual, .value(rhs)) }
-    public static func == (lhs: Key, rhs: ObjectID) -> Predicate { .comparison(.keyPath(lhs.path), .equal, .object(rhs)) }
-    public static func != (lhs: Key, rhs: ObjectID) -> Predicate { .comparison(.keyPath(lhs.path), .notEqual, .object(rhs)) }
-    public static func == (lhs: Key, rhs: Key) -> Predicate { .comparison(.keyPath(lhs.path), .equal, .keyPath(rhs.path)) }
-    public static func < (lhs: Key, rhs: Key) -> Predicate { .comparison(.keyPath(lhs.path), .less, .keyPath(rhs.path)) }
+    public static func == (lhs: Key, rhs: Value) -> ObjectPredicate { .comparison(.keyPath(lhs.path), .equal, .value(rhs)) }
+    public static func != (lhs: Key, rhs: Value) -> ObjectPredicate { .comparison(.keyPath(lhs.path), .notEqual, .value(rhs)) }
+    public static func < (lhs: Key, rhs: Value) -> ObjectPredicate { .comparison(.keyPath(lhs.path), .less, .value(rhs)) }
+    public static func <= (lhs: Key, rhs: Value) -> ObjectPredicate { .comparison(.keyPath(lhs.path), .lessOrEqual, .value(rhs)) }
+    public static func > (lhs: Key, rhs: Value) -> ObjectPredicate { .comparison(.keyPath(lhs.path), .greater, .value(rhs)) }
+    public static func >= (lhs: Key, rhs: Value) -> ObjectPredicate { .comparison(.keyPath(lhs.path), .greaterOrEqual, .value(rhs)) }
+    public static func == (lhs: Key, rhs: ObjectID) -> ObjectPredicate { .comparison(.keyPath(lhs.path), .equal, .object(rhs)) }
+    public static func != (lhs: Key, rhs: ObjectID) -> ObjectPredicate { .comparison(.keyPath(lhs.path), .notEqual, .object(rhs)) }
+    public static func == (lhs: Key, rhs: Key) -> ObjectPredicate { .comparison(.keyPath(lhs.path), .equal, .keyPath(rhs.path)) }
+    public static func < (lhs: Key, rhs: Key) -> ObjectPredicate { .comparison(.keyPath(lhs.path), .less, .keyPath(rhs.path)) }
 }
 
-extension Predicate {
-    public static func && (lhs: Predicate, rhs: Predicate) -> Predicate {
+extension ObjectPredicate {
+    public static func && (lhs: ObjectPredicate, rhs: ObjectPredicate) -> ObjectPredicate {
         if case .and(let terms) = lhs { return .and(terms + [rhs]) }
         return .and([lhs, rhs])
     }
 
-    public static func || (lhs: Predicate, rhs: Predicate) -> Predicate {
+    public static func || (lhs: ObjectPredicate, rhs: ObjectPredicate) -> ObjectPredicate {
         if case .or(let terms) = lhs { return .or(terms + [rhs]) }
         return .or([lhs, rhs])
     }
 
-    public static prefix func ! (operand: Predicate) -> Predicate { .not(operand) }
+    public static prefix func ! (operand: ObjectPredicate) -> ObjectPredicate { .not(operand) }
 }
 
 // MARK: Printing
 
-extension Predicate: CustomStringConvertible {
+extension ObjectPredicate: CustomStringConvertible {
     /// The predicate in format-string syntax: `rating < 5 AND name == "x"`.
     public var description: String {
         switch self {
@@ -117,7 +117,7 @@ extension Predicate: CustomStringConvertible {
     }
 }
 
-extension Expression: CustomStringConvertible {
+extension ObjectExpression: CustomStringConvertible {
     public var description: String {
         switch self {
         case .keyPath(let path): path

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+@testable import ObjectGraph
+
+@Suite struct SQLiteConnectionTests {
+    @Test func bindsAndReadsEveryStorageClass() throws {
+        let connection = try Connection(.memory)
+        try connection.executeUntraced("CREATE TABLE t (a, b, c, d, e)")
+        let values: [DatabaseValue] = [.null, .integer(-42), .real(2.5), .text("naïve 'quoted' \u{0}nul"), .blob(Data([0, 1, 254, 255]))]
+        try connection.run("INSERT INTO t VALUES (?, ?, ?, ?, ?)", values)
+        var read: [DatabaseValue] = []
+        try connection.query("SELECT a, b, c, d, e FROM t") { row in read = (0..<5).map { row.value($0) } }
+        #expect(read == values)
+    }
+
+    @Test func cachesPreparedStatements() throws {
+        let connection = try Connection(.memory)
+        try connection.executeUntraced("CREATE TABLE t (a)")
+        for value in 0..<10 { try connection.run("INSERT INTO t VALUES (?)", [.integer(Int64(value))]) }
+        var count: Int64 = 0
+        try connection.query("SELECT count(*) FROM t") { count = $0.int64(0) }
+        #expect(count == 10)
+        #expect(connection.cachedStatementCount == 2)
+        #expect(try connection.cachedStatement("SELECT count(*) FROM t") === connection.cachedStatement("SELECT count(*) FROM t"))
+    }
+
+    @Test func errorsCarryCodeSQLAndPath() throws {
+        let path = Fixtures.storePath()
+        let connection = try Connection(.file(path))
+        try connection.executeUntraced("CREATE TABLE t (a UNIQUE)")
+        try connection.run("INSERT INTO t VALUES (1)")
+        let error = #expect(throws: SQLiteError.self) { try connection.run("INSERT INTO t VALUES (?)", [.integer(1)]) }
+        #expect(error?.codeName == "SQLITE_CONSTRAINT_UNIQUE")
+        #expect(error?.resultCode == 19)
+        #expect(error?.sql == "INSERT INTO t VALUES (?)")
+        #expect(error?.path == path)
+        #expect(error?.description.contains("UNIQUE constraint failed: t.a") == true)
+
+        let syntax = #expect(throws: SQLiteError.self) { try connection.run("SELEKT 1") }
+        #expect(syntax?.codeName == "SQLITE_ERROR")
+        #expect(syntax?.sql == "SELEKT 1")
+
+        let arity = #expect(throws: SQLiteError.self) { try connection.run("INSERT INTO t VALUES (?)", []) }
+        #expect(arity?.message == "statement expects 1 arguments, got 0")
+    }
+
+    @Test func hookSeesEveryExecutionWithCounters() throws {
+        let log = StatementLog()
+        let connection = try Connection(.memory)
+        try connection.executeUntraced("CREATE TABLE t (a INTEGER, b TEXT)")
+        connection.statementHook = log.hook
+        try connection.beginImmediate()
+        for value in 1...20 { try connection.run("INSERT INTO t VALUES (?, 'x')", [.integer(Int64(value))]) }
+        try connection.commit()
+        try connection.query("SELECT a FROM t WHERE a > ?", [.integer(5)]) { _ in }
+        try connection.query("SELECT a FROM t ORDER BY b, a") { _ in }
+        let entries = log.take()
+        #expect(entries.count == 24)
+        #expect(entries.first?.sql == "BEGIN IMMEDIATE")
+        #expect(entries[1].rowsChanged == 1)
+        #expect(entries[1].arguments == [.integer(1)])
+        #expect(entries[21].sql == "COMMIT")
+        let scan = entries[22]
+        #expect(scan.rowsReturned == 15)
+        #expect(scan.rowsChanged == 0)
+        #expect(scan.fullScanSteps == 19)  // a full scan of 20 rows steps 19 times
+        #expect(scan.vmSteps > 0)
+    }
+
+    @Test func rollbackDiscardsTheTransaction() throws {
+        let connection = try Connection(.memory)
+        try connection.executeUntraced("CREATE TABLE t (a)")
+        try connection.beginImmediate()
+        try connection.run("INSERT INTO t VALUES (1)")
+        #expect(connection.isInTransaction)
+        connection.rollbackIfNeeded()
+        #expect(!connection.isInTransaction)
+        var count: Int64 = -1
+        try connection.query("SELECT count(*) FROM t") { count = $0.int64(0) }
+        #expect(count == 0)
+    }
+
+    @Test func fileConnectionsUseWALAndNormalSync() throws {
+        let connection = try Connection(.file(Fixtures.storePath()))
+        var mode = ""
+        var sync: Int64 = -1
+        try connection.query("PRAGMA journal_mode") { mode = $0.string(0) }
+        try connection.query("PRAGMA synchronous") { sync = $0.int64(0) }
+        #expect(mode == "wal")
+        #expect(sync == 1)
+    }
+}
