@@ -1,5 +1,10 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+/// `FAULTLINE_NO_INSTRUMENTATION=1 swift build …` compiles the engine's
+/// instrumentation out, for the probes-cost benchmark's reference build.
+let instrumentationCompiledOut = ProcessInfo.processInfo.environment["FAULTLINE_NO_INSTRUMENTATION"] == "1"
 
 let package = Package(
     name: "Faultline",
@@ -10,6 +15,8 @@ let package = Package(
         .library(name: "Probes", targets: ["Probes"]),
         .library(name: "Reporting", targets: ["Reporting"]),
         .library(name: "Scenarios", targets: ["Scenarios"]),
+        // The LTTng-UST probes, loaded by perf-run at run time when present.
+        .library(name: "FaultlineTracepointProvider", type: .dynamic, targets: ["FaultlineTracepointProvider"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -23,11 +30,24 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
 
+        // Tracepoint call sites (dynamic linkage: no liblttng-ust link).
+        .target(name: "CTracepoints"),
+        // The tracepoint provider (probes), a separate dynamic library.
+        .target(
+            name: "FaultlineTracepointProvider",
+            cSettings: [.headerSearchPath(".")],
+            linkerSettings: [.linkedLibrary("lttng-ust")]
+        ),
+
         // Event types, sinks and counters; knows nothing of the engine.
-        .target(name: "Probes"),
+        .target(name: "Probes", dependencies: ["CTracepoints"]),
 
         // The object-graph engine.
-        .target(name: "ObjectGraph", dependencies: ["CSQLite", "Probes"]),
+        .target(
+            name: "ObjectGraph",
+            dependencies: ["CSQLite", "Probes"],
+            swiftSettings: instrumentationCompiledOut ? [.define("FAULTLINE_NO_INSTRUMENTATION")] : []
+        ),
 
         // Report model, formats, comparison and SQL debug log parsing.
         .target(name: "Reporting", dependencies: ["Probes"]),
@@ -45,6 +65,7 @@ let package = Package(
         ),
 
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"]),
+        .testTarget(name: "ProbesTests", dependencies: ["Probes", "ObjectGraph"]),
     ],
     swiftLanguageModes: [.v6]
 )

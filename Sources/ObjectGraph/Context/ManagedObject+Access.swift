@@ -1,69 +1,101 @@
+import Probes
+
 /// Key-value access (throwing) and typed access (for subclasses' properties).
 extension ManagedObject {
     // MARK: Key-value access
 
     /// The value of an attribute; fires the fault.
-    public final func value(forKey key: String) throws(ObjectGraphError) -> Value {
-        try usableContext().attributeValue(self, key)
+    public final func value(forKey key: String, file: String = #fileID, line: Int = #line) throws(ObjectGraphError) -> Value {
+        let context = try usableContext(key)
+        return try context.withCallSite(CallSite(file: file, line: line)) { () throws(ObjectGraphError) in
+            try context.attributeValue(self, key)
+        }
     }
 
     /// Sets an attribute. The value must fit the attribute's type (an
     /// integer converts to a double, never the other way with a loss).
-    public final func setValue(_ value: Value, forKey key: String) throws(ObjectGraphError) {
-        try usableContext().setAttribute(self, key, value)
+    public final func setValue(_ value: Value, forKey key: String, file: String = #fileID, line: Int = #line) throws(ObjectGraphError) {
+        let context = try usableContext(key)
+        try context.withCallSite(CallSite(file: file, line: line)) { () throws(ObjectGraphError) in
+            try context.setAttribute(self, key, value)
+        }
     }
 
     /// The value at a key path through to-one relationships (`owner.name`);
     /// a to-one at the end gives the destination's primary key.
-    public final func value(forKeyPath keyPath: String) throws(ObjectGraphError) -> Value {
-        switch try usableContext().read(self, keyPath: keyPath) {
-        case .value(let value): value
-        case .object(let id): id.map { .integer($0.primaryKey) } ?? .null
+    public final func value(forKeyPath keyPath: String, file: String = #fileID, line: Int = #line) throws(ObjectGraphError) -> Value {
+        let context = try usableContext(keyPath)
+        let operand = try context.withCallSite(CallSite(file: file, line: line)) { () throws(ObjectGraphError) in
+            try context.read(self, keyPath: keyPath)
+        }
+        switch operand {
+        case .value(let value): return value
+        case .object(let id): return id.map { .integer($0.primaryKey) } ?? .null
         }
     }
 
     /// The destination of a to-one relationship.
-    public final func object(forKey key: String) throws(ObjectGraphError) -> ManagedObject? {
-        let context = try usableContext()
-        return try context.toOne(self, context.relationship(self, key, toMany: false))
+    public final func object(forKey key: String, file: String = #fileID, line: Int = #line) throws(ObjectGraphError) -> ManagedObject? {
+        let context = try usableContext(key)
+        return try context.withCallSite(CallSite(file: file, line: line)) { () throws(ObjectGraphError) in
+            try context.toOne(self, context.relationship(self, key, toMany: false))
+        }
     }
 
     /// Sets a to-one relationship; the inverse follows.
-    public final func setObject(_ object: ManagedObject?, forKey key: String) throws(ObjectGraphError) {
-        try usableContext().setToOne(self, key, object)
+    public final func setObject(_ object: ManagedObject?, forKey key: String, file: String = #fileID, line: Int = #line) throws(ObjectGraphError) {
+        let context = try usableContext(key)
+        try context.withCallSite(CallSite(file: file, line: line)) { () throws(ObjectGraphError) in
+            try context.setToOne(self, key, object)
+        }
     }
 
     /// The destinations of a to-many relationship, in primary-key order;
     /// fires the relationship fault.
-    public final func objects(forKey key: String) throws(ObjectGraphError) -> [ManagedObject] {
-        let context = try usableContext()
-        return try context.toMany(self, context.relationship(self, key, toMany: true))
+    public final func objects(forKey key: String, file: String = #fileID, line: Int = #line) throws(ObjectGraphError) -> [ManagedObject] {
+        let context = try usableContext(key)
+        return try context.withCallSite(CallSite(file: file, line: line)) { () throws(ObjectGraphError) in
+            try context.toMany(self, context.relationship(self, key, toMany: true))
+        }
     }
 
     /// Replaces the destinations of a to-many relationship; inverses follow.
-    public final func setObjects(_ objects: [ManagedObject], forKey key: String) throws(ObjectGraphError) {
-        try usableContext().setToMany(self, key, objects)
+    public final func setObjects(_ objects: [ManagedObject], forKey key: String, file: String = #fileID, line: Int = #line) throws(ObjectGraphError) {
+        let context = try usableContext(key)
+        try context.withCallSite(CallSite(file: file, line: line)) { () throws(ObjectGraphError) in
+            try context.setToMany(self, key, objects)
+        }
     }
 
     /// Adds one destination to a to-many relationship.
-    public final func addObject(_ object: ManagedObject, forKey key: String) throws(ObjectGraphError) {
-        try usableContext().addToMany(self, key, object, adding: true)
+    public final func addObject(_ object: ManagedObject, forKey key: String, file: String = #fileID, line: Int = #line) throws(ObjectGraphError) {
+        let context = try usableContext(key)
+        try context.withCallSite(CallSite(file: file, line: line)) { () throws(ObjectGraphError) in
+            try context.addToMany(self, key, object, adding: true)
+        }
     }
 
     /// Removes one destination from a to-many relationship.
-    public final func removeObject(_ object: ManagedObject, forKey key: String) throws(ObjectGraphError) {
-        try usableContext().addToMany(self, key, object, adding: false)
+    public final func removeObject(_ object: ManagedObject, forKey key: String, file: String = #fileID, line: Int = #line) throws(ObjectGraphError) {
+        let context = try usableContext(key)
+        try context.withCallSite(CallSite(file: file, line: line)) { () throws(ObjectGraphError) in
+            try context.addToMany(self, key, object, adding: false)
+        }
     }
 
     /// Fires the fault now, reporting a deleted row or an unusable object
     /// as an error.
-    public final func fireFault() throws(ObjectGraphError) {
-        try usableContext().fulfill(self)
+    public final func fireFault(file: String = #fileID, line: Int = #line) throws(ObjectGraphError) {
+        let context = try usableContext("(fault)")
+        try context.withCallSite(CallSite(file: file, line: line)) { () throws(ObjectGraphError) in
+            try context.fulfill(self)
+        }
     }
 
-    private func usableContext() throws(ObjectGraphError) -> ObjectContext {
+    private func usableContext(_ key: String) throws(ObjectGraphError) -> ObjectContext {
         if case .invalidated(let reason) = state { throw .objectInvalidated(objectID, reason: reason) }
         guard let context = _context else { throw .objectInvalidated(objectID, reason: "its context was released") }
+        ConcurrencyGuard.check(context, "access to \(objectID.entityName).\(key) of \(objectID)")
         return context
     }
 
@@ -71,43 +103,51 @@ extension ManagedObject {
 
     /// A typed attribute, for subclasses' properties. A failure stops the
     /// program with a message naming the object, the key and the cause.
+    /// Its events are attributed to the innermost enclosing call site (a
+    /// `perform` block, a fetch, a scenario step).
     public final subscript<T: AttributeValue>(attribute key: String) -> T {
         get {
-            let value = typed(key) { () throws(ObjectGraphError) in try self.value(forKey: key) }
+            let value = typed(key) { () throws(ObjectGraphError) in try self.usableContext(key).attributeValue(self, key) }
             guard let typed = T(attributeValue: value) else {
                 fail(key, "holds \(value.typeName) \(value), which is not a \(T.self)")
             }
             return typed
         }
         set {
-            typed(key) { () throws(ObjectGraphError) in try self.setValue(newValue.attributeValue, forKey: key) }
+            typed(key) { () throws(ObjectGraphError) in try self.usableContext(key).setAttribute(self, key, newValue.attributeValue) }
         }
     }
 
     /// A typed to-one relationship.
     public final subscript<T: ManagedObject>(toOne key: String) -> T? {
         get {
-            let object = typed(key) { () throws(ObjectGraphError) in try self.object(forKey: key) }
+            let object = typed(key) { () throws(ObjectGraphError) in
+                let context = try self.usableContext(key)
+                return try context.toOne(self, context.relationship(self, key, toMany: false))
+            }
             guard let object else { return nil }
             guard let typed = object as? T else { fail(key, "holds a \(type(of: object)), not a \(T.self)") }
             return typed
         }
         set {
-            typed(key) { () throws(ObjectGraphError) in try self.setObject(newValue, forKey: key) }
+            typed(key) { () throws(ObjectGraphError) in try self.usableContext(key).setToOne(self, key, newValue) }
         }
     }
 
     /// A typed to-many relationship, in primary-key order.
     public final subscript<T: ManagedObject>(toMany key: String) -> [T] {
         get {
-            let objects = typed(key) { () throws(ObjectGraphError) in try self.objects(forKey: key) }
+            let objects = typed(key) { () throws(ObjectGraphError) in
+                let context = try self.usableContext(key)
+                return try context.toMany(self, context.relationship(self, key, toMany: true))
+            }
             return objects.map { object in
                 guard let typed = object as? T else { fail(key, "holds a \(type(of: object)), not a \(T.self)") }
                 return typed
             }
         }
         set {
-            typed(key) { () throws(ObjectGraphError) in try self.setObjects(newValue, forKey: key) }
+            typed(key) { () throws(ObjectGraphError) in try self.usableContext(key).setToMany(self, key, newValue) }
         }
     }
 

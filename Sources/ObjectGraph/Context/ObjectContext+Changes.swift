@@ -6,6 +6,7 @@ extension ObjectContext {
     /// primary key, and so its ID, is final at once.
     @discardableResult
     public func insert(entityName: String) throws(ObjectGraphError) -> ManagedObject {
+        ConcurrencyGuard.check(self, "insert(entityName: \(entityName))")
         let entity = try store.model.entity(entityName)
         let id = ObjectID(entity: entity, primaryKey: store.allocatePrimaryKeys(for: entity))
         let object = registerFault(id)
@@ -32,6 +33,7 @@ extension ObjectContext {
     /// them, `deny` refuses (nothing changes), `noAction` leaves them (join
     /// rows of a many-to-many still go). Deleting an unsaved object forgets it.
     public func delete(_ object: ManagedObject) throws(ObjectGraphError) {
+        ConcurrencyGuard.check(self, "delete(\(object.objectID))")
         try checkUsable(object)
         guard !object.isDeletedFlag else { return }
         try fulfill(object)

@@ -1,3 +1,5 @@
+import Probes
+
 /// Firing faults: an object's values come from the row cache when it holds
 /// a fresh snapshot (a hit) and from SQLite otherwise (a miss, one
 /// primary-key SELECT); a to-many relationship's destinations come from the
@@ -24,21 +26,50 @@ extension ObjectContext {
         }
         try checkUsable(object)
         let id = object.objectID
+        let instrumentation = store.instrumentation
+        let start = instrumentation.isOn(.fault) ? ProbeClock.now() : 0
+        let source: FaultSource
         switch store.rowCache.lookup(id, staleness: stalenessNanoseconds) {
         case .hit(let snapshot):
             apply(snapshot, to: object)
-        case .miss:
+            source = .rowCache
+        case .miss(let reason):
+            if instrumentation.isOn(.cacheMiss) {
+                instrumentation.emit(.cacheMiss(CacheMissEvent(
+                    start: ProbeClock.now(), thread: ProbeClock.threadID(), entity: id.entityName, primaryKey: id.primaryKey,
+                    reason: reason.rawValue)))
+            }
             guard let snapshot = try readRow(id) else { throw .objectDeleted(id) }
             store.rowCache.store(snapshot, for: id)
             apply(snapshot, to: object)
+            source = .database
         }
+        if instrumentation.isOn(.fault) {
+            instrumentation.emit(.fault(FaultEvent(
+                start: start, durationNanoseconds: ProbeClock.now() &- start, thread: ProbeClock.threadID(), context: name,
+                entity: id.entityName, primaryKey: id.primaryKey, source: source, callSite: currentCallSite,
+                values: instrumentation.details.contains(.objectValues) ? describeValues(object) : nil)))
+        }
+    }
+
+    /// `{name = "Ada"; age = nil}`, for detailed logs.
+    func describeValues(_ object: ManagedObject) -> String {
+        guard case .loaded = object.state else { return "{fault}" }
+        let entity = object.entity
+        var parts = entity.attributes.map { "\($0.name) = \(object.values[$0.index])" }
+        for index in entity.toOneIndexes {
+            if case .toOne(let id, _) = object.slots[index] {
+                parts.append("\(entity.relationships[index].name) = \(id.map(\.description) ?? "nil")")
+            }
+        }
+        return "{" + parts.joined(separator: "; ") + "}"
     }
 
     /// One primary-key SELECT.
     func readRow(_ id: ObjectID) throws(ObjectGraphError) -> RowSnapshot? {
         let entity = id.entity
         let sql = "SELECT \(entity.snapshotColumns) FROM \(quoted(entity.table)) t0 WHERE t0.pk = ?"
-        return try storeRead { connection, generation in
+        return try storeRead(purpose: "fault") { connection, generation in
             var snapshot: RowSnapshot?
             try connection.query(sql, [.integer(id.primaryKey)]) { row in
                 snapshot = RowSnapshot.read(row, entity: entity, model: store.model, generation: generation)
@@ -48,9 +79,9 @@ extension ObjectContext {
     }
 
     /// Runs a read on the store, turning SQLite errors into store errors.
-    func storeRead<T>(_ body: (Connection, UInt64) throws -> T) throws(ObjectGraphError) -> T {
+    func storeRead<T>(purpose: String, _ body: (Connection, UInt64) throws -> T) throws(ObjectGraphError) -> T {
         do {
-            return try store.pool.read(body)
+            return try store.pool.read(purpose: purpose, callSite: currentCallSite, body)
         } catch let error as ObjectGraphError {
             throw error
         } catch let error as SQLiteError {
@@ -122,15 +153,27 @@ extension ObjectContext {
         try fulfill(object)
         if case .toMany(let objects) = object.slots[relationship.index] { return objects }
         let id = object.objectID
+        let instrumentation = store.instrumentation
+        let start = instrumentation.isOn(.relationshipFault) ? ProbeClock.now() : 0
         let ids: [ObjectID]
+        let source: FaultSource
         if let cached = store.rowCache.toMany(id, relationship: relationship.index) {
             ids = cached
+            source = .rowCache
         } else {
             ids = try readDestinations(of: id, relationship)
             store.rowCache.storeToMany(ids, for: id, relationship: relationship.index)
+            source = .database
         }
         let objects = ids.map { self.object(with: $0) }
         object.slots[relationship.index] = .toMany(objects)
+        if instrumentation.isOn(.relationshipFault) {
+            instrumentation.emit(.relationshipFault(RelationshipFaultEvent(
+                start: start, durationNanoseconds: ProbeClock.now() &- start, thread: ProbeClock.threadID(), context: name,
+                entity: id.entityName, relationship: relationship.name, primaryKey: id.primaryKey,
+                destinationEntity: relationship.destinationName, destinationCount: ids.count, source: source,
+                callSite: currentCallSite)))
+        }
         return objects
     }
 
@@ -146,7 +189,7 @@ extension ObjectContext {
         case .foreignKey:
             preconditionFailure("to-one relationship \(relationship.name) read as to-many")
         }
-        return try storeRead { connection, _ in
+        return try storeRead(purpose: "relationship fault \(id.entityName).\(relationship.name)") { connection, _ in
             var ids: [ObjectID] = []
             try connection.query(sql, [.integer(id.primaryKey)]) { row in
                 ids.append(ObjectID(entity: destination, primaryKey: row.int64(0)))

@@ -1,17 +1,97 @@
-/// Fetch requests: objects, IDs, dictionaries and counts.
+import Probes
+
+/// Fetch requests: objects, IDs, dictionaries and counts. Each public call
+/// is one `fetch` event; what it runs inside (prefetches, pages, faults)
+/// shows as SQL events with their purpose.
 extension ObjectContext {
     /// Fetches objects. See ``FetchRequest`` for what each option costs.
-    public func fetch<Object: ManagedObject>(_ request: FetchRequest<Object>) throws(ObjectGraphError) -> FetchedResults<Object> {
+    public func fetch<Object: ManagedObject>(_ request: FetchRequest<Object>, file: String = #fileID, line: Int = #line)
+        throws(ObjectGraphError) -> FetchedResults<Object>
+    {
+        try instrumented(request, "objects", CallSite(file: file, line: line)) { () throws(ObjectGraphError) in
+            let results = try fetchObjects(request)
+            return (results, results.count, results.objectsIfLoaded)
+        }
+    }
+
+    /// Fetches the IDs of the matching objects without registering objects
+    /// (unless pending changes need them evaluated).
+    public func fetchObjectIDs<Object: ManagedObject>(_ request: FetchRequest<Object>, file: String = #fileID, line: Int = #line)
+        throws(ObjectGraphError) -> [ObjectID]
+    {
+        try instrumented(request, "ids", CallSite(file: file, line: line)) { () throws(ObjectGraphError) in
+            let ids = try fetchIDs(request)
+            return (ids, ids.count, nil)
+        }
+    }
+
+    /// Counts the matching objects with `SELECT count(*)`, building no
+    /// objects (pending changes are counted in memory when there are some).
+    public func count<Object: ManagedObject>(for request: FetchRequest<Object>, file: String = #fileID, line: Int = #line)
+        throws(ObjectGraphError) -> Int
+    {
+        try instrumented(request, "count", CallSite(file: file, line: line)) { () throws(ObjectGraphError) in
+            let count = try countObjects(request)
+            return (count, count, nil)
+        }
+    }
+
+    /// Fetches attribute values as dictionaries keyed by key path
+    /// (``FetchRequest/propertiesToFetch``, or every attribute). Pending
+    /// changes are not included.
+    public func fetchDictionaries<Object: ManagedObject>(
+        _ request: FetchRequest<Object>, file: String = #fileID, line: Int = #line
+    ) throws(ObjectGraphError) -> [[String: Value]] {
+        try instrumented(request, "dictionaries", CallSite(file: file, line: line)) { () throws(ObjectGraphError) in
+            let dictionaries = try fetchValues(request)
+            return (dictionaries, dictionaries.count, nil)
+        }
+    }
+
+    /// Runs a fetch with its call site, and emits its `fetch` event.
+    private func instrumented<Object, Result>(
+        _ request: FetchRequest<Object>, _ resultType: String, _ site: CallSite,
+        _ body: () throws(ObjectGraphError) -> (Result, Int, [ManagedObject]?)
+    ) throws(ObjectGraphError) -> Result {
+        ConcurrencyGuard.check(self, "fetch of \(request.entityName)")
+        let instrumentation = store.instrumentation
+        guard instrumentation.isOn(.fetch) else {
+            return try withCallSite(site) { () throws(ObjectGraphError) in try body().0 }
+        }
+        let start = ProbeClock.now()
+        let (result, count, objects) = try withCallSite(site) { () throws(ObjectGraphError) in try body() }
+        let end = ProbeClock.now()
+        instrumentation.emit(.fetch(FetchEvent(
+            start: start, durationNanoseconds: end &- start, thread: ProbeClock.threadID(), context: name,
+            entity: request.entityName, predicate: request.predicate?.description ?? "",
+            sort: request.sortKeys.map(\.description).joined(separator: ", "), resultType: resultType, resultCount: count,
+            fetchLimit: request.fetchLimit, fetchOffset: request.fetchOffset, fetchBatchSize: request.fetchBatchSize,
+            returnsObjectsAsFaults: request.returnsObjectsAsFaults, includesPropertyValues: request.includesPropertyValues,
+            includesPendingChanges: request.includesPendingChanges,
+            prefetch: request.relationshipKeyPathsForPrefetching.joined(separator: ", "), callSite: site,
+            objects: instrumentation.details.contains(.objectValues)
+                ? objects?.map { "\($0.objectID) \(describeValues($0))" } : nil)))
+        return result
+    }
+
+    // MARK: Implementations
+
+    func fetchObjects<Object: ManagedObject>(_ request: FetchRequest<Object>) throws(ObjectGraphError) -> FetchedResults<Object> {
         let entity = try store.model.entity(request.entityName)
         let prefetchPaths = try prefetchSteps(request.relationshipKeyPathsForPrefetching, from: entity)
         let pending = request.includesPendingChanges && hasChanges
         var query = try SelectQuery(request, entity: entity, model: store.model, applyingLimits: !pending)
+        let purpose = "fetch \(entity.name)"
 
         if request.fetchBatchSize > 0 {
-            var ids = try selectIDs(&query)
+            var ids = try selectIDs(&query, purpose: purpose)
             if pending { ids = try mergePending(ids.map { object(with: $0) }, request, entity).map(\.objectID) }
+            let site = currentCallSite
             let batched = BatchedObjects(ids: ids, batchSize: request.fetchBatchSize) { [unowned self] page in
-                (try? loadRows(page, entity: entity)) ?? page.map { self.object(with: $0) }
+                let loaded = try? withCallSite(site) { () throws(ObjectGraphError) in
+                    try loadRows(page, entity: entity, purpose: "batch page \(entity.name)")
+                }
+                return loaded ?? page.map { self.object(with: $0) }
             }
             return FetchedResults(storage: .batched(batched))
         }
@@ -20,7 +100,7 @@ extension ObjectContext {
         var objects: [ManagedObject]
         if request.includesPropertyValues || !prefetchPaths.isEmpty {
             let sql = query.sql(columns: entity.snapshotColumns)
-            objects = try storeRead { connection, generation in
+            objects = try storeRead(purpose: purpose) { connection, generation in
                 var objects: [ManagedObject] = []
                 try connection.query(sql, query.arguments) { row in
                     let id = ObjectID(entity: entity, primaryKey: row.int64(0))
@@ -30,34 +110,30 @@ extension ObjectContext {
                 return objects
             }
         } else {
-            objects = try selectIDs(&query).map { object(with: $0) }
+            objects = try selectIDs(&query, purpose: purpose).map { object(with: $0) }
         }
         if pending { objects = try mergePending(objects, request, entity) }
         if !prefetchPaths.isEmpty { try prefetch(prefetchPaths, from: objects) }
         return FetchedResults(storage: .objects(objects))
     }
 
-    /// Fetches the IDs of the matching objects without registering objects
-    /// (unless pending changes need them evaluated).
-    public func fetchObjectIDs<Object: ManagedObject>(_ request: FetchRequest<Object>) throws(ObjectGraphError) -> [ObjectID] {
+    func fetchIDs<Object: ManagedObject>(_ request: FetchRequest<Object>) throws(ObjectGraphError) -> [ObjectID] {
         let entity = try store.model.entity(request.entityName)
         if request.includesPendingChanges && hasChanges {
             var plain = request
             plain.fetchBatchSize = 0
             plain.relationshipKeyPathsForPrefetching = []
             plain.includesPropertyValues = false
-            return try fetch(plain).objectIDs
+            return try fetchObjects(plain).objectIDs
         }
         var query = try SelectQuery(request, entity: entity, model: store.model, applyingLimits: true)
-        return try selectIDs(&query)
+        return try selectIDs(&query, purpose: "fetch \(entity.name)")
     }
 
-    /// Counts the matching objects with `SELECT count(*)`, building no
-    /// objects (pending changes are counted in memory when there are some).
-    public func count<Object: ManagedObject>(for request: FetchRequest<Object>) throws(ObjectGraphError) -> Int {
+    func countObjects<Object: ManagedObject>(_ request: FetchRequest<Object>) throws(ObjectGraphError) -> Int {
         let entity = try store.model.entity(request.entityName)
         if request.includesPendingChanges && hasChanges {
-            return try fetchObjectIDs(request).count
+            return try fetchIDs(request).count
         }
         let query = try SelectQuery(request, entity: entity, model: store.model, applyingLimits: false)
         let limited = request.fetchLimit > 0 || request.fetchOffset > 0
@@ -67,17 +143,14 @@ extension ObjectContext {
         let arguments = query.arguments + (limited
             ? [.integer(Int64(request.fetchLimit > 0 ? request.fetchLimit : -1)), .integer(Int64(request.fetchOffset))]
             : [])
-        return try storeRead { connection, _ in
+        return try storeRead(purpose: "count \(entity.name)") { connection, _ in
             var count = 0
             try connection.query(sql, arguments) { row in count = Int(row.int64(0)) }
             return count
         }
     }
 
-    /// Fetches attribute values as dictionaries keyed by key path
-    /// (``FetchRequest/propertiesToFetch``, or every attribute). Pending
-    /// changes are not included.
-    public func fetchDictionaries<Object: ManagedObject>(_ request: FetchRequest<Object>) throws(ObjectGraphError) -> [[String: Value]] {
+    func fetchValues<Object: ManagedObject>(_ request: FetchRequest<Object>) throws(ObjectGraphError) -> [[String: Value]] {
         let entity = try store.model.entity(request.entityName)
         var query = try SelectQuery(request, entity: entity, model: store.model, applyingLimits: true)
         let keys = request.propertiesToFetch ?? entity.attributes.map(\.name)
@@ -91,7 +164,7 @@ extension ObjectContext {
             types.append(attribute.type)
         }
         let sql = query.sql(columns: columns.isEmpty ? "t0.pk" : columns.joined(separator: ", "))
-        return try storeRead { connection, _ in
+        return try storeRead(purpose: "fetch \(entity.name)") { connection, _ in
             var results: [[String: Value]] = []
             try connection.query(sql, query.arguments) { row in
                 var dictionary: [String: Value] = [:]
@@ -104,10 +177,10 @@ extension ObjectContext {
 
     // MARK: Running queries
 
-    private func selectIDs(_ query: inout SelectQuery) throws(ObjectGraphError) -> [ObjectID] {
+    private func selectIDs(_ query: inout SelectQuery, purpose: String) throws(ObjectGraphError) -> [ObjectID] {
         let sql = query.sql(columns: "t0.pk")
         let entity = query.entity
-        return try storeRead { connection, _ in
+        return try storeRead(purpose: purpose) { connection, _ in
             var ids: [ObjectID] = []
             try connection.query(sql, query.arguments) { row in ids.append(ObjectID(entity: entity, primaryKey: row.int64(0))) }
             return ids
@@ -125,9 +198,9 @@ extension ObjectContext {
 
     /// Loads the rows of a page of IDs in one SELECT; objects come back with
     /// their values, in the order of `ids`.
-    func loadRows(_ ids: [ObjectID], entity: EntityDescription) throws(ObjectGraphError) -> [ManagedObject] {
+    func loadRows(_ ids: [ObjectID], entity: EntityDescription, purpose: String) throws(ObjectGraphError) -> [ManagedObject] {
         let sql = "SELECT \(entity.snapshotColumns) FROM \(quoted(entity.table)) t0 WHERE t0.pk IN (SELECT value FROM json_each(?))"
-        let loaded: [ObjectID: ManagedObject] = try storeRead { connection, generation in
+        let loaded: [ObjectID: ManagedObject] = try storeRead(purpose: purpose) { connection, generation in
             var loaded: [ObjectID: ManagedObject] = [:]
             try connection.query(sql, [jsonArray(ids)]) { row in
                 let id = ObjectID(entity: entity, primaryKey: row.int64(0))

@@ -59,6 +59,7 @@ extension ObjectContext {
     {
         guard !sources.isEmpty else { return [] }
         let destination = store.model.destination(of: relationship)
+        let purpose = "prefetch \(sources[0].entity.name).\(relationship.name)"
         switch relationship.storage {
         case .foreignKey:
             var ids = Set<ObjectID>()
@@ -66,7 +67,7 @@ extension ObjectContext {
                 try fulfill(source)
                 if let id = try toOneID(source, relationship) { ids.insert(id) }
             }
-            let loaded = try loadMissing(ids.sorted(), of: destination)
+            let loaded = try loadMissing(ids.sorted(), of: destination, purpose: purpose)
             for source in sources {
                 if case .toOne(let id?, nil) = source.slots[relationship.index] {
                     source.slots[relationship.index] = .toOne(id, loaded[id])
@@ -78,7 +79,7 @@ extension ObjectContext {
             let sql = "SELECT \(destination.snapshotColumns) FROM \(quoted(destination.table)) t0 "
                 + "WHERE t0.\(quoted(column)) IN (SELECT value FROM json_each(?)) ORDER BY t0.\(quoted(column)), t0.pk"
             let inverseIndex = relationship.inverseIndex!
-            let groups: [Int64: [ManagedObject]] = try storeRead { connection, generation in
+            let groups: [Int64: [ManagedObject]] = try storeRead(purpose: purpose) { connection, generation in
                 var groups: [Int64: [ManagedObject]] = [:]
                 try connection.query(sql, [jsonArray(sources.map(\.objectID))]) { row in
                     let id = ObjectID(entity: destination, primaryKey: row.int64(0))
@@ -99,7 +100,7 @@ extension ObjectContext {
         case .joinTable(let table, let sourceColumn, let destinationColumn):
             let sql = "SELECT \(sourceColumn), \(destinationColumn) FROM \(quoted(table)) "
                 + "WHERE \(sourceColumn) IN (SELECT value FROM json_each(?)) ORDER BY \(sourceColumn), \(destinationColumn)"
-            let pairs: [(Int64, Int64)] = try storeRead { connection, _ in
+            let pairs: [(Int64, Int64)] = try storeRead(purpose: purpose) { connection, _ in
                 var pairs: [(Int64, Int64)] = []
                 try connection.query(sql, [jsonArray(sources.map(\.objectID))]) { row in
                     pairs.append((row.int64(0), row.int64(1)))
@@ -107,7 +108,7 @@ extension ObjectContext {
                 return pairs
             }
             let distinct = Set(pairs.map(\.1)).sorted().map { ObjectID(entity: destination, primaryKey: $0) }
-            let loaded = try loadMissing(distinct, of: destination)
+            let loaded = try loadMissing(distinct, of: destination, purpose: purpose)
             var groups: [Int64: [ManagedObject]] = [:]
             for (source, target) in pairs {
                 if let object = loaded[ObjectID(entity: destination, primaryKey: target)] {
@@ -123,7 +124,9 @@ extension ObjectContext {
 
     /// The objects for `ids`, loading in one SELECT the rows of those that
     /// are not loaded in this context.
-    private func loadMissing(_ ids: [ObjectID], of entity: EntityDescription) throws(ObjectGraphError) -> [ObjectID: ManagedObject] {
+    private func loadMissing(_ ids: [ObjectID], of entity: EntityDescription, purpose: String) throws(ObjectGraphError)
+        -> [ObjectID: ManagedObject]
+    {
         var objects: [ObjectID: ManagedObject] = [:]
         var missing: [ObjectID] = []
         for id in ids {
@@ -131,7 +134,7 @@ extension ObjectContext {
             objects[id] = object
             if case .fault = object.state { missing.append(id) }
         }
-        if !missing.isEmpty { _ = try loadRows(missing, entity: entity) }
+        if !missing.isEmpty { _ = try loadRows(missing, entity: entity, purpose: purpose) }
         return objects
     }
 

@@ -1,4 +1,5 @@
 import CSQLite
+import Probes
 
 /// Saving: every change of the context in one SQLite transaction, all or
 /// nothing.
@@ -13,18 +14,46 @@ extension ObjectContext {
     /// the transaction is rolled back, the store is exactly as before, and
     /// the context keeps its changes.
     @discardableResult
-    public func save() throws(ObjectGraphError) -> ChangeSet {
+    public func save(file: String = #fileID, line: Int = #line) throws(ObjectGraphError) -> ChangeSet {
+        ConcurrencyGuard.check(self, "save()")
         guard hasChanges else { return ChangeSet(contextName: name) }
         let insertedObjects = self.insertedObjects
         let updatedObjects = self.updatedObjects
         let deletedObjects = self.deletedObjects
         try validate(insertedObjects + updatedObjects)
+        let site = CallSite(file: file, line: line)
+        let instrumentation = store.instrumentation
+        let start = instrumentation.isOn(.save) ? ProbeClock.now() : 0
+        func report(_ error: ObjectGraphError?) {
+            guard instrumentation.isOn(.save) else { return }
+            instrumentation.emit(.save(SaveEvent(
+                start: start, durationNanoseconds: ProbeClock.now() &- start, thread: ProbeClock.threadID(), context: name,
+                inserted: insertedObjects.count, updated: updatedObjects.count, deleted: deletedObjects.count,
+                success: error == nil, error: error?.description ?? "", callSite: site)))
+        }
+        do {
+            let changes = try withCallSite(site) { () throws(ObjectGraphError) in
+                try write(insertedObjects, updatedObjects, deletedObjects)
+            }
+            report(nil)
+            store.notifyObservers(changes)
+            instrumentation.contextChanged(name, kind: "save")
+            return changes
+        } catch {
+            report(error)
+            throw error
+        }
+    }
+
+    private func write(_ insertedObjects: [ManagedObject], _ updatedObjects: [ManagedObject], _ deletedObjects: [ManagedObject])
+        throws(ObjectGraphError) -> ChangeSet
+    {
 
         var current: ObjectID?
         let model = store.model
         let joinTables = joinChanges.tables.sorted { $0.key < $1.key }
         do {
-            try store.pool.write({ connection in
+            try store.pool.write(purpose: "save", callSite: currentCallSite, { connection in
                 for object in insertedObjects {
                     current = object.objectID
                     try insertRow(object, connection)
@@ -76,7 +105,6 @@ extension ObjectContext {
         for object in deletedObjects {
             unregister(object, reason: "its deletion was saved")
         }
-        store.notifyObservers(changes)
         return changes
     }
 

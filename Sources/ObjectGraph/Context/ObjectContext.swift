@@ -1,4 +1,5 @@
 import Dispatch
+import Probes
 
 /// A scratchpad of objects on one ``Store``: the identity map, change
 /// tracking, fetching and saving.
@@ -39,6 +40,9 @@ public final class ObjectContext {
     var updated: [ObjectID: ManagedObject] = [:]
     var deleted: [ObjectID: ManagedObject] = [:]
     var joinChanges = JoinChanges()
+    /// Call sites of the enclosing `perform` blocks and API calls, innermost
+    /// last: events are attributed to the innermost.
+    var callSites: [CallSite] = []
 
     public init(store: Store, name: String = "context") {
         self.store = store
@@ -55,11 +59,27 @@ public final class ObjectContext {
 
     /// Runs `body` on the context's queue and waits for it; runs it at once
     /// when already on that queue. Every use of the context and its objects
-    /// belongs inside.
-    public func perform<T>(_ body: () throws -> T) rethrows -> T {
-        if isOnQueue { return try body() }
-        return try queue.sync(execute: body)
+    /// belongs inside. Events inside are attributed to the caller's line
+    /// unless a call inside has its own.
+    public func perform<T>(file: String = #fileID, line: Int = #line, _ body: () throws -> T) rethrows -> T {
+        if isOnQueue {
+            return try withCallSite(CallSite(file: file, line: line), body)
+        }
+        return try queue.sync {
+            try withCallSite(CallSite(file: file, line: line), body)
+        }
     }
+
+    /// Runs `body` with `site` as the innermost call site.
+    @inline(__always)
+    func withCallSite<T, E: Error>(_ site: CallSite, _ body: () throws(E) -> T) throws(E) -> T {
+        callSites.append(site)
+        defer { callSites.removeLast() }
+        return try body()
+    }
+
+    /// The call site events are attributed to now.
+    var currentCallSite: CallSite { callSites.last ?? .unknown }
 
     /// Whether the caller runs on this context's queue.
     public var isOnQueue: Bool {
@@ -72,13 +92,15 @@ public final class ObjectContext {
     /// the first read of a fault for a row that does not exist throws
     /// ``ObjectGraphError/objectDeleted(_:)``.
     public func object(with id: ObjectID) -> ManagedObject {
+        ConcurrencyGuard.check(self, "object(with: \(id))")
         if let object = registered[id]?.object { return object }
         return registerFault(id)
     }
 
     /// The object for an ID, with its values loaded; throws when the row
     /// does not exist.
-    public func existingObject(with id: ObjectID) throws(ObjectGraphError) -> ManagedObject {
+    public func existingObject(with id: ObjectID, file: String = #fileID, line: Int = #line) throws(ObjectGraphError) -> ManagedObject {
+        ConcurrencyGuard.check(self, "existingObject(with: \(id))")
         let object = object(with: id)
         try fulfill(object)
         return object
@@ -104,6 +126,7 @@ public final class ObjectContext {
         object._context = self
         registered[id] = WeakObject(object: object)
         store.rowCache.register(id)
+        store.instrumentation.didRegister()
         return object
     }
 
@@ -112,6 +135,7 @@ public final class ObjectContext {
         guard let entry = registered[id], entry.object == nil else { return }
         registered[id] = nil
         store.rowCache.unregister(id)
+        store.instrumentation.didUnregister()
     }
 
     /// Forgets an object: it stays usable only for its ID.
@@ -126,6 +150,7 @@ public final class ObjectContext {
         object._context = nil
         object.state = .invalidated(reason: reason)
         store.rowCache.unregister(id)
+        store.instrumentation.didUnregister()
     }
 
     // MARK: Changes
@@ -145,7 +170,9 @@ public final class ObjectContext {
     /// before can no longer be used: reading one is an error (and stops the
     /// program through a typed accessor).
     public func reset() {
+        ConcurrencyGuard.check(self, "reset()")
         invalidateAll(reason: "its context \(name) was reset")
+        store.instrumentation.contextChanged(name, kind: "reset")
     }
 
     func invalidateAll(reason: String) {
@@ -165,6 +192,7 @@ public final class ObjectContext {
             object.changedKeys = []
         }
         for id in ids { store.rowCache.unregister(id) }
+        store.instrumentation.didUnregister(ids.count)
     }
 
     /// Turns an object back into a fault, or reloads it.
@@ -179,7 +207,9 @@ public final class ObjectContext {
     /// of one side does not revert the other side in memory (as in Core
     /// Data); refresh both, or use ``rollback()``.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        ConcurrencyGuard.check(self, "refresh(\(object.objectID))")
         guard object._context === self, !object.isInsertedFlag, !object.isDeletedFlag else { return }
+        defer { store.instrumentation.contextChanged(name, kind: "refresh") }
         if mergeChanges {
             guard case .loaded = object.state else { return }
             let keys = object.changedKeys
@@ -218,6 +248,7 @@ public final class ObjectContext {
     /// Drops every unsaved change: inserted objects are forgotten, deleted
     /// and updated ones turn back into faults.
     public func rollback() {
+        ConcurrencyGuard.check(self, "rollback()")
         for object in insertedObjects {
             unregister(object, reason: "its insertion was rolled back")
         }

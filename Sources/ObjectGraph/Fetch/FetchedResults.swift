@@ -33,6 +33,12 @@ public struct FetchedResults<Object: ManagedObject>: RandomAccessCollection {
         return typed
     }
 
+    /// The objects, when they are all in memory (not batched).
+    var objectsIfLoaded: [ManagedObject]? {
+        if case .objects(let objects) = storage { return objects }
+        return nil
+    }
+
     /// The IDs of the results, without loading any row.
     public var objectIDs: [ObjectID] {
         switch storage {

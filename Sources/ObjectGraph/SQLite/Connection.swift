@@ -1,9 +1,6 @@
 import CSQLite
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import Probes
 
 /// One SQLite connection: a thin wrapper over `sqlite3*` with a statement
 /// cache and a hook that sees every executed statement.
@@ -51,6 +48,11 @@ public final class Connection {
     /// Called after every statement this connection executes, BEGIN and
     /// COMMIT included. Nil costs nothing.
     public var statementHook: StatementHook?
+
+    /// Why the engine runs the next statements (`fault`, `prefetch …`), and
+    /// from where; reported with each executed statement.
+    public var purpose = ""
+    public var callSite = CallSite.unknown
 
     /// Testing aid: called before each execution with the SQL; a thrown
     /// error fails that statement as if SQLite had failed it.
@@ -173,7 +175,10 @@ public final class Connection {
             sorts: Int(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_SORT, 1)),
             autoIndexes: Int(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_AUTOINDEX, 1)),
             vmSteps: Int(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_VM_STEP, 1)),
-            path: path))
+            path: path,
+            start: start,
+            purpose: purpose,
+            callSite: callSite))
     }
 
     /// Runs SQL (possibly several statements) without preparing it for the
@@ -217,14 +222,34 @@ public final class Connection {
             sql: sql, path: path)
     }
 
+    /// SQLite's `EXPLAIN QUERY PLAN` for a statement, one string per plan
+    /// row, indented two spaces per level. Runs untraced (it is not one of
+    /// the application's statements); parameters are left unbound.
+    public func explainQueryPlan(_ sql: String) -> [String] {
+        var handle: OpaquePointer?
+        guard sqlite3_prepare_v2(self.handle, "EXPLAIN QUERY PLAN " + sql, -1, &handle, nil) == SQLITE_OK, let handle else {
+            return []
+        }
+        defer { sqlite3_finalize(handle) }
+        var depth: [Int32: Int] = [0: -1]
+        var rows: [String] = []
+        while sqlite3_step(handle) == SQLITE_ROW {
+            let id = sqlite3_column_int(handle, 0)
+            let parent = sqlite3_column_int(handle, 1)
+            let level = (depth[parent] ?? -1) + 1
+            depth[id] = level
+            let detail = sqlite3_column_text(handle, 3).map { String(cString: $0) } ?? ""
+            rows.append(String(repeating: "  ", count: level) + detail)
+        }
+        return rows
+    }
+
     /// The SQLite library version (`sqlite3_libversion`).
     public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
 
     /// Nanoseconds on the monotonic clock.
     @inline(__always)
     public static func monotonicNanoseconds() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+        ProbeClock.now()
     }
 }

@@ -1,3 +1,5 @@
+import Probes
+
 /// What one execution of a prepared statement did, as the statement hook
 /// sees it once the statement has run to its end (or was reset early).
 ///
@@ -25,6 +27,12 @@ public struct ExecutedStatement {
     public let vmSteps: Int
     /// The connection's database file (`:memory:` for memory).
     public let path: String
+    /// When the first step began (monotonic nanoseconds).
+    public let start: UInt64
+    /// Why the engine ran it (`fault`, `prefetch Selfie.people`, …).
+    public let purpose: String
+    /// The application's call site it ran for.
+    public let callSite: CallSite
 
     /// The statement's SQL text as prepared.
     public var sql: String { statement.sql }

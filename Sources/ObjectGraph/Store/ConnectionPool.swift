@@ -1,4 +1,5 @@
 import Foundation
+import Probes
 import Synchronization
 
 /// The store's SQLite connections: one writer, and readers that keep a read
@@ -67,27 +68,31 @@ final class ConnectionPool: @unchecked Sendable {
 
     /// Runs `body` on a reader inside a read transaction that sees every
     /// write committed before the call. Returns the generation read at.
-    func read<T>(_ body: (Connection, UInt64) throws -> T) throws -> T {
+    func read<T>(purpose: String, callSite: CallSite, _ body: (Connection, UInt64) throws -> T) throws -> T {
         if let sharedReader {
             writerLock.lock()
             defer { writerLock.unlock() }
-            return try read(on: sharedReader, body)
+            return try read(on: sharedReader, purpose: purpose, callSite: callSite, body)
         }
         let reader = try checkOutReader()
         defer { checkIn(reader) }
-        return try read(on: reader, body)
+        return try read(on: reader, purpose: purpose, callSite: callSite, body)
     }
 
-    private func read<T>(on reader: Reader, _ body: (Connection, UInt64) throws -> T) throws -> T {
+    private func read<T>(on reader: Reader, purpose: String, callSite: CallSite, _ body: (Connection, UInt64) throws -> T) throws -> T {
         let connection = reader.connection
+        connection.callSite = callSite
         let current = generation
         if connection.isInTransaction, reader.generation != current {
+            connection.purpose = "transaction"
             try connection.commit()
         }
         if !connection.isInTransaction {
+            connection.purpose = "transaction"
             try connection.beginDeferred()
             reader.generation = current
         }
+        connection.purpose = purpose
         do {
             return try body(connection, reader.generation)
         } catch {
@@ -100,18 +105,25 @@ final class ConnectionPool: @unchecked Sendable {
     /// rolls back when it throws. `afterCommit` gets the generation the commit
     /// makes, and runs before the generation moves and before the writer is
     /// released (to update the row cache).
-    func write<T>(_ body: (Connection) throws -> T, afterCommit: (UInt64) -> Void = { _ in }) throws -> T {
+    func write<T>(
+        purpose: String, callSite: CallSite, _ body: (Connection) throws -> T, afterCommit: (UInt64) -> Void = { _ in }
+    ) throws -> T {
         writerLock.lock()
         defer { writerLock.unlock() }
+        writer.callSite = callSite
+        writer.purpose = "transaction"
         if sharedReader != nil, writer.isInTransaction {
             try writer.commit()
         }
         try writer.beginImmediate()
         let result: T
         do {
+            writer.purpose = purpose
             result = try body(writer)
+            writer.purpose = "transaction"
             try writer.commit()
         } catch {
+            writer.purpose = "transaction"
             writer.rollbackIfNeeded()
             throw error
         }

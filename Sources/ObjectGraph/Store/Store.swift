@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Probes
 
 /// A persistent store: one SQLite database shaped by a ``Model``, its
 /// connections, and the row cache that its contexts share.
@@ -12,6 +13,8 @@ public final class Store: @unchecked Sendable {
     public let configuration: StoreConfiguration
     /// Row snapshots shared by this store's contexts.
     public let rowCache = RowCache()
+    /// Where the engine's events go.
+    public let instrumentation: Instrumentation
 
     let pool: ConnectionPool
     private let keyLock = NSLock()
@@ -37,9 +40,12 @@ public final class Store: @unchecked Sendable {
         case .file(let file): path = file
         case .memory: path = ":memory:"
         }
-        let hook = configuration.statementHook
+        let instrumentation = Instrumentation(sinks: configuration.sinks)
+        self.instrumentation = instrumentation
         do {
-            pool = try ConnectionPool(location: location, options: configuration.connectionOptions, hook: hook.map { hook in { hook($0) } })
+            pool = try ConnectionPool(
+                location: location, options: configuration.connectionOptions,
+                hook: instrumentation.statementHook(user: configuration.statementHook))
         } catch let error as SQLiteError {
             throw .store(path: path, reason: Self.explain(error), sqlite: error)
         } catch {

@@ -1,3 +1,5 @@
+import Probes
+
 /// How a ``Store`` opens and behaves.
 public struct StoreConfiguration: Sendable {
     /// `PRAGMA synchronous`. `NORMAL` (the default) in WAL mode survives an
@@ -20,6 +22,10 @@ public struct StoreConfiguration: Sendable {
     /// BEGIN and COMMIT included (schema set-up excepted). Runs on the
     /// thread that executed the statement.
     public var statementHook: (@Sendable (ExecutedStatement) -> Void)?
+    /// Where the engine's events go. Defaults to what the environment asks
+    /// for (`FAULTLINE_SQL_DEBUG=1…4`: the SQL debug log); empty means
+    /// instrumentation off (one branch per call site).
+    public var sinks: [any EventSink] = Instrumentation.environmentSinks()
 
     public init() {}
 

@@ -1,0 +1,43 @@
+#ifndef FAULTLINE_TRACEPOINT_FIELDS_H
+#define FAULTLINE_TRACEPOINT_FIELDS_H
+
+#include <stdint.h>
+
+/* Tracepoints take at most ten arguments: the two widest events pass
+   their fields in a struct. */
+
+struct faultline_fetch_fields {
+    const char *context;
+    const char *entity;
+    const char *predicate;
+    const char *sort;
+    const char *result_type;
+    uint64_t result_count;
+    uint64_t duration_ns;
+    int64_t fetch_limit;
+    int64_t fetch_offset;
+    int64_t batch_size;
+    int32_t returns_faults;
+    int32_t includes_values;
+    int32_t includes_pending;
+    const char *prefetch;
+    const char *call_site;
+};
+
+struct faultline_sql_fields {
+    const char *statement;
+    const char *shape;
+    const char *arguments;
+    uint64_t duration_ns;
+    uint64_t rows_returned;
+    uint64_t rows_changed;
+    uint64_t full_scan_steps;
+    uint64_t sorts;
+    uint64_t auto_indexes;
+    uint64_t vm_steps;
+    const char *purpose;
+    const char *query_plan;
+    const char *call_site;
+};
+
+#endif

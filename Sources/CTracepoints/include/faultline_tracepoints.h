@@ -1,0 +1,56 @@
+#ifndef FAULTLINE_TRACEPOINTS_H
+#define FAULTLINE_TRACEPOINTS_H
+
+/*
+ * Call sites of the `faultline` LTTng-UST tracepoints, for Swift.
+ *
+ * The application defines the tracepoints with dynamic linkage: it does not
+ * link liblttng-ust. faultline_tracepoints_load() dlopens the provider
+ * library; until it succeeds (and a session enables the events) every
+ * faultline_tp_*_enabled() returns 0.
+ */
+
+#include <stdint.h>
+#include "faultline_tracepoint_fields.h"
+
+/// Loads the provider library at `path`. Returns NULL on success, or a
+/// message saying why it could not be loaded (owned by the library, valid
+/// until the next call).
+const char *faultline_tracepoints_load(const char *path);
+
+/// Whether liblttng-ust itself could be found (so tracepoints can work).
+int faultline_lttng_available(void);
+
+/// The calling thread's Linux thread ID, cached per thread.
+int32_t faultline_thread_id(void);
+
+/// Monotonic clock in nanoseconds.
+uint64_t faultline_monotonic_ns(void);
+
+int faultline_tp_fetch_enabled(void);
+int faultline_tp_fault_enabled(void);
+int faultline_tp_relationship_fault_enabled(void);
+int faultline_tp_cache_miss_enabled(void);
+int faultline_tp_save_enabled(void);
+int faultline_tp_batch_request_enabled(void);
+int faultline_tp_sql_enabled(void);
+int faultline_tp_context_enabled(void);
+int faultline_tp_scenario_enabled(void);
+
+void faultline_tp_fetch(const struct faultline_fetch_fields *fields);
+void faultline_tp_fault(const char *context, const char *entity, int64_t primary_key, const char *source,
+    uint64_t duration_ns, const char *call_site);
+void faultline_tp_relationship_fault(const char *context, const char *entity, const char *relationship,
+    int64_t primary_key, const char *destination_entity, uint64_t destination_count, const char *source,
+    uint64_t duration_ns, const char *call_site);
+void faultline_tp_cache_miss(const char *entity, int64_t primary_key, const char *reason);
+void faultline_tp_save(const char *context, uint64_t inserted, uint64_t updated, uint64_t deleted,
+    uint64_t duration_ns, int32_t success, const char *error, const char *call_site);
+void faultline_tp_batch_request(const char *kind, const char *entity, uint64_t rows_affected, uint64_t duration_ns,
+    const char *call_site);
+void faultline_tp_sql(const struct faultline_sql_fields *fields);
+void faultline_tp_context(const char *context, const char *kind, uint64_t objects_registered,
+    uint64_t objects_registered_peak);
+void faultline_tp_scenario(const char *scenario, const char *phase, const char *step, int64_t iteration);
+
+#endif

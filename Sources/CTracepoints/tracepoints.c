@@ -1,0 +1,90 @@
+#define _GNU_SOURCE
+#define LTTNG_UST_TRACEPOINT_DEFINE
+#define LTTNG_UST_TRACEPOINT_PROBE_DYNAMIC_LINKAGE
+#include "../FaultlineTracepointProvider/faultline_tp.h"
+#include "faultline_tracepoints.h"
+
+#include <dlfcn.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+static void *provider_handle;
+
+const char *faultline_tracepoints_load(const char *path) {
+    if (provider_handle) return NULL;
+    provider_handle = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+    if (!provider_handle) return dlerror();
+    return NULL;
+}
+
+int faultline_lttng_available(void) {
+    return lttng_ust_tracepoint_dlopen_ptr != NULL && lttng_ust_tracepoint_dlopen_ptr->liblttngust_handle != NULL;
+}
+
+int32_t faultline_thread_id(void) {
+    static __thread int32_t cached;
+    if (!cached) cached = (int32_t)syscall(SYS_gettid);
+    return cached;
+}
+
+uint64_t faultline_monotonic_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+#define ENABLED(name) \
+    int faultline_tp_##name##_enabled(void) { return lttng_ust_tracepoint_enabled(faultline, name) ? 1 : 0; }
+ENABLED(fetch)
+ENABLED(fault)
+ENABLED(relationship_fault)
+ENABLED(cache_miss)
+ENABLED(save)
+ENABLED(batch_request)
+ENABLED(sql)
+ENABLED(context)
+ENABLED(scenario)
+
+void faultline_tp_fetch(const struct faultline_fetch_fields *fields) {
+    lttng_ust_do_tracepoint(faultline, fetch, fields);
+}
+
+void faultline_tp_fault(const char *context, const char *entity, int64_t primary_key, const char *source,
+    uint64_t duration_ns, const char *call_site) {
+    lttng_ust_do_tracepoint(faultline, fault, context, entity, primary_key, source, duration_ns, call_site);
+}
+
+void faultline_tp_relationship_fault(const char *context, const char *entity, const char *relationship,
+    int64_t primary_key, const char *destination_entity, uint64_t destination_count, const char *source,
+    uint64_t duration_ns, const char *call_site) {
+    lttng_ust_do_tracepoint(faultline, relationship_fault, context, entity, relationship, primary_key,
+        destination_entity, destination_count, source, duration_ns, call_site);
+}
+
+void faultline_tp_cache_miss(const char *entity, int64_t primary_key, const char *reason) {
+    lttng_ust_do_tracepoint(faultline, cache_miss, entity, primary_key, reason);
+}
+
+void faultline_tp_save(const char *context, uint64_t inserted, uint64_t updated, uint64_t deleted,
+    uint64_t duration_ns, int32_t success, const char *error, const char *call_site) {
+    lttng_ust_do_tracepoint(faultline, save, context, inserted, updated, deleted, duration_ns, success, error, call_site);
+}
+
+void faultline_tp_batch_request(const char *kind, const char *entity, uint64_t rows_affected, uint64_t duration_ns,
+    const char *call_site) {
+    lttng_ust_do_tracepoint(faultline, batch_request, kind, entity, rows_affected, duration_ns, call_site);
+}
+
+void faultline_tp_sql(const struct faultline_sql_fields *fields) {
+    lttng_ust_do_tracepoint(faultline, sql, fields);
+}
+
+void faultline_tp_context(const char *context, const char *kind, uint64_t objects_registered,
+    uint64_t objects_registered_peak) {
+    lttng_ust_do_tracepoint(faultline, context, context, kind, objects_registered, objects_registered_peak);
+}
+
+void faultline_tp_scenario(const char *scenario, const char *phase, const char *step, int64_t iteration) {
+    lttng_ust_do_tracepoint(faultline, scenario, scenario, phase, step, iteration);
+}

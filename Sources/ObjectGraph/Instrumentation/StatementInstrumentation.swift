@@ -1,0 +1,53 @@
+import Probes
+
+/// Turns executed statements into SQL events: the shape is computed once
+/// per prepared statement (kept in the statement's annotation slot), bound
+/// values are rendered only when a sink wants them, and the query plan is
+/// read once per statement when a sink wants plans.
+final class StatementInfo {
+    let shape: String
+    let shapeID: Int
+    var planRecorded = false
+
+    init(sql: String) {
+        (shape, shapeID) = SQLShape.intern(sql)
+    }
+}
+
+extension Instrumentation {
+    /// The hook to install on every connection: the user's hook and the SQL
+    /// event. nil when neither is wanted, so statements are not even timed.
+    func statementHook(user: (@Sendable (ExecutedStatement) -> Void)?) -> StatementHook? {
+        #if FAULTLINE_NO_INSTRUMENTATION
+        let instrumented = false
+        #else
+        let instrumented = sink != nil
+        #endif
+        guard instrumented || user != nil else { return nil }
+        return { [self] executed in
+            user?(executed)
+            guard isOn(.sql) else { return }
+            let statement = executed.statement
+            let info: StatementInfo
+            if let existing = statement.annotation as? StatementInfo {
+                info = existing
+            } else {
+                info = StatementInfo(sql: statement.sql)
+                statement.annotation = info
+            }
+            let details = self.details
+            var plan: [String]?
+            if details.contains(.queryPlans), !info.planRecorded {
+                info.planRecorded = true
+                plan = statement.connection.explainQueryPlan(statement.sql)
+            }
+            emit(.sql(SQLEvent(
+                start: executed.start, durationNanoseconds: executed.durationNanoseconds, thread: ProbeClock.threadID(),
+                sql: statement.sql, shape: info.shape, shapeID: info.shapeID,
+                arguments: details.contains(.sqlArguments) ? executed.arguments.map(\.description) : [],
+                rowsReturned: executed.rowsReturned, rowsChanged: executed.rowsChanged,
+                fullScanSteps: executed.fullScanSteps, sorts: executed.sorts, autoIndexes: executed.autoIndexes,
+                vmSteps: executed.vmSteps, purpose: executed.purpose, queryPlan: plan, callSite: executed.callSite)))
+        }
+    }
+}

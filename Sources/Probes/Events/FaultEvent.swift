@@ -1,0 +1,94 @@
+/// An object fault fired: an object became a full object.
+public struct FaultEvent: Sendable {
+    public var start: UInt64
+    public var durationNanoseconds: UInt64
+    public var thread: Int32
+    public var context: String
+    public var entity: String
+    public var primaryKey: Int64
+    public var source: FaultSource
+    public var callSite: CallSite
+    /// With detailed logging (level 3): the values loaded.
+    public var values: String?
+
+    public init(
+        start: UInt64, durationNanoseconds: UInt64, thread: Int32, context: String, entity: String,
+        primaryKey: Int64, source: FaultSource, callSite: CallSite, values: String? = nil
+    ) {
+        self.start = start
+        self.durationNanoseconds = durationNanoseconds
+        self.thread = thread
+        self.context = context
+        self.entity = entity
+        self.primaryKey = primaryKey
+        self.source = source
+        self.callSite = callSite
+        self.values = values
+    }
+}
+
+/// A to-many relationship fault fired: its destination IDs were loaded.
+public struct RelationshipFaultEvent: Sendable {
+    public var start: UInt64
+    public var durationNanoseconds: UInt64
+    public var thread: Int32
+    public var context: String
+    public var entity: String
+    public var relationship: String
+    /// The source object's primary key.
+    public var primaryKey: Int64
+    public var destinationEntity: String
+    public var destinationCount: Int
+    public var source: FaultSource
+    public var callSite: CallSite
+
+    public init(
+        start: UInt64, durationNanoseconds: UInt64, thread: Int32, context: String, entity: String, relationship: String,
+        primaryKey: Int64, destinationEntity: String, destinationCount: Int, source: FaultSource, callSite: CallSite
+    ) {
+        self.start = start
+        self.durationNanoseconds = durationNanoseconds
+        self.thread = thread
+        self.context = context
+        self.entity = entity
+        self.relationship = relationship
+        self.primaryKey = primaryKey
+        self.destinationEntity = destinationEntity
+        self.destinationCount = destinationCount
+        self.source = source
+        self.callSite = callSite
+    }
+}
+
+/// A fault the row cache could not serve.
+public struct CacheMissEvent: Sendable {
+    public var start: UInt64
+    public var thread: Int32
+    public var entity: String
+    public var primaryKey: Int64
+    /// `absent` or `stale`.
+    public var reason: String
+
+    public init(start: UInt64, thread: Int32, entity: String, primaryKey: Int64, reason: String) {
+        self.start = start
+        self.thread = thread
+        self.entity = entity
+        self.primaryKey = primaryKey
+        self.reason = reason
+    }
+}
+
+extension FaultEvent {
+    /// `Entity/pN`.
+    public var objectID: String { "\(entity)/p\(primaryKey)" }
+}
+
+extension RelationshipFaultEvent {
+    /// The source object, `Entity/pN`.
+    public var objectID: String { "\(entity)/p\(primaryKey)" }
+}
+
+extension CacheMissEvent {
+    /// `Entity/pN`.
+    public var objectID: String { "\(entity)/p\(primaryKey)" }
+}

@@ -1,0 +1,51 @@
+/// One statement executed on SQLite, BEGIN and COMMIT included.
+public struct SQLEvent: Sendable {
+    public var start: UInt64
+    public var durationNanoseconds: UInt64
+    public var thread: Int32
+    /// The statement as prepared.
+    public var sql: String
+    /// Its shape (``SQLShape``), computed once per prepared statement.
+    public var shape: String
+    /// A number for the shape, the same for every statement of that shape
+    /// in this process (``SQLShape/intern(_:)``).
+    public var shapeID: Int
+    /// Bound values in SQL literal syntax, in parameter order.
+    public var arguments: [String]
+    public var rowsReturned: Int
+    public var rowsChanged: Int
+    public var fullScanSteps: Int
+    public var sorts: Int
+    public var autoIndexes: Int
+    public var vmSteps: Int
+    /// Why the engine ran it: `fetch`, `fault`, `relationship fault`,
+    /// `prefetch`, `batch page`, `count`, `save`, `batch`, `transaction`.
+    public var purpose: String
+    /// `EXPLAIN QUERY PLAN` rows (`SCAN Person`), when a sink asked for plans
+    /// and this is the first execution of its shape.
+    public var queryPlan: [String]?
+    public var callSite: CallSite
+
+    public init(
+        start: UInt64, durationNanoseconds: UInt64, thread: Int32, sql: String, shape: String, shapeID: Int, arguments: [String],
+        rowsReturned: Int, rowsChanged: Int, fullScanSteps: Int, sorts: Int, autoIndexes: Int, vmSteps: Int, purpose: String,
+        queryPlan: [String]?, callSite: CallSite
+    ) {
+        self.start = start
+        self.durationNanoseconds = durationNanoseconds
+        self.thread = thread
+        self.sql = sql
+        self.shape = shape
+        self.shapeID = shapeID
+        self.arguments = arguments
+        self.rowsReturned = rowsReturned
+        self.rowsChanged = rowsChanged
+        self.fullScanSteps = fullScanSteps
+        self.sorts = sorts
+        self.autoIndexes = autoIndexes
+        self.vmSteps = vmSteps
+        self.purpose = purpose
+        self.queryPlan = queryPlan
+        self.callSite = callSite
+    }
+}

@@ -1,0 +1,88 @@
+/// The exact counters of one measured run (docs/report-schema.md defines
+/// them): they count events, so the same work on the same data gives the
+/// same numbers on any machine.
+public struct Counters: Codable, Equatable, Sendable {
+    /// Fetch requests executed by a context (not prefetches, pages or
+    /// relationship faults).
+    public var fetches = 0
+    /// Object faults fired, whatever the source.
+    public var faultsFired = 0
+    /// Relationship faults fired.
+    public var relationshipFaultsFired = 0
+    /// Object faults fulfilled from the row cache.
+    public var cacheHits = 0
+    /// Object or relationship faults that needed a SQL round trip.
+    public var cacheMisses = 0
+    /// Statements executed on SQLite, BEGIN and COMMIT included.
+    public var sqlStatements = 0
+    /// Rows returned by SQLite.
+    public var rowsRead = 0
+    /// Rows inserted, updated or deleted.
+    public var rowsWritten = 0
+    /// Context saves that reached the store, failed ones too.
+    public var saves = 0
+    /// Batch update, insert and delete requests.
+    public var batchRequests = 0
+    /// SQLite's full-scan step counter, summed.
+    public var fullScanSteps = 0
+    /// The most objects registered in all contexts at once (advisory: it
+    /// depends on when Swift frees objects).
+    public var objectsRegisteredPeak = 0
+
+    public init() {}
+
+    /// Counter names in report order.
+    public static let names = [
+        "fetches", "faultsFired", "relationshipFaultsFired", "cacheHits", "cacheMisses", "sqlStatements", "rowsRead",
+        "rowsWritten", "saves", "batchRequests", "fullScanSteps", "objectsRegisteredPeak",
+    ]
+
+    /// Counters whose value depends on timing or memory management, never
+    /// a gate in comparisons.
+    public static let advisoryByNature: Set<String> = ["objectsRegisteredPeak"]
+
+    /// A counter by name.
+    public subscript(name: String) -> Int? {
+        switch name {
+        case "fetches": fetches
+        case "faultsFired": faultsFired
+        case "relationshipFaultsFired": relationshipFaultsFired
+        case "cacheHits": cacheHits
+        case "cacheMisses": cacheMisses
+        case "sqlStatements": sqlStatements
+        case "rowsRead": rowsRead
+        case "rowsWritten": rowsWritten
+        case "saves": saves
+        case "batchRequests": batchRequests
+        case "fullScanSteps": fullScanSteps
+        case "objectsRegisteredPeak": objectsRegisteredPeak
+        default: nil
+        }
+    }
+
+    /// Name and value pairs in report order.
+    public var all: [(name: String, value: Int)] { Self.names.map { ($0, self[$0]!) } }
+
+    /// Counts one event.
+    public mutating func count(_ event: Event) {
+        switch event {
+        case .fetch: fetches += 1
+        case .fault(let e):
+            faultsFired += 1
+            if e.source == .rowCache { cacheHits += 1 }
+            if e.source == .database { cacheMisses += 1 }
+        case .relationshipFault(let e):
+            relationshipFaultsFired += 1
+            if e.source == .database { cacheMisses += 1 }
+        case .sql(let e):
+            sqlStatements += 1
+            rowsRead += e.rowsReturned
+            rowsWritten += e.rowsChanged
+            fullScanSteps += e.fullScanSteps
+        case .save: saves += 1
+        case .batchRequest: batchRequests += 1
+        case .context(let e): objectsRegisteredPeak = max(objectsRegisteredPeak, e.objectsRegisteredPeak)
+        case .cacheMiss, .scenario: break
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Synchronization
+
+/// The in-process sink behind reports: exact counters, per-shape statement
+/// aggregates, and a bounded buffer of recent events for timelines.
+///
+/// Thread-safe; each event costs one lock and a few additions (statements
+/// are aggregated by the shape number computed once per prepared statement).
+public final class Recorder: EventSink {
+    /// What the recorder holds at one moment.
+    public struct Snapshot: Sendable {
+        public var counters: Counters
+        /// Statement aggregates, most total time first.
+        public var statements: [StatementAggregate]
+        /// The most recent events, oldest first (at most the buffer's capacity).
+        public var events: [Event]
+        /// Events that did not fit in the buffer.
+        public var droppedEvents: Int
+    }
+
+    private struct State {
+        var counters = Counters()
+        var aggregates: [Int: StatementAggregate] = [:]
+        var arguments: [Int: Set<[String]>] = [:]
+        var buffer: [Event] = []
+        var next = 0
+        var dropped = 0
+    }
+
+    private let state = Mutex(State())
+    /// How many recent events are kept; 0 keeps none.
+    public let bufferCapacity: Int
+    public let details: EventDetails
+
+    /// - Parameters:
+    ///   - bufferCapacity: recent events kept for timelines.
+    ///   - tracksArguments: also count distinct argument lists per shape
+    ///     (up to 64 each), which needs the SQL arguments built.
+    public init(bufferCapacity: Int = 50_000, tracksArguments: Bool = false) {
+        self.bufferCapacity = bufferCapacity
+        self.details = tracksArguments ? [.sqlArguments] : []
+    }
+
+    public func receive(_ event: Event) {
+        state.withLock { state in
+            state.counters.count(event)
+            if case .sql(let sql) = event {
+                if state.aggregates[sql.shapeID] == nil {
+                    state.aggregates[sql.shapeID] = StatementAggregate(shape: sql.shape, purpose: sql.purpose, firstCallSite: sql.callSite)
+                }
+                state.aggregates[sql.shapeID]!.add(sql)
+                if !details.isEmpty, !sql.arguments.isEmpty {
+                    let count = state.arguments[sql.shapeID]?.count ?? 0
+                    if count < StatementAggregate.distinctLimit {
+                        state.arguments[sql.shapeID, default: []].insert(sql.arguments)
+                        state.aggregates[sql.shapeID]!.distinctArgumentLists = state.arguments[sql.shapeID]!.count
+                    }
+                }
+            }
+            guard bufferCapacity > 0 else { return }
+            if state.buffer.count < bufferCapacity {
+                state.buffer.append(event)
+            } else {
+                state.buffer[state.next] = event
+                state.next = (state.next + 1) % bufferCapacity
+                state.dropped += 1
+            }
+        }
+    }
+
+    /// The counters so far.
+    public var counters: Counters { state.withLock { $0.counters } }
+
+    /// Everything recorded so far.
+    public func snapshot() -> Snapshot {
+        state.withLock { state in
+            let events = state.next == 0 ? state.buffer : Array(state.buffer[state.next...] + state.buffer[..<state.next])
+            let statements = state.aggregates.values.sorted {
+                $0.totalNanoseconds != $1.totalNanoseconds ? $0.totalNanoseconds > $1.totalNanoseconds : $0.shape < $1.shape
+            }
+            return Snapshot(counters: state.counters, statements: statements, events: events, droppedEvents: state.dropped)
+        }
+    }
+
+    /// Forgets everything recorded.
+    public func reset() {
+        state.withLock { $0 = State() }
+    }
+}

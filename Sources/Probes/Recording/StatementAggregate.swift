@@ -1,0 +1,44 @@
+/// What the statements of one shape did in a run.
+public struct StatementAggregate: Codable, Equatable, Sendable {
+    public var shape: String
+    /// Why the engine ran the first statement of this shape (`fault`, `prefetch Selfie.people`, …).
+    public var purpose: String
+    public var count = 0
+    public var totalNanoseconds: UInt64 = 0
+    public var maxNanoseconds: UInt64 = 0
+    public var rowsReturned = 0
+    public var rowsChanged = 0
+    public var fullScanSteps = 0
+    public var sorts = 0
+    public var autoIndexes = 0
+    public var vmSteps = 0
+    /// The call site of the first statement of this shape.
+    public var firstCallSite: CallSite
+    /// The query plan, when one was recorded.
+    public var queryPlan: [String]?
+    /// The number of distinct argument lists seen, up to ``distinctLimit``
+    /// (tells repeated identical statements from similar ones).
+    public var distinctArgumentLists = 0
+
+    public static let distinctLimit = 64
+
+    public init(shape: String, purpose: String, firstCallSite: CallSite) {
+        self.shape = shape
+        self.purpose = purpose
+        self.firstCallSite = firstCallSite
+    }
+
+    /// Adds one execution.
+    public mutating func add(_ event: SQLEvent) {
+        count += 1
+        totalNanoseconds &+= event.durationNanoseconds
+        maxNanoseconds = max(maxNanoseconds, event.durationNanoseconds)
+        rowsReturned += event.rowsReturned
+        rowsChanged += event.rowsChanged
+        fullScanSteps += event.fullScanSteps
+        sorts += event.sorts
+        autoIndexes += event.autoIndexes
+        vmSteps += event.vmSteps
+        if queryPlan == nil, let plan = event.queryPlan { queryPlan = plan }
+    }
+}

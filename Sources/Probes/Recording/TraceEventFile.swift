@@ -1,0 +1,84 @@
+import Foundation
+
+/// Events in Chrome's Trace Event Format (the JSON that Perfetto and
+/// chrome://tracing open): fetches, saves, faults, relationship faults,
+/// batch requests and statements as complete slices (`"ph": "X"`) on their
+/// thread, timestamps and durations in microseconds; scenario steps and
+/// context changes as instant events (`"ph": "i"`). A statement run by a
+/// fetch nests inside the fetch's slice because it starts and ends inside it.
+public enum TraceEventFile {
+    struct Slice: Encodable {
+        let name: String
+        let cat: String
+        let ph: String
+        let ts: Double
+        let dur: Double?
+        let pid: Int32
+        let tid: Int32
+        let s: String?
+        let args: [String: String]
+    }
+
+    struct File: Encodable {
+        let traceEvents: [Slice]
+        let displayTimeUnit: String
+        let otherData: [String: String]
+    }
+
+    /// The JSON document for `events`. Times are relative to the first event.
+    public static func render(_ events: [Event], processID: Int32 = ProcessInfo.processInfo.processIdentifier) throws -> Data {
+        let origin = events.map(\.start).min() ?? 0
+        func micros(_ nanoseconds: UInt64) -> Double { Double(nanoseconds) / 1000 }
+        var slices: [Slice] = []
+        slices.reserveCapacity(events.count)
+        for event in events {
+            let ts = micros(event.start &- origin)
+            let dur = micros(event.durationNanoseconds)
+            let (name, args): (String, [String: String])
+            switch event {
+            case .fetch(let e):
+                name = "\(e.resultType == "count" ? "count" : "fetch") \(e.entity)"
+                args = ["predicate": e.predicate, "sort": e.sort, "results": String(e.resultCount), "context": e.context,
+                        "callSite": e.callSite.description, "prefetch": e.prefetch]
+            case .fault(let e):
+                name = "fault \(e.entity)"
+                args = ["object": e.objectID, "source": e.source.rawValue, "context": e.context, "callSite": e.callSite.description]
+            case .relationshipFault(let e):
+                name = "relationship fault \(e.entity).\(e.relationship)"
+                args = ["object": e.objectID, "destinations": String(e.destinationCount), "source": e.source.rawValue,
+                        "callSite": e.callSite.description]
+            case .save(let e):
+                name = "save \(e.context)"
+                args = ["inserted": String(e.inserted), "updated": String(e.updated), "deleted": String(e.deleted),
+                        "success": String(e.success), "error": e.error, "callSite": e.callSite.description]
+            case .batchRequest(let e):
+                name = "batch \(e.kind) \(e.entity)"
+                args = ["rows": String(e.rowsAffected), "callSite": e.callSite.description]
+            case .sql(let e):
+                name = "sql \(e.purpose)"
+                args = ["sql": e.sql, "rows": String(e.rowsReturned), "changed": String(e.rowsChanged),
+                        "fullScanSteps": String(e.fullScanSteps), "callSite": e.callSite.description]
+            case .cacheMiss(let e):
+                name = "cache miss \(e.entity)"
+                args = ["object": e.objectID, "reason": e.reason]
+            case .context(let e):
+                name = "\(e.kind) \(e.context)"
+                args = ["objectsRegistered": String(e.objectsRegistered)]
+            case .scenario(let e):
+                name = e.step.isEmpty ? "\(e.phase) \(e.scenario)" : "\(e.scenario): \(e.step)"
+                args = ["iteration": String(e.iteration)]
+            }
+            let instant: Bool
+            switch event {
+            case .cacheMiss, .context, .scenario: instant = true
+            default: instant = false
+            }
+            slices.append(Slice(
+                name: name, cat: event.kind.rawValue, ph: instant ? "i" : "X", ts: ts, dur: instant ? nil : dur,
+                pid: processID, tid: event.thread, s: instant ? "t" : nil, args: args))
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(File(traceEvents: slices, displayTimeUnit: "ms", otherData: ["producer": "faultline"]))
+    }
+}

@@ -1,0 +1,141 @@
+import CTracepoints
+import Foundation
+
+/// Sends events to the `faultline` LTTng-UST tracepoints.
+///
+/// The application does not link liblttng-ust: ``load(providerPath:)``
+/// opens the provider library (libFaultlineTracepointProvider.so, which
+/// does), and when that fails, the tracepoints stay off and nothing else
+/// changes. Whether a tracepoint is on (a session enabled it) is checked
+/// before any event is built: an idle call site costs one call.
+public final class LTTngSink: EventSink {
+    /// The environment variable that names the provider library.
+    public static let providerVariable = "FAULTLINE_TRACEPOINT_PROVIDER"
+    /// The provider library's file name.
+    public static let providerFileName = "libFaultlineTracepointProvider.so"
+
+    private init() {}
+
+    /// Loads the provider and returns the sink, or says why tracing is off.
+    ///
+    /// The provider is looked for at `providerPath`, else at the path in
+    /// `FAULTLINE_TRACEPOINT_PROVIDER`, else beside the running executable.
+    public static func load(providerPath: String? = nil) -> Result<LTTngSink, LTTngUnavailable> {
+        let path = providerPath ?? ProcessInfo.processInfo.environment[providerVariable] ?? defaultProviderPath()
+        guard FileManager.default.fileExists(atPath: path) else {
+            return .failure(LTTngUnavailable(reason: "the tracepoint provider \(path) does not exist"))
+        }
+        if let error = faultline_tracepoints_load(path) {
+            return .failure(LTTngUnavailable(reason: "cannot load the tracepoint provider \(path): \(String(cString: error))"))
+        }
+        guard faultline_lttng_available() != 0 else {
+            return .failure(LTTngUnavailable(reason: "liblttng-ust-tracepoint.so.1 is not installed (Debian: liblttng-ust1)"))
+        }
+        return .success(shared)
+    }
+
+    private static let shared = LTTngSink()
+
+    /// `libFaultlineTracepointProvider.so` in the directory of the executable.
+    public static func defaultProviderPath() -> String {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments.first ?? "."
+        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(providerFileName).path
+    }
+
+    public func isEnabled(_ kind: EventKind) -> Bool {
+        switch kind {
+        case .fetch: faultline_tp_fetch_enabled() != 0
+        case .fault: faultline_tp_fault_enabled() != 0
+        case .relationshipFault: faultline_tp_relationship_fault_enabled() != 0
+        case .cacheMiss: faultline_tp_cache_miss_enabled() != 0
+        case .save: faultline_tp_save_enabled() != 0
+        case .batchRequest: faultline_tp_batch_request_enabled() != 0
+        case .sql: faultline_tp_sql_enabled() != 0
+        case .context: faultline_tp_context_enabled() != 0
+        case .scenario: faultline_tp_scenario_enabled() != 0
+        }
+    }
+
+    public var details: EventDetails {
+        faultline_tp_sql_enabled() != 0 ? [.sqlArguments] : []
+    }
+
+    public func receive(_ event: Event) {
+        switch event {
+        case .fetch(let e):
+            let site = e.callSite.description
+            e.context.withCString { context in
+                e.entity.withCString { entity in
+                    e.predicate.withCString { predicate in
+                        e.sort.withCString { sort in
+                            e.resultType.withCString { resultType in
+                                e.prefetch.withCString { prefetch in
+                                    site.withCString { callSite in
+                                        var fields = faultline_fetch_fields(
+                                            context: context, entity: entity, predicate: predicate, sort: sort,
+                                            result_type: resultType, result_count: UInt64(e.resultCount),
+                                            duration_ns: e.durationNanoseconds, fetch_limit: Int64(e.fetchLimit),
+                                            fetch_offset: Int64(e.fetchOffset), batch_size: Int64(e.fetchBatchSize),
+                                            returns_faults: e.returnsObjectsAsFaults ? 1 : 0,
+                                            includes_values: e.includesPropertyValues ? 1 : 0,
+                                            includes_pending: e.includesPendingChanges ? 1 : 0, prefetch: prefetch,
+                                            call_site: callSite)
+                                        faultline_tp_fetch(&fields)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        case .fault(let e):
+            faultline_tp_fault(e.context, e.entity, e.primaryKey, e.source.rawValue, e.durationNanoseconds, e.callSite.description)
+        case .relationshipFault(let e):
+            faultline_tp_relationship_fault(
+                e.context, e.entity, e.relationship, e.primaryKey, e.destinationEntity, UInt64(e.destinationCount),
+                e.source.rawValue, e.durationNanoseconds, e.callSite.description)
+        case .cacheMiss(let e):
+            faultline_tp_cache_miss(e.entity, e.primaryKey, e.reason)
+        case .save(let e):
+            faultline_tp_save(
+                e.context, UInt64(e.inserted), UInt64(e.updated), UInt64(e.deleted), e.durationNanoseconds,
+                e.success ? 1 : 0, e.error, e.callSite.description)
+        case .batchRequest(let e):
+            faultline_tp_batch_request(e.kind, e.entity, UInt64(e.rowsAffected), e.durationNanoseconds, e.callSite.description)
+        case .sql(let e):
+            let arguments = e.arguments.joined(separator: ", ")
+            let plan = e.queryPlan?.joined(separator: "\n") ?? ""
+            let site = e.callSite.description
+            e.sql.withCString { statement in
+                e.shape.withCString { shape in
+                    arguments.withCString { arguments in
+                        e.purpose.withCString { purpose in
+                            plan.withCString { plan in
+                                site.withCString { callSite in
+                                    var fields = faultline_sql_fields(
+                                        statement: statement, shape: shape, arguments: arguments,
+                                        duration_ns: e.durationNanoseconds, rows_returned: UInt64(e.rowsReturned),
+                                        rows_changed: UInt64(e.rowsChanged), full_scan_steps: UInt64(e.fullScanSteps),
+                                        sorts: UInt64(e.sorts), auto_indexes: UInt64(e.autoIndexes),
+                                        vm_steps: UInt64(e.vmSteps), purpose: purpose, query_plan: plan, call_site: callSite)
+                                    faultline_tp_sql(&fields)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        case .context(let e):
+            faultline_tp_context(e.context, e.kind, UInt64(e.objectsRegistered), UInt64(e.objectsRegisteredPeak))
+        case .scenario(let e):
+            faultline_tp_scenario(e.scenario, e.phase, e.step, Int64(e.iteration))
+        }
+    }
+}
+
+/// Why LTTng tracing is off.
+public struct LTTngUnavailable: Error, Sendable, CustomStringConvertible {
+    public let reason: String
+    public var description: String { reason }
+}
