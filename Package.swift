@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "perf-run", targets: ["PerfRun"]),
+        .executable(name: "faultline-bench", targets: ["FaultlineBench"]),
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
         .library(name: "Probes", targets: ["Probes"]),
         .library(name: "Reporting", targets: ["Reporting"]),
@@ -64,8 +65,14 @@ let package = Package(
             ]
         ),
 
+        // The probes-cost workload (make bench-probes, the LTTng test).
+        .executableTarget(
+            name: "FaultlineBench",
+            dependencies: ["ObjectGraph", "Probes", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"]),
-        .testTarget(name: "ProbesTests", dependencies: ["Probes", "ObjectGraph"]),
+        .testTarget(name: "ProbesTests", dependencies: ["Probes", "ObjectGraph"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,6 +5,7 @@
 #include "faultline_tracepoints.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
@@ -26,6 +27,10 @@ int32_t faultline_thread_id(void) {
     static __thread int32_t cached;
     if (!cached) cached = (int32_t)syscall(SYS_gettid);
     return cached;
+}
+
+int faultline_thread_name(char *buffer, unsigned long size) {
+    return pthread_getname_np(pthread_self(), buffer, size);
 }
 
 uint64_t faultline_monotonic_ns(void) {

@@ -24,6 +24,9 @@ int faultline_lttng_available(void);
 /// The calling thread's Linux thread ID, cached per thread.
 int32_t faultline_thread_id(void);
 
+/// The calling thread's name (pthread_getname_np) into `buffer`; 0 on success.
+int faultline_thread_name(char *buffer, unsigned long size);
+
 /// Monotonic clock in nanoseconds.
 uint64_t faultline_monotonic_ns(void);
 

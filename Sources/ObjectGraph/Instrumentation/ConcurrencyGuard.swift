@@ -25,7 +25,7 @@ enum ConcurrencyGuard {
 
     private static func threadName() -> String {
         if Thread.isMainThread { return "main" }
-        let name = Thread.current.name ?? ""
+        let name = ProbeClock.threadName()
         return name.isEmpty ? "unnamed" : name
     }
 }

@@ -140,6 +140,7 @@ public final class Connection {
         }
         if let failureInjection { try failureInjection(statement.sql) }
         try statement.bind(arguments)
+        let changesBefore = statement.isReadOnly ? 0 : sqlite3_total_changes64(self.handle)
         let start = statementHook == nil ? 0 : Self.monotonicNanoseconds()
         var rows = 0
         var code: Int32
@@ -155,7 +156,9 @@ public final class Connection {
             report(statement, arguments, start: start, rows: rows, changed: 0)
             throw error
         }
-        let changed = statement.isReadOnly ? 0 : Int(sqlite3_changes64(self.handle))
+        // total_changes, unlike changes, is not left over from an earlier
+        // statement (BEGIN and COMMIT change nothing) and counts trigger rows.
+        let changed = statement.isReadOnly ? 0 : Int(sqlite3_total_changes64(self.handle) - changesBefore)
         report(statement, arguments, start: start, rows: rows, changed: changed)
         return changed
     }

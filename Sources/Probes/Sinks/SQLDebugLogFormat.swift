@@ -40,7 +40,8 @@ public enum SQLDebugLogFormat {
             if !e.predicate.isEmpty { description += " where \(e.predicate)" }
             if !e.sort.isEmpty { description += " sorted by \(e.sort)" }
             if !e.prefetch.isEmpty { description += " prefetching \(e.prefetch)" }
-            var lines = ["\(prefix)annotation: \(description): \(e.resultCount) \(e.resultType) in \(seconds(e.durationNanoseconds)) at \(e.callSite)"]
+            let result = e.resultType == "count" ? "\(e.resultCount)" : "\(e.resultCount) \(e.resultType)"
+            var lines = ["\(prefix)annotation: \(description): \(result) in \(seconds(e.durationNanoseconds)) at \(e.callSite)"]
             if level >= 3, let objects = e.objects {
                 for object in objects { lines.append("\(prefix)details: fetched \(object)") }
             }

@@ -1,0 +1,79 @@
+import Foundation
+import ObjectGraph
+import Probes
+import Testing
+
+@Suite struct RecorderTests {
+    /// A prefetching fetch with two key paths, then touching every object.
+    @Test func countersOfAPrefetchingFetchAreExact() throws {
+        let path = try Workload.populate(people: 4, selfies: 6, networks: 3)
+        let recorder = Recorder()
+        let store = try Workload.store(path, sinks: [recorder])
+        let context = ObjectContext(store: store, name: "main")
+        try context.perform {
+            var request = FetchRequest<ManagedObject>(entityName: "Selfie")
+            request.relationshipKeyPathsForPrefetching = ["people", "networks"]
+            for selfie in try context.fetch(request) {
+                _ = try selfie.value(forKey: "name")
+                for person in try selfie.objects(forKey: "people") { _ = try person.value(forKey: "name") }
+                for network in try selfie.objects(forKey: "networks") { _ = try network.value(forKey: "name") }
+            }
+        }
+        var expected = Counters()
+        expected.fetches = 1
+        expected.sqlStatements = 6  // BEGIN, selfies, 2 per many-to-many key path
+        expected.rowsRead = 6 + (24 + 4) + (18 + 3)
+        expected.fullScanSteps = 5  // the scan of 6 selfies steps 5 times
+        expected.objectsRegisteredPeak = 0  // known from context events, and none came
+        #expect(recorder.counters == expected)
+
+        let snapshot = recorder.snapshot()
+        #expect(snapshot.statements.map(\.purpose).sorted() == [
+            "fetch Selfie", "prefetch Selfie.networks", "prefetch Selfie.networks", "prefetch Selfie.people",
+            "prefetch Selfie.people", "transaction",
+        ])
+        #expect(snapshot.statements.allSatisfy { $0.count == 1 })
+        #expect(snapshot.events.count == 7)
+    }
+
+    @Test func faultsHitsMissesAndSaves() throws {
+        let path = try Workload.populate(people: 2, selfies: 3, networks: 1)
+        let recorder = Recorder()
+        let store = try Workload.store(path, sinks: [recorder])
+        let context = ObjectContext(store: store, name: "main")
+        try context.perform {
+            let selfies = Array(try context.fetch(FetchRequest<ManagedObject>(entityName: "Selfie")))
+            for selfie in selfies { _ = try selfie.value(forKey: "name") }  // 3 hits
+            let people = try selfies[0].objects(forKey: "people")  // a relationship fault (miss)
+            for person in people { _ = try person.value(forKey: "name") }  // 2 misses
+            _ = try selfies[1].objects(forKey: "people")  // another relationship fault
+            try selfies[0].setValue(.integer(9), forKey: "rating")
+            try context.save()
+            #expect(try context.count(for: FetchRequest<ManagedObject>(entityName: "Person")) == 2)
+        }
+        let counters = recorder.counters
+        #expect(counters.fetches == 2)
+        #expect(counters.faultsFired == 5)
+        #expect(counters.cacheHits == 3)
+        #expect(counters.relationshipFaultsFired == 2)
+        #expect(counters.cacheMisses == 4)
+        #expect(counters.saves == 1)
+        #expect(counters.rowsWritten == 1)
+        // BEGIN, fetch, relationship, 2 faults, relationship, BEGIN IMMEDIATE,
+        // UPDATE, COMMIT, then COMMIT + BEGIN of the reader, count.
+        #expect(counters.sqlStatements == 12)
+        #expect(counters.objectsRegisteredPeak == 5)
+    }
+
+    @Test func theBufferKeepsTheMostRecentEvents() {
+        let recorder = Recorder(bufferCapacity: 3)
+        for number in 0..<5 {
+            recorder.receive(.scenario(ScenarioEvent(start: UInt64(number), thread: 1, scenario: "s", phase: "step", step: "\(number)", iteration: 0)))
+        }
+        let snapshot = recorder.snapshot()
+        #expect(snapshot.events.map(\.start) == [2, 3, 4])
+        #expect(snapshot.droppedEvents == 2)
+        recorder.reset()
+        #expect(recorder.snapshot().events.isEmpty)
+    }
+}

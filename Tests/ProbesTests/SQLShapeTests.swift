@@ -1,0 +1,38 @@
+import Testing
+import Probes
+
+@Suite struct SQLShapeTests {
+    @Test(arguments: [
+        ("SELECT * FROM t WHERE a = 5", "SELECT * FROM t WHERE a = ?"),
+        ("SELECT  t0.pk,\n\tt0.\"name\"   FROM \"Person\" t0 ", "SELECT t0.pk, t0.\"name\" FROM \"Person\" t0"),
+        ("SELECT * FROM t WHERE name = 'O''Brien' AND x = 1.5e-3", "SELECT * FROM t WHERE name = ? AND x = ?"),
+        ("SELECT * FROM t WHERE pk IN (1, 2, 3, 4)", "SELECT * FROM t WHERE pk IN (…)"),
+        ("SELECT * FROM t WHERE pk IN (?,?,?) AND b in (?)", "SELECT * FROM t WHERE pk IN (…) AND b in (…)"),
+        ("SELECT * FROM t WHERE pk IN (SELECT value FROM json_each(?))", "SELECT * FROM t WHERE pk IN (SELECT value FROM json_each(?))"),
+        ("SELECT * FROM t0 WHERE a = :name AND b = @x AND c = $y AND d = ?12", "SELECT * FROM t0 WHERE a = ? AND b = ? AND c = ? AND d = ?"),
+        ("INSERT INTO t VALUES (x'00ff', X'AB', .5)", "INSERT INTO t VALUES (?, ?, ?)"),
+        ("SELECT \"col 1\", [br acket], `tick` FROM t2", "SELECT \"col 1\", [br acket], `tick` FROM t2"),
+        ("SELECT ZNAME FROM ZSELFIE WHERE Z_PK = 42 LIMIT 10", "SELECT ZNAME FROM ZSELFIE WHERE Z_PK = ? LIMIT ?"),
+    ])
+    func normalizes(sql: String, shape: String) {
+        #expect(SQLShape.normalize(sql) == shape)
+    }
+
+    @Test func internGivesOneNumberPerShape() {
+        let a = SQLShape.intern("SELECT * FROM shape_test WHERE a = 1")
+        let b = SQLShape.intern("SELECT * FROM shape_test WHERE a = 2")
+        let c = SQLShape.intern("SELECT * FROM shape_test WHERE b = 1")
+        #expect(a.id == b.id)
+        #expect(a.shape == "SELECT * FROM shape_test WHERE a = ?")
+        #expect(a.id != c.id)
+    }
+
+    @Test func fullScansAreScansWithoutAnIndex() {
+        #expect(QueryPlan.isFullScan("SCAN Person"))
+        #expect(QueryPlan.isFullScan("  SCAN TABLE ZSELFIE"))
+        #expect(!QueryPlan.isFullScan("SCAN Person USING COVERING INDEX Person_name"))
+        #expect(!QueryPlan.isFullScan("SEARCH Person USING INTEGER PRIMARY KEY (rowid=?)"))
+        #expect(QueryPlan.table(of: "SCAN TABLE ZSELFIE") == "ZSELFIE")
+        #expect(QueryPlan.table(of: "SEARCH t0 USING INDEX x (a=?)") == "t0")
+    }
+}
