@@ -1,0 +1,86 @@
+import Foundation
+import Probes
+import Testing
+
+/// LTTng-UST end to end: a session on a blocking channel traces
+/// faultline-bench, babeltrace2 reads the trace back, and the event counts
+/// must equal the recorder's counters exactly, with nothing discarded.
+@Suite(.serialized) struct LTTngTests {
+    @Test func traceCountsEqualTheRecorderCounters() throws {
+        let daemon = try LTTngHarness.startSessionDaemonIfNeeded()
+        defer { LTTngHarness.stopSessionDaemon(daemon) }
+        let session = "faultline-test-\(UUID().uuidString.prefix(8))"
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(session)
+        try LTTngHarness.require("lttng", ["create", session, "--output=\(output.path)"])
+        defer {
+            _ = try? LTTngHarness.run("lttng", ["destroy", session])
+            try? FileManager.default.removeItem(at: output)
+        }
+        try LTTngHarness.require("lttng", [
+            "enable-channel", "--session=\(session)", "--userspace", "--blocking-timeout=inf",
+            "--subbuf-size=1M", "--num-subbuf=8", "blocking",
+        ])
+        try LTTngHarness.require("lttng", ["enable-event", "--session=\(session)", "--userspace", "--channel=blocking", "faultline:*"])
+        try LTTngHarness.require("lttng", ["start", session])
+        let bench = LTTngHarness.buildDirectory.appendingPathComponent("faultline-bench").path
+        let run = try LTTngHarness.require(
+            bench, ["--sinks", "lttng,recorder", "--objects", "1000", "--rounds", "20"],
+            environment: ["LTTNG_UST_ALLOW_BLOCKING": "1"])
+        let stop = try LTTngHarness.require("lttng", ["stop", session])
+        #expect(!stop.stdout.contains("discarded") && !stop.stderr.contains("discarded"), "lttng stop: \(stop.stdout) \(stop.stderr)")
+
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(report["lttng"] as? String == "loaded")
+        let counters = try #require(report["counters"] as? [String: Int])
+
+        let trace = try LTTngHarness.require("babeltrace2", [output.path])
+        #expect(!trace.stderr.contains("discarded"), "babeltrace2: \(trace.stderr)")
+        var counts: [String: Int] = [:]
+        var rowCacheFaults = 0
+        var databaseRelationshipFaults = 0
+        var databaseFaults = 0
+        var total = 0
+        for line in trace.stdout.split(separator: "\n") {
+            guard let range = line.range(of: " faultline:") else { continue }
+            let name = line[range.upperBound...].prefix { $0 != ":" }
+            counts[String(name), default: 0] += 1
+            total += 1
+            if name == "fault" {
+                if line.contains("source = \"row cache\"") { rowCacheFaults += 1 }
+                if line.contains("source = \"database\"") { databaseFaults += 1 }
+            }
+            if name == "relationship_fault", line.contains("source = \"database\"") { databaseRelationshipFaults += 1 }
+        }
+        #expect(total >= 100_000)
+        #expect(counts["fetch"] == counters["fetches"])
+        #expect(counts["fault"] == counters["faultsFired"])
+        #expect(counts["relationship_fault"] == counters["relationshipFaultsFired"])
+        #expect(counts["sql"] == counters["sqlStatements"])
+        #expect(counts["save"] == counters["saves"])
+        #expect(rowCacheFaults == counters["cacheHits"])
+        #expect(databaseFaults + databaseRelationshipFaults == counters["cacheMisses"])
+        #expect(counts["cache_miss"] == databaseFaults)
+    }
+
+    @Test func runsWithTheProviderLibraryAbsent() throws {
+        let bench = LTTngHarness.buildDirectory.appendingPathComponent("faultline-bench").path
+        let run = try LTTngHarness.require(
+            bench, ["--sinks", "lttng,recorder", "--objects", "10", "--rounds", "1"],
+            environment: ["FAULTLINE_TRACEPOINT_PROVIDER": "/nonexistent/libFaultlineTracepointProvider.so"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(report["lttng"] as? String == "off: the tracepoint provider /nonexistent/libFaultlineTracepointProvider.so does not exist")
+        let counters = try #require(report["counters"] as? [String: Int])
+        #expect(counters["faultsFired"] == 32)  // 3 per item, the group, the changed item
+    }
+
+    @Test func aSinkForAnIdleSessionBuildsNothing() throws {
+        switch LTTngSink.load() {
+        case .success(let sink):
+            // No session enables the events in this process.
+            #expect(EventKind.allCases.allSatisfy { !sink.isEnabled($0) })
+            #expect(sink.details.isEmpty)
+        case .failure(let reason):
+            Issue.record("the provider should load in the test build: \(reason)")
+        }
+    }
+}
