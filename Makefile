@@ -5,7 +5,7 @@ SWIFT ?= swift
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 RELEASE_BIN = .build/release
 
-.PHONY: run test build system-packages test-system-packages clean
+.PHONY: run test build system-packages test-system-packages bench-probes clean
 
 system-packages:
 	@scripts/install-system-packages.sh
@@ -23,5 +23,9 @@ test: test-system-packages
 	$(SWIFT) build --build-tests -j $(JOBS)
 	$(SWIFT) test --skip-build --parallel --num-workers $(JOBS)
 
+# What instrumentation costs (not part of make test): docs/performance.md.
+bench-probes: system-packages
+	scripts/bench-probes.sh
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-nosinks

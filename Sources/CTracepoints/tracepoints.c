@@ -56,15 +56,15 @@ void faultline_tp_fetch(const struct faultline_fetch_fields *fields) {
 }
 
 void faultline_tp_fault(const char *context, const char *entity, int64_t primary_key, const char *source,
-    uint64_t duration_ns, const char *call_site) {
-    lttng_ust_do_tracepoint(faultline, fault, context, entity, primary_key, source, duration_ns, call_site);
+    uint64_t duration_ns, const char *call_site_file, int64_t call_site_line) {
+    lttng_ust_do_tracepoint(faultline, fault, context, entity, primary_key, source, duration_ns, call_site_file, call_site_line);
 }
 
 void faultline_tp_relationship_fault(const char *context, const char *entity, const char *relationship,
     int64_t primary_key, const char *destination_entity, uint64_t destination_count, const char *source,
-    uint64_t duration_ns, const char *call_site) {
+    uint64_t duration_ns, const char *call_site_file, int64_t call_site_line) {
     lttng_ust_do_tracepoint(faultline, relationship_fault, context, entity, relationship, primary_key,
-        destination_entity, destination_count, source, duration_ns, call_site);
+        destination_entity, destination_count, source, duration_ns, call_site_file, call_site_line);
 }
 
 void faultline_tp_cache_miss(const char *entity, int64_t primary_key, const char *reason) {
@@ -72,13 +72,13 @@ void faultline_tp_cache_miss(const char *entity, int64_t primary_key, const char
 }
 
 void faultline_tp_save(const char *context, uint64_t inserted, uint64_t updated, uint64_t deleted,
-    uint64_t duration_ns, int32_t success, const char *error, const char *call_site) {
-    lttng_ust_do_tracepoint(faultline, save, context, inserted, updated, deleted, duration_ns, success, error, call_site);
+    uint64_t duration_ns, int32_t success, const char *error, const char *call_site_file, int64_t call_site_line) {
+    lttng_ust_do_tracepoint(faultline, save, context, inserted, updated, deleted, duration_ns, success, error, call_site_file, call_site_line);
 }
 
 void faultline_tp_batch_request(const char *kind, const char *entity, uint64_t rows_affected, uint64_t duration_ns,
-    const char *call_site) {
-    lttng_ust_do_tracepoint(faultline, batch_request, kind, entity, rows_affected, duration_ns, call_site);
+    const char *call_site_file, int64_t call_site_line) {
+    lttng_ust_do_tracepoint(faultline, batch_request, kind, entity, rows_affected, duration_ns, call_site_file, call_site_line);
 }
 
 void faultline_tp_sql(const struct faultline_sql_fields *fields) {

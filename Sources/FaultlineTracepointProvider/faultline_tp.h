@@ -36,27 +36,29 @@ LTTNG_UST_TRACEPOINT_EVENT(faultline, fetch,
         lttng_ust_field_integer(int32_t, includes_values, f->includes_values)
         lttng_ust_field_integer(int32_t, includes_pending, f->includes_pending)
         lttng_ust_field_string(prefetch, f->prefetch)
-        lttng_ust_field_string(call_site, f->call_site)
+        lttng_ust_field_string(call_site_file, f->call_site_file)
+        lttng_ust_field_integer(int64_t, call_site_line, f->call_site_line)
     )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(faultline, fault,
     LTTNG_UST_TP_ARGS(const char *, context, const char *, entity, int64_t, primary_key, const char *, source,
-        uint64_t, duration_ns, const char *, call_site),
+        uint64_t, duration_ns, const char *, call_site_file, int64_t, call_site_line),
     LTTNG_UST_TP_FIELDS(
         lttng_ust_field_string(context, context)
         lttng_ust_field_string(entity, entity)
         lttng_ust_field_integer(int64_t, primary_key, primary_key)
         lttng_ust_field_string(source, source)
         lttng_ust_field_integer(uint64_t, duration_ns, duration_ns)
-        lttng_ust_field_string(call_site, call_site)
+        lttng_ust_field_string(call_site_file, call_site_file)
+        lttng_ust_field_integer(int64_t, call_site_line, call_site_line)
     )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(faultline, relationship_fault,
     LTTNG_UST_TP_ARGS(const char *, context, const char *, entity, const char *, relationship, int64_t, primary_key,
         const char *, destination_entity, uint64_t, destination_count, const char *, source, uint64_t, duration_ns,
-        const char *, call_site),
+        const char *, call_site_file, int64_t, call_site_line),
     LTTNG_UST_TP_FIELDS(
         lttng_ust_field_string(context, context)
         lttng_ust_field_string(entity, entity)
@@ -66,7 +68,8 @@ LTTNG_UST_TRACEPOINT_EVENT(faultline, relationship_fault,
         lttng_ust_field_integer(uint64_t, destination_count, destination_count)
         lttng_ust_field_string(source, source)
         lttng_ust_field_integer(uint64_t, duration_ns, duration_ns)
-        lttng_ust_field_string(call_site, call_site)
+        lttng_ust_field_string(call_site_file, call_site_file)
+        lttng_ust_field_integer(int64_t, call_site_line, call_site_line)
     )
 )
 
@@ -81,7 +84,7 @@ LTTNG_UST_TRACEPOINT_EVENT(faultline, cache_miss,
 
 LTTNG_UST_TRACEPOINT_EVENT(faultline, save,
     LTTNG_UST_TP_ARGS(const char *, context, uint64_t, inserted, uint64_t, updated, uint64_t, deleted,
-        uint64_t, duration_ns, int32_t, success, const char *, error, const char *, call_site),
+        uint64_t, duration_ns, int32_t, success, const char *, error, const char *, call_site_file, int64_t, call_site_line),
     LTTNG_UST_TP_FIELDS(
         lttng_ust_field_string(context, context)
         lttng_ust_field_integer(uint64_t, inserted, inserted)
@@ -90,19 +93,21 @@ LTTNG_UST_TRACEPOINT_EVENT(faultline, save,
         lttng_ust_field_integer(uint64_t, duration_ns, duration_ns)
         lttng_ust_field_integer(int32_t, success, success)
         lttng_ust_field_string(error, error)
-        lttng_ust_field_string(call_site, call_site)
+        lttng_ust_field_string(call_site_file, call_site_file)
+        lttng_ust_field_integer(int64_t, call_site_line, call_site_line)
     )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(faultline, batch_request,
     LTTNG_UST_TP_ARGS(const char *, kind, const char *, entity, uint64_t, rows_affected, uint64_t, duration_ns,
-        const char *, call_site),
+        const char *, call_site_file, int64_t, call_site_line),
     LTTNG_UST_TP_FIELDS(
         lttng_ust_field_string(kind, kind)
         lttng_ust_field_string(entity, entity)
         lttng_ust_field_integer(uint64_t, rows_affected, rows_affected)
         lttng_ust_field_integer(uint64_t, duration_ns, duration_ns)
-        lttng_ust_field_string(call_site, call_site)
+        lttng_ust_field_string(call_site_file, call_site_file)
+        lttng_ust_field_integer(int64_t, call_site_line, call_site_line)
     )
 )
 
@@ -121,7 +126,8 @@ LTTNG_UST_TRACEPOINT_EVENT(faultline, sql,
         lttng_ust_field_integer(uint64_t, vm_steps, f->vm_steps)
         lttng_ust_field_string(purpose, f->purpose)
         lttng_ust_field_string(query_plan, f->query_plan)
-        lttng_ust_field_string(call_site, f->call_site)
+        lttng_ust_field_string(call_site_file, f->call_site_file)
+        lttng_ust_field_integer(int64_t, call_site_line, f->call_site_line)
     )
 )
 

@@ -21,7 +21,8 @@ struct faultline_fetch_fields {
     int32_t includes_values;
     int32_t includes_pending;
     const char *prefetch;
-    const char *call_site;
+    const char *call_site_file;
+    int64_t call_site_line;
 };
 
 struct faultline_sql_fields {
@@ -37,7 +38,8 @@ struct faultline_sql_fields {
     uint64_t vm_steps;
     const char *purpose;
     const char *query_plan;
-    const char *call_site;
+    const char *call_site_file;
+    int64_t call_site_line;
 };
 
 #endif

@@ -64,14 +64,13 @@ public final class LTTngSink: EventSink {
     public func receive(_ event: Event) {
         switch event {
         case .fetch(let e):
-            let site = e.callSite.description
             e.context.withCString { context in
                 e.entity.withCString { entity in
                     e.predicate.withCString { predicate in
                         e.sort.withCString { sort in
                             e.resultType.withCString { resultType in
                                 e.prefetch.withCString { prefetch in
-                                    site.withCString { callSite in
+                                    e.callSite.file.withCString { callSite in
                                         var fields = faultline_fetch_fields(
                                             context: context, entity: entity, predicate: predicate, sort: sort,
                                             result_type: resultType, result_count: UInt64(e.resultCount),
@@ -80,7 +79,7 @@ public final class LTTngSink: EventSink {
                                             returns_faults: e.returnsObjectsAsFaults ? 1 : 0,
                                             includes_values: e.includesPropertyValues ? 1 : 0,
                                             includes_pending: e.includesPendingChanges ? 1 : 0, prefetch: prefetch,
-                                            call_site: callSite)
+                                            call_site_file: callSite, call_site_line: Int64(e.callSite.line))
                                         faultline_tp_fetch(&fields)
                                     }
                                 }
@@ -90,35 +89,37 @@ public final class LTTngSink: EventSink {
                 }
             }
         case .fault(let e):
-            faultline_tp_fault(e.context, e.entity, e.primaryKey, e.source.rawValue, e.durationNanoseconds, e.callSite.description)
+            faultline_tp_fault(
+                e.context, e.entity, e.primaryKey, e.source.rawValue, e.durationNanoseconds, e.callSite.file, Int64(e.callSite.line))
         case .relationshipFault(let e):
             faultline_tp_relationship_fault(
                 e.context, e.entity, e.relationship, e.primaryKey, e.destinationEntity, UInt64(e.destinationCount),
-                e.source.rawValue, e.durationNanoseconds, e.callSite.description)
+                e.source.rawValue, e.durationNanoseconds, e.callSite.file, Int64(e.callSite.line))
         case .cacheMiss(let e):
             faultline_tp_cache_miss(e.entity, e.primaryKey, e.reason)
         case .save(let e):
             faultline_tp_save(
                 e.context, UInt64(e.inserted), UInt64(e.updated), UInt64(e.deleted), e.durationNanoseconds,
-                e.success ? 1 : 0, e.error, e.callSite.description)
+                e.success ? 1 : 0, e.error, e.callSite.file, Int64(e.callSite.line))
         case .batchRequest(let e):
-            faultline_tp_batch_request(e.kind, e.entity, UInt64(e.rowsAffected), e.durationNanoseconds, e.callSite.description)
+            faultline_tp_batch_request(
+                e.kind, e.entity, UInt64(e.rowsAffected), e.durationNanoseconds, e.callSite.file, Int64(e.callSite.line))
         case .sql(let e):
             let arguments = e.arguments.joined(separator: ", ")
             let plan = e.queryPlan?.joined(separator: "\n") ?? ""
-            let site = e.callSite.description
             e.sql.withCString { statement in
                 e.shape.withCString { shape in
                     arguments.withCString { arguments in
                         e.purpose.withCString { purpose in
                             plan.withCString { plan in
-                                site.withCString { callSite in
+                                e.callSite.file.withCString { callSite in
                                     var fields = faultline_sql_fields(
                                         statement: statement, shape: shape, arguments: arguments,
                                         duration_ns: e.durationNanoseconds, rows_returned: UInt64(e.rowsReturned),
                                         rows_changed: UInt64(e.rowsChanged), full_scan_steps: UInt64(e.fullScanSteps),
                                         sorts: UInt64(e.sorts), auto_indexes: UInt64(e.autoIndexes),
-                                        vm_steps: UInt64(e.vmSteps), purpose: purpose, query_plan: plan, call_site: callSite)
+                                        vm_steps: UInt64(e.vmSteps), purpose: purpose, query_plan: plan,
+                                        call_site_file: callSite, call_site_line: Int64(e.callSite.line))
                                     faultline_tp_sql(&fields)
                                 }
                             }
