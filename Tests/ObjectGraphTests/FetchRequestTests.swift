@@ -98,8 +98,7 @@ import Testing
             let everyone = Array(try context.fetch(FetchRequest<Person>()))
             for predicate in predicates {
                 let sql = Set(try context.fetch(FetchRequest<Person>(predicate: predicate)).map(\.name))
-                let evaluator = InMemoryEvaluator { object, path in try context.read(object, keyPath: path) }
-                let memory = Set(try everyone.filter { try evaluator.evaluate(predicate, on: $0) }.map(\.name))
+                let memory = Set(try context.filter(everyone, predicate).map { ($0 as! Person).name })
                 #expect(sql == memory, "\(predicate)")
             }
             #expect(Set(try context.fetch(FetchRequest<Person>(predicate: !(Key("age") < 5))).map(\.name)) == ["P0", "P2"])

@@ -31,6 +31,7 @@ extension ManagedObject {
         switch operand {
         case .value(let value): return value
         case .object(let id): return id.map { .integer($0.primaryKey) } ?? .null
+        case .list: return .null
         }
     }
 

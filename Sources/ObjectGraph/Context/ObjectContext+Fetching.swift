@@ -218,7 +218,7 @@ extension ObjectContext {
     private func mergePending<Object>(_ objects: [ManagedObject], _ request: FetchRequest<Object>, _ entity: EntityDescription)
         throws(ObjectGraphError) -> [ManagedObject]
     {
-        let evaluator = InMemoryEvaluator { [unowned self] object, path in try self.read(object, keyPath: path) }
+        let evaluator = self.evaluator()
         func matches(_ object: ManagedObject) throws(ObjectGraphError) -> Bool {
             guard let predicate = request.predicate else { return true }
             do {
@@ -262,6 +262,7 @@ extension ObjectContext {
                 switch try read(object, keyPath: key.keyPath) {
                 case .value(let value): values.append(value)
                 case .object(let id): values.append(id.map { .integer($0.primaryKey) } ?? .null)
+                case .list: values.append(.null)
                 }
             }
             keyed.append((object, values))

@@ -98,7 +98,10 @@ public enum Value: Hashable, Sendable {
 }
 
 extension Value: CustomStringConvertible {
-    /// The value in predicate-literal syntax: `nil`, `42`, `"text"`.
+    /// The value in predicate-literal syntax, which the predicate parser
+    /// reads back: `nil`, `42`, `2.5`, `YES`, `"text"`,
+    /// `CAST(721692800.0, "NSDate")` (seconds since 2001-01-01),
+    /// `CAST("00ff", "NSData")`, `CAST("E621E1F8-…", "UUID")`.
     public var description: String {
         switch self {
         case .null: "nil"
@@ -107,8 +110,8 @@ extension Value: CustomStringConvertible {
         case .bool(let v): v ? "YES" : "NO"
         case .string(let v): "\"" + v.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         case .date(let v): "CAST(\(v.timeIntervalSinceReferenceDate), \"NSDate\")"
-        case .data(let v): "<\(v.map { String(format: "%02x", $0) }.joined())>"
-        case .uuid(let v): v.uuidString
+        case .data(let v): "CAST(\"\(v.map { String(format: "%02x", $0) }.joined())\", \"NSData\")"
+        case .uuid(let v): "CAST(\"\(v.uuidString)\", \"UUID\")"
         }
     }
 }

@@ -1,35 +1,111 @@
+import Foundation
+
 /// A condition on objects of one entity: the expression tree that fetch
-/// requests filter with.
+/// requests filter with. Build it from a format string
+/// (``init(format:_:variables:)``, in the syntax of NSPredicate format
+/// strings) or in Swift (`Key("rating") < 5 && Key("name").like("*ie*")`).
 ///
 /// It compiles to one SQL `WHERE` clause with bound values (never values
-/// spliced into SQL text) and evaluates in memory with the same answer.
+/// spliced into SQL text) and evaluates in memory with the same answer
+/// (docs/predicates.md states the meaning of every operator).
 ///
 /// Meaning of nil (both evaluators): nil equals only nil (`x == nil`,
-/// `x != nil`); an ordering comparison (`<`, `<=`, `>`, `>=`) with nil on
-/// either side is false; `NOT` negates the result. So for a row whose
-/// `rating` is nil, `rating < 5` is false and `NOT (rating < 5)` is true,
-/// as NSPredicate has it (SQL's three-valued logic would make both false).
+/// `x != nil`); any other comparison with nil on either side is false; `NOT`
+/// negates the result. So for a row whose `rating` is nil, `rating < 5` is
+/// false and `NOT (rating < 5)` is true, as NSPredicate has it.
 public indirect enum ObjectPredicate: Sendable, Hashable {
     case constant(Bool)
-    case comparison(ObjectExpression, ComparisonOperator, ObjectExpression)
+    case comparison(Comparison)
     case and([ObjectPredicate])
     case or([ObjectPredicate])
     case not(ObjectPredicate)
 
     public static let `true` = ObjectPredicate.constant(true)
     public static let `false` = ObjectPredicate.constant(false)
+
+    /// A plain comparison.
+    public static func compare(
+        _ lhs: ObjectExpression, _ op: ComparisonOperator, _ rhs: ObjectExpression, options: ComparisonOptions = [],
+        quantifier: Quantifier? = nil
+    ) -> ObjectPredicate {
+        .comparison(Comparison(lhs: lhs, op: op, rhs: rhs, options: options, quantifier: quantifier))
+    }
+}
+
+/// One comparison: `[ANY|ALL|NONE] lhs OP[c|d|cd] rhs`.
+public struct Comparison: Sendable, Hashable {
+    public var lhs: ObjectExpression
+    public var op: ComparisonOperator
+    public var rhs: ObjectExpression
+    /// `[c]`, `[d]`, `[cd]`: for string comparisons.
+    public var options: ComparisonOptions
+    /// `ANY`, `ALL`, `NONE` before a to-many key path on the left.
+    public var quantifier: Quantifier?
+
+    public init(lhs: ObjectExpression, op: ComparisonOperator, rhs: ObjectExpression, options: ComparisonOptions = [], quantifier: Quantifier? = nil) {
+        self.lhs = lhs
+        self.op = op
+        self.rhs = rhs
+        self.options = options
+        self.quantifier = quantifier
+    }
+}
+
+/// `[c]` (case-insensitive) and `[d]` (diacritic-insensitive).
+public struct ComparisonOptions: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public static let caseInsensitive = ComparisonOptions(rawValue: 1)
+    public static let diacriticInsensitive = ComparisonOptions(rawValue: 2)
+
+    /// `[c]`, `[d]`, `[cd]` or "".
+    public var modifier: String {
+        switch (contains(.caseInsensitive), contains(.diacriticInsensitive)) {
+        case (true, true): "[cd]"
+        case (true, false): "[c]"
+        case (false, true): "[d]"
+        case (false, false): ""
+        }
+    }
+}
+
+/// Quantifiers over a to-many key path.
+public enum Quantifier: String, Sendable, Hashable {
+    case any = "ANY"
+    case all = "ALL"
+    case none = "NONE"
+}
+
+/// Aggregates over a to-many key path.
+public enum Aggregate: String, Sendable, Hashable, CaseIterable {
+    case count = "@count"
+    case sum = "@sum"
+    case avg = "@avg"
+    case min = "@min"
+    case max = "@max"
 }
 
 /// One side of a comparison.
 public indirect enum ObjectExpression: Sendable, Hashable {
     /// A key of the entity, or a path through to-one relationships
-    /// (`owner.name`). A to-one relationship itself compares with objects
-    /// and nil.
+    /// (`owner.name`); inside `SUBQUERY`, a path from its variable
+    /// (`$x.rating`). A to-one relationship itself compares with objects and
+    /// nil; a to-many one needs a quantifier or an aggregate.
     case keyPath(String)
     /// A constant.
     case value(Value)
     /// An object, by ID (for comparisons with a to-one relationship).
     case object(ObjectID)
+    /// `{a, b, c}`: for `IN` and `BETWEEN`.
+    case list([ObjectExpression])
+    /// `$name`: a variable not substituted yet.
+    case variable(String)
+    /// `path.@count`, or `path.@sum.attribute` (and `@avg`, `@min`, `@max`)
+    /// over the to-many relationship at the end of `path`.
+    case aggregate(Aggregate, path: String, attribute: String?)
+    /// `SUBQUERY(collection, $variable, predicate).@count`: how many objects
+    /// of the to-many `collection` match.
+    case subqueryCount(collection: String, variable: String, predicate: ObjectPredicate)
 }
 
 /// Comparison operators.
@@ -40,6 +116,16 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
     case lessOrEqual = "<="
     case greater = ">"
     case greaterOrEqual = ">="
+    case like = "LIKE"
+    case contains = "CONTAINS"
+    case beginsWith = "BEGINSWITH"
+    case endsWith = "ENDSWITH"
+    case matches = "MATCHES"
+    case `in` = "IN"
+    case between = "BETWEEN"
+
+    var isOrdering: Bool { self == .less || self == .lessOrEqual || self == .greater || self == .greaterOrEqual }
+    var isStringOperator: Bool { self == .like || self == .contains || self == .beginsWith || self == .endsWith || self == .matches }
 
     var sql: String {
         switch self {
@@ -49,14 +135,16 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// The operator with its operands swapped (`a < b` is `b > a`).
-    var swapped: ComparisonOperator {
+    /// The operator with its operands swapped (`a < b` is `b > a`); nil for
+    /// operators that cannot swap.
+    var swapped: ComparisonOperator? {
         switch self {
         case .less: .greater
         case .lessOrEqual: .greaterOrEqual
         case .greater: .less
         case .greaterOrEqual: .lessOrEqual
         case .equal, .notEqual: self
+        default: nil
         }
     }
 }
@@ -64,21 +152,69 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
 // MARK: Building predicates in Swift
 
 /// A key path, for building predicates: `Key("rating") < 5`,
-/// `Key("owner.name") == "Ada" && Key("rating") >= 3`.
+/// `Key("owner.name") == "Ada" && Key("name").like("*ie*", options: .caseInsensitive)`.
 public struct Key: Sendable {
     public let path: String
     public init(_ path: String) { self.path = path }
 
-    public static func == (lhs: Key, rhs: Value) -> ObjectPredicate { .comparison(.keyPath(lhs.path), .equal, .value(rhs)) }
-    public static func != (lhs: Key, rhs: Value) -> ObjectPredicate { .comparison(.keyPath(lhs.path), .notEqual, .value(rhs)) }
-    public static func < (lhs: Key, rhs: Value) -> ObjectPredicate { .comparison(.keyPath(lhs.path), .less, .value(rhs)) }
-    public static func <= (lhs: Key, rhs: Value) -> ObjectPredicate { .comparison(.keyPath(lhs.path), .lessOrEqual, .value(rhs)) }
-    public static func > (lhs: Key, rhs: Value) -> ObjectPredicate { .comparison(.keyPath(lhs.path), .greater, .value(rhs)) }
-    public static func >= (lhs: Key, rhs: Value) -> ObjectPredicate { .comparison(.keyPath(lhs.path), .greaterOrEqual, .value(rhs)) }
-    public static func == (lhs: Key, rhs: ObjectID) -> ObjectPredicate { .comparison(.keyPath(lhs.path), .equal, .object(rhs)) }
-    public static func != (lhs: Key, rhs: ObjectID) -> ObjectPredicate { .comparison(.keyPath(lhs.path), .notEqual, .object(rhs)) }
-    public static func == (lhs: Key, rhs: Key) -> ObjectPredicate { .comparison(.keyPath(lhs.path), .equal, .keyPath(rhs.path)) }
-    public static func < (lhs: Key, rhs: Key) -> ObjectPredicate { .comparison(.keyPath(lhs.path), .less, .keyPath(rhs.path)) }
+    private func compare(_ op: ComparisonOperator, _ rhs: ObjectExpression, _ options: ComparisonOptions = []) -> ObjectPredicate {
+        .compare(.keyPath(path), op, rhs, options: options)
+    }
+
+    public static func == (lhs: Key, rhs: Value) -> ObjectPredicate { lhs.compare(.equal, .value(rhs)) }
+    public static func != (lhs: Key, rhs: Value) -> ObjectPredicate { lhs.compare(.notEqual, .value(rhs)) }
+    public static func < (lhs: Key, rhs: Value) -> ObjectPredicate { lhs.compare(.less, .value(rhs)) }
+    public static func <= (lhs: Key, rhs: Value) -> ObjectPredicate { lhs.compare(.lessOrEqual, .value(rhs)) }
+    public static func > (lhs: Key, rhs: Value) -> ObjectPredicate { lhs.compare(.greater, .value(rhs)) }
+    public static func >= (lhs: Key, rhs: Value) -> ObjectPredicate { lhs.compare(.greaterOrEqual, .value(rhs)) }
+    public static func == (lhs: Key, rhs: ObjectID) -> ObjectPredicate { lhs.compare(.equal, .object(rhs)) }
+    public static func != (lhs: Key, rhs: ObjectID) -> ObjectPredicate { lhs.compare(.notEqual, .object(rhs)) }
+    public static func == (lhs: Key, rhs: Key) -> ObjectPredicate { lhs.compare(.equal, .keyPath(rhs.path)) }
+    public static func < (lhs: Key, rhs: Key) -> ObjectPredicate { lhs.compare(.less, .keyPath(rhs.path)) }
+
+    public func like(_ pattern: String, options: ComparisonOptions = []) -> ObjectPredicate { compare(.like, .value(.string(pattern)), options) }
+    public func contains(_ text: String, options: ComparisonOptions = []) -> ObjectPredicate { compare(.contains, .value(.string(text)), options) }
+    public func beginsWith(_ text: String, options: ComparisonOptions = []) -> ObjectPredicate { compare(.beginsWith, .value(.string(text)), options) }
+    public func endsWith(_ text: String, options: ComparisonOptions = []) -> ObjectPredicate { compare(.endsWith, .value(.string(text)), options) }
+    public func matches(_ regex: String, options: ComparisonOptions = []) -> ObjectPredicate { compare(.matches, .value(.string(regex)), options) }
+    public func isIn(_ values: [Value]) -> ObjectPredicate { compare(.in, .list(values.map { .value($0) })) }
+    public func between(_ low: Value, _ high: Value) -> ObjectPredicate { compare(.between, .list([.value(low), .value(high)])) }
+
+    /// `path.@count`, for comparisons: `Key("selfies").count > 0`.
+    public var count: AggregateKey { AggregateKey(expression: .aggregate(.count, path: path, attribute: nil)) }
+    /// `path.@sum.attribute` and the other aggregates.
+    public func aggregate(_ aggregate: Aggregate, _ attribute: String) -> AggregateKey {
+        AggregateKey(expression: .aggregate(aggregate, path: path, attribute: attribute))
+    }
+    /// `ANY path op value`.
+    public func any(_ op: ComparisonOperator, _ value: Value, options: ComparisonOptions = []) -> ObjectPredicate {
+        .compare(.keyPath(path), op, .value(value), options: options, quantifier: .any)
+    }
+    /// `ALL path op value`.
+    public func all(_ op: ComparisonOperator, _ value: Value, options: ComparisonOptions = []) -> ObjectPredicate {
+        .compare(.keyPath(path), op, .value(value), options: options, quantifier: .all)
+    }
+    /// `NONE path op value`.
+    public func none(_ op: ComparisonOperator, _ value: Value, options: ComparisonOptions = []) -> ObjectPredicate {
+        .compare(.keyPath(path), op, .value(value), options: options, quantifier: .none)
+    }
+}
+
+/// An aggregate or subquery count, for building comparisons in Swift.
+public struct AggregateKey: Sendable {
+    public let expression: ObjectExpression
+
+    /// `SUBQUERY(collection, $variable, predicate).@count`.
+    public static func subquery(_ collection: String, _ variable: String, _ predicate: ObjectPredicate) -> AggregateKey {
+        AggregateKey(expression: .subqueryCount(collection: collection, variable: variable, predicate: predicate))
+    }
+
+    public static func == (lhs: AggregateKey, rhs: Value) -> ObjectPredicate { .compare(lhs.expression, .equal, .value(rhs)) }
+    public static func != (lhs: AggregateKey, rhs: Value) -> ObjectPredicate { .compare(lhs.expression, .notEqual, .value(rhs)) }
+    public static func < (lhs: AggregateKey, rhs: Value) -> ObjectPredicate { .compare(lhs.expression, .less, .value(rhs)) }
+    public static func <= (lhs: AggregateKey, rhs: Value) -> ObjectPredicate { .compare(lhs.expression, .lessOrEqual, .value(rhs)) }
+    public static func > (lhs: AggregateKey, rhs: Value) -> ObjectPredicate { .compare(lhs.expression, .greater, .value(rhs)) }
+    public static func >= (lhs: AggregateKey, rhs: Value) -> ObjectPredicate { .compare(lhs.expression, .greaterOrEqual, .value(rhs)) }
 }
 
 extension ObjectPredicate {
@@ -98,18 +234,21 @@ extension ObjectPredicate {
 // MARK: Printing
 
 extension ObjectPredicate: CustomStringConvertible {
-    /// The predicate in format-string syntax: `rating < 5 AND name == "x"`.
+    /// The canonical format string, which parses back to the same tree
+    /// (object IDs aside: they print as `Entity/pN`, which only `%@` can
+    /// give back).
     public var description: String {
         switch self {
         case .constant(let value): value ? "TRUEPREDICATE" : "FALSEPREDICATE"
-        case .comparison(let lhs, let op, let rhs): "\(lhs) \(op.rawValue) \(rhs)"
-        case .and(let terms): terms.map { $0.parenthesized(inside: "AND") }.joined(separator: " AND ")
-        case .or(let terms): terms.map { $0.parenthesized(inside: "OR") }.joined(separator: " OR ")
-        case .not(let operand): "NOT \(operand.parenthesized(inside: "NOT"))"
+        case .comparison(let c):
+            (c.quantifier.map { "\($0.rawValue) " } ?? "") + "\(c.lhs) \(c.op.rawValue)\(c.options.modifier) \(c.rhs)"
+        case .and(let terms): terms.map { $0.parenthesized }.joined(separator: " AND ")
+        case .or(let terms): terms.map { $0.parenthesized }.joined(separator: " OR ")
+        case .not(let operand): "NOT \(operand.parenthesized)"
         }
     }
 
-    private func parenthesized(inside parent: String) -> String {
+    private var parenthesized: String {
         switch self {
         case .constant, .comparison: description
         default: "(\(description))"
@@ -123,6 +262,12 @@ extension ObjectExpression: CustomStringConvertible {
         case .keyPath(let path): path
         case .value(let value): value.description
         case .object(let id): "\(id)"
+        case .list(let items): "{" + items.map(\.description).joined(separator: ", ") + "}"
+        case .variable(let name): "$\(name)"
+        case .aggregate(let aggregate, let path, let attribute):
+            "\(path).\(aggregate.rawValue)" + (attribute.map { ".\($0)" } ?? "")
+        case .subqueryCount(let collection, let variable, let predicate):
+            "SUBQUERY(\(collection), $\(variable), \(predicate)).@count"
         }
     }
 }

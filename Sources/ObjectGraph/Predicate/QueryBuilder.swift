@@ -1,24 +1,42 @@
+import Foundation
+
 /// Builds the SQL of one query on an entity: the `FROM` clause with a
 /// `LEFT JOIN` per to-one step of a key path, a `WHERE` clause compiled
-/// from a ``ObjectPredicate``, `ORDER BY`, and the values to bind, in order.
+/// from an ``ObjectPredicate``, `ORDER BY`, and the values to bind, in order.
 ///
 /// Names in the SQL come from the model (checked identifiers); every value
-/// is a bound parameter.
+/// is a bound parameter. To-many key paths (quantifiers, aggregates,
+/// `SUBQUERY`) become correlated subqueries; counts compared with zero become
+/// `EXISTS`/`NOT EXISTS`, which SQLite stops at the first row (about 0.6 ms
+/// against 33 ms for `(SELECT COUNT(*) …) > 0` on the Selfies data set).
 struct QueryBuilder {
     let model: Model
     let root: EntityDescription
     private(set) var arguments: [DatabaseValue] = []
     private var joins: [String] = []
     private var aliases: [String: String] = [:]
+    /// Alias prefix: `t` at the top (`t0`, `t1`…), `s1_` in a subquery.
+    private let prefix: String
+    /// The `SUBQUERY` variable bound to the root, without `$`.
+    private let variable: String?
+    private var subqueries = 0
 
     init(model: Model, root: EntityDescription) {
+        self.init(model: model, root: root, prefix: "t", variable: nil)
+    }
+
+    private init(model: Model, root: EntityDescription, prefix: String, variable: String?) {
         self.model = model
         self.root = root
+        self.prefix = prefix
+        self.variable = variable
     }
+
+    private var rootAlias: String { prefix + "0" }
 
     /// `"Entity" t0 LEFT JOIN …`.
     var from: String {
-        ([quoted(root.table) + " t0"] + joins).joined(separator: " ")
+        ([quoted(root.table) + " " + rootAlias] + joins).joined(separator: " ")
     }
 
     /// What a key path ends on.
@@ -29,48 +47,131 @@ struct QueryBuilder {
         case toOne(column: String, RelationshipDescription, destination: EntityDescription)
     }
 
-    /// Resolves a key path to a column, adding joins for to-one steps.
-    mutating func resolve(_ keyPath: String) throws(ObjectGraphError) -> Resolved {
-        let components = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        var entity = root
-        var alias = "t0"
-        var prefix = ""
-        for (position, component) in components.enumerated() {
-            let last = position == components.count - 1
-            if let attribute = entity.attribute(named: component) {
-                guard last else {
-                    throw .invalidPredicate("\(entity.name).\(component) is an attribute, not a relationship, in key path \(keyPath)")
-                }
-                return .attribute(column: "\(alias).\(quoted(attribute.column))", attribute, owner: entity)
+    /// The components of a key path, without a leading `$variable`.
+    private func components(_ keyPath: String) throws(ObjectGraphError) -> [String] {
+        var parts = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        if let variable {
+            guard parts.first == "$" + variable else {
+                throw .invalidPredicate("inside SUBQUERY, key paths start with $\(variable): \(keyPath)")
             }
+            parts.removeFirst()
+        } else if let first = parts.first, first.hasPrefix("$") {
+            throw .invalidPredicate("variable \(first) has no value (in \(keyPath))")
+        }
+        guard !parts.isEmpty, parts.allSatisfy({ !$0.isEmpty }) else {
+            throw .invalidPredicate("\"\(keyPath)\" is not a key path")
+        }
+        return parts
+    }
+
+    /// Walks the to-one steps of `parts`, adding joins; returns the alias
+    /// and entity reached, and the index of the first part not walked (an
+    /// attribute, or a to-many relationship).
+    private mutating func walk(_ parts: [String], keyPath: String) throws(ObjectGraphError)
+        -> (alias: String, entity: EntityDescription, index: Int)
+    {
+        var entity = root
+        var alias = rootAlias
+        var path = ""
+        for (index, component) in parts.enumerated() {
+            if entity.attribute(named: component) != nil { return (alias, entity, index) }
             guard let relationship = entity.relationship(named: component) else {
                 throw .unknownKey(entity: entity.name, key: component)
             }
-            guard !relationship.isToMany else {
-                throw .invalidPredicate(
-                    "\(entity.name).\(component) is a to-many relationship; key path \(keyPath) needs ANY, ALL, NONE or @count")
-            }
+            if relationship.isToMany || index == parts.count - 1 { return (alias, entity, index) }
             let column = "\(alias).\(quoted(relationship.foreignKeyColumn!))"
             let destination = model.destination(of: relationship)
-            if last { return .toOne(column: column, relationship, destination: destination) }
-            prefix += (prefix.isEmpty ? "" : ".") + component
-            if let existing = aliases[prefix] {
+            path += (path.isEmpty ? "" : ".") + component
+            if let existing = aliases[path] {
                 alias = existing
             } else {
-                let next = "t\(aliases.count + 1)"
+                let next = "\(prefix)\(aliases.count + 1)"
                 joins.append("LEFT JOIN \(quoted(destination.table)) \(next) ON \(next).pk = \(column)")
-                aliases[prefix] = next
+                aliases[path] = next
                 alias = next
             }
             entity = destination
         }
-        throw .unknownKey(entity: entity.name, key: keyPath)
+        return (alias, entity, parts.count)
+    }
+
+    /// Resolves a key path through to-one relationships to a column, adding joins.
+    mutating func resolve(_ keyPath: String) throws(ObjectGraphError) -> Resolved {
+        let parts = try components(keyPath)
+        let (alias, entity, index) = try walk(parts, keyPath: keyPath)
+        guard index == parts.count - 1 else {
+            if index < parts.count, entity.attribute(named: parts[index]) != nil {
+                throw .invalidPredicate("\(entity.name).\(parts[index]) is an attribute, not a relationship, in key path \(keyPath)")
+            }
+            throw .invalidPredicate(
+                "\(entity.name).\(parts[min(index, parts.count - 1)]) is a to-many relationship; key path \(keyPath) needs ANY, ALL, NONE or @count")
+        }
+        let key = parts[index]
+        if let attribute = entity.attribute(named: key) {
+            return .attribute(column: "\(alias).\(quoted(attribute.column))", attribute, owner: entity)
+        }
+        let relationship = entity.relationship(named: key)!
+        guard !relationship.isToMany else {
+            throw .invalidPredicate("\(entity.name).\(key) is a to-many relationship; key path \(keyPath) needs ANY, ALL, NONE or @count")
+        }
+        return .toOne(column: "\(alias).\(quoted(relationship.foreignKeyColumn!))", relationship, destination: model.destination(of: relationship))
+    }
+
+    /// A to-many step in a key path: the correlated FROM and WHERE over its
+    /// destinations, and a builder for conditions on them.
+    private struct ToMany {
+        var relationship: RelationshipDescription
+        var owner: EntityDescription
+        var from: String
+        var correlation: String
+        /// FROM without the destination table (for a bare count of a join table).
+        var countFrom: String
+        var child: QueryBuilder
+        /// The key path after the to-many step, if any.
+        var rest: String?
+    }
+
+    private mutating func toMany(_ keyPath: String, variable childVariable: String? = nil) throws(ObjectGraphError) -> ToMany {
+        let parts = try components(keyPath)
+        let (alias, entity, index) = try walk(parts, keyPath: keyPath)
+        guard index < parts.count, let relationship = entity.relationship(named: parts[index]), relationship.isToMany else {
+            throw .invalidPredicate("\(keyPath) has no to-many relationship for ANY, ALL, NONE, SUBQUERY or an aggregate")
+        }
+        subqueries += 1
+        let childPrefix = "\(prefix == "t" ? "" : prefix)s\(subqueries)_"
+        let destination = model.destination(of: relationship)
+        let d = childPrefix + "0"
+        let j = childPrefix + "j"
+        let from: String
+        let correlation: String
+        let countFrom: String
+        switch relationship.storage {
+        case .inverseForeignKey(let column):
+            from = "\(quoted(destination.table)) \(d)"
+            countFrom = from
+            correlation = "\(d).\(quoted(column)) = \(alias).pk"
+        case .joinTable(let table, let source, let target):
+            from = "\(quoted(table)) \(j) JOIN \(quoted(destination.table)) \(d) ON \(d).pk = \(j).\(target)"
+            countFrom = "\(quoted(table)) \(j)"
+            correlation = "\(j).\(source) = \(alias).pk"
+        case .foreignKey:
+            preconditionFailure("to-one storage for to-many \(relationship.name)")
+        }
+        let rest = index + 1 < parts.count ? parts[(index + 1)...].joined(separator: ".") : nil
+        let child = QueryBuilder(model: model, root: destination, prefix: childPrefix, variable: childVariable)
+        return ToMany(relationship: relationship, owner: entity, from: from, correlation: correlation, countFrom: countFrom, child: child, rest: rest)
+    }
+
+    /// `SELECT … FROM <to-many> <child joins> WHERE <correlation> [AND <condition>]`.
+    private mutating func subquery(_ select: String, _ many: ToMany, condition: String?, bare: Bool = false) -> String {
+        let from = bare ? many.countFrom : ([many.from] + many.child.joins).joined(separator: " ")
+        arguments += many.child.arguments
+        return "SELECT \(select) FROM \(from) WHERE \(many.correlation)" + (condition.map { " AND \($0)" } ?? "")
     }
 
     // MARK: WHERE
 
-    /// Compiles a predicate to SQL whose truth is the predicate's (nil
-    /// handled as ``ObjectPredicate`` documents).
+    /// Compiles a predicate to SQL whose truth is the predicate's.
     mutating func compile(_ predicate: ObjectPredicate) throws(ObjectGraphError) -> String {
         switch predicate {
         case .constant(let value):
@@ -89,56 +190,142 @@ struct QueryBuilder {
             // A comparison with NULL is NULL in SQL; `IS NOT 1` makes NOT of
             // it true, as the predicate semantics say.
             return "(\(try compile(operand)) IS NOT 1)"
-        case .comparison(let lhs, let op, let rhs):
-            return try compileComparison(lhs, op, rhs)
+        case .comparison(let comparison):
+            return try compile(comparison)
         }
     }
 
-    private mutating func compileComparison(_ lhs: ObjectExpression, _ op: ComparisonOperator, _ rhs: ObjectExpression)
+    private mutating func compile(_ c: Comparison) throws(ObjectGraphError) -> String {
+        if let quantifier = c.quantifier { return try compileQuantified(c, quantifier) }
+        switch (c.lhs, c.rhs) {
+        case (.aggregate, _), (.subqueryCount, _):
+            return try compileAggregate(c.lhs, c.op, c.rhs)
+        case (_, .aggregate), (_, .subqueryCount):
+            guard let swapped = c.op.swapped else {
+                throw .invalidPredicate("\(c.op.rawValue) needs the aggregate on its left: \(ObjectPredicate.comparison(c))")
+            }
+            return try compileAggregate(c.rhs, swapped, c.lhs)
+        case (.keyPath(let path), _):
+            return try compileKey(path, c.op, c.rhs, c.options)
+        case (_, .keyPath(let path)):
+            guard let swapped = c.op.swapped else {
+                throw .invalidPredicate("\(c.op.rawValue) needs a key path on its left: \(ObjectPredicate.comparison(c))")
+            }
+            return try compileKey(path, swapped, c.lhs, c.options)
+        default:
+            return try InMemoryEvaluator.compareConstants(c) ? "1" : "0"
+        }
+    }
+
+    private mutating func compileKey(_ path: String, _ op: ComparisonOperator, _ rhs: ObjectExpression, _ options: ComparisonOptions)
         throws(ObjectGraphError) -> String
     {
-        switch (lhs, rhs) {
-        case (.keyPath(let path), .value(let value)):
-            return try compareKey(path, op, value: value)
-        case (.value(let value), .keyPath(let path)):
-            return try compareKey(path, op.swapped, value: value)
-        case (.keyPath(let path), .object(let id)):
-            return try compareKey(path, op, object: id)
-        case (.object(let id), .keyPath(let path)):
-            return try compareKey(path, op.swapped, object: id)
-        case (.keyPath(let left), .keyPath(let right)):
-            let a = try resolve(left)
-            let b = try resolve(right)
-            switch (a, b) {
-            case (.attribute(let x, let ax, let ox), .attribute(let y, let bx, _)):
-                guard ax.type == bx.type || (ax.type.isNumeric && bx.type.isNumeric) else {
-                    throw .typeMismatch(entity: ox.name, key: left, expected: ax.type.rawValue, got: "\(bx.type.rawValue) (\(right))")
-                }
-                return keyKey(x, op, y)
-            case (.toOne(let x, _, let dx), .toOne(let y, _, let dy)):
-                guard dx === dy, op == .equal || op == .notEqual else {
-                    throw .invalidPredicate("\(left) \(op.rawValue) \(right) compares relationships to different entities")
-                }
-                return keyKey(x, op, y)
-            default:
-                throw .invalidPredicate("\(left) \(op.rawValue) \(right) compares an attribute with a relationship")
-            }
-        default:
-            return InMemoryEvaluator.compareConstants(lhs, op, rhs) ? "1" : "0"
-        }
-    }
-
-    private func keyKey(_ x: String, _ op: ComparisonOperator, _ y: String) -> String {
-        switch op {
-        case .equal: "\(x) IS \(y)"
-        case .notEqual: "\(x) IS NOT \(y)"
-        default: "\(x) \(op.sql) \(y)"
-        }
-    }
-
-    private mutating func compareKey(_ path: String, _ op: ComparisonOperator, value: Value) throws(ObjectGraphError) -> String {
         switch try resolve(path) {
         case .attribute(let column, let attribute, let owner):
+            if case .keyPath(let other) = rhs {
+                return try compileKeyKey(column, attribute, owner, path, op, other, options)
+            }
+            return try compileColumn(column, attribute.type, owner: owner.name, key: path, op, rhs, options)
+        case .toOne(let column, _, let destination):
+            return try compileToOne(column, destination, path, op, rhs)
+        }
+    }
+
+    private mutating func compileKeyKey(
+        _ x: String, _ a: AttributeDescription, _ owner: EntityDescription, _ left: String, _ op: ComparisonOperator,
+        _ right: String, _ options: ComparisonOptions
+    ) throws(ObjectGraphError) -> String {
+        guard case .attribute(let y, let b, _) = try resolve(right) else {
+            throw .invalidPredicate("\(left) \(op.rawValue) \(right) compares an attribute with a relationship")
+        }
+        guard a.type == b.type || (a.type.isNumeric && b.type.isNumeric) else {
+            throw .typeMismatch(entity: owner.name, key: left, expected: a.type.rawValue, got: "\(b.type.rawValue) (\(right))")
+        }
+        let (lx, ly) = options.isEmpty || a.type != .string
+            ? (x, y) : ("faultline_fold(\(x), \(options.rawValue))", "faultline_fold(\(y), \(options.rawValue))")
+        switch op {
+        case .equal: return "\(lx) IS \(ly)"
+        case .notEqual: return "\(lx) IS NOT \(ly)"
+        case .less, .lessOrEqual, .greater, .greaterOrEqual: return "\(lx) \(op.sql) \(ly)"
+        default: throw .invalidPredicate("\(op.rawValue) compares a key with a value, not with the key \(right)")
+        }
+    }
+
+    /// A value for a column of `type`, or a type error naming both types.
+    private func convert(_ value: Value, _ type: AttributeType, owner: String, key: String) throws(ObjectGraphError) -> Value {
+        guard let converted = value.converted(to: type) else {
+            throw .typeMismatch(entity: owner, key: key, expected: type.rawValue, got: value.typeName)
+        }
+        return converted
+    }
+
+    private func constantValue(_ expression: ObjectExpression, key: String) throws(ObjectGraphError) -> Value {
+        switch expression {
+        case .value(let value): return value
+        case .variable(let name): throw .invalidPredicate("variable $\(name) has no value")
+        case .object(let id): throw .typeMismatch(entity: root.name, key: key, expected: "a value", got: "\(id.entityName) object")
+        default: throw .invalidPredicate("\(key) compares with \(expression), which is not a value")
+        }
+    }
+
+    /// A comparison of one column with constants.
+    private mutating func compileColumn(
+        _ column: String, _ type: AttributeType, owner: String, key: String, _ op: ComparisonOperator, _ rhs: ObjectExpression,
+        _ options: ComparisonOptions
+    ) throws(ObjectGraphError) -> String {
+        let folding = !options.isEmpty && type == .string
+        let subject = folding ? "faultline_fold(\(column), \(options.rawValue))" : column
+        func bind(_ value: Value) throws(ObjectGraphError) {
+            let converted = try convert(value, type, owner: owner, key: key)
+            if folding, case .string(let text) = converted {
+                arguments.append(.text(StringMatching.fold(text, options)))
+            } else {
+                arguments.append(converted.databaseValue)
+            }
+        }
+        switch op {
+        case .in, .between:
+            guard case .list(let items) = rhs else {
+                throw .invalidPredicate("\(op.rawValue) needs a list ({…} or an array argument) after \(key)")
+            }
+            var values: [Value] = []
+            for item in items { values.append(try constantValue(item, key: key)) }
+            if op == .between {
+                guard values.count == 2 else { throw .invalidPredicate("BETWEEN needs {low, high} after \(key), got \(values.count) values") }
+                guard !values[0].isNull, !values[1].isNull else { return "0" }
+                try bind(values[0])
+                try bind(values[1])
+                return "\(subject) BETWEEN ? AND ?"
+            }
+            let present = values.filter { !$0.isNull }
+            guard !present.isEmpty else { return "0" }
+            for value in present { try bind(value) }
+            return "\(subject) IN (\(Array(repeating: "?", count: present.count).joined(separator: ", ")))"
+        case .like, .contains, .beginsWith, .endsWith, .matches:
+            guard type == .string else { throw .typeMismatch(entity: owner, key: key, expected: "string for \(op.rawValue)", got: type.rawValue) }
+            let value = try constantValue(rhs, key: key)
+            guard case .string(let text) = value else {
+                if value.isNull { return "0" }
+                throw .typeMismatch(entity: owner, key: key, expected: "string", got: value.typeName)
+            }
+            if op == .matches {
+                guard StringMatching.regularExpression(text, options) != nil else {
+                    throw .invalidPredicate("MATCHES: \"\(text)\" is not a valid regular expression")
+                }
+                arguments.append(.text(text))
+                return "faultline_matches(\(column), ?, \(options.rawValue)) = 1"
+            }
+            let folded = StringMatching.fold(text, options)
+            let pattern = switch op {
+            case .like: StringMatching.globPattern(like: folded)
+            case .contains: "*" + StringMatching.globLiteral(folded) + "*"
+            case .beginsWith: StringMatching.globLiteral(folded) + "*"
+            default: "*" + StringMatching.globLiteral(folded)
+            }
+            arguments.append(.text(pattern))
+            return "\(subject) GLOB ?"
+        case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
+            let value = try constantValue(rhs, key: key)
             if value.isNull {
                 switch op {
                 case .equal: return "\(column) IS NULL"
@@ -146,36 +333,141 @@ struct QueryBuilder {
                 default: return "0"
                 }
             }
-            guard let converted = value.converted(to: attribute.type) else {
-                throw .typeMismatch(entity: owner.name, key: path, expected: attribute.type.rawValue, got: value.typeName)
-            }
-            arguments.append(converted.databaseValue)
-            return op == .notEqual ? "\(column) IS NOT ?" : "\(column) \(op.sql) ?"
-        case .toOne(let column, _, let destination):
-            guard value.isNull else {
-                throw .typeMismatch(entity: root.name, key: path, expected: "\(destination.name) object", got: value.typeName)
-            }
-            switch op {
-            case .equal: return "\(column) IS NULL"
-            case .notEqual: return "\(column) IS NOT NULL"
-            default: throw .invalidPredicate("\(path) is a relationship: only == and != compare it")
-            }
+            try bind(value)
+            return op == .notEqual ? "\(subject) IS NOT ?" : "\(subject) \(op.sql) ?"
         }
     }
 
-    private mutating func compareKey(_ path: String, _ op: ComparisonOperator, object id: ObjectID) throws(ObjectGraphError) -> String {
-        guard case .toOne(let column, _, let destination) = try resolve(path) else {
-            throw .typeMismatch(entity: root.name, key: path, expected: "an attribute value", got: "\(id.entityName) object")
+    private mutating func compileToOne(_ column: String, _ destination: EntityDescription, _ path: String, _ op: ComparisonOperator, _ rhs: ObjectExpression)
+        throws(ObjectGraphError) -> String
+    {
+        var ids: [ObjectID?] = []
+        switch rhs {
+        case .value(let value) where value.isNull: ids = [nil]
+        case .object(let id): ids = [id]
+        case .list(let items) where op == .in:
+            for item in items {
+                guard case .object(let id) = item else {
+                    throw .typeMismatch(entity: root.name, key: path, expected: "\(destination.name) objects", got: "\(item)")
+                }
+                ids.append(id)
+            }
+        case .variable(let name): throw .invalidPredicate("variable $\(name) has no value")
+        default: throw .typeMismatch(entity: root.name, key: path, expected: "\(destination.name) object", got: "\(rhs)")
         }
-        guard id.entity === destination else {
+        for case let id? in ids where id.entity !== destination {
             throw .typeMismatch(entity: root.name, key: path, expected: "\(destination.name) object", got: "\(id.entityName) object")
         }
-        arguments.append(.integer(id.primaryKey))
         switch op {
-        case .equal: return "\(column) = ?"
-        case .notEqual: return "\(column) IS NOT ?"
-        default: throw .invalidPredicate("\(path) is a relationship: only == and != compare it")
+        case .equal, .notEqual:
+            guard let id = ids[0] else { return op == .equal ? "\(column) IS NULL" : "\(column) IS NOT NULL" }
+            arguments.append(.integer(id.primaryKey))
+            return op == .equal ? "\(column) = ?" : "\(column) IS NOT ?"
+        case .in:
+            let keys = ids.compactMap { $0 }
+            guard !keys.isEmpty else { return "0" }
+            arguments += keys.map { .integer($0.primaryKey) }
+            return "\(column) IN (\(Array(repeating: "?", count: keys.count).joined(separator: ", ")))"
+        default:
+            throw .invalidPredicate("\(path) is a relationship: only ==, != and IN compare it")
         }
+    }
+
+    /// `ANY`/`ALL`/`NONE` over a to-many key path, as `EXISTS` subqueries.
+    private mutating func compileQuantified(_ c: Comparison, _ quantifier: Quantifier) throws(ObjectGraphError) -> String {
+        guard case .keyPath(let path) = c.lhs else {
+            throw .invalidPredicate("\(quantifier.rawValue) needs a to-many key path on its left: \(ObjectPredicate.comparison(c))")
+        }
+        var many = try toMany(path)
+        let condition: String
+        if let rest = many.rest {
+            var child = many.child
+            condition = try child.compileKey(rest, c.op, c.rhs, c.options)
+            many.child = child
+        } else {
+            // `ANY people == %@`: the destination itself.
+            let d = many.child.rootAlias
+            condition = try many.child.compileToOne("\(d).pk", model.destination(of: many.relationship), path, c.op, c.rhs)
+        }
+        switch quantifier {
+        case .any: return "EXISTS (\(subquery("1", many, condition: condition)))"
+        case .none: return "NOT EXISTS (\(subquery("1", many, condition: condition)))"
+        case .all: return "NOT EXISTS (\(subquery("1", many, condition: "(\(condition)) IS NOT 1")))"
+        }
+    }
+
+    /// Aggregates and subquery counts compared with a value.
+    private mutating func compileAggregate(_ expression: ObjectExpression, _ op: ComparisonOperator, _ rhs: ObjectExpression)
+        throws(ObjectGraphError) -> String
+    {
+        let label = expression.description
+        guard op.isOrdering || op == .equal || op == .notEqual || op == .between || op == .in else {
+            throw .invalidPredicate("\(op.rawValue) does not apply to \(label)")
+        }
+        var many: ToMany
+        var select: String
+        var type: AttributeType
+        var condition: String?
+        var bare = false
+        switch expression {
+        case .aggregate(let aggregate, let path, let attribute):
+            many = try toMany(path)
+            guard many.rest == nil else {
+                throw .invalidPredicate("\(label): the aggregate must follow the to-many relationship")
+            }
+            if aggregate == .count {
+                guard attribute == nil else { throw .invalidPredicate("\(label): @count takes no attribute") }
+                select = "COUNT(*)"
+                type = .int64
+                bare = true
+            } else {
+                guard let attribute else { throw .invalidPredicate("\(label): \(aggregate.rawValue) needs an attribute") }
+                guard case .attribute(let column, let description, let owner) = try many.child.resolve(attribute) else {
+                    throw .invalidPredicate("\(label): \(attribute) is not an attribute")
+                }
+                switch aggregate {
+                case .sum:
+                    guard description.type.isNumeric, description.type != .date else {
+                        throw .typeMismatch(entity: owner.name, key: attribute, expected: "number for @sum", got: description.type.rawValue)
+                    }
+                    select = "COALESCE(SUM(\(column)), 0)"
+                    type = description.type == .double ? .double : .int64
+                case .avg:
+                    guard description.type.isNumeric, description.type != .date else {
+                        throw .typeMismatch(entity: owner.name, key: attribute, expected: "number for @avg", got: description.type.rawValue)
+                    }
+                    select = "AVG(\(column))"
+                    type = .double
+                default:
+                    select = "\(aggregate == .min ? "MIN" : "MAX")(\(column))"
+                    type = description.type
+                }
+            }
+        case .subqueryCount(let collection, let name, let predicate):
+            many = try toMany(collection, variable: name)
+            guard many.rest == nil else { throw .invalidPredicate("SUBQUERY collection \(collection) must end at a to-many relationship") }
+            var child = many.child
+            condition = try child.compile(predicate)
+            many.child = child
+            select = "COUNT(*)"
+            type = .int64
+        default:
+            preconditionFailure("not an aggregate: \(expression)")
+        }
+
+        // Counts compared with zero: EXISTS stops at the first row.
+        if select == "COUNT(*)", case .value(let value) = rhs, case .integer(let n)? = value.converted(to: .int64) {
+            let exists: Bool? = switch (op, n) {
+            case (.greater, 0), (.notEqual, 0), (.greaterOrEqual, 1): true
+            case (.equal, 0), (.less, 1), (.lessOrEqual, 0): false
+            default: nil
+            }
+            if let exists {
+                return "\(exists ? "" : "NOT ")EXISTS (\(subquery("1", many, condition: condition, bare: bare && condition == nil)))"
+            }
+        }
+        let scalar = "(\(subquery(select, many, condition: condition, bare: bare && condition == nil)))"
+        return try compileColumn(scalar, type, owner: root.name, key: label, op, rhs, [])
     }
 
     // MARK: ORDER BY

@@ -48,6 +48,7 @@ final class ConnectionPool: @unchecked Sendable {
         self.options = options
         self.hook = hook
         writer = try Connection(location, options: options)
+        PredicateFunctions.register(on: writer)
         writer.statementHook = hook
         if case .memory = location {
             sharedReader = Reader(writer)
@@ -142,6 +143,7 @@ final class ConnectionPool: @unchecked Sendable {
         var readerOptions = options
         readerOptions.walMode = false  // the writer already set the journal mode
         let connection = try Connection(location, options: readerOptions)
+        PredicateFunctions.register(on: connection)
         connection.statementHook = hook
         return Reader(connection)
     }
