@@ -21,6 +21,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // The C edges.
@@ -71,7 +72,11 @@ let package = Package(
             dependencies: ["ObjectGraph", "Probes", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
-        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"]),
+        .testTarget(
+            name: "ObjectGraphTests",
+            dependencies: ["ObjectGraph", .product(name: "PropertyBased", package: "swift-property-based")],
+            exclude: ["Golden"]
+        ),
         .testTarget(name: "ProbesTests", dependencies: ["Probes", "ObjectGraph"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]

@@ -196,7 +196,7 @@ public struct Key: Sendable {
     }
     /// `NONE path op value`.
     public func none(_ op: ComparisonOperator, _ value: Value, options: ComparisonOptions = []) -> ObjectPredicate {
-        .compare(.keyPath(path), op, .value(value), options: options, quantifier: .none)
+        .compare(.keyPath(path), op, .value(value), options: options, quantifier: Quantifier.none)
     }
 }
 
@@ -259,7 +259,10 @@ extension ObjectPredicate: CustomStringConvertible {
 extension ObjectExpression: CustomStringConvertible {
     public var description: String {
         switch self {
-        case .keyPath(let path): path
+        case .keyPath(let path):
+            path.split(separator: ".", omittingEmptySubsequences: false).map { component in
+                predicateKeywords.contains(component.uppercased()) ? "#" + component : String(component)
+            }.joined(separator: ".")
         case .value(let value): value.description
         case .object(let id): "\(id)"
         case .list(let items): "{" + items.map(\.description).joined(separator: ", ") + "}"

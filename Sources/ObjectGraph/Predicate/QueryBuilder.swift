@@ -253,6 +253,12 @@ struct QueryBuilder {
 
     /// A value for a column of `type`, or a type error naming both types.
     private func convert(_ value: Value, _ type: AttributeType, owner: String, key: String) throws(ObjectGraphError) -> Value {
+        // Numbers compare as numbers: `age > 35.5` on an integer column is fine.
+        switch (type, value) {
+        case (.int16, .double), (.int32, .double), (.int64, .double): return value
+        case (.int16, .integer), (.int32, .integer), (.int64, .integer): return value
+        default: break
+        }
         guard let converted = value.converted(to: type) else {
             throw .typeMismatch(entity: owner, key: key, expected: type.rawValue, got: value.typeName)
         }
