@@ -33,6 +33,12 @@ public enum ObjectGraphError: Error, Sendable, Equatable, CustomStringConvertibl
     case store(path: String, reason: String, sqlite: SQLiteError?)
     /// A statement failed during a save; nothing was written.
     case saveFailed(SQLiteError)
+    /// A batch request that cannot run as asked; nothing was written.
+    case invalidBatchRequest(String)
+    /// A persistent history token from another store.
+    case historyTokenMismatch(expected: String, got: String)
+    /// Persistent history is off for this store.
+    case historyDisabled
 
     public var description: String {
         switch self {
@@ -66,6 +72,12 @@ public enum ObjectGraphError: Error, Sendable, Equatable, CustomStringConvertibl
             "store \(path): \(reason)"
         case .saveFailed(let error):
             "save failed, nothing was written: \(error)"
+        case .invalidBatchRequest(let reason):
+            "invalid batch request, nothing was written: \(reason)"
+        case .historyTokenMismatch(let expected, let got):
+            "the history token belongs to store \(got), not to this store \(expected)"
+        case .historyDisabled:
+            "persistent history is off for this store (StoreConfiguration.persistentHistoryTracking)"
         }
     }
 }

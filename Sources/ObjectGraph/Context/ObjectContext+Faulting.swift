@@ -81,7 +81,7 @@ extension ObjectContext {
     /// Runs a read on the store, turning SQLite errors into store errors.
     func storeRead<T>(purpose: String, _ body: (Connection, UInt64) throws -> T) throws(ObjectGraphError) -> T {
         do {
-            return try store.pool.read(purpose: purpose, callSite: currentCallSite, body)
+            return try store.pool.read(purpose: purpose, callSite: currentCallSite, lease: &readerLease, body)
         } catch let error as ObjectGraphError {
             throw error
         } catch let error as SQLiteError {

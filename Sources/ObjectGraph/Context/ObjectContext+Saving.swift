@@ -51,6 +51,13 @@ extension ObjectContext {
 
         var current: ObjectID?
         let model = store.model
+        let tracking = store.configuration.persistentHistoryTracking
+        let author = transactionAuthor
+        let contextName = name
+        let identifier = store.storeIdentifier
+        var changes = ChangeSet(
+            inserted: Set(insertedObjects.map(\.objectID)), updated: Set(updatedObjects.map(\.objectID)),
+            deleted: Set(deletedObjects.map(\.objectID)), contextName: name, author: transactionAuthor)
         let joinTables = joinChanges.tables.sorted { $0.key < $1.key }
         do {
             try store.pool.write(purpose: "save", callSite: currentCallSite, { connection in
@@ -79,6 +86,11 @@ extension ObjectContext {
                     current = object.objectID
                     try connection.run("DELETE FROM \(quoted(object.entity.table)) WHERE pk = ?", [.integer(object.objectID.primaryKey)])
                 }
+                current = nil
+                if tracking {
+                    let number = try HistorySchema.record(changes, author: author, context: contextName, on: connection)
+                    changes.historyToken = HistoryToken(storeIdentifier: identifier, transactionNumber: number)
+                }
             }, afterCommit: { generation in
                 store.rowCache.apply(committedRows(insertedObjects + updatedObjects, deletedObjects, generation: generation))
             })
@@ -90,11 +102,6 @@ extension ObjectContext {
             throw .saveFailed(SQLiteError(extendedResultCode: SQLITE_ERROR, message: "\(error)", path: store.path))
         }
 
-        let changes = ChangeSet(
-            inserted: Set(insertedObjects.map(\.objectID)),
-            updated: Set(updatedObjects.map(\.objectID)),
-            deleted: Set(deletedObjects.map(\.objectID)),
-            contextName: name)
         for object in insertedObjects + updatedObjects {
             object.isInsertedFlag = false
             object.changedKeys = []

@@ -40,6 +40,10 @@ public final class ObjectContext {
     var updated: [ObjectID: ManagedObject] = [:]
     var deleted: [ObjectID: ManagedObject] = [:]
     var joinChanges = JoinChanges()
+    /// The store reader this context reads through (see ``ConnectionPool``).
+    var readerLease: ConnectionPool.ReaderLease?
+    /// Recorded as the author of this context's saves in persistent history.
+    public var transactionAuthor: String?
     /// Call sites of the enclosing `perform` blocks and API calls, innermost
     /// last: events are attributed to the innermost.
     var callSites: [CallSite] = []

@@ -4,14 +4,23 @@ public struct ChangeSet: Sendable, Equatable {
     public var inserted: Set<ObjectID>
     public var updated: Set<ObjectID>
     public var deleted: Set<ObjectID>
-    /// The name of the context that saved.
+    /// The name of the context that saved (`batch update`, … for batch requests).
     public var contextName: String
+    /// The saving context's `transactionAuthor`.
+    public var author: String?
+    /// The history transaction recorded for it, when history is on.
+    public var historyToken: HistoryToken?
 
-    public init(inserted: Set<ObjectID> = [], updated: Set<ObjectID> = [], deleted: Set<ObjectID> = [], contextName: String = "") {
+    public init(
+        inserted: Set<ObjectID> = [], updated: Set<ObjectID> = [], deleted: Set<ObjectID> = [], contextName: String = "",
+        author: String? = nil, historyToken: HistoryToken? = nil
+    ) {
         self.inserted = inserted
         self.updated = updated
         self.deleted = deleted
         self.contextName = contextName
+        self.author = author
+        self.historyToken = historyToken
     }
 
     public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }

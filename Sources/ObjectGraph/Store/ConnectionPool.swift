@@ -13,14 +13,31 @@ import Synchronization
 /// before reading, so a save is visible to the next read. Those BEGIN and
 /// COMMIT statements are reported to the statement hook like any other.
 ///
+/// A context keeps the reader it first used (a ``ReaderLease``) until it
+/// goes, so its snapshots only move forward: a snapshot can include a commit
+/// a moment before the generation counts it, and two readers could
+/// otherwise show one context a newer state and then an older one.
+///
 /// An in-memory database lives in one connection, so a memory store uses a
 /// single connection for both, under one lock; a write first ends the open
 /// read transaction.
 final class ConnectionPool: @unchecked Sendable {
-    private final class Reader {
+    final class Reader {
         let connection: Connection
         var generation: UInt64 = 0
+        var inUse = false
         init(_ connection: Connection) { self.connection = connection }
+    }
+
+    /// A reader held by one context; it goes back to the pool with the lease.
+    final class ReaderLease {
+        let reader: Reader
+        private weak var pool: ConnectionPool?
+        init(_ reader: Reader, pool: ConnectionPool) {
+            self.reader = reader
+            self.pool = pool
+        }
+        deinit { pool?.checkIn(reader) }
     }
 
     let location: Connection.Location
@@ -69,15 +86,29 @@ final class ConnectionPool: @unchecked Sendable {
 
     /// Runs `body` on a reader inside a read transaction that sees every
     /// write committed before the call. Returns the generation read at.
-    func read<T>(purpose: String, callSite: CallSite, _ body: (Connection, UInt64) throws -> T) throws -> T {
+    func read<T>(
+        purpose: String, callSite: CallSite, lease: inout ReaderLease?, _ body: (Connection, UInt64) throws -> T
+    ) throws -> T {
         if let sharedReader {
             writerLock.lock()
             defer { writerLock.unlock() }
             return try read(on: sharedReader, purpose: purpose, callSite: callSite, body)
         }
-        let reader = try checkOutReader()
-        defer { checkIn(reader) }
+        if lease == nil { lease = ReaderLease(try checkOutReader(), pool: self) }
+        let reader = lease!.reader
+        guard !reader.inUse else {
+            // A read inside a read: a reader of its own for this one.
+            return try read(purpose: purpose, callSite: callSite, body)
+        }
+        reader.inUse = true
+        defer { reader.inUse = false }
         return try read(on: reader, purpose: purpose, callSite: callSite, body)
+    }
+
+    /// A read with a reader checked out for this call only.
+    func read<T>(purpose: String, callSite: CallSite, _ body: (Connection, UInt64) throws -> T) throws -> T {
+        var lease: ReaderLease?
+        return try read(purpose: purpose, callSite: callSite, lease: &lease, body)
     }
 
     private func read<T>(on reader: Reader, purpose: String, callSite: CallSite, _ body: (Connection, UInt64) throws -> T) throws -> T {
@@ -148,7 +179,7 @@ final class ConnectionPool: @unchecked Sendable {
         return Reader(connection)
     }
 
-    private func checkIn(_ reader: Reader) {
+    fileprivate func checkIn(_ reader: Reader) {
         readersLock.lock()
         idleReaders.append(reader)
         readersLock.unlock()

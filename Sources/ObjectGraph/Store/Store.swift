@@ -16,6 +16,9 @@ public final class Store: @unchecked Sendable {
     /// Where the engine's events go.
     public let instrumentation: Instrumentation
 
+    /// A UUID kept in the file, which history tokens carry.
+    public let storeIdentifier: String
+
     let pool: ConnectionPool
     private let keyLock = NSLock()
     private var nextKeys: [Int64]
@@ -52,24 +55,36 @@ public final class Store: @unchecked Sendable {
             throw .store(path: path, reason: "\(error)", sqlite: nil)
         }
         var keys: [Int64] = []
+        var identifier = ""
         try pool.withWriterUntraced { connection throws(ObjectGraphError) in
             try Schema.prepare(connection, model: model)
             let hook = connection.statementHook
             connection.statementHook = nil
             defer { connection.statementHook = hook }
-            for entity in model.entities {
-                var maximum: Int64 = 0
-                do {
+            do {
+                for entity in model.entities {
+                    var maximum: Int64 = 0
                     try connection.query("SELECT max(pk) FROM \(quoted(entity.table))") { row in maximum = row.optionalInt64(0) ?? 0 }
-                } catch let error as SQLiteError {
-                    throw .store(path: path, reason: Self.explain(error), sqlite: error)
-                } catch {
-                    throw .store(path: path, reason: "\(error)", sqlite: nil)
+                    keys.append(maximum + 1)
                 }
-                keys.append(maximum + 1)
+                try connection.query("SELECT value FROM faultline_metadata WHERE key = 'store_identifier'") { row in
+                    identifier = row.string(0)
+                }
+                if identifier.isEmpty {
+                    identifier = UUID().uuidString
+                    try connection.run("INSERT INTO faultline_metadata (key, value) VALUES ('store_identifier', ?)", [.text(identifier)])
+                }
+                if configuration.persistentHistoryTracking {
+                    for statement in HistorySchema.statements { try connection.executeUntraced(statement) }
+                }
+            } catch let error as SQLiteError {
+                throw .store(path: path, reason: Self.explain(error), sqlite: error)
+            } catch {
+                throw .store(path: path, reason: "\(error)", sqlite: nil)
             }
         }
         nextKeys = keys
+        storeIdentifier = identifier
     }
 
     /// The database file, or `:memory:`.

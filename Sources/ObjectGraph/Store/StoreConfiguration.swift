@@ -22,6 +22,9 @@ public struct StoreConfiguration: Sendable {
     /// BEGIN and COMMIT included (schema set-up excepted). Runs on the
     /// thread that executed the statement.
     public var statementHook: (@Sendable (ExecutedStatement) -> Void)?
+    /// Records every save and batch request as a history transaction
+    /// (author, time, changed IDs), for ``Store/fetchHistory(after:author:excludingAuthor:)``.
+    public var persistentHistoryTracking = false
     /// Where the engine's events go. Defaults to what the environment asks
     /// for (`FAULTLINE_SQL_DEBUG=1…4`: the SQL debug log); empty means
     /// instrumentation off (one branch per call site).

@@ -1,0 +1,274 @@
+import CSQLite
+import Foundation
+import Probes
+
+/// Batch requests run straight on the store, each in one write
+/// transaction, bypassing contexts. Afterwards the row cache forgets the
+/// rows they touched (so a refreshed object reads the new values), history
+/// records them when it is on, and change observers hear of them.
+extension Store {
+    /// Runs a batch update as one `UPDATE` statement.
+    public func execute(_ request: BatchUpdateRequest, author: String? = nil, file: String = #fileID, line: Int = #line)
+        throws(ObjectGraphError) -> BatchResult
+    {
+        let entity = try model.entity(request.entityName)
+        guard !request.propertiesToUpdate.isEmpty else { throw .invalidBatchRequest("batch update of \(entity.name) sets nothing") }
+        var assignments: [String] = []
+        var arguments: [DatabaseValue] = []
+        for key in request.propertiesToUpdate.keys.sorted() {
+            guard let attribute = entity.attribute(named: key) else { throw .unknownKey(entity: entity.name, key: key) }
+            switch request.propertiesToUpdate[key]! {
+            case .value(let value):
+                guard let converted = value.converted(to: attribute.type) else {
+                    throw .typeMismatch(entity: entity.name, key: key, expected: attribute.type.rawValue, got: value.typeName)
+                }
+                if converted.isNull, !attribute.isOptional {
+                    throw .invalidBatchRequest("batch update of \(entity.name) sets non-optional \(key) to nil")
+                }
+                assignments.append("\(quoted(attribute.column)) = ?")
+                arguments.append(converted.databaseValue)
+            case .arithmetic(let source, let op, let operand):
+                guard let other = entity.attribute(named: source) else { throw .unknownKey(entity: entity.name, key: source) }
+                let numeric: Set<AttributeType> = [.int16, .int32, .int64, .double]
+                guard numeric.contains(attribute.type), numeric.contains(other.type) else {
+                    throw .typeMismatch(entity: entity.name, key: key, expected: "a number for \(source) \(op.rawValue) …", got: other.type.rawValue)
+                }
+                guard let number = operand.converted(to: .double), !number.isNull else {
+                    throw .typeMismatch(entity: entity.name, key: key, expected: "a number", got: operand.typeName)
+                }
+                assignments.append("\(quoted(attribute.column)) = \(quoted(other.column)) \(op.rawValue) ?")
+                arguments.append((operand.converted(to: .int64) ?? number).databaseValue)
+            }
+        }
+        var sql = "UPDATE \(quoted(entity.table)) SET \(assignments.joined(separator: ", "))"
+        if let predicate = request.predicate {
+            var builder = QueryBuilder(model: model, root: entity)
+            let condition = try builder.compile(predicate)
+            sql += " WHERE pk IN (SELECT t0.pk FROM \(builder.from) WHERE \(condition))"
+            arguments += builder.arguments
+        }
+        sql += " RETURNING pk"
+        let statement = sql
+        let bound = arguments
+        return try runBatch("update", entity, request.resultType, author: author, CallSite(file: file, line: line)) { connection in
+            var ids: [ObjectID] = []
+            try connection.query(statement, bound) { row in ids.append(ObjectID(entity: entity, primaryKey: row.int64(0))) }
+            return ChangeSet(updated: Set(ids), contextName: "batch update")
+        }
+    }
+
+    /// Runs a batch insert in one transaction (an upsert on the entity's
+    /// first uniqueness constraint, when it has one).
+    public func execute(_ request: BatchInsertRequest, author: String? = nil, file: String = #fileID, line: Int = #line)
+        throws(ObjectGraphError) -> BatchResult
+    {
+        let entity = try model.entity(request.entityName)
+        var rows: [[String: Value]] = []
+        switch request.source {
+        case .objects(let objects):
+            rows = objects
+        case .handler(let handler):
+            while true {
+                var row: [String: Value] = [:]
+                if handler(&row) { break }
+                rows.append(row)
+            }
+        }
+        var prepared: [[DatabaseValue]] = []
+        for (number, row) in rows.enumerated() {
+            for key in row.keys where entity.attribute(named: key) == nil {
+                throw .invalidBatchRequest("batch insert into \(entity.name), row \(number + 1): no attribute \(key)")
+            }
+            var values: [DatabaseValue] = []
+            for attribute in entity.attributes {
+                let value = row[attribute.name] ?? attribute.defaultValue
+                guard let converted = value.converted(to: attribute.type) else {
+                    throw .invalidBatchRequest(
+                        "batch insert into \(entity.name), row \(number + 1): \(attribute.name) expects \(attribute.type.rawValue), got \(value.typeName)")
+                }
+                if converted.isNull, !attribute.isOptional {
+                    throw .invalidBatchRequest("batch insert into \(entity.name), row \(number + 1): no value for non-optional \(attribute.name)")
+                }
+                values.append(converted.databaseValue)
+            }
+            prepared.append(values)
+        }
+        let columns = ["pk"] + entity.attributes.map { quoted($0.column) }
+        var sql = "INSERT INTO \(quoted(entity.table)) (\(columns.joined(separator: ", "))) VALUES "
+            + "(\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+        if let constraint = entity.uniquenessConstraints.first {
+            let updates = entity.attributes.filter { !constraint.contains($0.name) }
+                .map { "\(quoted($0.column)) = excluded.\(quoted($0.column))" }
+            sql += " ON CONFLICT (\(constraint.map(quoted).joined(separator: ", "))) DO "
+                + (updates.isEmpty ? "NOTHING" : "UPDATE SET \(updates.joined(separator: ", "))")
+        }
+        sql += " RETURNING pk"
+        let statement = sql
+        let first = allocatePrimaryKeys(for: entity, count: prepared.count)
+        return try runBatch("insert", entity, request.resultType, author: author, CallSite(file: file, line: line)) { connection in
+            var inserted = Set<ObjectID>()
+            var updated = Set<ObjectID>()
+            for (offset, values) in prepared.enumerated() {
+                let key = first + Int64(offset)
+                try connection.query(statement, [.integer(key)] + values) { row in
+                    let id = ObjectID(entity: entity, primaryKey: row.int64(0))
+                    if id.primaryKey == key { inserted.insert(id) } else { updated.insert(id) }
+                }
+            }
+            return ChangeSet(inserted: inserted, updated: updated, contextName: "batch insert")
+        }
+    }
+
+    /// Runs a batch delete in one transaction, with join rows and delete rules.
+    public func execute(_ request: BatchDeleteRequest, author: String? = nil, file: String = #fileID, line: Int = #line)
+        throws(ObjectGraphError) -> BatchResult
+    {
+        let entity = try model.entity(request.entityName)
+        var select = "SELECT t0.pk FROM \(quoted(entity.table)) t0"
+        var arguments: [DatabaseValue] = []
+        if let predicate = request.predicate {
+            var builder = QueryBuilder(model: model, root: entity)
+            let condition = try builder.compile(predicate)
+            select = "SELECT t0.pk FROM \(builder.from) WHERE \(condition)"
+            arguments = builder.arguments
+        }
+        let query = select
+        let bound = arguments
+        return try runBatch("delete", entity, request.resultType, author: author, CallSite(file: file, line: line)) { connection in
+            var keys: [Int64] = []
+            try connection.query(query, bound) { row in keys.append(row.int64(0)) }
+            var changes = ChangeSet(contextName: "batch delete")
+            try deleteRows(keys, of: entity, connection, &changes)
+            return changes
+        }
+    }
+
+    /// Deletes rows and applies delete rules, depth first.
+    private func deleteRows(_ keys: [Int64], of entity: EntityDescription, _ connection: Connection, _ changes: inout ChangeSet) throws {
+        let pending = keys.filter { !changes.deleted.contains(ObjectID(entity: entity, primaryKey: $0)) }
+        guard !pending.isEmpty else { return }
+        for key in pending { changes.deleted.insert(ObjectID(entity: entity, primaryKey: key)) }
+        let list = jsonArray(pending.map { ObjectID(entity: entity, primaryKey: $0) })
+        for relationship in entity.relationships {
+            let destination = model.destination(of: relationship)
+            switch relationship.storage {
+            case .joinTable(let table, let source, let target):
+                var partners: [Int64] = []
+                try connection.query("SELECT \(target) FROM \(quoted(table)) WHERE \(source) IN (SELECT value FROM json_each(?))", [list]) {
+                    partners.append($0.int64(0))
+                }
+                if relationship.deleteRule == .deny, !partners.isEmpty {
+                    throw ObjectGraphError.deleteDenied(object: ObjectID(entity: entity, primaryKey: pending[0]), key: relationship.name)
+                }
+                try connection.run("DELETE FROM \(quoted(table)) WHERE \(source) IN (SELECT value FROM json_each(?))", [list])
+                let ids = partners.map { ObjectID(entity: destination, primaryKey: $0) }
+                if relationship.deleteRule == .cascade {
+                    try deleteRows(partners, of: destination, connection, &changes)
+                } else {
+                    changes.updated.formUnion(ids.filter { !changes.deleted.contains($0) })
+                }
+            case .inverseForeignKey, .foreignKey:
+                let inverse = model.inverse(of: relationship)
+                guard let inverseColumn = inverse?.foreignKeyColumn else {
+                    // A to-one whose inverse is to-many (or none): the key is in
+                    // the deleted row; cascade deletes the destinations, and
+                    // their to-many lists change.
+                    guard case .foreignKey(let column) = relationship.storage else { continue }
+                    var targets: [Int64] = []
+                    try connection.query(
+                        "SELECT \(quoted(column)) FROM \(quoted(entity.table)) WHERE pk IN (SELECT value FROM json_each(?)) AND \(quoted(column)) IS NOT NULL",
+                        [list]
+                    ) { targets.append($0.int64(0)) }
+                    switch relationship.deleteRule {
+                    case .deny where !targets.isEmpty:
+                        throw ObjectGraphError.deleteDenied(object: ObjectID(entity: entity, primaryKey: pending[0]), key: relationship.name)
+                    case .cascade:
+                        try deleteRows(targets, of: destination, connection, &changes)
+                    default:
+                        if inverse != nil {
+                            changes.updated.formUnion(targets.map { ObjectID(entity: destination, primaryKey: $0) }.filter { !changes.deleted.contains($0) })
+                        }
+                    }
+                    continue
+                }
+                // A to-many by foreign key, or the other side of a one-to-one:
+                // the destinations hold this object's key.
+                var holders: [Int64] = []
+                try connection.query(
+                    "SELECT pk FROM \(quoted(destination.table)) WHERE \(quoted(inverseColumn)) IN (SELECT value FROM json_each(?))", [list]
+                ) { holders.append($0.int64(0)) }
+                guard !holders.isEmpty else { continue }
+                switch relationship.deleteRule {
+                case .deny:
+                    throw ObjectGraphError.deleteDenied(object: ObjectID(entity: entity, primaryKey: pending[0]), key: relationship.name)
+                case .cascade:
+                    try deleteRows(holders, of: destination, connection, &changes)
+                case .nullify:
+                    try connection.run(
+                        "UPDATE \(quoted(destination.table)) SET \(quoted(inverseColumn)) = NULL WHERE \(quoted(inverseColumn)) IN (SELECT value FROM json_each(?))",
+                        [list])
+                    changes.updated.formUnion(holders.map { ObjectID(entity: destination, primaryKey: $0) }.filter { !changes.deleted.contains($0) })
+                case .noAction:
+                    break
+                }
+            }
+        }
+        try connection.run("DELETE FROM \(quoted(entity.table)) WHERE pk IN (SELECT value FROM json_each(?))", [list])
+    }
+
+    /// Runs a batch body in a write transaction with history, row cache
+    /// invalidation, events and observers.
+    private func runBatch(
+        _ kind: String, _ entity: EntityDescription, _ resultType: BatchResultType, author: String?, _ site: CallSite,
+        _ body: (Connection) throws -> ChangeSet
+    ) throws(ObjectGraphError) -> BatchResult {
+        let start = instrumentation.isOn(.batchRequest) ? ProbeClock.now() : 0
+        let tracking = configuration.persistentHistoryTracking
+        let identifier = storeIdentifier
+        var changes: ChangeSet
+        do {
+            changes = try pool.write(purpose: "batch", callSite: site, { connection in
+                var changes = try body(connection)
+                changes.author = author
+                if tracking, !changes.isEmpty {
+                    let number = try HistorySchema.record(changes, author: author, context: changes.contextName, on: connection)
+                    changes.historyToken = HistoryToken(storeIdentifier: identifier, transactionNumber: number)
+                }
+                return changes
+            }, afterCommit: { _ in })
+        } catch let error as ObjectGraphError {
+            throw error
+        } catch let error as SQLiteError {
+            throw ObjectContext.saveError(error, object: nil, model: model)
+        } catch {
+            throw .invalidBatchRequest("\(error)")
+        }
+        var rows = CommittedRows()
+        rows.invalidatedRows = changes.updated.union(changes.deleted).union(changes.inserted)
+        rowCache.apply(rows)
+        let affected = changes.inserted.count + changes.updated.count + changes.deleted.filter { $0.entity === entity }.count
+        if instrumentation.isOn(.batchRequest) {
+            instrumentation.emit(.batchRequest(BatchRequestEvent(
+                start: start, durationNanoseconds: ProbeClock.now() &- start, thread: ProbeClock.threadID(), kind: kind,
+                entity: entity.name, rowsAffected: affected, callSite: site)))
+        }
+        if !changes.isEmpty { notifyObservers(changes) }
+        switch resultType {
+        case .status: return .status(true)
+        case .count: return .count(affected)
+        case .objectIDs:
+            let ids = kind == "delete" ? changes.deleted.filter { $0.entity === entity } : changes.inserted.union(changes.updated)
+            return .objectIDs(ids.sorted())
+        }
+    }
+}
+
+extension ObjectContext {
+    /// Brings the context up to date with a batch request's affected IDs:
+    /// registered objects among them are refreshed (the next read loads the
+    /// new row), deleted ones forgotten.
+    public func mergeBatchResult(_ result: BatchResult, deleted: Bool = false) {
+        guard let ids = result.objectIDs else { return }
+        merge(deleted ? ChangeSet(deleted: Set(ids), contextName: "batch") : ChangeSet(updated: Set(ids), contextName: "batch"))
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// A position in a store's persistent history: the transactions after it
+/// are the ones not seen yet. Opaque to applications; serialize it with
+/// `Codable` to resume later.
+public struct HistoryToken: Codable, Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The store it belongs to (`faultline_metadata.store_identifier`).
+    public let storeIdentifier: String
+    /// The transaction it points at.
+    public let transactionNumber: Int64
+
+    public static func < (lhs: HistoryToken, rhs: HistoryToken) -> Bool { lhs.transactionNumber < rhs.transactionNumber }
+    public var description: String { "\(storeIdentifier)#\(transactionNumber)" }
+}
+
+/// One recorded save or batch request.
+public struct HistoryTransaction: Sendable, Equatable {
+    public let token: HistoryToken
+    /// The saving context's `transactionAuthor`, or the batch request's author.
+    public let author: String?
+    /// The saving context's name (`batch update`, … for batch requests).
+    public let contextName: String
+    public let timestamp: Date
+    /// The objects it inserted, updated and deleted.
+    public let changes: ChangeSet
+}
+
+/// The tables that hold persistent history, created when a store opens
+/// with history tracking on.
+enum HistorySchema {
+    static let statements = [
+        "CREATE TABLE IF NOT EXISTS faultline_history_transaction (number INTEGER PRIMARY KEY AUTOINCREMENT, "
+            + "author TEXT, context TEXT NOT NULL, timestamp REAL NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS faultline_history_change (transaction_number INTEGER NOT NULL, "
+            + "entity TEXT NOT NULL, pk INTEGER NOT NULL, kind INTEGER NOT NULL)",
+        "CREATE INDEX IF NOT EXISTS faultline_history_change_transaction ON faultline_history_change (transaction_number)",
+    ]
+
+    static let insert = 1
+    static let update = 2
+    static let delete = 3
+
+    /// Records a transaction inside the current write transaction. Returns
+    /// its number.
+    static func record(_ changes: ChangeSet, author: String?, context: String, on connection: Connection) throws -> Int64 {
+        var number: Int64 = 0
+        try connection.query(
+            "INSERT INTO faultline_history_transaction (author, context, timestamp) VALUES (?, ?, ?) RETURNING number",
+            [author.map { .text($0) } ?? .null, .text(context), .real(Date().timeIntervalSince1970)]
+        ) { row in number = row.int64(0) }
+        for (kind, ids) in [(insert, changes.inserted), (update, changes.updated), (delete, changes.deleted)] {
+            for id in ids.sorted() {
+                try connection.run(
+                    "INSERT INTO faultline_history_change (transaction_number, entity, pk, kind) VALUES (?, ?, ?, ?)",
+                    [.integer(number), .text(id.entityName), .integer(id.primaryKey), .integer(Int64(kind))])
+            }
+        }
+        return number
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+@testable import ObjectGraph
+
+@Suite struct BatchRequestTests {
+    @Test func batchUpdateIsOneStatementAndMergesIntoAContext() throws {
+        let path = Fixtures.storePath()
+        let log = StatementLog()
+        let store = try Fixtures.store(log: log, location: .file(path))
+        try Fixtures.populate(store, people: 1, selfies: 6, networks: 1)
+        let context = ObjectContext(store: store)
+        let selfies = try context.perform { Array(try context.fetch(FetchRequest<Selfie>(sortKeys: [SortKey("rating")]))) }
+        try context.perform { for selfie in selfies { _ = selfie.rating } }
+        log.clear()
+        let result = try store.execute(BatchUpdateRequest(
+            entityName: "Selfie", predicate: Key("rating") <= 3, propertiesToUpdate: ["rating": .value(5)], resultType: .objectIDs))
+        #expect(result == .objectIDs(selfies.prefix(3).map(\.objectID)))
+        #expect(log.takeSQL() == [
+            "BEGIN IMMEDIATE",
+            "UPDATE \"Selfie\" SET \"rating\" = ? WHERE pk IN (SELECT t0.pk FROM \"Selfie\" t0 WHERE t0.\"rating\" <= ?) RETURNING pk",
+            "COMMIT",
+        ])
+        // The context still shows what it had, until it merges.
+        try context.perform {
+            #expect(selfies.map(\.rating) == [1, 2, 3, 4, 5, 6])
+            context.mergeBatchResult(result)
+            #expect(selfies.map(\.rating) == [5, 5, 5, 4, 5, 6])
+        }
+        let count = try store.execute(BatchUpdateRequest(
+            entityName: "Selfie", propertiesToUpdate: ["rating": .arithmetic("rating", .add, 1)], resultType: .count))
+        #expect(count == .count(6))
+        #expect(try dumpTables(path)["Selfie"]!.map { $0[2] } == [6, 6, 6, 5, 6, 7].map { DatabaseValue.integer($0) })
+    }
+
+    @Test func badBatchUpdatesLeaveTheStoreUntouched() throws {
+        let path = Fixtures.storePath()
+        let store = try Fixtures.store(location: .file(path))
+        try Fixtures.populate(store, people: 1, selfies: 2, networks: 1)
+        let before = try dumpTables(path)
+        #expect(throws: ObjectGraphError.unknownKey(entity: "Selfie", key: "stars")) {
+            try store.execute(BatchUpdateRequest(entityName: "Selfie", propertiesToUpdate: ["stars": .value(1)]))
+        }
+        #expect(throws: ObjectGraphError.typeMismatch(entity: "Selfie", key: "rating", expected: "int16", got: "string")) {
+            try store.execute(BatchUpdateRequest(entityName: "Selfie", propertiesToUpdate: ["rating": .value("high")]))
+        }
+        #expect(throws: ObjectGraphError.invalidBatchRequest("batch update of Selfie sets non-optional name to nil")) {
+            try store.execute(BatchUpdateRequest(entityName: "Selfie", propertiesToUpdate: ["name": .value(nil)]))
+        }
+        #expect(throws: ObjectGraphError.unknownEntity("Selfy")) {
+            try store.execute(BatchUpdateRequest(entityName: "Selfy", propertiesToUpdate: ["rating": .value(1)]))
+        }
+        #expect(try dumpTables(path) == before)
+    }
+
+    @Test func batchInsertFromRowsAndFromAHandlerWithUpsert() throws {
+        let path = Fixtures.storePath()
+        let store = try Fixtures.store(location: .file(path))
+        try Fixtures.populate(store, people: 2, selfies: 2, networks: 1)
+        let inserted = try store.execute(BatchInsertRequest(
+            entityName: "Selfie", objects: [["name": "Selfie 3", "rating": 3], ["name": "Selfie 2", "rating": 9]], resultType: .objectIDs))
+        // "Selfie 2" exists (unique name): updated in place, relationships kept.
+        #expect(inserted.objectIDs?.map(\.primaryKey) == [2, 3])
+        var tables = try dumpTables(path)
+        #expect(tables["Selfie"]!.map { $0[1] } == ["Selfie 1", "Selfie 2", "Selfie 3"].map { DatabaseValue.text($0) })
+        #expect(tables["Selfie"]![1][2] == .integer(9))
+        #expect(tables["Person_selfies"]!.count == 4)
+
+        final class Counter: @unchecked Sendable { var next = 0 }
+        let counter = Counter()
+        let count = try store.execute(BatchInsertRequest(entityName: "SocialNetwork", resultType: .count) { row in
+            counter.next += 1
+            guard counter.next <= 100 else { return true }
+            row["name"] = .string("Generated \(counter.next)")
+            return false
+        })
+        #expect(count == .count(100))
+        tables = try dumpTables(path)
+        #expect(tables["SocialNetwork"]!.count == 101)
+    }
+
+    @Test func aBadBatchInsertRowWritesNothing() throws {
+        let path = Fixtures.storePath()
+        let store = try Fixtures.store(location: .file(path))
+        let before = try dumpTables(path)
+        #expect(throws: ObjectGraphError.invalidBatchRequest("batch insert into Selfie, row 2: no value for non-optional name")) {
+            try store.execute(BatchInsertRequest(entityName: "Selfie", objects: [["name": "ok"], ["rating": 2]]))
+        }
+        #expect(throws: ObjectGraphError.invalidBatchRequest("batch insert into Selfie, row 1: rating expects int16, got string")) {
+            try store.execute(BatchInsertRequest(entityName: "Selfie", objects: [["name": "x", "rating": "high"]]))
+        }
+        #expect(try dumpTables(path) == before)
+    }
+
+    @Test func batchDeleteRemovesJoinRowsAndAppliesDeleteRules() throws {
+        let path = Fixtures.storePath()
+        let store = try Fixtures.store(location: .file(path))
+        try Fixtures.populate(store, people: 3, selfies: 2, networks: 1)
+        let context = ObjectContext(store: store)
+        try context.perform {
+            let people = Array(try context.fetch(FetchRequest<Person>(sortKeys: [SortKey("name")])))
+            let passport = try context.insert(Passport.self)
+            passport.number = "P"
+            people[0].passport = passport
+            let acme = try context.insert(Company.self)
+            acme.name = "Acme"
+            people[0].company = acme
+            try context.save()
+        }
+        let result = try store.execute(BatchDeleteRequest(entityName: "Person", predicate: Key("name") == "Person 1", resultType: .objectIDs))
+        #expect(result.objectIDs?.map(\.primaryKey) == [1])
+        let tables = try dumpTables(path)
+        #expect(tables["Person"]!.count == 2)
+        #expect(tables["Passport"]!.isEmpty)  // cascade through the one-to-one
+        #expect(tables["Person_selfies"]!.count == 4)  // its 2 join rows went
+        #expect(tables["Company"]!.count == 1)
+
+        #expect(throws: ObjectGraphError.deleteDenied(object: ObjectID(entity: store.model.entities[3], primaryKey: 1), key: "employees")) {
+            try context.perform {
+                let acme = try context.fetch(FetchRequest<Company>())[0]
+                let person = try context.fetch(FetchRequest<Person>())[0]
+                person.company = acme
+                try context.save()
+            }
+            try store.execute(BatchDeleteRequest(entityName: "Company"))
+        }
+        #expect(try dumpTables(path)["Company"]!.count == 1)
+    }
+}
