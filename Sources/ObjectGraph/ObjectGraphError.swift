@@ -39,6 +39,8 @@ public enum ObjectGraphError: Error, Sendable, Equatable, CustomStringConvertibl
     case historyTokenMismatch(expected: String, got: String)
     /// Persistent history is off for this store.
     case historyDisabled
+    /// A derived attribute cannot be set; the store computes it.
+    case derivedAttribute(entity: String, key: String)
 
     public var description: String {
         switch self {
@@ -76,6 +78,8 @@ public enum ObjectGraphError: Error, Sendable, Equatable, CustomStringConvertibl
             "invalid batch request, nothing was written: \(reason)"
         case .historyTokenMismatch(let expected, let got):
             "the history token belongs to store \(got), not to this store \(expected)"
+        case .derivedAttribute(let entity, let key):
+            "\(entity).\(key) is a derived attribute: the store computes it on save"
         case .historyDisabled:
             "persistent history is off for this store (StoreConfiguration.persistentHistoryTracking)"
         }

@@ -17,6 +17,7 @@ extension Store {
         var arguments: [DatabaseValue] = []
         for key in request.propertiesToUpdate.keys.sorted() {
             guard let attribute = entity.attribute(named: key) else { throw .unknownKey(entity: entity.name, key: key) }
+            guard attribute.derivation == nil else { throw .derivedAttribute(entity: entity.name, key: key) }
             switch request.propertiesToUpdate[key]! {
             case .value(let value):
                 guard let converted = value.converted(to: attribute.type) else {
@@ -76,8 +77,11 @@ extension Store {
         }
         var prepared: [[DatabaseValue]] = []
         for (number, row) in rows.enumerated() {
-            for key in row.keys where entity.attribute(named: key) == nil {
-                throw .invalidBatchRequest("batch insert into \(entity.name), row \(number + 1): no attribute \(key)")
+            for key in row.keys {
+                guard let attribute = entity.attribute(named: key) else {
+                    throw .invalidBatchRequest("batch insert into \(entity.name), row \(number + 1): no attribute \(key)")
+                }
+                guard attribute.derivation == nil else { throw .derivedAttribute(entity: entity.name, key: key) }
             }
             var values: [DatabaseValue] = []
             for attribute in entity.attributes {
@@ -226,16 +230,20 @@ extension Store {
         let tracking = configuration.persistentHistoryTracking
         let identifier = storeIdentifier
         var changes: ChangeSet
+        var direct = ChangeSet()
         do {
             changes = try pool.write(purpose: "batch", callSite: site, { connection in
                 var changes = try body(connection)
+                direct = changes
                 changes.author = author
+                let derived = try DerivedAttributes.update(changes, model: model, on: connection)
+                for id in derived.keys where !changes.inserted.contains(id) && !changes.deleted.contains(id) { changes.updated.insert(id) }
                 if tracking, !changes.isEmpty {
                     let number = try HistorySchema.record(changes, author: author, context: changes.contextName, on: connection)
                     changes.historyToken = HistoryToken(storeIdentifier: identifier, transactionNumber: number)
                 }
                 return changes
-            }, afterCommit: { _ in })
+            }, afterCommit: { _, _ in })
         } catch let error as ObjectGraphError {
             throw error
         } catch let error as SQLiteError {
@@ -246,7 +254,8 @@ extension Store {
         var rows = CommittedRows()
         rows.invalidatedRows = changes.updated.union(changes.deleted).union(changes.inserted)
         rowCache.apply(rows)
-        let affected = changes.inserted.count + changes.updated.count + changes.deleted.filter { $0.entity === entity }.count
+        let own = { (ids: Set<ObjectID>) in ids.filter { $0.entity === entity } }
+        let affected = own(direct.inserted).count + own(direct.updated).count + own(direct.deleted).count
         if instrumentation.isOn(.batchRequest) {
             instrumentation.emit(.batchRequest(BatchRequestEvent(
                 start: start, durationNanoseconds: ProbeClock.now() &- start, thread: ProbeClock.threadID(), kind: kind,
@@ -257,7 +266,7 @@ extension Store {
         case .status: return .status(true)
         case .count: return .count(affected)
         case .objectIDs:
-            let ids = kind == "delete" ? changes.deleted.filter { $0.entity === entity } : changes.inserted.union(changes.updated)
+            let ids = kind == "delete" ? own(direct.deleted) : own(direct.inserted.union(direct.updated))
             return .objectIDs(ids.sorted())
         }
     }

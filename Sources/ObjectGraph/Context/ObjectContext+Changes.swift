@@ -83,6 +83,7 @@ extension ObjectContext {
             throw .unknownKey(entity: object.entity.name, key: key)
         }
         let attribute = object.entity.attributes[index]
+        guard attribute.derivation == nil else { throw .derivedAttribute(entity: object.entity.name, key: key) }
         guard let converted = value.converted(to: attribute.type) else {
             throw .typeMismatch(entity: object.entity.name, key: key, expected: attribute.type.rawValue, got: value.typeName)
         }

@@ -29,7 +29,7 @@ extension ObjectContext {
         let instrumentation = store.instrumentation
         let start = instrumentation.isOn(.fault) ? ProbeClock.now() : 0
         let source: FaultSource
-        switch store.rowCache.lookup(id, staleness: stalenessNanoseconds) {
+        switch usesRowCache ? store.rowCache.lookup(id, staleness: stalenessNanoseconds) : .miss(.absent) {
         case .hit(let snapshot):
             apply(snapshot, to: object)
             source = .rowCache
@@ -40,7 +40,7 @@ extension ObjectContext {
                     reason: reason.rawValue)))
             }
             guard let snapshot = try readRow(id) else { throw .objectDeleted(id) }
-            store.rowCache.store(snapshot, for: id)
+            if usesRowCache { store.rowCache.store(snapshot, for: id) }
             apply(snapshot, to: object)
             source = .database
         }
@@ -81,7 +81,8 @@ extension ObjectContext {
     /// Runs a read on the store, turning SQLite errors into store errors.
     func storeRead<T>(purpose: String, _ body: (Connection, UInt64) throws -> T) throws(ObjectGraphError) -> T {
         do {
-            return try store.pool.read(purpose: purpose, callSite: currentCallSite, lease: &readerLease, body)
+            if readerLease == nil { readerLease = try store.pool.makeLease() }
+            return try store.pool.read(purpose: purpose, callSite: currentCallSite, lease: readerLease, body)
         } catch let error as ObjectGraphError {
             throw error
         } catch let error as SQLiteError {
@@ -157,12 +158,12 @@ extension ObjectContext {
         let start = instrumentation.isOn(.relationshipFault) ? ProbeClock.now() : 0
         let ids: [ObjectID]
         let source: FaultSource
-        if let cached = store.rowCache.toMany(id, relationship: relationship.index) {
+        if usesRowCache, let cached = store.rowCache.toMany(id, relationship: relationship.index) {
             ids = cached
             source = .rowCache
         } else {
             ids = try readDestinations(of: id, relationship)
-            store.rowCache.storeToMany(ids, for: id, relationship: relationship.index)
+            if usesRowCache { store.rowCache.storeToMany(ids, for: id, relationship: relationship.index) }
             source = .database
         }
         let objects = ids.map { self.object(with: $0) }

@@ -191,7 +191,7 @@ extension ObjectContext {
     /// row; with `fulfill`, a fault gets the row's values (no fault fires).
     func register(_ id: ObjectID, snapshot: RowSnapshot, fulfill: Bool) -> ManagedObject {
         let object = registered[id]?.object ?? registerFault(id)
-        store.rowCache.store(snapshot, for: id)
+        if usesRowCache { store.rowCache.store(snapshot, for: id) }
         if fulfill, case .fault = object.state { apply(snapshot, to: object) }
         return object
     }

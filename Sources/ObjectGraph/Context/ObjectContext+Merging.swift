@@ -9,7 +9,10 @@ extension ObjectContext {
     /// other context's ``save()`` returned or a store change observer got.
     public func merge(_ changes: ChangeSet) {
         ConcurrencyGuard.check(self, "merge(_:)")
-        defer { store.instrumentation.contextChanged(name, kind: "merge") }
+        defer {
+            advancePinnedGeneration()
+            store.instrumentation.contextChanged(name, kind: "merge")
+        }
         for id in changes.deleted.sorted() {
             guard let object = registered[id]?.object else { continue }
             unregister(object, reason: "it was deleted by context \(changes.contextName)")

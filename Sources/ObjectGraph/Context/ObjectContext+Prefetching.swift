@@ -143,6 +143,6 @@ extension ObjectContext {
     private func setLoaded(_ source: ManagedObject, _ relationship: RelationshipDescription, _ objects: [ManagedObject]) {
         guard case .fault = source.slots[relationship.index] else { return }
         source.slots[relationship.index] = .toMany(objects)
-        store.rowCache.storeToMany(objects.map(\.objectID), for: source.objectID, relationship: relationship.index)
+        if usesRowCache { store.rowCache.storeToMany(objects.map(\.objectID), for: source.objectID, relationship: relationship.index) }
     }
 }

@@ -36,6 +36,7 @@ extension ObjectContext {
                 try write(insertedObjects, updatedObjects, deletedObjects)
             }
             report(nil)
+            advancePinnedGeneration()
             store.notifyObservers(changes)
             instrumentation.contextChanged(name, kind: "save")
             return changes
@@ -50,17 +51,19 @@ extension ObjectContext {
     {
 
         var current: ObjectID?
+        var changes: ChangeSet
         let model = store.model
         let tracking = store.configuration.persistentHistoryTracking
         let author = transactionAuthor
         let contextName = name
         let identifier = store.storeIdentifier
-        var changes = ChangeSet(
+        let initial = ChangeSet(
             inserted: Set(insertedObjects.map(\.objectID)), updated: Set(updatedObjects.map(\.objectID)),
             deleted: Set(deletedObjects.map(\.objectID)), contextName: name, author: transactionAuthor)
         let joinTables = joinChanges.tables.sorted { $0.key < $1.key }
         do {
-            try store.pool.write(purpose: "save", callSite: currentCallSite, { connection in
+            changes = try store.pool.write(purpose: "save", callSite: currentCallSite, { connection in
+                var changes = initial
                 for object in insertedObjects {
                     current = object.objectID
                     try insertRow(object, connection)
@@ -87,13 +90,29 @@ extension ObjectContext {
                     try connection.run("DELETE FROM \(quoted(object.entity.table)) WHERE pk = ?", [.integer(object.objectID.primaryKey)])
                 }
                 current = nil
+                let derived = try DerivedAttributes.update(changes, model: model, on: connection)
+                for id in derived.keys where !changes.inserted.contains(id) { changes.updated.insert(id) }
                 if tracking {
                     let number = try HistorySchema.record(changes, author: author, context: contextName, on: connection)
                     changes.historyToken = HistoryToken(storeIdentifier: identifier, transactionNumber: number)
                 }
-            }, afterCommit: { generation in
-                store.rowCache.apply(committedRows(insertedObjects + updatedObjects, deletedObjects, generation: generation))
-            })
+                return (changes, derived)
+            }, afterCommit: { result, generation in
+                let derived = result.1
+                // Derived values computed by the store, into the objects
+                // that are loaded here; other affected rows leave the cache.
+                var stale: [ObjectID] = []
+                for (id, values) in derived {
+                    if let object = registered[id]?.object, case .loaded = object.state {
+                        for (index, value) in values { object.values[index] = value }
+                    } else {
+                        stale.append(id)
+                    }
+                }
+                var rows = committedRows(insertedObjects + updatedObjects, deletedObjects, generation: generation)
+                rows.invalidatedRows.formUnion(stale)
+                store.rowCache.apply(rows)
+            }).0
         } catch let error as SQLiteError {
             throw Self.saveError(error, object: current, model: model)
         } catch let error as ObjectGraphError {

@@ -42,6 +42,8 @@ public final class ObjectContext {
     var joinChanges = JoinChanges()
     /// The store reader this context reads through (see ``ConnectionPool``).
     var readerLease: ConnectionPool.ReaderLease?
+    /// Whether the context is pinned to a query generation.
+    var pinnedToGeneration = false
     /// Recorded as the author of this context's saves in persistent history.
     public var transactionAuthor: String?
     /// Call sites of the enclosing `perform` blocks and API calls, innermost

@@ -4,20 +4,44 @@ public struct AttributeDescription: Sendable, Hashable {
     public let type: AttributeType
     public let isOptional: Bool
     /// The value a newly inserted object starts with.
-    public let defaultValue: Value
+    public internal(set) var defaultValue: Value
     /// Whether the store keeps an index on this attribute's column.
     public let isIndexed: Bool
+    /// How the store computes the value, for a derived attribute.
+    public let derivation: Derivation?
     /// Position among the entity's attributes (and in snapshots).
     public internal(set) var index: Int = 0
 
-    init(name: String, type: AttributeType, isOptional: Bool, defaultValue: Value, isIndexed: Bool) {
+    init(name: String, type: AttributeType, isOptional: Bool, defaultValue: Value, isIndexed: Bool, derivation: Derivation? = nil) {
         self.name = name
         self.type = type
         self.isOptional = isOptional
         self.defaultValue = defaultValue
         self.isIndexed = isIndexed
+        self.derivation = derivation
     }
 
     /// The column that stores the attribute.
     var column: String { name }
+}
+
+/// How a derived attribute is computed. The store updates it when a save or
+/// a batch request changes what it depends on; it is stored, so reading it
+/// touches no relationship; it cannot be set.
+public enum Derivation: Sendable, Hashable, CustomStringConvertible {
+    /// The number of destinations of a to-many relationship (`@count`).
+    case count(String)
+    /// The sum of an attribute over a to-many relationship (`@sum`; 0 when empty).
+    case sum(String, String)
+    /// Another string attribute, case-folded (a lower-cased copy, for
+    /// case-insensitive lookups that can use an index).
+    case lowercase(String)
+
+    public var description: String {
+        switch self {
+        case .count(let relationship): "\(relationship).@count"
+        case .sum(let relationship, let attribute): "\(relationship).@sum.\(attribute)"
+        case .lowercase(let attribute): "lowercase(\(attribute))"
+        }
+    }
 }

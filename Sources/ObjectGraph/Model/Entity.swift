@@ -55,6 +55,14 @@ public enum Property: Sendable {
         .attribute(AttributeDescription(name: name, type: type, isOptional: optional, defaultValue: defaultValue, isIndexed: indexed))
     }
 
+    /// A derived attribute: stored, computed by the store on save (see
+    /// ``Derivation``). Its type must fit the derivation: an integer or
+    /// double for `count` and `sum`, a string for `lowercase`.
+    public static func derived(_ name: String, _ type: AttributeType, _ derivation: Derivation, indexed: Bool = false) -> Property {
+        .attribute(AttributeDescription(
+            name: name, type: type, isOptional: true, defaultValue: .null, isIndexed: indexed, derivation: derivation))
+    }
+
     /// A to-one relationship, stored as a foreign key column of the source.
     public static func toOne(
         _ name: String, _ destination: String, inverse: String? = nil, deleteRule: DeleteRule = .nullify,

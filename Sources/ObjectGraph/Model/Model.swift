@@ -42,10 +42,11 @@ public final class Model: Sendable {
                 }
                 switch property {
                 case .attribute(var attribute):
-                    guard attribute.defaultValue.fits(attribute.type) else {
+                    guard let converted = attribute.defaultValue.converted(to: attribute.type) else {
                         throw .invalidModel(
                             "\(declaration.name).\(attribute.name): default \(attribute.defaultValue) is not a \(attribute.type.rawValue)")
                     }
+                    attribute.defaultValue = converted
                     attribute.index = attributes.count
                     attributes.append(attribute)
                 case .relationship(var relationship):
@@ -98,6 +99,33 @@ public final class Model: Sendable {
                     relationship.storage = .foreignKey(column: "\(relationship.name)_pk")
                 }
                 resolvedRelationships[entity][r] = relationship
+            }
+            for attribute in resolvedAttributes[entity] {
+                guard let derivation = attribute.derivation else { continue }
+                let label = "\(declaration.name).\(attribute.name)"
+                switch derivation {
+                case .count(let name), .sum(let name, _):
+                    guard let relationship = resolvedRelationships[entity].first(where: { $0.name == name }), relationship.isToMany else {
+                        throw .invalidModel("\(label): derived from \(name), which is not a to-many relationship of \(declaration.name)")
+                    }
+                    guard [.int16, .int32, .int64, .double].contains(attribute.type) else {
+                        throw .invalidModel("\(label): a derived \(derivation) needs a number type, not \(attribute.type.rawValue)")
+                    }
+                    if case .sum(_, let summed) = derivation {
+                        let destination = resolvedAttributes[relationship.destinationIndex]
+                        guard let target = destination.first(where: { $0.name == summed }),
+                            [.int16, .int32, .int64, .double].contains(target.type)
+                        else {
+                            throw .invalidModel("\(label): \(relationship.destinationName).\(summed) is not a number attribute")
+                        }
+                    }
+                case .lowercase(let name):
+                    guard let source = resolvedAttributes[entity].first(where: { $0.name == name }), source.type == .string,
+                        attribute.type == .string
+                    else {
+                        throw .invalidModel("\(label): lowercase needs a string attribute \(name) and a string type")
+                    }
+                }
             }
             for constraint in declaration.uniquenessConstraints {
                 guard !constraint.isEmpty else { throw .invalidModel("\(declaration.name): empty uniqueness constraint") }
@@ -170,7 +198,8 @@ public final class Model: Sendable {
             for a in entity.attributes {
                 lines.append(
                     "attribute \(entity.name).\(a.name) \(a.type.rawValue)\(a.isOptional ? " optional" : "")"
-                        + " default=\(a.defaultValue)\(a.isIndexed ? " indexed" : "")")
+                        + " default=\(a.defaultValue)\(a.isIndexed ? " indexed" : "")"
+                        + (a.derivation.map { " derived=\($0)" } ?? ""))
             }
             for r in entity.relationships {
                 lines.append(

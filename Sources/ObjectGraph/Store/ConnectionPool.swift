@@ -26,6 +26,9 @@ final class ConnectionPool: @unchecked Sendable {
         let connection: Connection
         var generation: UInt64 = 0
         var inUse = false
+        /// Held by a context pinned to a query generation: the read
+        /// transaction stays open whatever is committed meanwhile.
+        var pinned = false
         init(_ connection: Connection) { self.connection = connection }
     }
 
@@ -86,16 +89,27 @@ final class ConnectionPool: @unchecked Sendable {
 
     /// Runs `body` on a reader inside a read transaction that sees every
     /// write committed before the call. Returns the generation read at.
+    /// A reader for one context to keep; nil for a memory store (one
+    /// connection).
+    func makeLease() throws -> ReaderLease? {
+        guard sharedReader == nil else { return nil }
+        return ReaderLease(try checkOutReader(), pool: self)
+    }
+
     func read<T>(
-        purpose: String, callSite: CallSite, lease: inout ReaderLease?, _ body: (Connection, UInt64) throws -> T
+        purpose: String, callSite: CallSite, lease: ReaderLease?, _ body: (Connection, UInt64) throws -> T
     ) throws -> T {
         if let sharedReader {
             writerLock.lock()
             defer { writerLock.unlock() }
             return try read(on: sharedReader, purpose: purpose, callSite: callSite, body)
         }
-        if lease == nil { lease = ReaderLease(try checkOutReader(), pool: self) }
-        let reader = lease!.reader
+        guard let lease else {
+            let reader = try checkOutReader()
+            defer { checkIn(reader) }
+            return try read(on: reader, purpose: purpose, callSite: callSite, body)
+        }
+        let reader = lease.reader
         guard !reader.inUse else {
             // A read inside a read: a reader of its own for this one.
             return try read(purpose: purpose, callSite: callSite, body)
@@ -105,17 +119,19 @@ final class ConnectionPool: @unchecked Sendable {
         return try read(on: reader, purpose: purpose, callSite: callSite, body)
     }
 
+    /// Whether this pool keeps a reader per context (not for memory stores).
+    var supportsPinning: Bool { sharedReader == nil }
+
     /// A read with a reader checked out for this call only.
     func read<T>(purpose: String, callSite: CallSite, _ body: (Connection, UInt64) throws -> T) throws -> T {
-        var lease: ReaderLease?
-        return try read(purpose: purpose, callSite: callSite, lease: &lease, body)
+        try read(purpose: purpose, callSite: callSite, lease: nil, body)
     }
 
     private func read<T>(on reader: Reader, purpose: String, callSite: CallSite, _ body: (Connection, UInt64) throws -> T) throws -> T {
         let connection = reader.connection
         connection.callSite = callSite
         let current = generation
-        if connection.isInTransaction, reader.generation != current {
+        if connection.isInTransaction, reader.generation != current, !reader.pinned {
             connection.purpose = "transaction"
             try connection.commit()
         }
@@ -134,11 +150,11 @@ final class ConnectionPool: @unchecked Sendable {
     }
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE` … `COMMIT`);
-    /// rolls back when it throws. `afterCommit` gets the generation the commit
+    /// rolls back when it throws. `afterCommit` gets the result and the generation the commit
     /// makes, and runs before the generation moves and before the writer is
     /// released (to update the row cache).
     func write<T>(
-        purpose: String, callSite: CallSite, _ body: (Connection) throws -> T, afterCommit: (UInt64) -> Void = { _ in }
+        purpose: String, callSite: CallSite, _ body: (Connection) throws -> T, afterCommit: (T, UInt64) -> Void = { _, _ in }
     ) throws -> T {
         writerLock.lock()
         defer { writerLock.unlock() }
@@ -159,7 +175,7 @@ final class ConnectionPool: @unchecked Sendable {
             writer.rollbackIfNeeded()
             throw error
         }
-        afterCommit(generation + 1)
+        afterCommit(result, generation + 1)
         generationCounter.add(1, ordering: .releasing)
         return result
     }
