@@ -74,7 +74,7 @@ let package = Package(
 
         .testTarget(
             name: "ObjectGraphTests",
-            dependencies: ["ObjectGraph", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["ObjectGraph", "Probes", .product(name: "PropertyBased", package: "swift-property-based")],
             exclude: ["Golden"]
         ),
         .testTarget(name: "ProbesTests", dependencies: ["Probes", "ObjectGraph"], exclude: ["Golden"]),

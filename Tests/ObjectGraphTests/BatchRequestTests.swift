@@ -126,3 +126,39 @@ import Testing
         #expect(try dumpTables(path)["Company"]!.count == 1)
     }
 }
+
+import Probes
+
+@Suite struct BatchRequestCounterTests {
+    @Test func eachRequestTypeCountsExactly() throws {
+        let path = Fixtures.storePath()
+        try Fixtures.populate(try Fixtures.store(location: .file(path)), people: 2, selfies: 3, networks: 1)
+        let recorder = Recorder()
+        let store = try Fixtures.store(location: .file(path)) { $0.sinks = [recorder] }
+
+        _ = try store.execute(BatchUpdateRequest(entityName: "Selfie", propertiesToUpdate: ["rating": .value(8)]))
+        var expected = Counters()
+        expected.batchRequests = 1
+        expected.sqlStatements = 3  // BEGIN IMMEDIATE, UPDATE … RETURNING, COMMIT
+        expected.rowsRead = 3  // RETURNING rows
+        expected.rowsWritten = 3
+        expected.fullScanSteps = 2
+        #expect(recorder.counters == expected)
+
+        recorder.reset()
+        _ = try store.execute(BatchInsertRequest(entityName: "SocialNetwork", objects: [["name": "A"], ["name": "B"]]))
+        expected = Counters()
+        expected.batchRequests = 1
+        expected.sqlStatements = 4  // BEGIN IMMEDIATE, 2 INSERTs, COMMIT
+        expected.rowsRead = 2
+        expected.rowsWritten = 2
+        #expect(recorder.counters == expected)
+
+        recorder.reset()
+        let deleted = try store.execute(BatchDeleteRequest(entityName: "Selfie", predicate: Key("name") == "Selfie 1", resultType: .count))
+        #expect(deleted == .count(1))
+        let counters = recorder.counters
+        #expect(counters.batchRequests == 1)
+        #expect(counters.rowsWritten == 1 + 2 + 1)  // the selfie, its 2 people and 1 network join rows
+    }
+}
