@@ -4,10 +4,7 @@ import Testing
 
 @Suite struct FetchRequestTests {
     @Test func predicateSortLimitAndOffset() throws {
-        let log = StatementLog()
-        let store = try Fixtures.store(log: log)
-        try Fixtures.populate(store, people: 1, selfies: 10, networks: 1)
-        let context = ObjectContext(store: store)
+        let (store, context, log) = try Fixtures.populatedStore(people: 1, selfies: 10, networks: 1)
         try context.perform {
             log.clear()
             var request = FetchRequest<Selfie>(predicate: Key("rating") >= 3 && !(Key("rating") == 7), sortKeys: [SortKey("rating", ascending: false)])
@@ -26,10 +23,7 @@ import Testing
     }
 
     @Test func countDictionariesAndIDs() throws {
-        let log = StatementLog()
-        let store = try Fixtures.store(log: log)
-        try Fixtures.populate(store, people: 1, selfies: 6, networks: 1)
-        let context = ObjectContext(store: store)
+        let (store, context, log) = try Fixtures.populatedStore(people: 1, selfies: 6, networks: 1)
         try context.perform {
             log.clear()
             let request = FetchRequest<Selfie>(predicate: Key("rating") < 4, sortKeys: [SortKey("name")])
@@ -106,10 +100,7 @@ import Testing
     }
 
     @Test func batchFaultingLoadsValuesWithoutFaults() throws {
-        let log = StatementLog()
-        let store = try Fixtures.store(log: log)
-        try Fixtures.populate(store, people: 5, selfies: 1, networks: 1)
-        let context = ObjectContext(store: store)
+        let (store, context, log) = try Fixtures.populatedStore(people: 5, selfies: 1, networks: 1)
         try context.perform {
             var request = FetchRequest<Person>()
             request.returnsObjectsAsFaults = false
@@ -123,10 +114,7 @@ import Testing
     }
 
     @Test func withoutPropertyValuesEveryReadIsAMiss() throws {
-        let log = StatementLog()
-        let store = try Fixtures.store(log: log)
-        try Fixtures.populate(store, people: 4, selfies: 1, networks: 1)
-        let context = ObjectContext(store: store)
+        let (store, context, log) = try Fixtures.populatedStore(people: 4, selfies: 1, networks: 1)
         try context.perform {
             var request = FetchRequest<Person>()
             request.includesPropertyValues = false
@@ -139,10 +127,7 @@ import Testing
     }
 
     @Test func batchSizeLoadsPagesAsTheyAreTouched() throws {
-        let log = StatementLog()
-        let store = try Fixtures.store(log: log)
-        try Fixtures.populate(store, people: 1, selfies: 10, networks: 1)
-        let context = ObjectContext(store: store)
+        let (store, context, log) = try Fixtures.populatedStore(people: 1, selfies: 10, networks: 1)
         try context.perform {
             log.clear()
             var request = FetchRequest<Selfie>(sortKeys: [SortKey("rating")])
@@ -167,10 +152,7 @@ import Testing
     }
 
     @Test func pendingChangesAppearInResults() throws {
-        let log = StatementLog()
-        let store = try Fixtures.store(log: log)
-        try Fixtures.populate(store, people: 1, selfies: 5, networks: 1)
-        let context = ObjectContext(store: store)
+        let (store, context, log) = try Fixtures.populatedStore(people: 1, selfies: 5, networks: 1)
         try context.perform {
             let all = Array(try context.fetch(FetchRequest<Selfie>(sortKeys: [SortKey("rating")])))
             let inserted = try context.insert(Selfie.self)

@@ -140,6 +140,16 @@ enum Fixtures {
         return try Store(model: model, location: location ?? .file(storePath()), configuration: configuration)
     }
 
+    /// A file store with the populated data set, a statement log that
+    /// starts empty, and a context named "main".
+    static func populatedStore(people: Int = 3, selfies: Int = 4, networks: Int = 2) throws -> (Store, ObjectContext, StatementLog) {
+        let log = StatementLog()
+        let store = try Self.store(log: log)
+        try populate(store, people: people, selfies: selfies, networks: networks)
+        log.clear()
+        return (store, ObjectContext(store: store, name: "main"), log)
+    }
+
     /// Saves `people` people, `selfies` selfies and `networks` social
     /// networks, every selfie related to every person and network, names
     /// "Person 1", "Selfie 1", "Network 1"…, selfie ratings 1, 2, 3….

@@ -4,10 +4,7 @@ import Testing
 
 @Suite struct RowCacheTests {
     @Test func hitsAndMissesAreCountedExactly() throws {
-        let log = StatementLog()
-        let store = try Fixtures.store(log: log)
-        try Fixtures.populate(store, people: 5, selfies: 1, networks: 1)
-        let context = ObjectContext(store: store)
+        let (store, context, log) = try Fixtures.populatedStore(people: 5, selfies: 1, networks: 1)
         try context.perform {
             // A fetch caches the rows: the first read of each is a hit.
             let people = Array(try context.fetch(FetchRequest<Person>()))
