@@ -1,1 +1,83 @@
 import ObjectGraph
+import Probes
+
+/// A performance experiment: what it demonstrates, the data set it runs
+/// on, and one iteration's work.
+///
+/// Add one by writing a file in Scenarios/ that declares a `Scenario`
+/// (see ``ScenarioCatalog``) and listing it in ``ScenarioCatalog/all``.
+public struct Scenario: Sendable {
+    public let name: String
+    /// One paragraph: what it demonstrates and what to look at in its counters.
+    public let summary: String
+    public let dataSet: DataSetKind
+    /// Whether an iteration changes the store (it then gets a fresh copy
+    /// of the data set for each iteration).
+    public let writes: Bool
+    /// Why it cannot run on an in-memory store, if it cannot.
+    public let needsFileStore: String?
+    public let body: @Sendable (ScenarioIteration) throws -> Void
+
+    public init(
+        name: String, summary: String, dataSet: DataSetKind, writes: Bool = false, needsFileStore: String? = nil,
+        body: @escaping @Sendable (ScenarioIteration) throws -> Void
+    ) {
+        self.name = name
+        self.summary = summary
+        self.dataSet = dataSet
+        self.writes = writes
+        self.needsFileStore = needsFileStore
+        self.body = body
+    }
+}
+
+/// What one iteration of a scenario works with.
+public final class ScenarioIteration {
+    public let store: Store
+    public let scale: Double
+    public let seed: UInt64
+    let scenario: String
+    private(set) var values: [String: Double] = [:]
+
+    init(store: Store, scale: Double, seed: UInt64, scenario: String) {
+        self.store = store
+        self.scale = scale
+        self.seed = seed
+        self.scenario = scenario
+    }
+
+    /// A new context on the store: every scenario starts on a fresh one.
+    public func context(_ name: String = "main") -> ObjectContext {
+        ObjectContext(store: store, name: name)
+    }
+
+    /// Records one of the scenario's own figures.
+    public func record(_ name: String, _ value: Double) {
+        values[name] = value
+    }
+
+    /// Marks a step (a `scenario` event with the step's name).
+    public func step(_ name: String) {
+        guard store.instrumentation.isOn(.scenario) else { return }
+        store.instrumentation.sink?.receive(.scenario(ScenarioEvent(
+            start: ProbeClock.now(), thread: ProbeClock.threadID(), scenario: scenario, phase: "step", step: name, iteration: 0)))
+    }
+
+    /// Fails the scenario with `message` unless `condition` holds.
+    public func check(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+        if !condition { throw ScenarioFailure(message()) }
+    }
+
+    /// Seconds on the monotonic clock taken by `body`.
+    public func time<T>(_ body: () throws -> T) rethrows -> (T, Double) {
+        let start = ProbeClock.now()
+        let result = try body()
+        return (result, Double(ProbeClock.now() - start) / 1e9)
+    }
+}
+
+/// A scenario that found a wrong result.
+public struct ScenarioFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,8 +1,156 @@
 import ArgumentParser
+import Foundation
+import ObjectGraph
+import Probes
+import Reporting
+import Scenarios
 
+/// `perf-run`: runs Faultline's scenarios and reports what the persistence
+/// code did. Exit codes as `diff` uses them: 0 success, 1 a scenario failed,
+/// 2 bad usage or input (with a one-line reason on standard error).
 @main
+enum PerfRunMain {
+    static func main() {
+        do {
+            var command = try PerfRun.parseAsRoot()
+            try command.run()
+        } catch let code as ExitCode {
+            exit(code.rawValue)
+        } catch {
+            let code = PerfRun.exitCode(for: error)
+            if code == .success {
+                print(PerfRun.fullMessage(for: error))
+                exit(0)
+            }
+            FileHandle.standardError.write(Data((PerfRun.message(for: error) + "\n").utf8))
+            // Usage and input errors are 2, as diff has it; argument-parser's
+            // own usage errors (64) too.
+            exit(error is UsageError || code == .validationFailure || code.rawValue == 64 ? 2 : code == .failure ? 1 : code.rawValue)
+        }
+    }
+}
+
 struct PerfRun: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "perf-run",
-        abstract: "Runs Faultline's performance scenarios and reports what the persistence code did.")
+        abstract: "Runs Faultline's performance scenarios and reports what the persistence code did.",
+        version: RunReport.toolVersion,
+        subcommands: [List.self, Run.self])
+}
+
+/// A one-line usage error (exit code 2).
+struct UsageError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension PerfRun {
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Lists the scenarios and what each demonstrates.")
+
+        @Flag(help: "Print the list as JSON.")
+        var json = false
+
+        func run() throws {
+            if json {
+                let list = ScenarioCatalog.all.map { ["name": $0.name, "dataSet": $0.dataSet.rawValue, "description": $0.summary] }
+                let data = try JSONSerialization.data(withJSONObject: list, options: [.prettyPrinted, .sortedKeys])
+                print(String(decoding: data, as: UTF8.self))
+                return
+            }
+            for scenario in ScenarioCatalog.all {
+                print("\(scenario.name) (\(scenario.dataSet.rawValue))")
+                print("    " + scenario.summary + "\n")
+            }
+        }
+    }
+
+    struct Run: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Runs scenarios (all by default) and writes a JSON report.",
+            discussion: "Exit code 0 when every scenario passed, 1 when one failed, 2 for bad usage.")
+
+        @Argument(help: "Scenarios to run (see `perf-run list`); all when none is named.")
+        var scenarios: [String] = []
+
+        @Option(help: "Data set scale, 0.01 to 4: entity counts are max(1, round(500 × scale)).")
+        var scale = 1.0
+
+        @Option(help: "Seed of the data generator.")
+        var seed: UInt64 = 1
+
+        @Option(help: "Measured iterations.")
+        var iterations = 10
+
+        @Option(help: "Warm-up iterations before the measured ones.")
+        var warmup = 1
+
+        @Option(help: "file (the default) or memory.")
+        var store = "file"
+
+        @Option(help: "Where to write the JSON report.")
+        var json = "Reports/latest.json"
+
+        @Option(name: .customLong("sql-debug"), help: "SQL debug log level, 1 to 4 (to standard error, or --sql-log).")
+        var sqlDebug: Int?
+
+        @Option(name: .customLong("sql-log"), help: "Write the SQL debug log to this file.")
+        var sqlLog: String?
+
+        @Flag(help: "Print nothing but errors.")
+        var quiet = false
+
+        func validate() throws {
+            guard scale >= 0.01, scale <= 4 else { throw ValidationError("--scale must be between 0.01 and 4, not \(scale)") }
+            guard iterations >= 1 else { throw ValidationError("--iterations must be at least 1") }
+            guard warmup >= 0 else { throw ValidationError("--warmup must not be negative") }
+            guard RunOptions.StoreKind(rawValue: store) != nil else { throw ValidationError("--store must be file or memory, not \(store)") }
+            if let sqlDebug, !(1...4).contains(sqlDebug) { throw ValidationError("--sql-debug must be 1 to 4, not \(sqlDebug)") }
+            for name in scenarios where ScenarioCatalog.named(name) == nil {
+                throw ValidationError("unknown scenario \(name) (perf-run list shows them)")
+            }
+        }
+
+        func run() throws {
+            let selected = scenarios.isEmpty ? ScenarioCatalog.all : scenarios.compactMap(ScenarioCatalog.named)
+            try checkWritable(json)
+            var options = RunOptions()
+            options.scale = scale
+            options.seed = seed
+            options.iterations = iterations
+            options.warmup = warmup
+            options.store = RunOptions.StoreKind(rawValue: store)!
+            if let level = sqlDebug ?? SQLDebugLogSink.fromEnvironment().map(\.level) {
+                options.sinks.append(try sqlLog.map { try SQLDebugLogSink(level: level, destination: .file($0)) } ?? SQLDebugLogSink(level: level))
+            }
+            if case .success(let lttng) = LTTngSink.load() { options.sinks.append(lttng) }
+            let quiet = self.quiet
+            let runner = ScenarioRunner(options: options) { line in
+                if !quiet { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+            }
+            let results = runner.run(selected)
+            let report = RunReport.make(results, options: options, commandLine: CommandLine.arguments)
+            try ReportFile.write(report, to: json)
+            if !quiet {
+                print(RunReport.summaryTable(report))
+                print("report: \(json)")
+            }
+            if results.contains(where: { $0.status == .failed }) { throw ExitCode.failure }
+        }
+
+        /// Fails early (exit code 2) when the report could not be written.
+        private func checkWritable(_ path: String) throws {
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                throw UsageError("cannot write the report \(path): cannot create \(directory.path)")
+            }
+            let probe = directory.appendingPathComponent(".perf-run-write-check-\(getpid())")
+            guard FileManager.default.createFile(atPath: probe.path, contents: Data()) else {
+                throw UsageError("cannot write the report \(path): \(directory.path) is not writable")
+            }
+            try? FileManager.default.removeItem(at: probe)
+        }
+    }
 }

@@ -1,0 +1,31 @@
+import Foundation
+
+/// CPU time and peak resident memory of this process.
+enum ProcessMeasurements {
+    /// User plus system CPU seconds so far.
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    /// Resets the kernel's peak resident set size (`/proc/self/clear_refs`);
+    /// false where that is not allowed.
+    @discardableResult
+    static func resetPeakResident() -> Bool {
+        guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
+        defer { try? handle.close() }
+        return (try? handle.write(contentsOf: Data("5".utf8))) != nil
+    }
+
+    /// `VmHWM` from `/proc/self/status`, in bytes.
+    static func peakResidentBytes() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            let number = line.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: " ").first
+            return number.flatMap { Int($0) }.map { $0 * 1024 }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import ObjectGraph
+import Reporting
+
+/// Where a run happens, for the report.
+enum RunEnvironment {
+    static func current() -> Report.Environment {
+        Report.Environment(
+            operatingSystem: osName(), cpuModel: cpuModel(), cores: ProcessInfo.processInfo.activeProcessorCount,
+            swiftVersion: swiftVersion, sqliteVersion: Connection.sqliteVersion, buildConfiguration: buildConfiguration,
+            gitCommit: gitCommit(), hostName: ProcessInfo.processInfo.hostName)
+    }
+
+    static var buildConfiguration: String {
+        #if DEBUG
+        "debug"
+        #else
+        "release"
+        #endif
+    }
+
+    static var swiftVersion: String {
+        #if compiler(>=6.4)
+        "6.4 or later"
+        #elseif compiler(>=6.3)
+        "6.3"
+        #elseif compiler(>=6.2)
+        "6.2"
+        #else
+        "before 6.2"
+        #endif
+    }
+
+    private static func osName() -> String {
+        guard let text = try? String(contentsOfFile: "/etc/os-release", encoding: .utf8) else { return "Linux" }
+        for line in text.split(separator: "\n") where line.hasPrefix("PRETTY_NAME=") {
+            return line.dropFirst(12).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        }
+        return "Linux"
+    }
+
+    private static func cpuModel() -> String {
+        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown" }
+        for line in text.split(separator: "\n") where line.hasPrefix("model name") {
+            return line.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown"
+        }
+        return "unknown"
+    }
+
+    /// `FAULTLINE_GIT_COMMIT`, else `git rev-parse HEAD` in the current directory.
+    private static func gitCommit() -> String? {
+        if let commit = ProcessInfo.processInfo.environment["FAULTLINE_GIT_COMMIT"], !commit.isEmpty { return commit }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git", "rev-parse", "HEAD"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

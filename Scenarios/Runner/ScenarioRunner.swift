@@ -1,0 +1,143 @@
+import Foundation
+import ObjectGraph
+import Probes
+import Reporting
+
+/// How to run scenarios.
+public struct RunOptions: Sendable {
+    public enum StoreKind: String, Sendable { case file, memory }
+
+    public var scale: Double = 1
+    public var seed: UInt64 = 1
+    public var iterations = 10
+    public var warmup = 1
+    public var store: StoreKind = .file
+    /// More sinks for every scenario's store (the SQL debug log, LTTng).
+    public var sinks: [any EventSink] = []
+
+    public init() {}
+}
+
+/// Runs scenarios: builds or reuses their data sets, runs warm-up and
+/// measured iterations with the recorder on, and turns what it measured
+/// into scenario reports.
+///
+/// Every measured iteration records wall and CPU time, peak resident memory
+/// and the exact counters; a counter that differs between iterations (or
+/// depends on memory management, as `objectsRegisteredPeak` does) is marked
+/// advisory. A scenario runs on its own copy of the cached data set, and one
+/// that writes gets a fresh copy for every iteration, so no scenario sees
+/// another's changes and their order changes nothing.
+public final class ScenarioRunner {
+    public let options: RunOptions
+    public let cache: DataSetCache
+    private let progress: (String) -> Void
+    private let workDirectory: URL
+
+    public init(options: RunOptions, cache: DataSetCache = DataSetCache(), progress: @escaping (String) -> Void = { _ in }) {
+        self.options = options
+        self.cache = cache
+        self.progress = progress
+        self.workDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-run-\(getpid())-\(UUID().uuidString.prefix(8))")
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: workDirectory)
+    }
+
+    /// Runs the scenarios in order; a failing one does not stop the others.
+    public func run(_ scenarios: [Scenario]) -> [ScenarioReport] {
+        scenarios.map { run($0) }
+    }
+
+    public func run(_ scenario: Scenario) -> ScenarioReport {
+        var report = ScenarioReport(name: scenario.name, description: scenario.summary, dataSet: scenario.dataSet.rawValue, status: .passed)
+        if options.store == .memory, let reason = scenario.needsFileStore {
+            report.status = .skipped
+            report.error = "needs a file store: \(reason)"
+            return report
+        }
+        do {
+            try measure(scenario, into: &report)
+        } catch {
+            report.status = .failed
+            report.error = "\(error)"
+        }
+        return report
+    }
+
+    private func makeStore(for scenario: Scenario, recorder: Recorder, index: Int) throws -> Store {
+        var configuration = StoreConfiguration()
+        configuration.sinks = [recorder] + options.sinks
+        switch options.store {
+        case .file:
+            let source = try cache.file(for: scenario.dataSet, scale: options.scale, seed: options.seed, progress: progress)
+            let directory = workDirectory.appendingPathComponent(scenario.name)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let copy = directory.appendingPathComponent("store-\(index).sqlite").path
+            try DataSetCache.copy(source, to: copy)
+            return try Store(model: scenario.dataSet.model, location: .file(copy), configuration: configuration)
+        case .memory:
+            let store = try Store(model: scenario.dataSet.model, location: .memory, configuration: configuration)
+            try scenario.dataSet.build(into: store, scale: options.scale, seed: options.seed)
+            return store
+        }
+    }
+
+    private func measure(_ scenario: Scenario, into report: inout ScenarioReport) throws {
+        let recorder = Recorder(bufferCapacity: 20_000)
+        var store = try makeStore(for: scenario, recorder: recorder, index: 0)
+        var samples: [Sample] = []
+        var counters: [[String: Int]] = []
+        var values: [String: Double] = [:]
+        var statements: [StatementAggregate] = []
+        let total = options.warmup + options.iterations
+        for index in 0..<total {
+            let measured = index >= options.warmup
+            if scenario.writes, index > 0 {
+                store = try makeStore(for: scenario, recorder: recorder, index: index)
+            }
+            let number = measured ? index - options.warmup + 1 : index - options.warmup
+            progress("\(scenario.name): \(measured ? "iteration \(number) of \(options.iterations)" : "warm-up")")
+            recorder.reset()
+            store.instrumentation.resetPeak()
+            let iteration = ScenarioIteration(store: store, scale: options.scale, seed: options.seed, scenario: scenario.name)
+            emit(store, scenario.name, phase: "iteration-begin", iteration: number)
+            let memoryReset = ProcessMeasurements.resetPeakResident()
+            let cpuStart = ProcessMeasurements.cpuSeconds()
+            let wallStart = ProbeClock.now()
+            try scenario.body(iteration)
+            let wall = Double(ProbeClock.now() - wallStart) / 1e9
+            let cpu = ProcessMeasurements.cpuSeconds() - cpuStart
+            emit(store, scenario.name, phase: "iteration-end", iteration: number)
+            guard measured else { continue }
+            samples.append(Sample(
+                wallSeconds: wall, cpuSeconds: cpu, peakResidentBytes: memoryReset ? ProcessMeasurements.peakResidentBytes() : nil))
+            var iterationCounters = recorder.counters
+            iterationCounters.objectsRegisteredPeak = store.instrumentation.objectsRegisteredPeak
+            counters.append(Dictionary(uniqueKeysWithValues: iterationCounters.all.map { ($0.name, $0.value) }))
+            values = iteration.values
+            statements = recorder.snapshot().statements
+        }
+        report.samples = samples
+        report.summary = Summary(wallSeconds: Statistics(samples.map(\.wallSeconds)), cpuSeconds: Statistics(samples.map(\.cpuSeconds)))
+        report.counters = counters.last ?? [:]
+        var advisory = Set(Counters.advisoryByNature)
+        for name in Counters.names where Set(counters.map { $0[name] ?? 0 }).count > 1 { advisory.insert(name) }
+        report.advisoryCounters = advisory.sorted()
+        report.values = values
+        report.statements = statements.prefix(10).map { aggregate in
+            StatementReport(
+                shape: aggregate.shape, purpose: aggregate.purpose, count: aggregate.count,
+                totalSeconds: Double(aggregate.totalNanoseconds) / 1e9, maxSeconds: Double(aggregate.maxNanoseconds) / 1e9,
+                rowsReturned: aggregate.rowsReturned, rowsChanged: aggregate.rowsChanged, fullScanSteps: aggregate.fullScanSteps,
+                firstCallSite: aggregate.firstCallSite.description, queryPlan: aggregate.queryPlan)
+        }
+    }
+
+    private func emit(_ store: Store, _ scenario: String, phase: String, iteration: Int) {
+        guard store.instrumentation.isOn(.scenario) else { return }
+        store.instrumentation.sink?.receive(.scenario(ScenarioEvent(
+            start: ProbeClock.now(), thread: ProbeClock.threadID(), scenario: scenario, phase: phase, step: "", iteration: iteration)))
+    }
+}

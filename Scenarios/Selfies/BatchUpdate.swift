@@ -1,0 +1,39 @@
+import ObjectGraph
+
+extension Scenario {
+    /// One object at a time against one UPDATE.
+    public static let batchUpdate = Scenario(
+        name: "BatchUpdate",
+        summary: """
+            Sets every selfie's rating to 5 in memory and saves once (the book's one-at-a-time update: a fetch, \
+            one UPDATE per object in one transaction; oneAtATimeSeconds), then sets it to 7 with one batch update \
+            (one UPDATE statement, no objects; batchSeconds), and verifies the store. Each iteration starts from a \
+            fresh copy whose ratings differ, since SQLite writes nothing for an UPDATE that stores the same value.
+            """,
+        dataSet: .selfies,
+        writes: true
+    ) { run in
+        let context = run.context()
+        let total = try context.perform { () -> Int in
+            let (count, seconds) = try run.time { () -> Int in
+                let selfies = Array(try context.fetch(FetchRequest<Selfie>(returningValues: true)))
+                for selfie in selfies { selfie.rating = 5 }
+                try context.save()
+                return selfies.count
+            }
+            run.record("oneAtATimeSeconds", seconds)
+            return count
+        }
+        let (result, batchSeconds) = try run.time {
+            try run.store.execute(BatchUpdateRequest(entityName: "Selfie", propertiesToUpdate: ["rating": .value(7)], resultType: .count))
+        }
+        run.record("batchSeconds", batchSeconds)
+        try run.check(result == .count(total), "the batch update changed \(result), not \(total) rows")
+        let check = run.context("check")
+        try check.perform {
+            let sevens = try check.count(for: FetchRequest<Selfie>(predicate: Key("rating") == 7))
+            try run.check(sevens == total, "\(sevens) of \(total) selfies have rating 7")
+        }
+        run.record("selfies", Double(total))
+    }
+}

@@ -1,0 +1,22 @@
+import ObjectGraph
+
+extension Scenario {
+    /// Fetching every object of the three entities.
+    public static let fetchAll = Scenario(
+        name: "FetchAll",
+        summary: """
+            Fetches every person, selfie and social network: three fetches, three SELECTs, every row read once and \
+            kept in the row cache. The baseline cost of loading the whole graph's objects (as faults) without \
+            touching a relationship; compare rowsRead with the other scenarios.
+            """,
+        dataSet: .selfies
+    ) { run in
+        let context = run.context()
+        try context.perform {
+            let people = try context.fetch(FetchRequest<Person>())
+            let selfies = try context.fetch(FetchRequest<Selfie>())
+            let networks = try context.fetch(FetchRequest<SocialNetwork>())
+            run.record("objects", Double(people.count + selfies.count + networks.count))
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import ObjectGraph
+
+public final class Person: ManagedObject, EntityNamed {
+    public static let entityName = "Person"
+    public var name: String { self[attribute: "name"] }
+    public var selfies: [Selfie] { self[toMany: "selfies"] }
+}
+
+public final class Selfie: ManagedObject, EntityNamed {
+    public static let entityName = "Selfie"
+    public var name: String { self[attribute: "name"] }
+    public var rating: Int16 {
+        get { self[attribute: "rating"] }
+        set { self[attribute: "rating"] = newValue }
+    }
+    public var people: [Person] { self[toMany: "people"] }
+    public var socialNetworks: [SocialNetwork] { self[toMany: "socialNetworks"] }
+}
+
+public final class SocialNetwork: ManagedObject, EntityNamed {
+    public static let entityName = "SocialNetwork"
+    public var name: String { self[attribute: "name"] }
+    public var selfies: [Selfie] { self[toMany: "selfies"] }
+
+    /// How many times the fault hooks ran (the DidFault scenario reads it).
+    nonisolated(unsafe) public static var hookCalls = 0
+    override public func willTurnIntoFault() { Self.hookCalls += 1 }
+    override public func didTurnIntoFault() { Self.hookCalls += 1 }
+}
+
+/// The Selfies data set of "Pro iOS Persistence", chapter 9.
+enum SelfiesDataSet {
+    static let base = 500
+
+    static let model: Model = try! Model([
+        Entity("Person", Person.self, properties: [
+            .attribute("name", .string),
+            .toMany("selfies", "Selfie", inverse: "people"),
+        ]),
+        Entity("Selfie", Selfie.self, properties: [
+            .attribute("name", .string),
+            .attribute("rating", .int16, default: 1),
+            .toMany("people", "Person", inverse: "selfies"),
+            .toMany("socialNetworks", "SocialNetwork", inverse: "selfies"),
+        ]),
+        Entity("SocialNetwork", SocialNetwork.self, properties: [
+            .attribute("name", .string),
+            .toMany("selfies", "Selfie", inverse: "socialNetworks"),
+        ]),
+    ])
+
+    static func expectedRows(scale: Double) -> [String: Int] {
+        let n = DataSetKind.count(base, scale: scale)
+        return ["Person": n, "Selfie": n, "SocialNetwork": n, "Person_selfies": n * n, "Selfie_socialNetworks": n * n]
+    }
+
+    static func build(into store: Store, scale: Double, seed: UInt64) throws {
+        let n = DataSetKind.count(base, scale: scale)
+        var rng = SeededGenerator(seed: seed)
+        func ids(_ result: BatchResult) -> [ObjectID] { result.objectIDs ?? [] }
+        let people = ids(try store.execute(BatchInsertRequest(
+            entityName: "Person", objects: (1...n).map { ["name": .string("Person \($0)")] }, resultType: .objectIDs)))
+        let selfies = ids(try store.execute(BatchInsertRequest(
+            entityName: "Selfie",
+            objects: (1...n).map { ["name": .string("Selfie \($0)"), "rating": .integer(Int64.random(in: 1...10, using: &rng))] },
+            resultType: .objectIDs)))
+        let networks = ids(try store.execute(BatchInsertRequest(
+            entityName: "SocialNetwork", objects: (1...n).map { ["name": .string("Network \($0)")] }, resultType: .objectIDs)))
+        try store.relate(selfies.flatMap { selfie in people.map { (selfie, $0) } }, through: "people", of: "Selfie")
+        try store.relate(selfies.flatMap { selfie in networks.map { (selfie, $0) } }, through: "socialNetworks", of: "Selfie")
+    }
+}

@@ -1,0 +1,29 @@
+import ObjectGraph
+
+extension Scenario {
+    /// One object per ID, however reached.
+    public static let uniquing = Scenario(
+        name: "Uniquing",
+        summary: """
+            Every selfie's people, sorted by name, must be the very same instances (===), whichever selfie they \
+            were reached through: the context's identity map at work. Fails naming the first mismatch. Each \
+            person is registered once however many relationships lead to it (objectsRegisteredPeak).
+            """,
+        dataSet: .selfies
+    ) { run in
+        let context = run.context()
+        try context.perform {
+            let selfies = Array(try context.fetch(FetchRequest<Selfie>(sortKeys: [SortKey("name")])))
+            guard let first = selfies.first else { return }
+            let reference = first.people.sorted { $0.name < $1.name }
+            for selfie in selfies.dropFirst() {
+                let people = selfie.people.sorted { $0.name < $1.name }
+                try run.check(people.count == reference.count, "\(selfie.name) has \(people.count) people, \(first.name) \(reference.count)")
+                for (a, b) in zip(reference, people) where a !== b {
+                    throw ScenarioFailure("\(a.name) reached through \(first.name) and through \(selfie.name) are two instances")
+                }
+            }
+            run.record("people", Double(reference.count))
+        }
+    }
+}

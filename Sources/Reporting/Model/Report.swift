@@ -1,0 +1,224 @@
+import Foundation
+
+/// A run's report: what ran, where, how, and what each scenario did.
+/// Encoded as JSON by ``ReportFile``; docs/report-schema.md describes it.
+public struct Report: Codable, Equatable, Sendable {
+    /// Bumped when a field changes meaning or goes away.
+    public static let currentSchemaVersion = 1
+
+    public var schemaVersion: Int
+    public var tool: Tool
+    public var environment: Environment
+    public var configuration: Configuration
+    public var scenarios: [ScenarioReport]
+
+    public init(tool: Tool, environment: Environment, configuration: Configuration, scenarios: [ScenarioReport]) {
+        self.schemaVersion = Self.currentSchemaVersion
+        self.tool = tool
+        self.environment = environment
+        self.configuration = configuration
+        self.scenarios = scenarios
+    }
+
+    public struct Tool: Codable, Equatable, Sendable {
+        public var name: String
+        public var version: String
+        /// The exact command line, so that a run can be repeated.
+        public var commandLine: [String]
+        public init(name: String, version: String, commandLine: [String]) {
+            self.name = name
+            self.version = version
+            self.commandLine = commandLine
+        }
+    }
+
+    public struct Environment: Codable, Equatable, Sendable {
+        public var operatingSystem: String
+        public var cpuModel: String
+        public var cores: Int
+        public var swiftVersion: String
+        public var sqliteVersion: String
+        public var buildConfiguration: String
+        public var gitCommit: String?
+        public var hostName: String
+        public init(
+            operatingSystem: String, cpuModel: String, cores: Int, swiftVersion: String, sqliteVersion: String,
+            buildConfiguration: String, gitCommit: String?, hostName: String
+        ) {
+            self.operatingSystem = operatingSystem
+            self.cpuModel = cpuModel
+            self.cores = cores
+            self.swiftVersion = swiftVersion
+            self.sqliteVersion = sqliteVersion
+            self.buildConfiguration = buildConfiguration
+            self.gitCommit = gitCommit
+            self.hostName = hostName
+        }
+    }
+
+    public struct Configuration: Codable, Equatable, Sendable {
+        public var scale: Double
+        public var seed: UInt64
+        public var iterations: Int
+        public var warmup: Int
+        public var store: String
+        public var timeoutSeconds: Double?
+        public init(scale: Double, seed: UInt64, iterations: Int, warmup: Int, store: String, timeoutSeconds: Double?) {
+            self.scale = scale
+            self.seed = seed
+            self.iterations = iterations
+            self.warmup = warmup
+            self.store = store
+            self.timeoutSeconds = timeoutSeconds
+        }
+    }
+}
+
+/// What one scenario did.
+public struct ScenarioReport: Codable, Equatable, Sendable {
+    public enum Status: String, Codable, Sendable {
+        case passed, failed, skipped
+    }
+
+    public var name: String
+    public var description: String
+    public var dataSet: String
+    public var status: Status
+    /// Why it failed or was skipped.
+    public var error: String?
+    public var samples: [Sample]
+    public var summary: Summary?
+    /// Exact counters of one measured iteration (docs/report-schema.md).
+    public var counters: [String: Int]
+    /// Counters that are not the same in every measured iteration, or that
+    /// depend on timing or memory management: shown, never gating.
+    public var advisoryCounters: [String]
+    /// The scenario's own figures (`coldSeconds`, `manualPeople`, …).
+    public var values: [String: Double]
+    /// The SQL statement shapes that took the most time, in one iteration.
+    public var statements: [StatementReport]
+    public var insights: [Insight]
+
+    public init(
+        name: String, description: String, dataSet: String, status: Status, error: String? = nil, samples: [Sample] = [],
+        summary: Summary? = nil, counters: [String: Int] = [:], advisoryCounters: [String] = [], values: [String: Double] = [:],
+        statements: [StatementReport] = [], insights: [Insight] = []
+    ) {
+        self.name = name
+        self.description = description
+        self.dataSet = dataSet
+        self.status = status
+        self.error = error
+        self.samples = samples
+        self.summary = summary
+        self.counters = counters
+        self.advisoryCounters = advisoryCounters
+        self.values = values
+        self.statements = statements
+        self.insights = insights
+    }
+}
+
+/// One measured iteration.
+public struct Sample: Codable, Equatable, Sendable {
+    public var wallSeconds: Double
+    public var cpuSeconds: Double
+    /// Peak resident memory during the iteration (`VmHWM` after a reset
+    /// through `/proc/self/clear_refs`); nil where that is not available.
+    public var peakResidentBytes: Int?
+
+    public init(wallSeconds: Double, cpuSeconds: Double, peakResidentBytes: Int?) {
+        self.wallSeconds = wallSeconds
+        self.cpuSeconds = cpuSeconds
+        self.peakResidentBytes = peakResidentBytes
+    }
+}
+
+/// Statistics of the samples.
+public struct Summary: Codable, Equatable, Sendable {
+    public var wallSeconds: Statistics
+    public var cpuSeconds: Statistics
+    public init(wallSeconds: Statistics, cpuSeconds: Statistics) {
+        self.wallSeconds = wallSeconds
+        self.cpuSeconds = cpuSeconds
+    }
+}
+
+/// Min, median, mean, max and standard deviation of some figures.
+public struct Statistics: Codable, Equatable, Sendable {
+    public var min: Double
+    public var median: Double
+    public var mean: Double
+    public var max: Double
+    public var standardDeviation: Double
+
+    public init(_ values: [Double]) {
+        let sorted = values.sorted()
+        let count = Double(sorted.count)
+        min = sorted.first ?? 0
+        max = sorted.last ?? 0
+        if sorted.isEmpty {
+            median = 0
+        } else if sorted.count % 2 == 1 {
+            median = sorted[sorted.count / 2]
+        } else {
+            median = (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        }
+        mean = sorted.isEmpty ? 0 : sorted.reduce(0, +) / count
+        let m = mean
+        standardDeviation = sorted.count < 2 ? 0 : (sorted.reduce(0) { $0 + ($1 - m) * ($1 - m) } / (count - 1)).squareRoot()
+    }
+}
+
+/// A SQL statement shape and what its executions did.
+public struct StatementReport: Codable, Equatable, Sendable {
+    public var shape: String
+    public var purpose: String
+    public var count: Int
+    public var totalSeconds: Double
+    public var maxSeconds: Double
+    public var rowsReturned: Int
+    public var rowsChanged: Int
+    public var fullScanSteps: Int
+    public var firstCallSite: String
+    public var queryPlan: [String]?
+
+    public init(
+        shape: String, purpose: String, count: Int, totalSeconds: Double, maxSeconds: Double, rowsReturned: Int, rowsChanged: Int,
+        fullScanSteps: Int, firstCallSite: String, queryPlan: [String]?
+    ) {
+        self.shape = shape
+        self.purpose = purpose
+        self.count = count
+        self.totalSeconds = totalSeconds
+        self.maxSeconds = maxSeconds
+        self.rowsReturned = rowsReturned
+        self.rowsChanged = rowsChanged
+        self.fullScanSteps = fullScanSteps
+        self.firstCallSite = firstCallSite
+        self.queryPlan = queryPlan
+    }
+}
+
+/// A finding that tells the user what to change.
+public struct Insight: Codable, Equatable, Sendable {
+    /// Stable identity: rule, entity, key path (for accepted-insights files).
+    public var rule: String
+    public var entity: String
+    public var keyPath: String
+    public var message: String
+    public var evidence: String
+    public var callSite: String
+
+    public init(rule: String, entity: String, keyPath: String, message: String, evidence: String, callSite: String) {
+        self.rule = rule
+        self.entity = entity
+        self.keyPath = keyPath
+        self.message = message
+        self.evidence = evidence
+        self.callSite = callSite
+    }
+
+    /// `rule/entity/keyPath`.
+    public var identity: String { "\(rule)/\(entity)/\(keyPath)" }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// Reading and writing reports as JSON files.
+public enum ReportFile {
+    /// Writes a report atomically: to a temporary file beside the target,
+    /// then renamed over it, so a reader never sees half a report.
+    public static func write(_ report: Report, to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try writeAtomically(try encoder.encode(report), to: path)
+    }
+
+    /// Writes bytes to a temporary file in the target's directory and
+    /// renames it over the target.
+    public static func writeAtomically(_ data: Data, to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+        try data.write(to: temporary)
+        if rename(temporary.path, url.path) != 0 {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: reason])
+        }
+    }
+
+    /// Reads a report; the error names the file and what is wrong.
+    public static func read(_ path: String) throws -> Report {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ReportError("\(path): cannot read the file") }
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw ReportError("\(path): not JSON (\(error.localizedDescription))")
+        }
+        guard let dictionary = object as? [String: Any], let version = dictionary["schemaVersion"] as? Int else {
+            throw ReportError("\(path): not a Faultline report (no schemaVersion)")
+        }
+        guard version == Report.currentSchemaVersion else {
+            throw ReportError("\(path): schema version \(version) is not supported (this tool reads \(Report.currentSchemaVersion))")
+        }
+        do {
+            return try JSONDecoder().decode(Report.self, from: data)
+        } catch DecodingError.keyNotFound(let key, let context) {
+            throw ReportError("\(path): missing field \((context.codingPath.map(\.stringValue) + [key.stringValue]).joined(separator: "."))")
+        } catch {
+            throw ReportError("\(path): not a valid report (\(error))")
+        }
+    }
+}
+
+/// A report that cannot be read or written, in one line.
+public struct ReportError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Reporting
+import Testing
+
+/// The command line: exit codes and one-line reasons.
+@Suite struct PerfRunCommandTests {
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    static func perfRun(_ arguments: [String]) throws -> Result {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("perf-run")
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test(arguments: [
+        (["run", "--scale", "0"], "--scale must be between 0.01 and 4, not 0.0\n"),
+        (["run", "--scale", "5"], "--scale must be between 0.01 and 4, not 5.0\n"),
+        (["run", "NoSuchScenario"], "unknown scenario NoSuchScenario (perf-run list shows them)\n"),
+        (["run", "FetchAll", "--json", "/proc/nowhere/report.json"], "cannot write the report /proc/nowhere/report.json: cannot create /proc/nowhere\n"),
+        (["run", "--store", "tape"], "--store must be file or memory, not tape\n"),
+    ])
+    func badUsageExitsWithTwoAndOneLine(arguments: [String], message: String) throws {
+        let result = try Self.perfRun(arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr == message)
+    }
+
+    @Test func unknownOptionsAreUsageErrorsToo() throws {
+        let result = try Self.perfRun(["run", "--bogus"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("Unknown option '--bogus'"))
+    }
+
+    @Test func aRunWritesAReadableReport() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("perf-run-\(UUID()).json").path
+        let result = try Self.perfRun(["run", "FetchAll", "DidFault", "--scale", "0.02", "--iterations", "2", "--json", path, "--quiet"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        let report = try ReportFile.read(path)
+        #expect(report.scenarios.map(\.name) == ["FetchAll", "DidFault"])
+        #expect(report.configuration.scale == 0.02)
+        #expect(report.tool.commandLine.contains("--scale"))
+        #expect(report.environment.sqliteVersion.hasPrefix("3."))
+    }
+
+    @Test func listShowsEveryScenario() throws {
+        let result = try Self.perfRun(["list", "--json"])
+        #expect(result.status == 0)
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: String]])
+        #expect(list.count == 10)
+        #expect(list.allSatisfy { ($0["description"] ?? "").count > 80 })
+    }
+}
