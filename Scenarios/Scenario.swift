@@ -16,12 +16,18 @@ public struct Scenario: Sendable {
     public let writes: Bool
     /// Why it cannot run on an in-memory store, if it cannot.
     public let needsFileStore: String?
+    /// Whether its store records persistent history.
+    public let persistentHistory: Bool
+    /// Whether its counters depend on timing (several threads): all advisory.
+    public let timingDependent: Bool
     public let body: @Sendable (ScenarioIteration) throws -> Void
 
     public init(
         name: String, summary: String, dataSet: DataSetKind, writes: Bool = false, needsFileStore: String? = nil,
-        body: @escaping @Sendable (ScenarioIteration) throws -> Void
+        persistentHistory: Bool = false, timingDependent: Bool = false, body: @escaping @Sendable (ScenarioIteration) throws -> Void
     ) {
+        self.persistentHistory = persistentHistory
+        self.timingDependent = timingDependent
         self.name = name
         self.summary = summary
         self.dataSet = dataSet

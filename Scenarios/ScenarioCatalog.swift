@@ -6,6 +6,7 @@
 public enum ScenarioCatalog {
     public static let all: [Scenario] = [
         .fetchAll, .didFault, .singleFault, .batchFault, .prefetch, .cache, .uniquing, .predicate, .subquery, .batchUpdate,
+        .batchInsert, .historyMerge, .derivedCount, .fetchBatchSize, .multiThread,
     ]
 
     /// The scenario with this name (case-insensitive).

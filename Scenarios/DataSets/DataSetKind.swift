@@ -7,10 +7,15 @@ public enum DataSetKind: String, Sendable, CaseIterable {
     /// person and every network (500 of each at scale 1, 250,000 rows in
     /// each join table).
     case selfies
+    /// Fireballs (10,000 at scale 1) with a timestamp, energies, position
+    /// and velocity, in groups (100 at scale 1) that count them in a
+    /// derived attribute.
+    case fireballs
 
     public var model: Model {
         switch self {
         case .selfies: SelfiesDataSet.model
+        case .fireballs: FireballsDataSet.model
         }
     }
 
@@ -19,6 +24,7 @@ public enum DataSetKind: String, Sendable, CaseIterable {
     public var generatorVersion: Int {
         switch self {
         case .selfies: 1
+        case .fireballs: 1
         }
     }
 
@@ -26,6 +32,7 @@ public enum DataSetKind: String, Sendable, CaseIterable {
     func build(into store: Store, scale: Double, seed: UInt64) throws {
         switch self {
         case .selfies: try SelfiesDataSet.build(into: store, scale: scale, seed: seed)
+        case .fireballs: try FireballsDataSet.build(into: store, scale: scale, seed: seed)
         }
     }
 
@@ -33,6 +40,7 @@ public enum DataSetKind: String, Sendable, CaseIterable {
     func expectedRows(scale: Double) -> [String: Int] {
         switch self {
         case .selfies: SelfiesDataSet.expectedRows(scale: scale)
+        case .fireballs: FireballsDataSet.expectedRows(scale: scale)
         }
     }
 

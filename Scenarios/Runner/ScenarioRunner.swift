@@ -69,6 +69,7 @@ public final class ScenarioRunner {
     private func makeStore(for scenario: Scenario, recorder: Recorder, index: Int) throws -> Store {
         var configuration = StoreConfiguration()
         configuration.sinks = [recorder] + options.sinks
+        configuration.persistentHistoryTracking = scenario.persistentHistory
         switch options.store {
         case .file:
             let source = try cache.file(for: scenario.dataSet, scale: options.scale, seed: options.seed, progress: progress)
@@ -122,7 +123,7 @@ public final class ScenarioRunner {
         report.samples = samples
         report.summary = Summary(wallSeconds: Statistics(samples.map(\.wallSeconds)), cpuSeconds: Statistics(samples.map(\.cpuSeconds)))
         report.counters = counters.last ?? [:]
-        var advisory = Set(Counters.advisoryByNature)
+        var advisory = Set(scenario.timingDependent ? Counters.names : Array(Counters.advisoryByNature))
         for name in Counters.names where Set(counters.map { $0[name] ?? 0 }).count > 1 { advisory.insert(name) }
         report.advisoryCounters = advisory.sorted()
         report.values = values

@@ -283,10 +283,12 @@ extension ObjectContext {
 }
 
 extension Store {
-    /// Relates objects in bulk through a many-to-many relationship: one
-    /// `INSERT OR IGNORE` per pair into its join table, in one transaction.
-    /// For building data sets; contexts are bypassed as by other batch
-    /// requests (merge the returned change set to see the new relationships).
+    /// Relates objects in bulk through a to-many relationship, in one
+    /// transaction: for a many-to-many one, an `INSERT OR IGNORE` per pair
+    /// into its join table; for a one-to-many one, an `UPDATE` of each
+    /// destination's foreign key. For building data sets; contexts are
+    /// bypassed as by other batch requests (merge the returned change set to
+    /// see the new relationships). Derived attributes follow.
     @discardableResult
     public func relate(
         _ pairs: [(ObjectID, ObjectID)], through relationship: String, of entityName: String, file: String = #fileID, line: Int = #line
@@ -295,27 +297,35 @@ extension Store {
         guard let description = entity.relationship(named: relationship) else {
             throw .unknownKey(entity: entity.name, key: relationship)
         }
-        guard case .joinTable(let table, let source, let target) = description.storage else {
-            throw .invalidBatchRequest("\(entity.name).\(relationship) is not a many-to-many relationship")
+        let sql: String
+        switch description.storage {
+        case .joinTable(let table, let source, let target):
+            sql = "INSERT OR IGNORE INTO \(quoted(table)) (\(source), \(target)) VALUES (?, ?)"
+        case .inverseForeignKey(let column):
+            sql = "UPDATE \(quoted(model.destination(of: description).table)) SET \(quoted(column)) = ? WHERE pk = ?"
+        case .foreignKey:
+            throw .invalidBatchRequest("\(entity.name).\(relationship) is not a to-many relationship")
         }
         let destination = model.destination(of: description)
         for (a, b) in pairs where a.entity !== entity || b.entity !== destination {
             throw .invalidBatchRequest("relate through \(entity.name).\(relationship) needs \(entity.name) and \(destination.name) IDs, got \(a) and \(b)")
         }
-        let sql = "INSERT OR IGNORE INTO \(quoted(table)) (\(source), \(target)) VALUES (?, ?)"
         var changes = ChangeSet(contextName: "batch relate")
+        changes.updated = Set(pairs.map(\.0)).union(pairs.map(\.1))
+        let touched = changes
+        let model = self.model
         do {
             try pool.write(purpose: "batch", callSite: CallSite(file: file, line: line), { connection in
                 for (a, b) in pairs {
                     try connection.run(sql, [.integer(a.primaryKey), .integer(b.primaryKey)])
                 }
+                _ = try DerivedAttributes.update(touched, model: model, on: connection)
             })
         } catch let error as SQLiteError {
             throw .saveFailed(error)
         } catch {
             throw .invalidBatchRequest("\(error)")
         }
-        changes.updated = Set(pairs.map(\.0)).union(pairs.map(\.1))
         var rows = CommittedRows()
         rows.invalidatedRows = changes.updated
         rowCache.apply(rows)
