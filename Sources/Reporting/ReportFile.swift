@@ -51,7 +51,7 @@ public enum ReportFile {
 }
 
 /// A report that cannot be read or written, in one line.
-public struct ReportError: Error, CustomStringConvertible, Sendable {
+public struct ReportError: Error, CustomStringConvertible, Sendable, Equatable {
     public let description: String
     public init(_ description: String) { self.description = description }
 }
