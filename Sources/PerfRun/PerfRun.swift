@@ -35,7 +35,7 @@ struct PerfRun: ParsableCommand {
         commandName: "perf-run",
         abstract: "Runs Faultline's performance scenarios and reports what the persistence code did.",
         version: RunReport.toolVersion,
-        subcommands: [List.self, Run.self])
+        subcommands: [List.self, Run.self, Explain.self])
 }
 
 /// A one-line usage error (exit code 2).
@@ -61,6 +61,56 @@ extension PerfRun {
             for scenario in ScenarioCatalog.all {
                 print("\(scenario.name) (\(scenario.dataSet.rawValue))")
                 print("    " + scenario.summary + "\n")
+            }
+        }
+    }
+
+    struct Explain: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Shows what a predicate compiles to, its query plan and what running it costs.",
+            discussion: "Example: perf-run explain Selfie \"rating < 5 OR name LIKE '*e*ie*'\" --scale 0.1")
+
+        @Argument(help: "The entity to fetch.")
+        var entity: String
+
+        @Argument(help: "The predicate, in format-string syntax (docs/predicates.md).")
+        var predicate: String
+
+        @Option(help: "The data set: selfies or fireballs.")
+        var dataset = "selfies"
+
+        @Option(help: "Data set scale, 0.01 to 4.")
+        var scale = 1.0
+
+        @Flag(help: "Print the explanation as JSON.")
+        var json = false
+
+        func validate() throws {
+            guard scale >= 0.01, scale <= 4 else { throw ValidationError("--scale must be between 0.01 and 4, not \(scale)") }
+            guard let kind = DataSetKind(rawValue: dataset) else {
+                throw ValidationError("unknown data set \(dataset) (\(DataSetKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            guard kind.model.entity(named: entity) != nil else {
+                throw ValidationError("the \(dataset) data set has no entity \(entity) (\(kind.model.entities.map(\.name).joined(separator: ", ")))")
+            }
+        }
+
+        func run() throws {
+            let explanation: PredicateExplanation
+            do {
+                explanation = try PredicateExplanation.explain(
+                    entity: entity, format: predicate, dataSet: DataSetKind(rawValue: dataset)!, scale: scale)
+            } catch let error as PredicateSyntaxError {
+                throw UsageError(error.description)
+            } catch let error as ObjectGraphError {
+                throw UsageError(error.description)
+            }
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                print(String(decoding: try encoder.encode(explanation), as: UTF8.self))
+            } else {
+                print(explanation.text)
             }
         }
     }

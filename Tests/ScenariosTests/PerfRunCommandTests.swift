@@ -1,6 +1,7 @@
 import Foundation
 import Reporting
 import Testing
+@testable import Scenarios
 
 /// The command line: exit codes and one-line reasons.
 @Suite struct PerfRunCommandTests {
@@ -63,5 +64,28 @@ import Testing
         let list = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: String]])
         #expect(list.count == 15)
         #expect(list.allSatisfy { ($0["description"] ?? "").count > 80 })
+    }
+}
+
+@Suite struct ExplainTests {
+    @Test func explainShowsTheSQLPlanMatchesAndCounters() throws {
+        let explanation = try PredicateExplanation.explain(
+            entity: "Selfie", format: "rating < 5 OR name LIKE '*e*ie*'", dataSet: .selfies, scale: 0.02, cache: ScenarioCounterTests.cache)
+        #expect(explanation.predicate == "rating < 5 OR name LIKE \"*e*ie*\"")
+        #expect(explanation.sql == "SELECT t0.pk, t0.\"name\", t0.\"rating\" FROM \"Selfie\" t0 WHERE (t0.\"rating\" < ? OR t0.\"name\" GLOB ?)")
+        #expect(explanation.arguments == ["5", "'*e*ie*'"])
+        #expect(explanation.fullScans == ["SCAN t0"])
+        #expect(explanation.matches == 10)
+        #expect(explanation.counters["fetches"] == 1)
+        #expect(explanation.counters["rowsRead"] == 10)
+    }
+
+    @Test func aBadPredicateExitsWithTwoAndTheColumn() throws {
+        let result = try PerfRunCommandTests.perfRun(["explain", "Selfie", "(rating < 5 OR name LIKE 'x'", "--scale", "0.02"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "expected ')' at column 29 in \"(rating < 5 OR name LIKE 'x'\"\n")
+        let unknown = try PerfRunCommandTests.perfRun(["explain", "Selfy", "rating < 5", "--scale", "0.02"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr == "the selfies data set has no entity Selfy (Person, Selfie, SocialNetwork)\n")
     }
 }
