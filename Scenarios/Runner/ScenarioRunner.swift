@@ -14,6 +14,9 @@ public struct RunOptions: Sendable {
     public var store: StoreKind = .file
     /// More sinks for every scenario's store (the SQL debug log, LTTng).
     public var sinks: [any EventSink] = []
+    /// Keep the recorded events of each scenario's last measured iteration
+    /// (for a trace file), at most this many per scenario; 0 keeps none.
+    public var keptEvents = 0
 
     public init() {}
 }
@@ -33,6 +36,8 @@ public final class ScenarioRunner {
     public let cache: DataSetCache
     private let progress: (String) -> Void
     private let workDirectory: URL
+    /// The events kept (``RunOptions/keptEvents``), scenario by scenario.
+    public private(set) var events: [Event] = []
 
     public init(options: RunOptions, cache: DataSetCache = DataSetCache(), progress: @escaping (String) -> Void = { _ in }) {
         self.options = options
@@ -86,7 +91,7 @@ public final class ScenarioRunner {
     }
 
     private func measure(_ scenario: Scenario, into report: inout ScenarioReport) throws {
-        let recorder = Recorder(bufferCapacity: 20_000)
+        let recorder = Recorder(bufferCapacity: max(options.keptEvents, 1))
         var store = try makeStore(for: scenario, recorder: recorder, index: 0)
         var samples: [Sample] = []
         var counters: [[String: Int]] = []
@@ -118,7 +123,9 @@ public final class ScenarioRunner {
             iterationCounters.objectsRegisteredPeak = store.instrumentation.objectsRegisteredPeak
             counters.append(Dictionary(uniqueKeysWithValues: iterationCounters.all.map { ($0.name, $0.value) }))
             values = iteration.values
-            statements = recorder.snapshot().statements
+            let snapshot = recorder.snapshot()
+            statements = snapshot.statements
+            if index == total - 1, options.keptEvents > 0 { events += snapshot.events }
         }
         report.samples = samples
         report.summary = Summary(wallSeconds: Statistics(samples.map(\.wallSeconds)), cpuSeconds: Statistics(samples.map(\.cpuSeconds)))

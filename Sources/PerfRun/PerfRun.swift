@@ -147,6 +147,9 @@ extension PerfRun {
         @Option(name: .customLong("sql-log"), help: "Write the SQL debug log to this file.")
         var sqlLog: String?
 
+        @Option(name: .customLong("trace-events"), help: "Write the last iteration's events as a Chrome/Perfetto trace file.")
+        var traceEvents: String?
+
         @Flag(help: "Print nothing but errors.")
         var quiet = false
 
@@ -174,6 +177,10 @@ extension PerfRun {
                 options.sinks.append(try sqlLog.map { try SQLDebugLogSink(level: level, destination: .file($0)) } ?? SQLDebugLogSink(level: level))
             }
             if case .success(let lttng) = LTTngSink.load() { options.sinks.append(lttng) }
+            if let traceEvents {
+                try checkWritable(traceEvents)
+                options.keptEvents = 100_000
+            }
             let quiet = self.quiet
             let runner = ScenarioRunner(options: options) { line in
                 if !quiet { FileHandle.standardError.write(Data((line + "\n").utf8)) }
@@ -181,6 +188,9 @@ extension PerfRun {
             let results = runner.run(selected)
             let report = RunReport.make(results, options: options, commandLine: CommandLine.arguments)
             try ReportFile.write(report, to: json)
+            if let traceEvents {
+                try ReportFile.writeAtomically(TraceEventFile.render(runner.events), to: traceEvents)
+            }
             if !quiet {
                 print(RunReport.summaryTable(report))
                 print("report: \(json)")

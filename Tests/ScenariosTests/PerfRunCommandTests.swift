@@ -58,6 +58,23 @@ import Testing
         #expect(report.environment.sqliteVersion.hasPrefix("3."))
     }
 
+    @Test func traceEventsAreWrittenForTheLastIterations() throws {
+        let directory = FileManager.default.temporaryDirectory
+        let trace = directory.appendingPathComponent("trace-\(UUID()).json").path
+        let result = try Self.perfRun([
+            "run", "DidFault", "--scale", "0.02", "--iterations", "1", "--quiet",
+            "--json", directory.appendingPathComponent("r-\(UUID()).json").path, "--trace-events", trace,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: trace))) as? [String: Any])
+        let slices = try #require(document["traceEvents"] as? [[String: Any]])
+        let names = slices.compactMap { $0["name"] as? String }
+        #expect(names.first == "iteration-begin DidFault")
+        #expect(names.contains("fetch Selfie"))
+        #expect(names.contains("relationship fault Selfie.socialNetworks"))
+        #expect(names.last == "iteration-end DidFault")
+    }
+
     @Test func listShowsEveryScenario() throws {
         let result = try Self.perfRun(["list", "--json"])
         #expect(result.status == 0)

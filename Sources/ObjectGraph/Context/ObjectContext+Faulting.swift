@@ -202,6 +202,8 @@ extension ObjectContext {
     /// Reads a key path through to-one relationships, for in-memory
     /// predicate evaluation and sorting.
     func read(_ object: ManagedObject, keyPath: String) throws(ObjectGraphError) -> InMemoryEvaluator.Operand {
+        // A plain attribute, the common case: no splitting.
+        if object.entity.attributeIndex[keyPath] != nil { return .value(try attributeValue(object, keyPath)) }
         var current: ManagedObject? = object
         let components = keyPath.split(separator: ".", omittingEmptySubsequences: false)
         for (position, component) in components.enumerated() {
