@@ -91,7 +91,8 @@ public final class ScenarioRunner {
     }
 
     private func measure(_ scenario: Scenario, into report: inout ScenarioReport) throws {
-        let recorder = Recorder(bufferCapacity: max(options.keptEvents, 1))
+        // Insights read the last iteration's events, with bound values.
+        let recorder = Recorder(bufferCapacity: max(options.keptEvents, 200_000), tracksArguments: true)
         var store = try makeStore(for: scenario, recorder: recorder, index: 0)
         var samples: [Sample] = []
         var counters: [[String: Int]] = []
@@ -125,6 +126,7 @@ public final class ScenarioRunner {
             values = iteration.values
             let snapshot = recorder.snapshot()
             statements = snapshot.statements
+            if index == total - 1 { report.insights = InsightRules().analyze(snapshot.events) }
             if index == total - 1, options.keptEvents > 0 { events += snapshot.events }
         }
         report.samples = samples

@@ -1,0 +1,83 @@
+import Probes
+import Reporting
+import Testing
+
+/// Each rule with events that fire it and events that must not.
+@Suite struct InsightRulesTests {
+    let site = CallSite(file: "App/Gallery.swift", line: 12)
+
+    func relationshipFault(_ entity: String, _ relationship: String, to destination: String, key: Int64 = 1) -> Event {
+        .relationshipFault(RelationshipFaultEvent(
+            start: 0, durationNanoseconds: 0, thread: 1, context: "main", entity: entity, relationship: relationship, primaryKey: key,
+            destinationEntity: destination, destinationCount: 3, source: .database, callSite: site))
+    }
+
+    func fault(_ entity: String, _ key: Int64, _ source: FaultSource) -> Event {
+        .fault(FaultEvent(start: 0, durationNanoseconds: 0, thread: 1, context: "main", entity: entity, primaryKey: key, source: source, callSite: site))
+    }
+
+    func sql(_ text: String, _ arguments: [String] = [], fullScanSteps: Int = 0, purpose: String = "fetch Selfie") -> Event {
+        .sql(SQLEvent(
+            start: 0, durationNanoseconds: 0, thread: 1, sql: text, shape: SQLShape.normalize(text), shapeID: 0, arguments: arguments,
+            rowsReturned: 1, rowsChanged: 0, fullScanSteps: fullScanSteps, sorts: 0, autoIndexes: 0, vmSteps: 0, purpose: purpose,
+            queryPlan: nil, callSite: site))
+    }
+
+    func save(objects: Int) -> Event {
+        .save(SaveEvent(start: 0, durationNanoseconds: 0, thread: 1, context: "importer", inserted: objects, updated: 0, deleted: 0,
+                        success: true, error: "", callSite: site))
+    }
+
+    @Test func faultStorm() {
+        let events = [relationshipFault("Selfie", "socialNetworks", to: "SocialNetwork")] + (1...50).map { fault("SocialNetwork", Int64($0), .database) }
+        let insights = InsightRules().analyze(events)
+        #expect(insights == [Insight(
+            rule: "fault-storm", entity: "SocialNetwork", keyPath: "socialNetworks",
+            message: "50 faults on SocialNetwork fulfilled one by one from the database; prefetch `socialNetworks`",
+            evidence: "50 database faults of SocialNetwork after relationship faults of Selfie.socialNetworks",
+            callSite: "App/Gallery.swift:12")])
+        #expect(insights[0].identity == "fault-storm/SocialNetwork/socialNetworks")
+        // Row cache hits, too few faults, or faults no relationship led to: nothing.
+        #expect(InsightRules().analyze([events[0]] + (1...50).map { fault("SocialNetwork", Int64($0), .rowCache) }).isEmpty)
+        #expect(InsightRules().analyze(Array(events.prefix(40))).isEmpty)
+        #expect(InsightRules().analyze(Array(events.dropFirst())).isEmpty)
+    }
+
+    @Test func repeatedStatement() {
+        let same = (0..<10).map { _ in sql("SELECT t0.pk FROM \"Selfie\" t0 WHERE t0.\"rating\" < ?", ["5"]) }
+        let insights = InsightRules().analyze(same)
+        #expect(insights.map(\.rule) == ["repeated-statement"])
+        #expect(insights.first?.entity == "Selfie")
+        #expect(insights.first?.message == "the same statement ran 10 times with (5); keep its result instead of asking again")
+        // Similar statements (other values) and transactions are not repeats.
+        let similar = (0..<10).map { sql("SELECT t0.pk FROM \"Selfie\" t0 WHERE t0.\"rating\" < ?", ["\($0)"]) }
+        #expect(InsightRules().analyze(similar).isEmpty)
+        #expect(InsightRules().analyze((0..<10).map { _ in sql("BEGIN DEFERRED", purpose: "transaction") }).isEmpty)
+    }
+
+    @Test func fullScanNamesTheColumnToIndex() {
+        let scans = (0..<2).map { _ in sql("SELECT t0.pk FROM \"Selfie\" t0 WHERE t0.\"rating\" < ?", ["5"], fullScanSteps: 600) }
+        let insights = InsightRules().analyze(scans)
+        #expect(insights.map(\.message) == ["full table scans of Selfie: 1200 rows stepped in 2 executions; an index on Selfie.rating would serve"])
+        #expect(insights.first?.keyPath == "rating")
+        // Small tables, and fetches of everything, are fine.
+        #expect(InsightRules().analyze([sql("SELECT t0.pk FROM \"Selfie\" t0 WHERE t0.\"rating\" < ?", ["5"], fullScanSteps: 99)]).isEmpty)
+        #expect(InsightRules().analyze([sql("SELECT t0.pk FROM \"Selfie\" t0", fullScanSteps: 5_000)]).isEmpty)
+    }
+
+    @Test func saveInLoop() {
+        let insights = InsightRules().analyze((0..<10).map { _ in save(objects: 1) })
+        #expect(insights.map(\.message) == [
+            "10 saves of one or two objects each in context importer; save once after the loop, or use a batch insert"])
+        #expect(InsightRules().analyze((0..<10).map { _ in save(objects: 50) }).isEmpty)
+        #expect(InsightRules().analyze((0..<9).map { _ in save(objects: 1) }).isEmpty)
+    }
+
+    @Test func repeatedCount() {
+        let counts = (1...20).map { relationshipFault("Group", "fireballs", to: "Fireball", key: Int64($0)) }
+        let insights = InsightRules().analyze(counts)
+        #expect(insights.map(\.identity) == ["repeated-count/Group/fireballs"])
+        // Reading the destinations means the relationship was needed.
+        #expect(InsightRules().analyze(counts + [fault("Fireball", 1, .rowCache)]).filter { $0.rule == "repeated-count" }.isEmpty)
+    }
+}
