@@ -14,6 +14,9 @@ public struct RunOptions: Sendable {
     public var store: StoreKind = .file
     /// More sinks for every scenario's store (the SQL debug log, LTTng).
     public var sinks: [any EventSink] = []
+    /// A scenario running longer than this (all its iterations) is stopped
+    /// and marked failed; nil means no limit.
+    public var timeoutSeconds: Double?
     /// Keep the recorded events of each scenario's last measured iteration
     /// (for a trace file), at most this many per scenario; 0 keeps none.
     public var keptEvents = 0
@@ -38,6 +41,62 @@ public final class ScenarioRunner {
     private let workDirectory: URL
     /// The events kept (``RunOptions/keptEvents``), scenario by scenario.
     public private(set) var events: [Event] = []
+    private let cancellation = Cancellation()
+
+    /// What stops the scenario running now, from any thread.
+    final class Cancellation: @unchecked Sendable {
+        private let lock = NSLock()
+        private var store: Store?
+        private(set) var reason: String?
+        private var generation = 0
+
+        /// The store work goes to now; a cancellation reaches it at once.
+        func attach(_ store: Store) {
+            lock.lock()
+            self.store = store
+            let reason = self.reason
+            lock.unlock()
+            if let reason { store.cancel(reason) }
+        }
+
+        func cancel(_ reason: String) {
+            lock.lock()
+            self.reason = self.reason ?? reason
+            let store = self.store
+            lock.unlock()
+            store?.cancel(reason)
+        }
+
+        /// Starts a scenario: forgets an earlier time limit, returns its number.
+        func begin() -> Int {
+            lock.lock()
+            defer { lock.unlock() }
+            if reason?.hasPrefix("timed out") == true { reason = nil }
+            store = nil
+            generation += 1
+            return generation
+        }
+
+        /// Cancels scenario `number` if it still runs.
+        func timeOut(_ number: Int, _ reason: String) {
+            lock.lock()
+            let current = generation == number && self.reason == nil
+            lock.unlock()
+            if current { cancel(reason) }
+        }
+
+        var isInterrupted: Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            return reason != nil && reason?.hasPrefix("timed out") == false
+        }
+    }
+
+    /// Stops the run from any thread (Ctrl-C): the scenario running now
+    /// ends as failed with `reason`, the ones after it are skipped.
+    public var interrupt: @Sendable (String) -> Void {
+        { [cancellation] reason in cancellation.cancel(reason) }
+    }
 
     public init(options: RunOptions, cache: DataSetCache = DataSetCache(), progress: @escaping (String) -> Void = { _ in }) {
         self.options = options
@@ -57,6 +116,18 @@ public final class ScenarioRunner {
 
     public func run(_ scenario: Scenario) -> ScenarioReport {
         var report = ScenarioReport(name: scenario.name, description: scenario.summary, dataSet: scenario.dataSet.rawValue, status: .passed)
+        if cancellation.isInterrupted {
+            report.status = .skipped
+            report.error = "not run: \(cancellation.reason ?? "interrupted")"
+            return report
+        }
+        let number = cancellation.begin()
+        if let limit = options.timeoutSeconds {
+            let cancellation = self.cancellation
+            DispatchQueue.global().asyncAfter(deadline: .now() + limit) {
+                cancellation.timeOut(number, "timed out after \(limit) s")
+            }
+        }
         if options.store == .memory, let reason = scenario.needsFileStore {
             report.status = .skipped
             report.error = "needs a file store: \(reason)"
@@ -66,7 +137,8 @@ public final class ScenarioRunner {
             try measure(scenario, into: &report)
         } catch {
             report.status = .failed
-            report.error = "\(error)"
+            // A cancelled store says why it was cancelled, whatever failed.
+            report.error = cancellation.reason.map { "stopped: \($0)" } ?? "\(error)"
         }
         return report
     }
@@ -82,10 +154,13 @@ public final class ScenarioRunner {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let copy = directory.appendingPathComponent("store-\(index).sqlite").path
             try DataSetCache.copy(source, to: copy)
-            return try Store(model: scenario.dataSet.model, location: .file(copy), configuration: configuration)
+            let store = try Store(model: scenario.dataSet.model, location: .file(copy), configuration: configuration)
+            cancellation.attach(store)
+            return store
         case .memory:
             let store = try Store(model: scenario.dataSet.model, location: .memory, configuration: configuration)
             try scenario.dataSet.build(into: store, scale: options.scale, seed: options.seed)
+            cancellation.attach(store)
             return store
         }
     }

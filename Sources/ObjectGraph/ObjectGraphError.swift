@@ -39,6 +39,8 @@ public enum ObjectGraphError: Error, Sendable, Equatable, CustomStringConvertibl
     case historyTokenMismatch(expected: String, got: String)
     /// Persistent history is off for this store.
     case historyDisabled
+    /// Work on the store was cancelled (a time limit, Ctrl-C).
+    case cancelled(String)
     /// A derived attribute cannot be set; the store computes it.
     case derivedAttribute(entity: String, key: String)
 
@@ -78,6 +80,8 @@ public enum ObjectGraphError: Error, Sendable, Equatable, CustomStringConvertibl
             "invalid batch request, nothing was written: \(reason)"
         case .historyTokenMismatch(let expected, let got):
             "the history token belongs to store \(got), not to this store \(expected)"
+        case .cancelled(let reason):
+            "cancelled: \(reason)"
         case .derivedAttribute(let entity, let key):
             "\(entity).\(key) is a derived attribute: the store computes it on save"
         case .historyDisabled:

@@ -38,6 +38,11 @@ struct PerfRun: ParsableCommand {
         subcommands: [List.self, Run.self, Explain.self])
 }
 
+/// Set by the SIGINT handler.
+final class Interrupted: @unchecked Sendable {
+    var happened = false
+}
+
 /// A one-line usage error (exit code 2).
 struct UsageError: Error, CustomStringConvertible {
     let description: String
@@ -147,6 +152,9 @@ extension PerfRun {
         @Option(name: .customLong("sql-log"), help: "Write the SQL debug log to this file.")
         var sqlLog: String?
 
+        @Option(help: "Stop a scenario that runs longer than this many seconds (all its iterations) and mark it failed.")
+        var timeout: Double?
+
         @Option(name: .customLong("trace-events"), help: "Write the last iteration's events as a Chrome/Perfetto trace file.")
         var traceEvents: String?
 
@@ -158,6 +166,7 @@ extension PerfRun {
             guard iterations >= 1 else { throw ValidationError("--iterations must be at least 1") }
             guard warmup >= 0 else { throw ValidationError("--warmup must not be negative") }
             guard RunOptions.StoreKind(rawValue: store) != nil else { throw ValidationError("--store must be file or memory, not \(store)") }
+            if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds, not \(timeout)") }
             if let sqlDebug, !(1...4).contains(sqlDebug) { throw ValidationError("--sql-debug must be 1 to 4, not \(sqlDebug)") }
             for name in scenarios where ScenarioCatalog.named(name) == nil {
                 throw ValidationError("unknown scenario \(name) (perf-run list shows them)")
@@ -173,6 +182,7 @@ extension PerfRun {
             options.iterations = iterations
             options.warmup = warmup
             options.store = RunOptions.StoreKind(rawValue: store)!
+            options.timeoutSeconds = timeout
             if let level = sqlDebug ?? SQLDebugLogSink.fromEnvironment().map(\.level) {
                 options.sinks.append(try sqlLog.map { try SQLDebugLogSink(level: level, destination: .file($0)) } ?? SQLDebugLogSink(level: level))
             }
@@ -185,7 +195,19 @@ extension PerfRun {
             let runner = ScenarioRunner(options: options) { line in
                 if !quiet { FileHandle.standardError.write(Data((line + "\n").utf8)) }
             }
+            // Ctrl-C stops the scenario running now; the report of what ran
+            // is still written, and the exit code is 130.
+            signal(SIGINT, SIG_IGN)
+            let interrupt = runner.interrupt
+            let interrupted = Interrupted()
+            let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+            source.setEventHandler {
+                interrupted.happened = true
+                interrupt("interrupted (Ctrl-C)")
+            }
+            source.resume()
             let results = runner.run(selected)
+            source.cancel()
             let report = RunReport.make(results, options: options, commandLine: CommandLine.arguments)
             try ReportFile.write(report, to: json)
             if let traceEvents {
@@ -195,6 +217,7 @@ extension PerfRun {
                 print(RunReport.summaryTable(report))
                 print("report: \(json)")
             }
+            if interrupted.happened { throw ExitCode(130) }
             if results.contains(where: { $0.status == .failed }) { throw ExitCode.failure }
         }
 

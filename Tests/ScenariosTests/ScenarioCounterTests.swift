@@ -1,5 +1,6 @@
 import Foundation
 import Reporting
+import ObjectGraph
 import Probes
 import Testing
 @testable import Scenarios
@@ -111,5 +112,50 @@ import Testing
         _ = try cache.file(for: .selfies, scale: 0.01, seed: 3) { messages.append($0) }
         #expect(messages.last == "building data set selfies at scale 0.01, seed 3")
         #expect(messages.count == 3)
+    }
+}
+
+@Suite struct TimeLimitTests {
+    @Test func aScenarioOverItsTimeLimitFailsAndTheNextRuns() throws {
+        var options = ScenarioCounterTests.options()
+        options.iterations = 1
+        options.warmup = 0
+        options.timeoutSeconds = 0.3
+        let endless = Scenario(name: "Endless", summary: "never ends on its own", dataSet: .selfies) { run in
+            let context = run.context()
+            try context.perform {
+                while true {
+                    for selfie in try context.fetch(FetchRequest<Selfie>()) { _ = selfie.name }
+                    context.reset()
+                }
+            }
+        }
+        let start = Date()
+        let reports = ScenarioRunner(options: options, cache: ScenarioCounterTests.cache).run([endless, .fetchAll])
+        #expect(Date().timeIntervalSince(start) < 20)
+        #expect(reports[0].status == .failed)
+        #expect(reports[0].error == "stopped: timed out after 0.3 s")
+        #expect(reports[1].status == .passed)
+    }
+
+    @Test func ctrlCWritesTheReportOfWhatRanAndExits130() throws {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("interrupted-\(UUID()).json").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("perf-run")
+        process.arguments = ["run", "FetchAll", "Predicate", "FetchAll", "--scale", "0.02", "--iterations", "100000", "--warmup", "0",
+                             "--json", report, "--quiet"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 2)
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        let written = try ReportFile.read(report)
+        #expect(written.scenarios.count == 3)
+        #expect(written.scenarios.contains { $0.error == "stopped: interrupted (Ctrl-C)" })
+        #expect(written.scenarios.last?.status == .skipped)
+        #expect(written.scenarios.last?.error == "not run: interrupted (Ctrl-C)")
     }
 }

@@ -19,6 +19,7 @@ extension ObjectContext {
 
     /// The objects among `objects` that match, in order.
     public func filter(_ objects: [ManagedObject], _ predicate: ObjectPredicate) throws(ObjectGraphError) -> [ManagedObject] {
+        try store.checkCancelled()
         guard let first = objects.first else { return [] }
         var builder = QueryBuilder(model: store.model, root: first.entity)
         _ = try builder.compile(predicate)

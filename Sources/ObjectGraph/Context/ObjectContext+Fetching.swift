@@ -54,6 +54,7 @@ extension ObjectContext {
         _ body: () throws(ObjectGraphError) -> (Result, Int, [ManagedObject]?)
     ) throws(ObjectGraphError) -> Result {
         ConcurrencyGuard.check(self, "fetch of \(request.entityName)")
+        try store.checkCancelled()
         let instrumentation = store.instrumentation
         guard instrumentation.isOn(.fetch) else {
             return try withCallSite(site) { () throws(ObjectGraphError) in try body().0 }

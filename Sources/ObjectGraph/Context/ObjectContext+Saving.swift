@@ -17,6 +17,7 @@ extension ObjectContext {
     public func save(file: String = #fileID, line: Int = #line) throws(ObjectGraphError) -> ChangeSet {
         ConcurrencyGuard.check(self, "save()")
         guard hasChanges else { return ChangeSet(contextName: name) }
+        try store.checkCancelled()
         let insertedObjects = self.insertedObjects
         let updatedObjects = self.updatedObjects
         let deletedObjects = self.deletedObjects

@@ -196,6 +196,12 @@ public final class Connection {
         }
     }
 
+    /// Makes the statement running now (and the next ones until it
+    /// returns) fail with `SQLITE_INTERRUPT`. Safe from any thread.
+    public func interrupt() {
+        sqlite3_interrupt(handle)
+    }
+
     // MARK: Transactions
 
     /// Whether a transaction is open (`sqlite3_get_autocommit` is 0).

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import Probes
+import Synchronization
 
 /// A persistent store: one SQLite database shaped by a ``Model``, its
 /// connections, and the row cache that its contexts share.
@@ -20,6 +21,8 @@ public final class Store: @unchecked Sendable {
     public let storeIdentifier: String
 
     let pool: ConnectionPool
+    private let cancellation = Mutex<String?>(nil)
+    private let cancelled = Atomic<Bool>(false)
     private let keyLock = NSLock()
     private var nextKeys: [Int64]
     private let observersLock = NSLock()
@@ -106,6 +109,27 @@ public final class Store: @unchecked Sendable {
         let first = nextKeys[entity.index]
         nextKeys[entity.index] += Int64(count)
         return first
+    }
+
+    // MARK: Cancellation
+
+    /// Stops work on this store from any thread: every later fetch, count,
+    /// save or in-memory filter of its contexts fails with
+    /// ``ObjectGraphError/cancelled(_:)``. Faults still work (a typed
+    /// property cannot report an error), and a statement running now is
+    /// left to finish. For time limits and Ctrl-C; a cancelled store stays
+    /// cancelled.
+    public func cancel(_ reason: String) {
+        cancellation.withLock { $0 = $0 ?? reason }
+        cancelled.store(true, ordering: .releasing)
+    }
+
+    /// Throws when the store was cancelled (one atomic load otherwise).
+    @inline(__always)
+    func checkCancelled() throws(ObjectGraphError) {
+        if cancelled.load(ordering: .acquiring) {
+            throw .cancelled(cancellation.withLock { $0 } ?? "cancelled")
+        }
     }
 
     // MARK: Change observers
