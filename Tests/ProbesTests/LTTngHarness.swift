@@ -8,6 +8,8 @@ enum LTTngHarness {
         let status: Int32
         let stdout: String
         let stderr: String
+        /// The process's ID, while it ran.
+        var pid: Int32?
     }
 
     /// Runs a program (looked up in PATH) and waits for it.
@@ -33,7 +35,7 @@ enum LTTngHarness {
         while !reader.isFinished { usleep(1_000) }
         return Output(
             status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
-            stderr: String(decoding: errorData, as: UTF8.self))
+            stderr: String(decoding: errorData, as: UTF8.self), pid: process.processIdentifier)
     }
 
     /// Runs a command that must succeed; records its output when it fails.

@@ -21,11 +21,15 @@ import Testing
             "--subbuf-size=1M", "--num-subbuf=8", "blocking",
         ])
         try LTTngHarness.require("lttng", ["enable-event", "--session=\(session)", "--userspace", "--channel=blocking", "faultline:*"])
+        // Other test processes may emit faultline events too: tag each event
+        // with its process, and count only the workload's.
+        try LTTngHarness.require("lttng", ["add-context", "--session=\(session)", "--userspace", "--channel=blocking", "--type=vpid"])
         try LTTngHarness.require("lttng", ["start", session])
         let bench = LTTngHarness.buildDirectory.appendingPathComponent("faultline-bench").path
         let run = try LTTngHarness.require(
             bench, ["--sinks", "lttng,recorder", "--objects", "1000", "--rounds", "20"],
             environment: ["LTTNG_UST_ALLOW_BLOCKING": "1"])
+        let pid = try #require(run.pid)
         let stop = try LTTngHarness.require("lttng", ["stop", session])
         #expect(!stop.stdout.contains("discarded") && !stop.stderr.contains("discarded"), "lttng stop: \(stop.stdout) \(stop.stderr)")
 
@@ -40,7 +44,7 @@ import Testing
         var databaseRelationshipFaults = 0
         var databaseFaults = 0
         var total = 0
-        for line in trace.stdout.split(separator: "\n") {
+        for line in trace.stdout.split(separator: "\n") where line.contains("vpid = \(pid) }") {
             guard let range = line.range(of: " faultline:") else { continue }
             let name = line[range.upperBound...].prefix { $0 != ":" }
             counts[String(name), default: 0] += 1
