@@ -37,7 +37,7 @@ public struct RunOptions: Sendable {
 public final class ScenarioRunner {
     public let options: RunOptions
     public let cache: DataSetCache
-    private let progress: (String) -> Void
+    private let progress: (RunProgress) -> Void
     private let workDirectory: URL
     /// The events kept (``RunOptions/keptEvents``), scenario by scenario.
     public private(set) var events: [Event] = []
@@ -98,7 +98,7 @@ public final class ScenarioRunner {
         { [cancellation] reason in cancellation.cancel(reason) }
     }
 
-    public init(options: RunOptions, cache: DataSetCache = DataSetCache(), progress: @escaping (String) -> Void = { _ in }) {
+    public init(options: RunOptions, cache: DataSetCache = DataSetCache(), progress: @escaping (RunProgress) -> Void = { _ in }) {
         self.options = options
         self.cache = cache
         self.progress = progress
@@ -140,6 +140,7 @@ public final class ScenarioRunner {
             // A cancelled store says why it was cancelled, whatever failed.
             report.error = cancellation.reason.map { "stopped: \($0)" } ?? "\(error)"
         }
+        progress(.finished(scenario: scenario.name, status: report.status.rawValue))
         return report
     }
 
@@ -149,7 +150,7 @@ public final class ScenarioRunner {
         configuration.persistentHistoryTracking = scenario.persistentHistory
         switch options.store {
         case .file:
-            let source = try cache.file(for: scenario.dataSet, scale: options.scale, seed: options.seed, progress: progress)
+            let source = try cache.file(for: scenario.dataSet, scale: options.scale, seed: options.seed) { progress(.building($0)) }
             let directory = workDirectory.appendingPathComponent(scenario.name)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let copy = directory.appendingPathComponent("store-\(index).sqlite").path
@@ -180,7 +181,9 @@ public final class ScenarioRunner {
                 store = try makeStore(for: scenario, recorder: recorder, index: index)
             }
             let number = measured ? index - options.warmup + 1 : index - options.warmup
-            progress("\(scenario.name): \(measured ? "iteration \(number) of \(options.iterations)" : "warm-up")")
+            progress(measured
+                ? .iteration(scenario: scenario.name, index: number, total: options.iterations, warmup: false)
+                : .iteration(scenario: scenario.name, index: index + 1, total: options.warmup, warmup: true))
             recorder.reset()
             store.instrumentation.resetPeak()
             let iteration = ScenarioIteration(store: store, scale: options.scale, seed: options.seed, scenario: scenario.name)

@@ -158,6 +158,9 @@ extension PerfRun {
         @Option(name: .customLong("trace-events"), help: "Write the last iteration's events as a Chrome/Perfetto trace file.")
         var traceEvents: String?
 
+        @Option(name: .customLong("accepted-insights"), help: "A file of known insights (rule/entity/keyPath per line) to mark as accepted.")
+        var acceptedInsights: String?
+
         @Flag(help: "Print nothing but errors.")
         var quiet = false
 
@@ -176,6 +179,12 @@ extension PerfRun {
         func run() throws {
             let selected = scenarios.isEmpty ? ScenarioCatalog.all : scenarios.compactMap(ScenarioCatalog.named)
             try checkWritable(json)
+            let accepted: AcceptedInsights?
+            do {
+                accepted = try acceptedInsights.map { try AcceptedInsights(contentsOf: $0) }
+            } catch let error as ReportError {
+                throw UsageError(error.description)
+            }
             var options = RunOptions()
             options.scale = scale
             options.seed = seed
@@ -191,10 +200,8 @@ extension PerfRun {
                 try checkWritable(traceEvents)
                 options.keptEvents = 100_000
             }
-            let quiet = self.quiet
-            let runner = ScenarioRunner(options: options) { line in
-                if !quiet { FileHandle.standardError.write(Data((line + "\n").utf8)) }
-            }
+            let printer = ProgressPrinter(quiet: quiet)
+            let runner = ScenarioRunner(options: options) { printer.show($0) }
             // Ctrl-C stops the scenario running now; the report of what ran
             // is still written, and the exit code is 130.
             signal(SIGINT, SIG_IGN)
@@ -208,7 +215,9 @@ extension PerfRun {
             source.resume()
             let results = runner.run(selected)
             source.cancel()
-            let report = RunReport.make(results, options: options, commandLine: CommandLine.arguments)
+            printer.finish()
+            var report = RunReport.make(results, options: options, commandLine: CommandLine.arguments)
+            if let accepted { report = accepted.mark(report) }
             try ReportFile.write(report, to: json)
             if let traceEvents {
                 try ReportFile.writeAtomically(TraceEventFile.render(runner.events), to: traceEvents)

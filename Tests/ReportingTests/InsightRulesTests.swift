@@ -1,3 +1,4 @@
+import Foundation
 import Probes
 import Reporting
 import Testing
@@ -79,5 +80,26 @@ import Testing
         #expect(insights.map(\.identity) == ["repeated-count/Group/fireballs"])
         // Reading the destinations means the relationship was needed.
         #expect(InsightRules().analyze(counts + [fault("Fireball", 1, .rowCache)]).filter { $0.rule == "repeated-count" }.isEmpty)
+    }
+}
+
+@Suite struct AcceptedInsightsTests {
+    @Test func identitiesAreReadAndMarked() throws {
+        let path = NSTemporaryDirectory() + "accepted-\(UUID().uuidString).txt"
+        try "# known\nfault-storm/SocialNetwork/socialNetworks   # the SingleFault demo\n\nsave-in-loop//main\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let accepted = try AcceptedInsights(contentsOf: path)
+        #expect(accepted.identities == ["fault-storm/SocialNetwork/socialNetworks", "save-in-loop//main"])
+        let insights = [
+            Insight(rule: "fault-storm", entity: "SocialNetwork", keyPath: "socialNetworks", message: "", evidence: "", callSite: ""),
+            Insight(rule: "fault-storm", entity: "Person", keyPath: "people", message: "", evidence: "", callSite: ""),
+        ]
+        #expect(accepted.mark(insights).map(\.accepted) == [true, false])
+    }
+
+    @Test func aBadLineNamesTheFileAndLine() throws {
+        let path = NSTemporaryDirectory() + "accepted-\(UUID().uuidString).txt"
+        try "fault-storm/Person/people\njust-a-rule\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: ReportError("\(path):2: expected rule/entity/keyPath, got \"just-a-rule\"")) { try AcceptedInsights(contentsOf: path) }
     }
 }

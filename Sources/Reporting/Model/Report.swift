@@ -209,6 +209,8 @@ public struct Insight: Codable, Equatable, Sendable {
     public var message: String
     public var evidence: String
     public var callSite: String
+    /// Listed in the accepted-insights file: a known finding.
+    public var accepted: Bool?
 
     public init(rule: String, entity: String, keyPath: String, message: String, evidence: String, callSite: String) {
         self.rule = rule

@@ -1,0 +1,63 @@
+import Foundation
+
+/// What the runner is doing, for a progress display.
+public enum RunProgress: Sendable, Equatable {
+    /// Building (or rebuilding) a data set.
+    case building(String)
+    /// Starting an iteration: `index` from 1 to `total`, warm-up ones first.
+    case iteration(scenario: String, index: Int, total: Int, warmup: Bool)
+    /// A scenario ended.
+    case finished(scenario: String, status: String)
+}
+
+/// Shows progress on standard error: a bar redrawn in place on a terminal,
+/// plain lines otherwise (a CI log), nothing when quiet.
+public final class ProgressPrinter: @unchecked Sendable {
+    private let lock = NSLock()
+    private let terminal: Bool
+    private let quiet: Bool
+    private var drawn = false
+
+    public init(quiet: Bool, terminal: Bool = isatty(STDERR_FILENO) == 1) {
+        self.quiet = quiet
+        self.terminal = terminal
+    }
+
+    public func show(_ progress: RunProgress) {
+        guard !quiet else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        switch progress {
+        case .building(let message):
+            line(message, keep: true)
+        case .iteration(let scenario, let index, let total, let warmup):
+            if terminal {
+                let width = 24
+                let filled = total == 0 ? width : width * (index - 1) / total
+                let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+                line("\(scenario.padding(toLength: 15, withPad: " ", startingAt: 0)) [\(bar)] \(index)/\(total)\(warmup ? " warm-up" : "")", keep: false)
+            } else {
+                line("\(scenario): \(warmup ? "warm-up \(index)" : "iteration \(index) of \(total)")", keep: true)
+            }
+        case .finished(let scenario, let status):
+            line("\(scenario): \(status)", keep: true)
+        }
+    }
+
+    /// Ends a bar left on the screen.
+    public func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if drawn { FileHandle.standardError.write(Data("\n".utf8)) }
+        drawn = false
+    }
+
+    private func line(_ text: String, keep: Bool) {
+        if terminal {
+            FileHandle.standardError.write(Data(("\r\u{1B}[K" + text + (keep ? "\n" : "")).utf8))
+            drawn = !keep
+        } else {
+            FileHandle.standardError.write(Data((text + "\n").utf8))
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Known findings: an accepted-insights file lists insight identities
+/// (`rule/entity/keyPath`), one per line; `#` starts a comment. Accepted
+/// insights are marked in reports, and comparisons fail only on new ones.
+public struct AcceptedInsights: Sendable, Equatable {
+    public let identities: Set<String>
+
+    public init(identities: Set<String>) { self.identities = identities }
+
+    /// Reads a file; an error names the file and line.
+    public init(contentsOf path: String) throws {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw ReportError("\(path): cannot read the accepted-insights file")
+        }
+        var identities = Set<String>()
+        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first?
+                .trimmingCharacters(in: .whitespaces) ?? ""
+            guard !line.isEmpty else { continue }
+            guard line.split(separator: "/", omittingEmptySubsequences: false).count >= 3 else {
+                throw ReportError("\(path):\(number + 1): expected rule/entity/keyPath, got \"\(line)\"")
+            }
+            identities.insert(line)
+        }
+        self.identities = identities
+    }
+
+    /// The insights with `accepted` set.
+    public func mark(_ insights: [Insight]) -> [Insight] {
+        insights.map { insight in
+            var marked = insight
+            marked.accepted = identities.contains(insight.identity)
+            return marked
+        }
+    }
+
+    /// Marks every scenario's insights of a report.
+    public func mark(_ report: Report) -> Report {
+        var marked = report
+        for index in marked.scenarios.indices { marked.scenarios[index].insights = mark(marked.scenarios[index].insights) }
+        return marked
+    }
+}
