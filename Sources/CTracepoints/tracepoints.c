@@ -86,8 +86,8 @@ void faultline_tp_sql(const struct faultline_sql_fields *fields) {
 }
 
 void faultline_tp_context(const char *context, const char *kind, uint64_t objects_registered,
-    uint64_t objects_registered_peak) {
-    lttng_ust_do_tracepoint(faultline, context, context, kind, objects_registered, objects_registered_peak);
+    uint64_t objects_registered_peak, const char *detail) {
+    lttng_ust_do_tracepoint(faultline, context, context, kind, objects_registered, objects_registered_peak, detail);
 }
 
 void faultline_tp_scenario(const char *scenario, const char *phase, const char *step, int64_t iteration) {

@@ -133,12 +133,13 @@ LTTNG_UST_TRACEPOINT_EVENT(faultline, sql,
 
 LTTNG_UST_TRACEPOINT_EVENT(faultline, context,
     LTTNG_UST_TP_ARGS(const char *, context, const char *, kind, uint64_t, objects_registered,
-        uint64_t, objects_registered_peak),
+        uint64_t, objects_registered_peak, const char *, detail),
     LTTNG_UST_TP_FIELDS(
         lttng_ust_field_string(context, context)
         lttng_ust_field_string(kind, kind)
         lttng_ust_field_integer(uint64_t, objects_registered, objects_registered)
         lttng_ust_field_integer(uint64_t, objects_registered_peak, objects_registered_peak)
+        lttng_ust_field_string(detail, detail)
     )
 )
 

@@ -77,3 +77,32 @@ import Testing
         #expect(recorder.snapshot().events.isEmpty)
     }
 }
+
+@Suite struct PrefetchUsageTests {
+    /// A context reports, when it goes, which prefetched relationships were read.
+    @Test func prefetchUsageIsReportedWhenTheContextGoes() throws {
+        let path = try Workload.populate(people: 2, selfies: 3, networks: 1)
+        let sink = InMemorySink()
+        let store = try Workload.store(path, sinks: [sink])
+        var fetchLine = 0
+        do {
+            let context = ObjectContext(store: store, name: "main")
+            try context.perform {
+                var request = FetchRequest<ManagedObject>(entityName: "Selfie")
+                request.relationshipKeyPathsForPrefetching = ["people", "networks"]
+                fetchLine = #line + 1
+                let selfies = Array(try context.fetch(request))
+                _ = try selfies[0].objects(forKey: "people")
+                _ = try selfies[0].objects(forKey: "people")
+            }
+        }
+        let details = sink.events.compactMap { event -> String? in
+            if case .context(let e) = event, e.kind == "prefetch-usage" { return e.detail }
+            return nil
+        }
+        #expect(details == [
+            "Selfie.networks prefetched=3 read=0 at ProbesTests/RecorderTests.swift:\(fetchLine)",
+            "Selfie.people prefetched=3 read=1 at ProbesTests/RecorderTests.swift:\(fetchLine)",
+        ])
+    }
+}

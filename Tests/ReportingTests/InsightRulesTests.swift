@@ -103,3 +103,18 @@ import Testing
         #expect(throws: ReportError("\(path):2: expected rule/entity/keyPath, got \"just-a-rule\"")) { try AcceptedInsights(contentsOf: path) }
     }
 }
+
+@Suite struct UnusedPrefetchTests {
+    func usage(_ detail: String) -> Event {
+        .context(ContextEvent(start: 0, thread: 1, context: "main", kind: "prefetch-usage", objectsRegistered: 0, objectsRegisteredPeak: 0, detail: detail))
+    }
+
+    @Test func aPrefetchNeverReadIsReported() {
+        let insights = InsightRules().analyze([usage("Selfie.people prefetched=500 read=0 at App/Gallery.swift:12")])
+        #expect(insights == [Insight(
+            rule: "unused-prefetch", entity: "Selfie", keyPath: "people",
+            message: "Selfie.people was prefetched for 500 objects and read for none; drop `people` from the prefetch key paths",
+            evidence: "prefetched=500 read=0 in context main", callSite: "App/Gallery.swift:12")])
+        #expect(InsightRules().analyze([usage("Selfie.people prefetched=500 read=1 at App/Gallery.swift:12")]).isEmpty)
+    }
+}

@@ -53,7 +53,7 @@ void faultline_tp_batch_request(const char *kind, const char *entity, uint64_t r
     const char *call_site_file, int64_t call_site_line);
 void faultline_tp_sql(const struct faultline_sql_fields *fields);
 void faultline_tp_context(const char *context, const char *kind, uint64_t objects_registered,
-    uint64_t objects_registered_peak);
+    uint64_t objects_registered_peak, const char *detail);
 void faultline_tp_scenario(const char *scenario, const char *phase, const char *step, int64_t iteration);
 
 #endif

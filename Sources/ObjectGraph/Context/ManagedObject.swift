@@ -42,6 +42,9 @@ open class ManagedObject {
     final var slots: [RelationshipSlot]
     /// Keys changed since the last save (attribute and relationship names).
     final var changedKeys: Set<String> = []
+    /// Relationships (by index, the first 64) loaded by a prefetch and not
+    /// read since: for the unused-prefetch insight.
+    final var unreadPrefetches: UInt64 = 0
     final var isInsertedFlag = false
     final var isDeletedFlag = false
 

@@ -152,7 +152,13 @@ extension ObjectContext {
     /// fault and the relationship fault as needed.
     func toMany(_ object: ManagedObject, _ relationship: RelationshipDescription) throws(ObjectGraphError) -> [ManagedObject] {
         try fulfill(object)
-        if case .toMany(let objects) = object.slots[relationship.index] { return objects }
+        if case .toMany(let objects) = object.slots[relationship.index] {
+            if object.unreadPrefetches != 0, relationship.index < 64, object.unreadPrefetches & (1 << UInt64(relationship.index)) != 0 {
+                object.unreadPrefetches &= ~(1 << UInt64(relationship.index))
+                prefetchUsage["\(object.entity.name).\(relationship.name)", default: (0, 0, currentCallSite)].read += 1
+            }
+            return objects
+        }
         let id = object.objectID
         let instrumentation = store.instrumentation
         let start = instrumentation.isOn(.relationshipFault) ? ProbeClock.now() : 0

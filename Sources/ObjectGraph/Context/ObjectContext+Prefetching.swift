@@ -143,6 +143,10 @@ extension ObjectContext {
     private func setLoaded(_ source: ManagedObject, _ relationship: RelationshipDescription, _ objects: [ManagedObject]) {
         guard case .fault = source.slots[relationship.index] else { return }
         source.slots[relationship.index] = .toMany(objects)
+        if relationship.index < 64 {
+            source.unreadPrefetches |= 1 << UInt64(relationship.index)
+            prefetchUsage["\(source.entity.name).\(relationship.name)", default: (0, 0, currentCallSite)].prefetched += 1
+        }
         if usesRowCache { store.rowCache.storeToMany(objects.map(\.objectID), for: source.objectID, relationship: relationship.index) }
     }
 }

@@ -44,6 +44,9 @@ public final class ObjectContext {
     var readerLease: ConnectionPool.ReaderLease?
     /// Whether the context is pinned to a query generation.
     var pinnedToGeneration = false
+    /// Per prefetched relationship (`Entity.relationship`): objects it was
+    /// prefetched for, and how many of those then read it.
+    var prefetchUsage: [String: (prefetched: Int, read: Int, site: CallSite)] = [:]
     /// Recorded as the author of this context's saves in persistent history.
     public var transactionAuthor: String?
     /// Call sites of the enclosing `perform` blocks and API calls, innermost
@@ -182,6 +185,7 @@ public final class ObjectContext {
     }
 
     func invalidateAll(reason: String) {
+        reportPrefetchUsage()
         let objects = registered.values.compactMap(\.object)
         let ids = Array(registered.keys)
         registered = [:]
@@ -239,6 +243,21 @@ public final class ObjectContext {
             joinChanges.removeAll(involving: object.objectID)
             guard case .loaded = object.state else { return }
             turnIntoFault(object)
+        }
+    }
+
+    /// Emits what became of this context's prefetches, and starts afresh.
+    func reportPrefetchUsage() {
+        guard !prefetchUsage.isEmpty else { return }
+        let usage = prefetchUsage
+        prefetchUsage = [:]
+        let instrumentation = store.instrumentation
+        guard instrumentation.isOn(.context) else { return }
+        for (relationship, counts) in usage.sorted(by: { $0.key < $1.key }) {
+            instrumentation.emit(.context(ContextEvent(
+                start: ProbeClock.now(), thread: ProbeClock.threadID(), context: name, kind: "prefetch-usage",
+                objectsRegistered: instrumentation.objectsRegistered, objectsRegisteredPeak: instrumentation.objectsRegisteredPeak,
+                detail: "\(relationship) prefetched=\(counts.prefetched) read=\(counts.read) at \(counts.site)")))
         }
     }
 

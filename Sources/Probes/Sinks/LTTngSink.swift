@@ -128,7 +128,7 @@ public final class LTTngSink: EventSink {
                 }
             }
         case .context(let e):
-            faultline_tp_context(e.context, e.kind, UInt64(e.objectsRegistered), UInt64(e.objectsRegisteredPeak))
+            faultline_tp_context(e.context, e.kind, UInt64(e.objectsRegistered), UInt64(e.objectsRegisteredPeak), e.detail)
         case .scenario(let e):
             faultline_tp_scenario(e.scenario, e.phase, e.step, Int64(e.iteration))
         }

@@ -13,6 +13,7 @@ import Probes
 /// | `full-scan` | a statement shape steps through at least `fullScanThreshold` rows in full table scans: an index on the column it filters would serve |
 /// | `save-in-loop` | at least `saveLoopThreshold` saves of one or two objects each |
 /// | `repeated-count` | at least `countThreshold` relationship faults of one to-many relationship whose destinations are never read: a derived count attribute would do |
+/// | `unused-prefetch` | a relationship prefetched for some objects and read for none of them (unused eager loading) |
 public struct InsightRules: Sendable {
     public var faultStormThreshold = 50
     public var repetitionThreshold = 10
@@ -29,6 +30,7 @@ public struct InsightRules: Sendable {
         insights += fullScans(events)
         insights += savesInLoops(events)
         insights += repeatedCounts(events)
+        insights += unusedPrefetches(events)
         return insights
     }
 
@@ -137,6 +139,28 @@ public struct InsightRules: Sendable {
                 rule: "repeated-count", entity: first.entity, keyPath: first.relationship,
                 message: "\(key) was loaded \(count) times and none of its \(first.destinationEntity) objects was read; a derived count attribute would do",
                 evidence: "\(count) relationship faults of \(key), no fault of \(first.destinationEntity)", callSite: first.callSite.description)
+        }
+    }
+
+    private func unusedPrefetches(_ events: [Event]) -> [Insight] {
+        var usage: [String: (prefetched: Int, read: Int, context: String, site: String)] = [:]
+        for case .context(let e) in events where e.kind == "prefetch-usage" {
+            let fields = e.detail.split(separator: " ", maxSplits: 4).map(String.init)
+            guard fields.count >= 3, let prefetched = Int(fields[1].dropFirst("prefetched=".count)),
+                let read = Int(fields[2].dropFirst("read=".count))
+            else { continue }
+            let site = fields.count == 5 && fields[3] == "at" ? fields[4] : ""
+            let current = usage[fields[0]] ?? (0, 0, e.context, site)
+            usage[fields[0]] = (current.prefetched + prefetched, current.read + read, current.context, current.site)
+        }
+        return usage.sorted { $0.key < $1.key }.compactMap { key, value in
+            guard value.prefetched > 0, value.read == 0 else { return nil }
+            let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { return nil }
+            return Insight(
+                rule: "unused-prefetch", entity: parts[0], keyPath: parts[1],
+                message: "\(key) was prefetched for \(value.prefetched) objects and read for none; drop `\(parts[1])` from the prefetch key paths",
+                evidence: "prefetched=\(value.prefetched) read=0 in context \(value.context)", callSite: value.site)
         }
     }
 
