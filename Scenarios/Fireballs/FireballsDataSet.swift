@@ -56,6 +56,11 @@ enum FireballsDataSet {
     }
 
     static func build(into store: Store, scale: Double, seed: UInt64) throws {
+        try store.performBatchTransaction { try insert(into: store, scale: scale, seed: seed) }
+    }
+
+    /// The rows, in the caller's transaction.
+    private static func insert(into store: Store, scale: Double, seed: UInt64) throws {
         let count = DataSetKind.count(base, scale: scale)
         let groups = DataSetKind.count(groupBase, scale: scale)
         var rng = SeededGenerator(seed: seed)

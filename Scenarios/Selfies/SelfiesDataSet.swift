@@ -56,6 +56,11 @@ enum SelfiesDataSet {
     }
 
     static func build(into store: Store, scale: Double, seed: UInt64) throws {
+        try store.performBatchTransaction { try insert(into: store, scale: scale, seed: seed) }
+    }
+
+    /// The rows, in the caller's transaction.
+    private static func insert(into store: Store, scale: Double, seed: UInt64) throws {
         let n = DataSetKind.count(base, scale: scale)
         var rng = SeededGenerator(seed: seed)
         func ids(_ result: BatchResult) -> [ObjectID] { result.objectIDs ?? [] }

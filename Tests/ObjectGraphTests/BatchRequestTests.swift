@@ -162,3 +162,35 @@ import Probes
         #expect(counters.rowsWritten == 1 + 2 + 1)  // the selfie, its 2 people and 1 network join rows
     }
 }
+
+@Suite struct BatchTransactionTests {
+    @Test func severalRequestsCommitTogetherOrNotAtAll() throws {
+        let path = Fixtures.storePath()
+        let log = StatementLog()
+        let store = try Fixtures.store(log: log, location: .file(path))
+        let before = try dumpTables(path)
+        #expect(throws: ObjectGraphError.self) {
+            try store.performBatchTransaction {
+                _ = try store.execute(BatchInsertRequest(entityName: "SocialNetwork", objects: [["name": "A"]]))
+                _ = try store.execute(BatchInsertRequest(entityName: "Selfie", objects: [["rating": 1]]))  // no name
+            }
+        }
+        #expect(try dumpTables(path) == before)
+        log.clear()
+        let received = StatementLogBox()
+        store.addChangeObserver { received.append($0) }
+        let ids = try store.performBatchTransaction { () throws -> [ObjectID] in
+            let people = try store.execute(BatchInsertRequest(entityName: "Person", objects: [["name": "P"]], resultType: .objectIDs))
+            let selfies = try store.execute(BatchInsertRequest(entityName: "Selfie", objects: [["name": "S"]], resultType: .objectIDs))
+            #expect(received.all.isEmpty)  // not before the commit
+            let pair = (selfies.objectIDs![0], people.objectIDs![0])
+            try store.relate([pair], through: "people", of: "Selfie")
+            return [pair.0, pair.1]
+        }
+        let sql = log.takeSQL()
+        #expect(sql.filter { $0 == "BEGIN IMMEDIATE" }.count == 1)
+        #expect(sql.filter { $0 == "COMMIT" }.count == 1)
+        #expect(received.all.count == 3)
+        #expect(try dumpTables(path)["Person_selfies"] == [[.integer(ids[1].primaryKey), .integer(ids[0].primaryKey)]])
+    }
+}

@@ -232,7 +232,7 @@ extension Store {
         var changes: ChangeSet
         var direct = ChangeSet()
         do {
-            changes = try pool.write(purpose: "batch", callSite: site, { connection in
+            changes = try inBatchTransaction(site) { connection in
                 var changes = try body(connection)
                 direct = changes
                 changes.author = author
@@ -243,7 +243,7 @@ extension Store {
                     changes.historyToken = HistoryToken(storeIdentifier: identifier, transactionNumber: number)
                 }
                 return changes
-            }, afterCommit: { _, _ in })
+            }
         } catch let error as ObjectGraphError {
             throw error
         } catch let error as SQLiteError {
@@ -261,7 +261,7 @@ extension Store {
                 start: start, durationNanoseconds: ProbeClock.now() &- start, thread: ProbeClock.threadID(), kind: kind,
                 entity: entity.name, rowsAffected: affected, callSite: site)))
         }
-        if !changes.isEmpty { notifyObservers(changes) }
+        if !changes.isEmpty { notifyAfterBatch(changes) }
         switch resultType {
         case .status: return .status(true)
         case .count: return .count(affected)
@@ -315,12 +315,12 @@ extension Store {
         let touched = changes
         let model = self.model
         do {
-            try pool.write(purpose: "batch", callSite: CallSite(file: file, line: line), { connection in
+            try inBatchTransaction(CallSite(file: file, line: line)) { connection in
                 for (a, b) in pairs {
                     try connection.run(sql, [.integer(a.primaryKey), .integer(b.primaryKey)])
                 }
                 _ = try DerivedAttributes.update(touched, model: model, on: connection)
-            })
+            }
         } catch let error as SQLiteError {
             throw .saveFailed(error)
         } catch {
@@ -329,6 +329,7 @@ extension Store {
         var rows = CommittedRows()
         rows.invalidatedRows = changes.updated
         rowCache.apply(rows)
+        notifyAfterBatch(changes)
         return changes
     }
 }

@@ -22,6 +22,8 @@ public final class Store: @unchecked Sendable {
 
     let pool: ConnectionPool
     private let cancellation = Mutex<String?>(nil)
+    let batchSession = Mutex<BatchSession?>(nil)
+    let pendingBatchNotifications = Mutex<[ChangeSet]>([])
     private let cancelled = Atomic<Bool>(false)
     private let keyLock = NSLock()
     private var nextKeys: [Int64]
