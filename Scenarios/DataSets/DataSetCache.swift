@@ -17,7 +17,10 @@ public struct DataSetCache: Sendable {
     }
 
     /// The cached file for a data set, built first when needed.
-    public func file(for kind: DataSetKind, scale: Double, seed: UInt64, progress: (String) -> Void = { _ in }) throws -> String {
+    public func file(
+        for kind: DataSetKind, scale: Double, seed: UInt64, progress: (String) -> Void = { _ in },
+        step: (Int, Int) -> Void = { _, _ in }
+    ) throws -> String {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let name = "\(kind.rawValue)-scale\(scale)-seed\(seed)-g\(kind.generatorVersion)"
         let path = directory.appendingPathComponent(name + ".sqlite").path
@@ -40,7 +43,7 @@ public struct DataSetCache: Sendable {
             configuration.sinks = []
             configuration.cacheSizeKiB = 64 * 1024
             let store = try Store(model: kind.model, location: .file(building), configuration: configuration)
-            try kind.build(into: store, scale: scale, seed: seed)
+            try kind.build(into: store, scale: scale, seed: seed, step: step)
         }
         // Fold the WAL into the file, so that one file is the whole database.
         let connection = try Connection(.file(building))

@@ -28,11 +28,12 @@ public enum DataSetKind: String, Sendable, CaseIterable {
         }
     }
 
-    /// Builds the data set into an empty store.
-    func build(into store: Store, scale: Double, seed: UInt64) throws {
+    /// Builds the data set into an empty store, in one transaction;
+    /// `step(done, total)` follows the work.
+    func build(into store: Store, scale: Double, seed: UInt64, step: (Int, Int) -> Void = { _, _ in }) throws {
         switch self {
-        case .selfies: try SelfiesDataSet.build(into: store, scale: scale, seed: seed)
-        case .fireballs: try FireballsDataSet.build(into: store, scale: scale, seed: seed)
+        case .selfies: try SelfiesDataSet.build(into: store, scale: scale, seed: seed, step: step)
+        case .fireballs: try FireballsDataSet.build(into: store, scale: scale, seed: seed, step: step)
         }
     }
 

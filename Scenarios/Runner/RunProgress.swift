@@ -4,6 +4,8 @@ import Foundation
 public enum RunProgress: Sendable, Equatable {
     /// Building (or rebuilding) a data set.
     case building(String)
+    /// A data set being built: `done` of `total` steps.
+    case buildStep(dataSet: String, done: Int, total: Int)
     /// Starting an iteration: `index` from 1 to `total`, warm-up ones first.
     case iteration(scenario: String, index: Int, total: Int, warmup: Bool)
     /// A scenario ended.
@@ -30,18 +32,27 @@ public final class ProgressPrinter: @unchecked Sendable {
         switch progress {
         case .building(let message):
             line(message, keep: true)
+        case .buildStep(let dataSet, let done, let total):
+            if terminal {
+                line("building \(dataSet) [\(bar(done, total))] \(done)/\(total)", keep: false)
+            } else if done == total {
+                line("built \(dataSet)", keep: true)
+            }
         case .iteration(let scenario, let index, let total, let warmup):
             if terminal {
-                let width = 24
-                let filled = total == 0 ? width : width * (index - 1) / total
-                let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-                line("\(scenario.padding(toLength: 15, withPad: " ", startingAt: 0)) [\(bar)] \(index)/\(total)\(warmup ? " warm-up" : "")", keep: false)
+                line("\(scenario.padding(toLength: 15, withPad: " ", startingAt: 0)) [\(bar(index - 1, total))] \(index)/\(total)\(warmup ? " warm-up" : "")", keep: false)
             } else {
                 line("\(scenario): \(warmup ? "warm-up \(index)" : "iteration \(index) of \(total)")", keep: true)
             }
         case .finished(let scenario, let status):
             line("\(scenario): \(status)", keep: true)
         }
+    }
+
+    private func bar(_ done: Int, _ total: Int) -> String {
+        let width = 24
+        let filled = total == 0 ? width : width * min(done, total) / total
+        return String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
     }
 
     /// Ends a bar left on the screen.

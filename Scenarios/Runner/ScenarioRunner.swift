@@ -150,7 +150,10 @@ public final class ScenarioRunner {
         configuration.persistentHistoryTracking = scenario.persistentHistory
         switch options.store {
         case .file:
-            let source = try cache.file(for: scenario.dataSet, scale: options.scale, seed: options.seed) { progress(.building($0)) }
+            let kind = scenario.dataSet.rawValue
+            let source = try cache.file(
+                for: scenario.dataSet, scale: options.scale, seed: options.seed, progress: { progress(.building($0)) },
+                step: { progress(.buildStep(dataSet: kind, done: $0, total: $1)) })
             let directory = workDirectory.appendingPathComponent(scenario.name)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let copy = directory.appendingPathComponent("store-\(index).sqlite").path

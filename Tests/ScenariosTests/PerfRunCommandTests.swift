@@ -75,6 +75,17 @@ import Testing
         #expect(names.last == "iteration-end DidFault")
     }
 
+    @Test func progressIsPlainLinesWhenNotATerminal() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("perf-run-\(UUID()).json").path
+        let result = try Self.perfRun(["run", "FetchAll", "--scale", "0.02", "--iterations", "2", "--json", path])
+        #expect(result.status == 0)
+        #expect(result.stderr.split(separator: "\n").suffix(4) == [
+            "FetchAll: warm-up 1", "FetchAll: iteration 1 of 2", "FetchAll: iteration 2 of 2", "FetchAll: passed",
+        ])
+        #expect(result.stdout.hasPrefix("scenario  status  median"))
+        #expect(result.stdout.hasSuffix("report: \(path)\n"))
+    }
+
     @Test func listShowsEveryScenario() throws {
         let result = try Self.perfRun(["list", "--json"])
         #expect(result.status == 0)
