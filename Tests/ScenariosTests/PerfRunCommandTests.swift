@@ -75,6 +75,19 @@ import Testing
         #expect(names.last == "iteration-end DidFault")
     }
 
+    @Test func aFailedScenarioExitsWithOneAndTheReportSaysWhy() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("perf-run-\(UUID()).json").path
+        let result = try Self.perfRun([
+            "run", "Predicate", "FetchAll", "--scale", "0.2", "--iterations", "50", "--warmup", "0", "--timeout", "0.05", "--json", path,
+            "--quiet",
+        ])
+        #expect(result.status == 1)
+        let report = try ReportFile.read(path)
+        #expect(report.scenarios[0].status == .failed)
+        #expect(report.scenarios[0].error == "stopped: timed out after 0.05 s")
+        #expect(report.scenarios.count == 2)
+    }
+
     @Test func progressIsPlainLinesWhenNotATerminal() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("perf-run-\(UUID()).json").path
         let result = try Self.perfRun(["run", "FetchAll", "--scale", "0.02", "--iterations", "2", "--json", path])
