@@ -77,7 +77,7 @@ let package = Package(
             dependencies: ["ObjectGraph", "Probes", .product(name: "PropertyBased", package: "swift-property-based")],
             exclude: ["Golden"]
         ),
-        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Probes"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Probes"], exclude: ["Fixtures"]),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Reporting", "ObjectGraph", "Probes"]),
         .testTarget(name: "ProbesTests", dependencies: ["Probes", "ObjectGraph"], exclude: ["Golden"]),
     ],
