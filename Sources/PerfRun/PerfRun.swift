@@ -35,7 +35,7 @@ struct PerfRun: ParsableCommand {
         commandName: "perf-run",
         abstract: "Runs Faultline's performance scenarios and reports what the persistence code did.",
         version: RunReport.toolVersion,
-        subcommands: [List.self, Run.self, Explain.self])
+        subcommands: [List.self, Run.self, Explain.self, Compare.self, ReportCommand.self])
 }
 
 /// Set by the SIGINT handler.
@@ -66,6 +66,91 @@ extension PerfRun {
             for scenario in ScenarioCatalog.all {
                 print("\(scenario.name) (\(scenario.dataSet.rawValue))")
                 print("    " + scenario.summary + "\n")
+            }
+        }
+    }
+
+    struct Compare: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Compares two reports: counters exactly, insights by identity, timings as samples.",
+            discussion: "Exit code 0: no regression (improvements do not fail); 1: a regression; 2: bad input.")
+
+        @Argument(help: "The base report.")
+        var base: String
+
+        @Argument(help: "The report to judge.")
+        var head: String
+
+        @Option(help: "text, markdown or json.")
+        var format = "text"
+
+        @Flag(name: .customLong("exact-counters"), help: "Any change of a gating counter, up or down, is a regression.")
+        var exactCounters = false
+
+        @Option(help: "A JSON file of allowed counter increases.")
+        var thresholds: String?
+
+        @Option(name: .customLong("noise-floor"), help: "A noise floor JSON, or the JSON comparison of an A/A pair.")
+        var noiseFloor: String?
+
+        @Option(name: .customLong("accepted-insights"), help: "Known insights (rule/entity/keyPath per line) that do not fail.")
+        var acceptedInsights: String?
+
+        func validate() throws {
+            guard ComparisonFormat(rawValue: format) != nil else { throw ValidationError("--format must be text, markdown or json, not \(format)") }
+        }
+
+        func run() throws {
+            var comparer = ReportComparer()
+            comparer.exactCounters = exactCounters
+            do {
+                if let thresholds {
+                    guard let data = FileManager.default.contents(atPath: thresholds) else {
+                        throw ReportError("\(thresholds): cannot read the thresholds file")
+                    }
+                    do {
+                        comparer.thresholds = try JSONDecoder().decode(Thresholds.self, from: data)
+                    } catch {
+                        throw ReportError("\(thresholds): not a thresholds file (counters, scenarios)")
+                    }
+                }
+                if let noiseFloor { comparer.noiseFloor = try NoiseFloor.read(noiseFloor) }
+                if let acceptedInsights { comparer.accepted = try AcceptedInsights(contentsOf: acceptedInsights) }
+                let comparison = comparer.compare(try ReportFile.read(base), try ReportFile.read(head), basePath: base, headPath: head)
+                print(try ComparisonFormat(rawValue: format)!.render(comparison), terminator: "")
+                if comparison.hasRegression { throw ExitCode.failure }
+            } catch let error as ReportError {
+                throw UsageError(error.description)
+            }
+        }
+    }
+
+    struct ReportCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "report", abstract: "Writes a summary of a report (Markdown, for a CI job summary).")
+
+        @Argument(help: "The report.")
+        var report: String
+
+        @Option(help: "Write a short Markdown summary here (- for standard output).")
+        var markdown: String?
+
+        func run() throws {
+            let loaded: Report
+            do {
+                loaded = try ReportFile.read(report)
+            } catch let error as ReportError {
+                throw UsageError(error.description)
+            }
+            let text = ReportMarkdown.render(loaded)
+            guard let markdown else {
+                print(text, terminator: "")
+                return
+            }
+            if markdown == "-" {
+                print(text, terminator: "")
+            } else {
+                try ReportFile.writeAtomically(Data(text.utf8), to: markdown)
             }
         }
     }

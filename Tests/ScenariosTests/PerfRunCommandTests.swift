@@ -130,3 +130,69 @@ import Testing
         #expect(unknown.stderr == "the selfies data set has no entity Selfy (Person, Selfie, SocialNetwork)\n")
     }
 }
+
+@Suite struct CompareCommandTests {
+    static func write(_ report: Report) throws -> String {
+        let path = NSTemporaryDirectory() + "report-\(UUID()).json"
+        try ReportFile.write(report, to: path)
+        return path
+    }
+
+    static func report(sqlStatements: Int) -> Report {
+        Report(
+            tool: .init(name: "perf-run", version: "0.1.0", commandLine: []),
+            environment: .init(operatingSystem: "Debian", cpuModel: "CPU", cores: 2, swiftVersion: "6.3", sqliteVersion: "3.40.1",
+                               buildConfiguration: "release", gitCommit: nil, hostName: "ci"),
+            configuration: .init(scale: 0.1, seed: 1, iterations: 3, warmup: 1, store: "file", timeoutSeconds: nil),
+            scenarios: [ScenarioReport(
+                name: "Prefetch", description: "", dataSet: "selfies", status: .passed,
+                samples: [0.1, 0.1, 0.1].map { Sample(wallSeconds: $0, cpuSeconds: $0, peakResidentBytes: nil) },
+                counters: ["sqlStatements": sqlStatements], advisoryCounters: ["objectsRegisteredPeak"])])
+    }
+
+    @Test func exitCodesFollowTheVerdict() throws {
+        let base = try Self.write(Self.report(sqlStatements: 5))
+        let same = try PerfRunCommandTests.perfRun(["compare", base, base])
+        #expect(same.status == 0)
+        #expect(same.stdout.hasSuffix("verdict: no regression\n"))
+        let worse = try Self.write(Self.report(sqlStatements: 6))
+        let regression = try PerfRunCommandTests.perfRun(["compare", base, worse, "--format", "markdown"])
+        #expect(regression.status == 1)
+        #expect(regression.stdout.hasPrefix("## Faultline comparison: ❌ regression"))
+        let thresholds = NSTemporaryDirectory() + "thresholds-\(UUID()).json"
+        try #"{"counters": {"sqlStatements": {"absolute": 1}}}"#.write(toFile: thresholds, atomically: true, encoding: .utf8)
+        #expect(try PerfRunCommandTests.perfRun(["compare", base, worse, "--thresholds", thresholds]).status == 0)
+        #expect(try PerfRunCommandTests.perfRun(["compare", worse, base, "--exact-counters"]).status == 1)
+    }
+
+    @Test func badReportsExitWithTwoNamingTheFile() throws {
+        let good = try Self.write(Self.report(sqlStatements: 5))
+        func file(_ text: String) throws -> String {
+            let path = NSTemporaryDirectory() + "bad-\(UUID()).json"
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        let cases: [(String, String)] = [
+            (try file("{\"schemaVersion\": 1, \"tool\""), "not JSON"),
+            (try file("{\"schemaVersion\": 2}"), "schema version 2 is not supported (this tool reads 1)"),
+            (try file("{\"schemaVersion\": 1}"), "missing field tool"),
+            (try file("hello"), "not JSON"),
+            (NSTemporaryDirectory() + "missing-\(UUID()).json", "cannot read the file"),
+        ]
+        for (path, reason) in cases {
+            let result = try PerfRunCommandTests.perfRun(["compare", good, path])
+            #expect(result.status == 2, "\(path)")
+            #expect(result.stderr.hasPrefix("\(path): "), "\(result.stderr)")
+            #expect(result.stderr.contains(reason), "\(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1)
+        }
+    }
+
+    @Test func reportWritesAMarkdownSummary() throws {
+        let path = try Self.write(Self.report(sqlStatements: 5))
+        let result = try PerfRunCommandTests.perfRun(["report", path, "--markdown", "-"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("## Faultline run: 1 of 1 scenarios passed"))
+        #expect(result.stdout.contains("| Prefetch | passed | 0.1000s | 5 | - | - | 0 |"))
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// A comparison as text for a terminal, Markdown for a CI job summary or a
+/// pull request comment, or JSON for other tools.
+public enum ComparisonFormat: String, CaseIterable, Sendable {
+    case text, markdown, json
+
+    public func render(_ comparison: ReportComparison) throws -> String {
+        switch self {
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            return String(decoding: try encoder.encode(comparison), as: UTF8.self) + "\n"
+        case .text: return Self.text(comparison)
+        case .markdown: return Self.markdown(comparison)
+        }
+    }
+
+    static func counterSummary(_ scenario: ReportComparison.ScenarioComparison) -> String {
+        if scenario.counters.isEmpty { return "-" }
+        let changed = scenario.counters.filter { $0.verdict != "same" }
+        if changed.isEmpty { return "same" }
+        return changed.map { "\($0.name) \($0.base) → \($0.head) (\($0.verdict))" }.joined(separator: ", ")
+    }
+
+    static func timingSummary(_ timing: ReportComparison.TimingComparison?) -> String {
+        guard let timing else { return "-" }
+        var text = String(format: "%.4fs → %.4fs ×%.3f", timing.baseMedian, timing.headMedian, timing.ratio)
+        if let low = timing.ratioLow, let high = timing.ratioHigh { text += String(format: " [%.3f, %.3f]", low, high) }
+        if let p = timing.adjustedPValue { text += String(format: " p=%.3g", p) }
+        text += " \(timing.verdict)"
+        if let reason = timing.reason { text += " (\(reason))" }
+        return text
+    }
+
+    static func text(_ comparison: ReportComparison) -> String {
+        var lines = ["comparing \(comparison.base) with \(comparison.head)"]
+        lines.append(comparison.countersNotComparable.map { "counters: not comparable (\($0))" } ?? "counters: compared exactly")
+        lines.append(comparison.timingsNotComparable.map { "timings: not comparable (\($0))" }
+            ?? "timings: compared as samples; only meaningful from the same machine, ideally the same job")
+        for scenario in comparison.scenarios {
+            lines.append("")
+            lines.append("\(scenario.name): \(scenario.status)")
+            lines.append("  counters: \(counterSummary(scenario))")
+            lines.append("  timing:   \(timingSummary(scenario.timing))")
+            for change in scenario.statements {
+                lines.append("  statement \(change.change) (\(change.baseCount) → \(change.headCount)): \(change.shape)")
+            }
+            for insight in scenario.newInsights {
+                lines.append("  new insight \(insight.identity): \(insight.message)")
+            }
+        }
+        lines.append("")
+        lines.append(comparison.hasRegression ? "verdict: regression" : "verdict: no regression")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func markdown(_ comparison: ReportComparison) -> String {
+        func cell(_ text: String) -> String {
+            text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+        }
+        var lines = ["## Faultline comparison: \(comparison.hasRegression ? "❌ regression" : "✅ no regression")", ""]
+        if let reason = comparison.countersNotComparable { lines.append("Counters are not comparable: \(cell(reason)).") }
+        if let reason = comparison.timingsNotComparable { lines.append("Timings are not comparable: \(cell(reason)).") }
+        lines += ["", "| scenario | counters | timing | new insights |", "| --- | --- | --- | --- |"]
+        for scenario in comparison.scenarios {
+            let name = scenario.status == "compared" ? scenario.name : "\(scenario.name) (\(scenario.status))"
+            lines.append("| \(cell(name)) | \(cell(counterSummary(scenario))) | \(cell(timingSummary(scenario.timing))) | "
+                + "\(cell(scenario.newInsights.map(\.message).joined(separator: "; ")))|")
+        }
+        let statements = comparison.scenarios.flatMap { scenario in scenario.statements.map { (scenario.name, $0) } }
+        if !statements.isEmpty {
+            lines += ["", "Statement shapes:", ""]
+            for (name, change) in statements {
+                lines.append("- \(cell(name)): \(change.change) (\(change.baseCount) → \(change.headCount)) `\(cell(change.shape))`")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// A short Markdown summary of one run, for a CI job summary.
+public enum ReportMarkdown {
+    public static func render(_ report: Report) -> String {
+        var lines = [
+            "## Faultline run: \(report.scenarios.filter { $0.status == .passed }.count) of \(report.scenarios.count) scenarios passed", "",
+            "Scale \(report.configuration.scale), seed \(report.configuration.seed), \(report.configuration.iterations) iterations, "
+                + "\(report.environment.buildConfiguration) build, SQLite \(report.environment.sqliteVersion).", "",
+            "| scenario | status | median | sqlStatements | faultsFired | cacheMisses | insights |", "| --- | --- | --- | --- | --- | --- | --- |",
+        ]
+        for scenario in report.scenarios {
+            let median = scenario.samples.isEmpty ? "-" : String(format: "%.4fs", Statistics(scenario.samples.map(\.wallSeconds)).median)
+            let counters = ["sqlStatements", "faultsFired", "cacheMisses"].map { scenario.counters[$0].map(String.init) ?? "-" }
+            let status = scenario.status == .passed ? "passed" : "\(scenario.status.rawValue): \(scenario.error ?? "")"
+            lines.append("| \(scenario.name) | \(status.replacingOccurrences(of: "|", with: "\\|")) | \(median) | "
+                + counters.joined(separator: " | ") + " | \(scenario.insights.count) |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Probes
+import Reporting
+import Testing
+
+/// Verdicts on constructed reports.
+@Suite struct ReportComparisonTests {
+    static func report(
+        _ scenarios: [ScenarioReport], scale: Double = 0.1, cpu: String = "CPU A", build: String = "release", sqlite: String = "3.40.1"
+    ) -> Report {
+        Report(
+            tool: .init(name: "perf-run", version: "0.1.0", commandLine: []),
+            environment: .init(operatingSystem: "Debian", cpuModel: cpu, cores: 2, swiftVersion: "6.3", sqliteVersion: sqlite,
+                               buildConfiguration: build, gitCommit: nil, hostName: "ci"),
+            configuration: .init(scale: scale, seed: 1, iterations: 10, warmup: 1, store: "file", timeoutSeconds: nil),
+            scenarios: scenarios)
+    }
+
+    static func scenario(_ name: String = "Prefetch", times: [Double], counters: [String: Int] = ["sqlStatements": 5, "rowsRead": 100],
+                         insights: [Insight] = [], advisory: [String] = ["objectsRegisteredPeak"]) -> ScenarioReport {
+        ScenarioReport(
+            name: name, description: "", dataSet: "selfies", status: .passed,
+            samples: times.map { Sample(wallSeconds: $0, cpuSeconds: $0, peakResidentBytes: nil) }, counters: counters,
+            advisoryCounters: advisory, insights: insights)
+    }
+
+    static let steady = [0.100, 0.101, 0.099, 0.102, 0.100, 0.098, 0.101, 0.100, 0.103, 0.099]
+
+    @Test func aCounterIncreaseIsARegressionUnlessAllowed() {
+        let base = Self.report([Self.scenario(times: Self.steady)])
+        let head = Self.report([Self.scenario(times: Self.steady, counters: ["sqlStatements": 7, "rowsRead": 100])])
+        let comparison = ReportComparer().compare(base, head)
+        #expect(comparison.hasRegression)
+        #expect(comparison.scenarios[0].counters.first { $0.name == "sqlStatements" }?.verdict == "regression")
+        var lenient = ReportComparer()
+        lenient.thresholds = Thresholds(scenarios: ["Prefetch": ["sqlStatements": CounterAllowance(absolute: 2)]])
+        #expect(!lenient.compare(base, head).hasRegression)
+        #expect(lenient.compare(base, head).scenarios[0].counters.first { $0.name == "sqlStatements" }?.verdict == "allowed")
+    }
+
+    @Test func improvementsDoNotFailButExactCountersDo() {
+        let base = Self.report([Self.scenario(times: Self.steady)])
+        let head = Self.report([Self.scenario(times: Self.steady, counters: ["sqlStatements": 3, "rowsRead": 100])])
+        #expect(!ReportComparer().compare(base, head).hasRegression)
+        #expect(ReportComparer().compare(base, head).scenarios[0].counters.first { $0.name == "sqlStatements" }?.verdict == "improvement")
+        var exact = ReportComparer()
+        exact.exactCounters = true
+        #expect(exact.compare(base, head).hasRegression)
+    }
+
+    @Test func advisoryCountersNeverGate() {
+        let base = Self.report([Self.scenario(times: Self.steady, counters: ["objectsRegisteredPeak": 10])])
+        let head = Self.report([Self.scenario(times: Self.steady, counters: ["objectsRegisteredPeak": 900])])
+        var exact = ReportComparer()
+        exact.exactCounters = true
+        #expect(!exact.compare(base, head).hasRegression)
+        #expect(exact.compare(base, head).scenarios[0].counters[0].verdict == "advisory")
+    }
+
+    @Test func aSlowerTimingIsARegression() {
+        let base = Self.report([Self.scenario(times: Self.steady)])
+        let head = Self.report([Self.scenario(times: Self.steady.map { $0 * 1.3 })])
+        let comparison = ReportComparer().compare(base, head)
+        #expect(comparison.scenarios[0].timing?.verdict == "slower")
+        #expect(comparison.hasRegression)
+        let faster = ReportComparer().compare(head, base)
+        #expect(faster.scenarios[0].timing?.verdict == "faster")
+        #expect(!faster.hasRegression)
+    }
+
+    @Test func aChangeUnderTheNoiseFloorIsNoise() {
+        let base = Self.report([Self.scenario(times: Self.steady)])
+        let head = Self.report([Self.scenario(times: Self.steady.map { $0 * 1.03 })])
+        let comparison = ReportComparer().compare(base, head)  // floor: 5%
+        #expect(comparison.scenarios[0].timing?.verdict == "unchanged")
+        #expect(!comparison.hasRegression)
+    }
+
+    @Test func tooFewSamplesAreInconclusive() {
+        let base = Self.report([Self.scenario(times: Array(Self.steady.prefix(5)))])
+        let head = Self.report([Self.scenario(times: Self.steady.prefix(5).map { $0 * 2 })])
+        let timing = ReportComparer().compare(base, head).scenarios[0].timing
+        #expect(timing?.verdict == "inconclusive")
+        #expect(timing?.reason == "fewer than 9 samples a side (5 and 5)")
+    }
+
+    @Test func otherMachinesAndScalesAreNotComparable() {
+        let base = Self.report([Self.scenario(times: Self.steady)])
+        let elsewhere = Self.report([Self.scenario(times: Self.steady.map { $0 * 3 }, counters: ["sqlStatements": 9, "rowsRead": 100])], cpu: "CPU B")
+        let comparison = ReportComparer().compare(base, elsewhere)
+        #expect(comparison.timingsNotComparable == "CPU CPU A against CPU B")
+        #expect(comparison.scenarios[0].timing?.verdict == "not comparable")
+        #expect(comparison.countersNotComparable == nil)
+        #expect(comparison.hasRegression)  // the counters still gate
+        let otherScale = Self.report([Self.scenario(times: Self.steady, counters: ["sqlStatements": 9])], scale: 0.2)
+        let scaled = ReportComparer().compare(base, otherScale)
+        #expect(scaled.countersNotComparable == "scale 0.1 against 0.2")
+        #expect(scaled.scenarios[0].counters.isEmpty)
+        #expect(!scaled.hasRegression)
+    }
+
+    @Test func newInsightsFailUnlessAccepted() {
+        let storm = Insight(rule: "fault-storm", entity: "Person", keyPath: "people", message: "m", evidence: "e", callSite: "c")
+        let base = Self.report([Self.scenario(times: Self.steady)])
+        let head = Self.report([Self.scenario(times: Self.steady, insights: [storm])])
+        #expect(ReportComparer().compare(base, head).hasRegression)
+        var accepting = ReportComparer()
+        accepting.accepted = AcceptedInsights(identities: ["fault-storm/Person/people"])
+        #expect(!accepting.compare(base, head).hasRegression)
+        #expect(!ReportComparer().compare(head, head).hasRegression)
+    }
+
+    @Test func formatsSayTheVerdict() throws {
+        let base = Self.report([Self.scenario(times: Self.steady)])
+        let head = Self.report([Self.scenario(times: Self.steady, counters: ["sqlStatements": 7, "rowsRead": 100])])
+        let comparison = ReportComparer().compare(base, head)
+        let text = try ComparisonFormat.text.render(comparison)
+        #expect(text.contains("counters: sqlStatements 5 → 7 (regression)"))
+        #expect(text.hasSuffix("verdict: regression\n"))
+        #expect(try ComparisonFormat.markdown.render(comparison).hasPrefix("## Faultline comparison: ❌ regression"))
+        let json = try ComparisonFormat.json.render(comparison)
+        #expect(try JSONDecoder().decode(ReportComparison.self, from: Data(json.utf8)) == comparison)
+    }
+
+    @Test func anAAComparisonGivesANoiseFloor() throws {
+        let a = Self.report([Self.scenario(times: Self.steady)])
+        let aa = ReportComparer().compare(a, Self.report([Self.scenario(times: Self.steady.reversed())]))
+        let path = NSTemporaryDirectory() + "aa-\(UUID()).json"
+        try ComparisonFormat.json.render(aa).write(toFile: path, atomically: true, encoding: .utf8)
+        let floor = try NoiseFloor.read(path)
+        #expect(floor.scenarios["Prefetch"] != nil)
+        #expect((floor.scenarios["Prefetch"] ?? 1) < 0.05)
+    }
+}
