@@ -5,7 +5,10 @@ SWIFT ?= swift
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 RELEASE_BIN = .build/release
 
-.PHONY: run test build system-packages test-system-packages bench-probes fuzz-predicates clean
+.PHONY: run test build system-packages test-system-packages bench-probes fuzz-predicates update-baseline clean
+
+# The suite at the baseline's scale: counters must equal Reports/baseline.json.
+BASELINE_RUN = run --scale 0.02 --iterations 3 --warmup 1 --quiet
 
 system-packages:
 	@scripts/install-system-packages.sh
@@ -22,6 +25,15 @@ run: build
 test: test-system-packages
 	$(SWIFT) build --build-tests -j $(JOBS)
 	$(SWIFT) test --skip-build --parallel --num-workers $(JOBS)
+	.build/debug/perf-run $(BASELINE_RUN) --json .build/baseline-check.json
+	.build/debug/perf-run compare Reports/baseline.json .build/baseline-check.json --exact-counters
+
+# Rewrites the committed baseline: do it on purpose, when the engine's
+# behaviour changed, and say so in the commit.
+update-baseline: system-packages
+	$(SWIFT) build -j $(JOBS)
+	.build/debug/perf-run $(BASELINE_RUN) --json Reports/baseline.json
+	@echo "Reports/baseline.json rewritten: commit it with the reason its counters changed."
 
 # What instrumentation costs (not part of make test): docs/performance.md.
 bench-probes: system-packages

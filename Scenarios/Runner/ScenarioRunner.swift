@@ -217,7 +217,7 @@ public final class ScenarioRunner {
         for name in Counters.names where Set(counters.map { $0[name] ?? 0 }).count > 1 { advisory.insert(name) }
         report.advisoryCounters = advisory.sorted()
         report.values = values
-        report.statements = statements.prefix(10).map { aggregate in
+        report.statements = statements.map { aggregate in
             StatementReport(
                 shape: aggregate.shape, purpose: aggregate.purpose, count: aggregate.count,
                 totalSeconds: Double(aggregate.totalNanoseconds) / 1e9, maxSeconds: Double(aggregate.maxNanoseconds) / 1e9,
