@@ -135,6 +135,9 @@ extension PerfRun {
         @Option(help: "Write a short Markdown summary here (- for standard output).")
         var markdown: String?
 
+        @Option(help: "Write the HTML report here.")
+        var html: String?
+
         func run() throws {
             let loaded: Report
             do {
@@ -142,7 +145,9 @@ extension PerfRun {
             } catch let error as ReportError {
                 throw UsageError(error.description)
             }
+            if let html { try ReportFile.writeAtomically(Data(HTMLReport.render(loaded).utf8), to: html) }
             let text = ReportMarkdown.render(loaded)
+            if html != nil, markdown == nil { return }
             guard let markdown else {
                 print(text, terminator: "")
                 return
@@ -231,6 +236,9 @@ extension PerfRun {
         @Option(help: "Where to write the JSON report.")
         var json = "Reports/latest.json"
 
+        @Option(help: "Where to write the HTML report.")
+        var html = "Reports/latest.html"
+
         @Option(name: .customLong("sql-debug"), help: "SQL debug log level, 1 to 4 (to standard error, or --sql-log).")
         var sqlDebug: Int?
 
@@ -264,6 +272,7 @@ extension PerfRun {
         func run() throws {
             let selected = scenarios.isEmpty ? ScenarioCatalog.all : scenarios.compactMap(ScenarioCatalog.named)
             try checkWritable(json)
+            try checkWritable(html)
             let accepted: AcceptedInsights?
             do {
                 accepted = try acceptedInsights.map { try AcceptedInsights(contentsOf: $0) }
@@ -304,12 +313,13 @@ extension PerfRun {
             var report = RunReport.make(results, options: options, commandLine: CommandLine.arguments)
             if let accepted { report = accepted.mark(report) }
             try ReportFile.write(report, to: json)
+            try ReportFile.writeAtomically(Data(HTMLReport.render(report).utf8), to: html)
             if let traceEvents {
                 try ReportFile.writeAtomically(TraceEventFile.render(runner.events), to: traceEvents)
             }
             if !quiet {
                 print(RunReport.summaryTable(report))
-                print("report: \(json)")
+                print("report: \(json), \(html)")
             }
             if interrupted.happened { throw ExitCode(130) }
             if results.contains(where: { $0.status == .failed }) { throw ExitCode.failure }

@@ -1,0 +1,175 @@
+import Foundation
+
+/// A report as one self-contained HTML page: inline CSS, inline SVG charts,
+/// a little inline script for sorting and filtering tables, no network.
+/// Everything that comes from data is escaped. When the script has run it
+/// sets `data-ready="1"` on the body (tests wait for it).
+public enum HTMLReport {
+    /// Scenarios shown side by side in one chart: variants of one experiment.
+    static let groups: [(String, [String])] = [
+        ("Faulting: one by one, batch faulting, prefetching", ["SingleFault", "BatchFault", "Prefetch"]),
+    ]
+
+    public static func render(_ report: Report) -> String {
+        var html = """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>Faultline report</title>
+            <style>\(style)</style></head><body>
+            <h1>Faultline report</h1>
+            """
+        html += summary(report)
+        for (title, names) in groups {
+            let items = names.compactMap { name in
+                report.scenarios.first { $0.name == name && !$0.samples.isEmpty }.map {
+                    (label: name, value: Statistics($0.samples.map(\.wallSeconds)).median)
+                }
+            }
+            if items.count > 1 {
+                html += "<section class=\"group\"><h2>\(escapeHTML(title))</h2>\(SVGChart.bars(items))</section>"
+            }
+        }
+        for scenario in report.scenarios { html += section(scenario) }
+        html += "<script>\(script)</script></body></html>\n"
+        return html
+    }
+
+    private static func summary(_ report: Report) -> String {
+        let environment = report.environment
+        let configuration = report.configuration
+        var html = "<section class=\"summary\"><h2>Run</h2><table class=\"facts\">"
+        let facts: [(String, String)] = [
+            ("command", report.tool.commandLine.joined(separator: " ")),
+            ("tool", "\(report.tool.name) \(report.tool.version)"),
+            ("machine", "\(environment.cpuModel), \(environment.cores) cores, \(environment.operatingSystem)"),
+            ("build", "Swift \(environment.swiftVersion), \(environment.buildConfiguration), SQLite \(environment.sqliteVersion)"),
+            ("commit", environment.gitCommit ?? "unknown"),
+            ("configuration", "scale \(configuration.scale), seed \(configuration.seed), \(configuration.iterations) iterations after "
+                + "\(configuration.warmup) warm-up, \(configuration.store) store"),
+        ]
+        for (name, value) in facts { html += "<tr><th>\(escapeHTML(name))</th><td>\(escapeHTML(value))</td></tr>" }
+        html += "</table><table class=\"sortable\" id=\"scenarios\"><thead><tr><th>scenario</th><th>status</th><th>median</th>"
+            + "<th>sqlStatements</th><th>faultsFired</th><th>cacheMisses</th><th>insights</th></tr></thead><tbody>"
+        for scenario in report.scenarios {
+            let median = scenario.samples.isEmpty ? "" : SVGChart.format(Statistics(scenario.samples.map(\.wallSeconds)).median, "s")
+            html += "<tr class=\"\(scenario.status.rawValue)\"><td><a href=\"#\(anchor(scenario.name))\">\(escapeHTML(scenario.name))</a></td>"
+                + "<td>\(escapeHTML(scenario.status.rawValue))</td><td>\(escapeHTML(median))</td>"
+            for counter in ["sqlStatements", "faultsFired", "cacheMisses"] {
+                html += "<td>\(scenario.counters[counter].map(String.init) ?? "")</td>"
+            }
+            html += "<td>\(scenario.insights.count)</td></tr>"
+        }
+        return html + "</tbody></table></section>"
+    }
+
+    private static func anchor(_ name: String) -> String {
+        "scenario-" + String(name.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
+    }
+
+    private static func section(_ scenario: ScenarioReport) -> String {
+        var html = "<section class=\"scenario\" id=\"\(anchor(scenario.name))\"><h2>\(escapeHTML(scenario.name)) "
+            + "<span class=\"status \(scenario.status.rawValue)\">\(escapeHTML(scenario.status.rawValue))</span></h2>"
+            + "<p class=\"description\">\(escapeHTML(scenario.description))</p>"
+        if let error = scenario.error { html += "<p class=\"error\">\(escapeHTML(error))</p>" }
+        if !scenario.samples.isEmpty {
+            let times = scenario.samples.map(\.wallSeconds)
+            let statistics = Statistics(times)
+            html += "<h3>Time per iteration</h3>\(SVGChart.samples(times))<p class=\"stats\">"
+                + escapeHTML("min \(SVGChart.format(statistics.min, "s")), median \(SVGChart.format(statistics.median, "s")), "
+                    + "max \(SVGChart.format(statistics.max, "s")), standard deviation \(SVGChart.format(statistics.standardDeviation, "s"))")
+                + "</p>"
+            let sql = scenario.statements.reduce(0) { $0 + $1.totalSeconds }
+            let last = times.last ?? 0
+            html += "<h3>Where the time went (last iteration)</h3>"
+                + SVGChart.bars([("SQLite (statements)", sql), ("the engine and the scenario", max(0, last - sql))])
+        }
+        let timed = scenario.values.filter { $0.key.hasSuffix("Seconds") }.sorted { $0.key < $1.key }
+        if timed.count > 1 {
+            html += "<h3>Variants</h3>" + SVGChart.bars(timed.map { (label: $0.key, value: $0.value) })
+        }
+        if !scenario.counters.isEmpty {
+            html += "<h3>Counters</h3><table class=\"counters\"><tbody>"
+            for (name, value) in scenario.counters.sorted(by: { $0.key < $1.key }) {
+                let advisory = scenario.advisoryCounters.contains(name)
+                html += "<tr\(advisory ? " class=\"advisory\"" : "")><th>\(escapeHTML(name))</th><td>\(value)</td><td>\(advisory ? "advisory" : "")</td></tr>"
+            }
+            html += "</tbody></table>"
+        }
+        if !scenario.values.isEmpty {
+            html += "<h3>Figures</h3><table class=\"values\"><tbody>"
+            for (name, value) in scenario.values.sorted(by: { $0.key < $1.key }) {
+                html += "<tr><th>\(escapeHTML(name))</th><td>\(escapeHTML(String(format: "%g", value)))</td></tr>"
+            }
+            html += "</tbody></table>"
+        }
+        if !scenario.statements.isEmpty {
+            html += "<h3>SQL statements</h3><input class=\"filter\" type=\"search\" placeholder=\"filter statements\">"
+                + "<table class=\"sortable statements\"><thead><tr><th>shape</th><th>purpose</th><th>count</th><th>total</th><th>max</th>"
+                + "<th>rows</th><th>full-scan steps</th><th>call site</th></tr></thead><tbody>"
+            for statement in scenario.statements {
+                let scan = statement.fullScanSteps > 0 ? " class=\"full-scan\"" : ""
+                html += "<tr\(scan)><td><code>\(escapeHTML(statement.shape))</code></td><td>\(escapeHTML(statement.purpose))</td>"
+                    + "<td>\(statement.count)</td><td data-value=\"\(statement.totalSeconds)\">\(escapeHTML(SVGChart.format(statement.totalSeconds, "s")))</td>"
+                    + "<td data-value=\"\(statement.maxSeconds)\">\(escapeHTML(SVGChart.format(statement.maxSeconds, "s")))</td>"
+                    + "<td>\(statement.rowsReturned + statement.rowsChanged)</td><td>\(statement.fullScanSteps)\(statement.fullScanSteps > 0 ? " ⚠" : "")</td>"
+                    + "<td>\(escapeHTML(statement.firstCallSite))</td></tr>"
+            }
+            html += "</tbody></table>"
+        }
+        if !scenario.insights.isEmpty {
+            html += "<h3>Insights</h3><ul class=\"insights\">"
+            for insight in scenario.insights {
+                html += "<li\(insight.accepted == true ? " class=\"accepted\"" : "")><strong>\(escapeHTML(insight.message))</strong><br>"
+                    + "<span class=\"evidence\">\(escapeHTML(insight.evidence))</span> "
+                    + "<span class=\"site\">\(escapeHTML(insight.callSite))</span> <code>\(escapeHTML(insight.identity))</code></li>"
+            }
+            html += "</ul>"
+        }
+        return html + "</section>"
+    }
+
+    static let style = """
+        body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222;max-width:1100px}
+        h1{font-size:1.6em}h2{font-size:1.25em;border-bottom:1px solid #ddd;padding-bottom:.2em;margin-top:2em}h3{font-size:1em;margin:1.2em 0 .4em}
+        table{border-collapse:collapse;margin:.4em 0}th,td{border:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}
+        thead th{background:#f3f3f3;cursor:pointer}code{font-size:12px;word-break:break-all}
+        .status.passed,tr.passed td:nth-child(2){color:#26734d}.status.failed,tr.failed td:nth-child(2),.error{color:#b02a2a}
+        .status.skipped{color:#8a6d00}tr.advisory{color:#777}tr.full-scan td:nth-child(7){color:#b02a2a;font-weight:bold}
+        .insights li{margin:.4em 0}.insights li.accepted{color:#777}.evidence,.site{color:#555;font-size:12px}
+        .filter{margin:.3em 0;padding:2px 6px}.description{max-width:850px}
+        @media print{thead th{cursor:auto}.filter{display:none}}
+        """
+
+    static let script = """
+        (function(){
+          document.querySelectorAll('table.sortable').forEach(function(table){
+            table.querySelectorAll('thead th').forEach(function(header, column){
+              header.addEventListener('click', function(){
+                var body = table.tBodies[0];
+                var rows = Array.prototype.slice.call(body.rows);
+                var ascending = header.getAttribute('data-order') !== 'asc';
+                rows.sort(function(a, b){
+                  var x = a.cells[column], y = b.cells[column];
+                  var p = parseFloat(x.getAttribute('data-value') || x.textContent), q = parseFloat(y.getAttribute('data-value') || y.textContent);
+                  var order = (!isNaN(p) && !isNaN(q)) ? p - q : x.textContent.localeCompare(y.textContent);
+                  return ascending ? order : -order;
+                });
+                rows.forEach(function(row){ body.appendChild(row); });
+                header.setAttribute('data-order', ascending ? 'asc' : 'desc');
+              });
+            });
+          });
+          document.querySelectorAll('input.filter').forEach(function(input){
+            var table = input.nextElementSibling;
+            input.addEventListener('input', function(){
+              var needle = input.value.toLowerCase();
+              Array.prototype.forEach.call(table.tBodies[0].rows, function(row){
+                row.style.display = row.textContent.toLowerCase().indexOf(needle) >= 0 ? '' : 'none';
+              });
+            });
+          });
+          document.body.setAttribute('data-ready', '1');
+        })();
+        """
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Probes
+import Reporting
+import Testing
+
+/// The HTML report: escaping of hostile data, and a real browser (Debian's
+/// chromium, headless) running its script without a console error.
+@Suite struct HTMLReportTests {
+    static let hostile = "<script>alert(\"x\")</script> & 'quotes'"
+
+    static func report() -> Report {
+        var scenario = ReportScenarios.scenario(name: hostile)
+        scenario.statements = [StatementReport(
+            shape: "SELECT t0.pk FROM \"<b>Selfie</b>\" t0 WHERE t0.\"name\" = ? -- & <img src=x onerror=alert(1)>", purpose: "fetch <i>",
+            count: 3, totalSeconds: 0.002, maxSeconds: 0.001, rowsReturned: 30, rowsChanged: 0, fullScanSteps: 27,
+            firstCallSite: "App/<x>.swift:1", queryPlan: nil)]
+        scenario.insights = [Insight(rule: "full-scan", entity: "Selfie", keyPath: "name", message: "index <name> & more",
+                                     evidence: "\"quoted\"", callSite: "App/<x>.swift:1")]
+        scenario.values = ["<coldSeconds>": 0.5, "warmSeconds": 0.1]
+        return Report(
+            tool: .init(name: "perf-run", version: "0.1.0", commandLine: ["perf-run", "run", hostile]),
+            environment: .init(operatingSystem: "Debian", cpuModel: "<cpu>", cores: 2, swiftVersion: "6.3", sqliteVersion: "3.40.1",
+                               buildConfiguration: "debug", gitCommit: nil, hostName: "ci"),
+            configuration: .init(scale: 0.02, seed: 1, iterations: 3, warmup: 1, store: "file", timeoutSeconds: nil),
+            scenarios: [scenario, ReportScenarios.scenario(name: "SingleFault"), ReportScenarios.scenario(name: "Prefetch")])
+    }
+
+    @Test func everythingFromDataIsEscaped() {
+        let html = HTMLReport.render(Self.report())
+        #expect(!html.contains("<script>alert"))
+        #expect(!html.contains("<b>Selfie"))
+        #expect(!html.contains("<img src=x"))
+        #expect(!html.contains("<cpu>"))
+        #expect(html.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;quotes&#39;"))
+        #expect(html.contains("index &lt;name&gt; &amp; more"))
+        #expect(html.components(separatedBy: "<script>").count == 2)  // only the page's own
+    }
+
+    @Test func aHeadlessBrowserRendersItWithoutConsoleErrors() throws {
+        let output = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/test-output")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let page = output.appendingPathComponent("report.html")
+        try ReportFile.writeAtomically(Data(HTMLReport.render(Self.report()).utf8), to: page.path)
+        let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let browser = try #require(chromium, "chromium is not installed: scripts/install-system-packages.sh --test installs it")
+        let flags = ["--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0"]
+        let (dom, errors) = try Self.run(browser, flags + ["--dump-dom", page.absoluteString])
+        #expect(dom.contains("data-ready=\"1\""), "the page's script did not finish")
+        #expect(dom.components(separatedBy: "<svg").count >= 4)  // samples and bars
+        #expect(dom.contains("<table class=\"sortable\" id=\"scenarios\">"))
+        #expect(dom.contains("class=\"sortable statements\""))
+        let console = errors.split(separator: "\n").filter { $0.contains("CONSOLE") }
+        #expect(console.isEmpty, "console output: \(console)")
+        _ = try Self.run(browser, flags + ["--window-size=1280,2000", "--screenshot=\(output.appendingPathComponent("report.png").path)", page.absoluteString])
+        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("report.png").path))
+    }
+
+    static func run(_ program: String, _ arguments: [String]) throws -> (String, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        process.currentDirectoryURL = FileManager.default.temporaryDirectory
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        final class Box: @unchecked Sendable { var data = Data() }
+        let box = Box()
+        let reader = Thread { box.data = err.fileHandleForReading.readDataToEndOfFile() }
+        reader.start()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !reader.isFinished { usleep(1_000) }
+        return (String(decoding: stdout, as: UTF8.self), String(decoding: box.data, as: UTF8.self))
+    }
+}
+
+enum ReportScenarios {
+    static func scenario(name: String) -> ScenarioReport {
+        ScenarioReport(
+            name: name, description: "what \(name) shows", dataSet: "selfies", status: .passed,
+            samples: [0.010, 0.011, 0.012].map { Sample(wallSeconds: $0, cpuSeconds: $0, peakResidentBytes: 1_000_000) },
+            counters: ["sqlStatements": 3, "objectsRegisteredPeak": 10], advisoryCounters: ["objectsRegisteredPeak"])
+    }
+}
