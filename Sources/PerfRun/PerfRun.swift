@@ -248,6 +248,12 @@ extension PerfRun {
         @Option(help: "Stop a scenario that runs longer than this many seconds (all its iterations) and mark it failed.")
         var timeout: Double?
 
+        @Flag(help: "Record the run with LTTng (blocking channel), check the trace's counters against the recorder's, keep the trace.")
+        var lttng = false
+
+        @Option(name: .customLong("lttng-output"), help: "Where --lttng keeps the trace.")
+        var lttngOutput = "Reports/lttng-trace"
+
         @Option(name: .customLong("trace-events"), help: "Write the last iteration's events as a Chrome/Perfetto trace file.")
         var traceEvents: String?
 
@@ -289,7 +295,21 @@ extension PerfRun {
             if let level = sqlDebug ?? SQLDebugLogSink.fromEnvironment().map(\.level) {
                 options.sinks.append(try sqlLog.map { try SQLDebugLogSink(level: level, destination: .file($0)) } ?? SQLDebugLogSink(level: level))
             }
-            if case .success(let lttng) = LTTngSink.load() { options.sinks.append(lttng) }
+            var recording: LTTngRecording?
+            if lttng {
+                try? FileManager.default.removeItem(atPath: lttngOutput)
+                do {
+                    recording = try LTTngRecording(directory: URL(fileURLWithPath: lttngOutput).path)
+                } catch let error as LTTngRecording.Unavailable {
+                    throw UsageError(error.description)
+                }
+            }
+            defer { recording?.tearDown() }
+            switch LTTngSink.load() {
+            case .success(let sink): options.sinks.append(sink)
+            case .failure(let reason) where lttng: throw UsageError("--lttng: \(reason)")
+            case .failure: break
+            }
             if let traceEvents {
                 try checkWritable(traceEvents)
                 options.keptEvents = 100_000
@@ -311,6 +331,22 @@ extension PerfRun {
             source.cancel()
             printer.finish()
             var report = RunReport.make(results, options: options, commandLine: CommandLine.arguments)
+            var traceDisagrees = false
+            if let recording {
+                let traced = try recording.finish()
+                for index in report.scenarios.indices where report.scenarios[index].status == .passed {
+                    guard let counters = traced[report.scenarios[index].name] else { continue }
+                    let values = Dictionary(uniqueKeysWithValues: counters.all.filter { $0.name != "objectsRegisteredPeak" }.map { ($0.name, $0.value) })
+                    report.scenarios[index].traceCounters = values
+                    var recorded = report.scenarios[index].counters
+                    recorded["objectsRegisteredPeak"] = nil
+                    if recorded != values, !report.scenarios[index].advisoryCounters.contains("sqlStatements") {
+                        traceDisagrees = true
+                        FileHandle.standardError.write(Data("\(report.scenarios[index].name): the trace's counters \(values) differ from the recorder's \(recorded)\n".utf8))
+                    }
+                }
+                if !quiet { print("LTTng trace: \(recording.directory) (babeltrace2 \(recording.directory))") }
+            }
             if let accepted { report = accepted.mark(report) }
             try ReportFile.write(report, to: json)
             try ReportFile.writeAtomically(Data(HTMLReport.render(report).utf8), to: html)
@@ -322,6 +358,7 @@ extension PerfRun {
                 print("report: \(json), \(html)")
             }
             if interrupted.happened { throw ExitCode(130) }
+            if traceDisagrees { throw ExitCode.failure }
             if results.contains(where: { $0.status == .failed }) { throw ExitCode.failure }
         }
 

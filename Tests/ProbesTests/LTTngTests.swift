@@ -66,6 +66,42 @@ import Testing
         #expect(counts["cache_miss"] == databaseFaults)
     }
 
+    /// `perf-run run --lttng`: its own session daemon when none runs (and
+    /// stopped after), a blocking channel, and counters rebuilt from the
+    /// trace equal to the recorder's.
+    @Test func perfRunRecordsATraceThatAgreesWithTheRecorder() throws {
+        let daemonBefore = try LTTngHarness.run("pgrep", ["-x", "lttng-sessiond"]).status == 0
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-lttng-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let report = directory.appendingPathComponent("report.json").path
+        let perfRun = LTTngHarness.buildDirectory.appendingPathComponent("perf-run").path
+        let result = try LTTngHarness.run(perfRun, [
+            "run", "FetchAll", "SingleFault", "Prefetch", "BatchUpdate", "--scale", "0.02", "--iterations", "2", "--lttng",
+            "--lttng-output", directory.appendingPathComponent("trace").path, "--json", report,
+            "--html", directory.appendingPathComponent("report.html").path,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("LTTng trace: \(directory.appendingPathComponent("trace").path)"))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        let scenarios = try #require(json["scenarios"] as? [[String: Any]])
+        #expect(scenarios.count == 4)
+        for scenario in scenarios {
+            var counters = try #require(scenario["counters"] as? [String: Int])
+            counters["objectsRegisteredPeak"] = nil
+            let traced = try #require(scenario["traceCounters"] as? [String: Int], "\(scenario["name"] ?? "")")
+            #expect(traced == counters, "\(scenario["name"] ?? "")")
+        }
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("trace").path))
+        if !daemonBefore {
+            var running = true
+            for _ in 0..<100 where running {
+                running = try LTTngHarness.run("pgrep", ["-x", "lttng-sessiond"]).status == 0
+                if running { usleep(50_000) }
+            }
+            #expect(!running, "perf-run left the session daemon it started")
+        }
+    }
+
     @Test func runsWithTheProviderLibraryAbsent() throws {
         let bench = LTTngHarness.buildDirectory.appendingPathComponent("faultline-bench").path
         let run = try LTTngHarness.require(

@@ -98,6 +98,9 @@ public struct ScenarioReport: Codable, Equatable, Sendable {
     /// The SQL statement shapes that took the most time, in one iteration.
     public var statements: [StatementReport]
     public var insights: [Insight]
+    /// With `--lttng`: the counters rebuilt from the LTTng trace for the
+    /// last measured iteration (they must equal `counters`, the peak aside).
+    public var traceCounters: [String: Int]?
 
     public init(
         name: String, description: String, dataSet: String, status: Status, error: String? = nil, samples: [Sample] = [],
