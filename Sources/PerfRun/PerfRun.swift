@@ -81,7 +81,7 @@ extension PerfRun {
         @Argument(help: "The report to judge.")
         var head: String
 
-        @Option(help: "text, markdown or json.")
+        @Option(help: "text, markdown, json or html.")
         var format = "text"
 
         @Flag(name: .customLong("exact-counters"), help: "Any change of a gating counter, up or down, is a regression.")
@@ -97,7 +97,9 @@ extension PerfRun {
         var acceptedInsights: String?
 
         func validate() throws {
-            guard ComparisonFormat(rawValue: format) != nil else { throw ValidationError("--format must be text, markdown or json, not \(format)") }
+            guard ComparisonFormat(rawValue: format) != nil || format == "html" else {
+                throw ValidationError("--format must be text, markdown, json or html, not \(format)")
+            }
         }
 
         func run() throws {
@@ -117,7 +119,7 @@ extension PerfRun {
                 if let noiseFloor { comparer.noiseFloor = try NoiseFloor.read(noiseFloor) }
                 if let acceptedInsights { comparer.accepted = try AcceptedInsights(contentsOf: acceptedInsights) }
                 let comparison = comparer.compare(try ReportFile.read(base), try ReportFile.read(head), basePath: base, headPath: head)
-                print(try ComparisonFormat(rawValue: format)!.render(comparison), terminator: "")
+                print(format == "html" ? HTMLComparison.render(comparison) : try ComparisonFormat(rawValue: format)!.render(comparison), terminator: "")
                 if comparison.hasRegression { throw ExitCode.failure }
             } catch let error as ReportError {
                 throw UsageError(error.description)
@@ -349,7 +351,7 @@ extension PerfRun {
             }
             if let accepted { report = accepted.mark(report) }
             try ReportFile.write(report, to: json)
-            try ReportFile.writeAtomically(Data(HTMLReport.render(report).utf8), to: html)
+            try ReportFile.writeAtomically(Data(HTMLReport.render(report, events: runner.events).utf8), to: html)
             if let traceEvents {
                 try ReportFile.writeAtomically(TraceEventFile.render(runner.events), to: traceEvents)
             }

@@ -56,6 +56,39 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("report.png").path))
     }
 
+    @Test func theComparisonPageAndTheTimelineRender() throws {
+        let base = Self.report()
+        var head = Self.report()
+        head.scenarios[0].counters["sqlStatements"] = 9
+        let comparison = ReportComparer().compare(base, head)
+        let page = HTMLComparison.render(comparison)
+        #expect(page.contains("regression"))
+        #expect(!page.contains("<script>alert"))
+        #expect(page.components(separatedBy: "<script>").count == 2)
+        let output = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/test-output")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let file = output.appendingPathComponent("comparison.html")
+        try ReportFile.writeAtomically(Data(page.utf8), to: file.path)
+        let browser = try #require(["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) })
+        let (dom, errors) = try Self.run(browser, ["--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0", "--dump-dom", file.absoluteString])
+        #expect(dom.contains("data-ready=\"1\""))
+        #expect(!errors.contains("CONSOLE"))
+
+        let site = CallSite(file: "App/A.swift", line: 1)
+        let events: [Event] = [
+            .fetch(FetchEvent(start: 1_000, durationNanoseconds: 5_000, thread: 1, context: "main", entity: "Selfie", predicate: "", sort: "",
+                              resultType: "objects", resultCount: 3, fetchLimit: 0, fetchOffset: 0, fetchBatchSize: 0,
+                              returnsObjectsAsFaults: true, includesPropertyValues: true, includesPendingChanges: true, prefetch: "",
+                              callSite: site)),
+            .fault(FaultEvent(start: 7_000, durationNanoseconds: 500, thread: 1, context: "main", entity: "Selfie", primaryKey: 1,
+                              source: .database, callSite: site)),
+        ]
+        let withTimeline = HTMLReport.render(Self.report(), events: events)
+        #expect(withTimeline.contains("Timeline of the last iterations"))
+        #expect(withTimeline.components(separatedBy: "<rect").count == HTMLReport.render(Self.report()).components(separatedBy: "<rect").count + 2)
+    }
+
     static func run(_ program: String, _ arguments: [String]) throws -> (String, String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)

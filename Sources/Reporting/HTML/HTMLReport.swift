@@ -1,4 +1,5 @@
 import Foundation
+import Probes
 
 /// A report as one self-contained HTML page: inline CSS, inline SVG charts,
 /// a little inline script for sorting and filtering tables, no network.
@@ -10,7 +11,8 @@ public enum HTMLReport {
         ("Faulting: one by one, batch faulting, prefetching", ["SingleFault", "BatchFault", "Prefetch"]),
     ]
 
-    public static func render(_ report: Report) -> String {
+    /// - Parameter events: recorded events to show as a timeline, when kept.
+    public static func render(_ report: Report, events: [Event] = []) -> String {
         var html = """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8">
@@ -29,6 +31,10 @@ public enum HTMLReport {
             if items.count > 1 {
                 html += "<section class=\"group\"><h2>\(escapeHTML(title))</h2>\(SVGChart.bars(items))</section>"
             }
+        }
+        let timeline = HTMLTimeline.render(events)
+        if !timeline.isEmpty {
+            html += "<section class=\"timeline\"><h2>Timeline of the last iterations</h2>\(timeline)</section>"
         }
         for scenario in report.scenarios { html += section(scenario) }
         html += "<script>\(script)</script></body></html>\n"

@@ -1,0 +1,50 @@
+import Foundation
+
+/// A comparison as one self-contained HTML page: base and head side by
+/// side, per scenario. Everything from data is escaped.
+public enum HTMLComparison {
+    public static func render(_ comparison: ReportComparison) -> String {
+        var html = """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8"><title>Faultline comparison</title>
+            <style>\(HTMLReport.style) .regression{color:#b02a2a;font-weight:bold}.improvement{color:#26734d}</style></head><body>
+            <h1>Faultline comparison: <span class="\(comparison.hasRegression ? "regression" : "improvement")">\
+            \(comparison.hasRegression ? "regression" : "no regression")</span></h1>
+            <p>base <code>\(escapeHTML(comparison.base))</code>, head <code>\(escapeHTML(comparison.head))</code></p>
+            """
+        if let reason = comparison.countersNotComparable { html += "<p class=\"error\">Counters are not comparable: \(escapeHTML(reason))</p>" }
+        if let reason = comparison.timingsNotComparable { html += "<p class=\"error\">Timings are not comparable: \(escapeHTML(reason))</p>" }
+        for scenario in comparison.scenarios {
+            html += "<section class=\"scenario\"><h2>\(escapeHTML(scenario.name)) <span class=\"status\">\(escapeHTML(scenario.status))</span></h2>"
+            if let timing = scenario.timing {
+                html += "<h3>Median time</h3>" + SVGChart.bars([("base", timing.baseMedian), ("head", timing.headMedian)])
+                    + "<p>\(escapeHTML(ComparisonFormat.timingSummary(timing)))</p>"
+            }
+            if !scenario.counters.isEmpty {
+                html += "<h3>Counters</h3><table class=\"sortable\"><thead><tr><th>counter</th><th>base</th><th>head</th><th>verdict</th></tr></thead><tbody>"
+                for counter in scenario.counters {
+                    html += "<tr><td>\(escapeHTML(counter.name))</td><td>\(counter.base)</td><td>\(counter.head)</td>"
+                        + "<td class=\"\(escapeHTML(counter.verdict))\">\(escapeHTML(counter.verdict))</td></tr>"
+                }
+                html += "</tbody></table>"
+            }
+            if !scenario.statements.isEmpty {
+                html += "<h3>Statement shapes</h3><ul>"
+                for change in scenario.statements {
+                    html += "<li>\(escapeHTML(change.change)) (\(change.baseCount) → \(change.headCount)): <code>\(escapeHTML(change.shape))</code></li>"
+                }
+                html += "</ul>"
+            }
+            if !scenario.newInsights.isEmpty {
+                html += "<h3>New insights</h3><ul class=\"insights\">"
+                for insight in scenario.newInsights {
+                    html += "<li class=\"regression\">\(escapeHTML(insight.message)) <code>\(escapeHTML(insight.identity))</code> "
+                        + "<span class=\"site\">\(escapeHTML(insight.callSite))</span></li>"
+                }
+                html += "</ul>"
+            }
+            html += "</section>"
+        }
+        return html + "<script>\(HTMLReport.script)</script></body></html>\n"
+    }
+}
