@@ -207,6 +207,9 @@ public final class ScenarioRunner {
             values = iteration.values
             let snapshot = recorder.snapshot()
             statements = snapshot.statements
+            let sqlite = Double(snapshot.sqlNanoseconds) / 1e9
+            let rowCache = Double(snapshot.rowCacheNanoseconds) / 1e9
+            report.timeBreakdown = TimeBreakdown(sqliteSeconds: sqlite, rowCacheSeconds: rowCache, otherSeconds: max(0, wall - sqlite - rowCache))
             if index == total - 1 { report.insights = InsightRules().analyze(snapshot.events) }
             if index == total - 1, options.keptEvents > 0 { events += snapshot.events }
         }

@@ -34,6 +34,7 @@ import Testing
         #expect(html.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;quotes&#39;"))
         #expect(html.contains("index &lt;name&gt; &amp; more"))
         #expect(html.components(separatedBy: "<script>").count == 2)  // only the page's own
+        #expect(html.contains("row cache (faults)"))
     }
 
     @Test func aHeadlessBrowserRendersItWithoutConsoleErrors() throws {
@@ -115,6 +116,7 @@ enum ReportScenarios {
         ScenarioReport(
             name: name, description: "what \(name) shows", dataSet: "selfies", status: .passed,
             samples: [0.010, 0.011, 0.012].map { Sample(wallSeconds: $0, cpuSeconds: $0, peakResidentBytes: 1_000_000) },
-            counters: ["sqlStatements": 3, "objectsRegisteredPeak": 10], advisoryCounters: ["objectsRegisteredPeak"])
+            counters: ["sqlStatements": 3, "objectsRegisteredPeak": 10], advisoryCounters: ["objectsRegisteredPeak"],
+            timeBreakdown: TimeBreakdown(sqliteSeconds: 0.004, rowCacheSeconds: 0.001, otherSeconds: 0.007))
     }
 }

@@ -40,6 +40,22 @@ import Testing
         #expect(result.stderr == message)
     }
 
+    @Test func lttngWithoutTheToolsStopsWithAReason() throws {
+        let process = Process()
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        process.executableURL = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("perf-run")
+        process.arguments = ["run", "FetchAll", "--scale", "0.02", "--lttng", "--json", NSTemporaryDirectory() + "x-\(UUID()).json"]
+        process.environment = ["PATH": "/nonexistent"]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+        #expect(message == "--lttng needs lttng, which is not installed (Debian: lttng-tools, babeltrace2)\n")
+    }
+
     @Test func unknownOptionsAreUsageErrorsToo() throws {
         let result = try Self.perfRun(["run", "--bogus"])
         #expect(result.status == 2)

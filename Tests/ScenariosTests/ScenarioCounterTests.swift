@@ -55,6 +55,9 @@ import Testing
                 #expect(report.values["saved"] == 200)
                 continue
             }
+            let breakdown = try #require(report.timeBreakdown)
+            #expect(breakdown.sqliteSeconds >= 0 && breakdown.rowCacheSeconds >= 0 && breakdown.otherSeconds >= 0)
+            #expect(breakdown.sqliteSeconds + breakdown.rowCacheSeconds <= (report.samples.last?.wallSeconds ?? 0) + 1e-6)
             let counters = Self.names.map { report.counters[$0] ?? -1 }
             #expect(counters == Self.expected[report.name], "\(report.name)")
             #expect(report.advisoryCounters == ["objectsRegisteredPeak"], "\(report.name)")

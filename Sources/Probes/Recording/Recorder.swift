@@ -15,6 +15,10 @@ public final class Recorder: EventSink {
         public var events: [Event]
         /// Events that did not fit in the buffer.
         public var droppedEvents: Int
+        /// Nanoseconds spent in SQLite statements.
+        public var sqlNanoseconds: UInt64
+        /// Nanoseconds spent fulfilling faults from the row cache.
+        public var rowCacheNanoseconds: UInt64
     }
 
     private struct State {
@@ -24,6 +28,8 @@ public final class Recorder: EventSink {
         var buffer: [Event] = []
         var next = 0
         var dropped = 0
+        var sqlNanoseconds: UInt64 = 0
+        var rowCacheNanoseconds: UInt64 = 0
     }
 
     private let state = Mutex(State())
@@ -43,7 +49,9 @@ public final class Recorder: EventSink {
     public func receive(_ event: Event) {
         state.withLock { state in
             state.counters.count(event)
+            if case .fault(let fault) = event, fault.source == .rowCache { state.rowCacheNanoseconds &+= fault.durationNanoseconds }
             if case .sql(let sql) = event {
+                state.sqlNanoseconds &+= sql.durationNanoseconds
                 if state.aggregates[sql.shapeID] == nil {
                     state.aggregates[sql.shapeID] = StatementAggregate(shape: sql.shape, purpose: sql.purpose, firstCallSite: sql.callSite)
                 }
@@ -77,7 +85,9 @@ public final class Recorder: EventSink {
             let statements = state.aggregates.values.sorted {
                 $0.totalNanoseconds != $1.totalNanoseconds ? $0.totalNanoseconds > $1.totalNanoseconds : $0.shape < $1.shape
             }
-            return Snapshot(counters: state.counters, statements: statements, events: events, droppedEvents: state.dropped)
+            return Snapshot(
+                counters: state.counters, statements: statements, events: events, droppedEvents: state.dropped,
+                sqlNanoseconds: state.sqlNanoseconds, rowCacheNanoseconds: state.rowCacheNanoseconds)
         }
     }
 

@@ -85,10 +85,13 @@ public enum HTMLReport {
                 + escapeHTML("min \(SVGChart.format(statistics.min, "s")), median \(SVGChart.format(statistics.median, "s")), "
                     + "max \(SVGChart.format(statistics.max, "s")), standard deviation \(SVGChart.format(statistics.standardDeviation, "s"))")
                 + "</p>"
-            let sql = scenario.statements.reduce(0) { $0 + $1.totalSeconds }
-            let last = times.last ?? 0
-            html += "<h3>Where the time went (last iteration)</h3>"
-                + SVGChart.bars([("SQLite (statements)", sql), ("the engine and the scenario", max(0, last - sql))])
+            if let breakdown = scenario.timeBreakdown {
+                html += "<h3>Where the time went (last iteration)</h3>"
+                    + SVGChart.bars([
+                        ("SQLite (statements)", breakdown.sqliteSeconds), ("row cache (faults)", breakdown.rowCacheSeconds),
+                        ("contexts and the scenario", breakdown.otherSeconds),
+                    ])
+            }
         }
         let timed = scenario.values.filter { $0.key.hasSuffix("Seconds") }.sorted { $0.key < $1.key }
         if timed.count > 1 {

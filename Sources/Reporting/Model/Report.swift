@@ -98,6 +98,8 @@ public struct ScenarioReport: Codable, Equatable, Sendable {
     /// The SQL statement shapes that took the most time, in one iteration.
     public var statements: [StatementReport]
     public var insights: [Insight]
+    /// Where the last measured iteration's time went.
+    public var timeBreakdown: TimeBreakdown?
     /// With `--lttng`: the counters rebuilt from the LTTng trace for the
     /// last measured iteration (they must equal `counters`, the peak aside).
     public var traceCounters: [String: Int]?
@@ -105,8 +107,9 @@ public struct ScenarioReport: Codable, Equatable, Sendable {
     public init(
         name: String, description: String, dataSet: String, status: Status, error: String? = nil, samples: [Sample] = [],
         summary: Summary? = nil, counters: [String: Int] = [:], advisoryCounters: [String] = [], values: [String: Double] = [:],
-        statements: [StatementReport] = [], insights: [Insight] = []
+        statements: [StatementReport] = [], insights: [Insight] = [], timeBreakdown: TimeBreakdown? = nil
     ) {
+        self.timeBreakdown = timeBreakdown
         self.name = name
         self.description = description
         self.dataSet = dataSet
@@ -119,6 +122,21 @@ public struct ScenarioReport: Codable, Equatable, Sendable {
         self.values = values
         self.statements = statements
         self.insights = insights
+    }
+}
+
+/// Where an iteration's wall time went: SQLite (every statement), the row
+/// cache (faults fulfilled from it), and the rest (the engine's own work in
+/// contexts, and the scenario's code).
+public struct TimeBreakdown: Codable, Equatable, Sendable {
+    public var sqliteSeconds: Double
+    public var rowCacheSeconds: Double
+    public var otherSeconds: Double
+
+    public init(sqliteSeconds: Double, rowCacheSeconds: Double, otherSeconds: Double) {
+        self.sqliteSeconds = sqliteSeconds
+        self.rowCacheSeconds = rowCacheSeconds
+        self.otherSeconds = otherSeconds
     }
 }
 
