@@ -79,7 +79,7 @@ let package = Package(
         ),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Probes"], exclude: ["Fixtures"]),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Reporting", "ObjectGraph", "Probes"]),
-        .testTarget(name: "ProbesTests", dependencies: ["Probes", "ObjectGraph"], exclude: ["Golden"]),
+        .testTarget(name: "ProbesTests", dependencies: ["Probes", "ObjectGraph", "Scenarios"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -26,12 +26,7 @@ public final class LTTngRecording {
         }
         session = "faultline-\(getpid())-\(UUID().uuidString.prefix(6))"
         self.directory = directory
-        if try Self.run("pgrep", ["-x", "lttng-sessiond"]).status != 0 {
-            guard try Self.run("lttng-sessiond", ["--daemonize"], quietly: true).status == 0,
-                let pid = Int32(try Self.run("pgrep", ["-n", "-x", "lttng-sessiond"]).output.trimmingCharacters(in: .whitespacesAndNewlines))
-            else { throw Unavailable(description: "--lttng could not start lttng-sessiond") }
-            startedDaemon = pid
-        }
+        startedDaemon = try Self.startDaemonIfNeeded()
         do {
             try Self.require("lttng", ["create", session, "--output=\(directory)"])
             try Self.require("lttng", [
@@ -97,9 +92,34 @@ public final class LTTngRecording {
     }
 
     private func tearDownDaemon() {
-        guard let pid = startedDaemon else { return }
-        kill(pid, SIGTERM)
+        Self.stopDaemon(startedDaemon)
         startedDaemon = nil
+    }
+
+    /// Starts `lttng-sessiond` when none runs and waits until it answers;
+    /// returns the process it started, nil when one was running already.
+    public static func startDaemonIfNeeded() throws -> Int32? {
+        guard try run("pgrep", ["-x", "lttng-sessiond"]).status != 0 else { return nil }
+        guard try run("lttng-sessiond", ["--daemonize"], quietly: true).status == 0 else {
+            throw Unavailable(description: "could not start lttng-sessiond")
+        }
+        var ready = false
+        for _ in 0..<250 where !ready {
+            ready = try run("lttng", ["list"]).status == 0
+            if !ready { usleep(20_000) }
+        }
+        guard ready, let pid = Int32(try run("pgrep", ["-n", "-x", "lttng-sessiond"]).output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw Unavailable(description: "lttng-sessiond did not answer within 5 seconds")
+        }
+        return pid
+    }
+
+    /// Stops a session daemon that ``startDaemonIfNeeded()`` started, and
+    /// waits for it to go.
+    public static func stopDaemon(_ pid: Int32?) {
+        guard let pid else { return }
+        kill(pid, SIGTERM)
+        for _ in 0..<100 where kill(pid, 0) == 0 { usleep(20_000) }
     }
 
     // MARK: Commands

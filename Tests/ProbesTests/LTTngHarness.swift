@@ -1,4 +1,5 @@
 import Foundation
+import Scenarios
 import Testing
 
 /// Runs commands for the LTTng tests, and a session daemon when none runs
@@ -62,46 +63,10 @@ enum LTTngHarness {
 
     /// Starts `lttng-sessiond` when none runs; returns the PID it started.
     static func startSessionDaemonIfNeeded() throws -> Int32? {
-        guard try run("pgrep", ["-x", "lttng-sessiond"]).status != 0 else { return nil }
-        // The daemon's parent waits for SIGUSR1 from the daemon, and the
-        // test runner's threads block most signals, which a child inherits:
-        // spawn it with nothing blocked. It gets no streams to hold open.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["lttng-sessiond", "--daemonize"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        var none = sigset_t()
-        var saved = sigset_t()
-        sigemptyset(&none)
-        pthread_sigmask(SIG_SETMASK, &none, &saved)
-        defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            Issue.record("lttng-sessiond --daemonize exited \(process.terminationStatus)")
-            throw CommandFailed(command: "lttng-sessiond")
-        }
-        var ready = false
-        for _ in 0..<250 {
-            if try run("lttng", ["list"]).status == 0 {
-                ready = true
-                break
-            }
-            usleep(20_000)
-        }
-        guard ready else {
-            Issue.record("lttng-sessiond did not answer within 5 seconds")
-            throw CommandFailed(command: "lttng-sessiond")
-        }
-        let pid = try require("pgrep", ["-n", "-x", "lttng-sessiond"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        return Int32(pid)
+        try LTTngRecording.startDaemonIfNeeded()
     }
 
     static func stopSessionDaemon(_ pid: Int32?) {
-        guard let pid else { return }
-        kill(pid, SIGTERM)
-        for _ in 0..<100 where kill(pid, 0) == 0 { usleep(20_000) }
+        LTTngRecording.stopDaemon(pid)
     }
 }
