@@ -54,8 +54,11 @@ let package = Package(
         // Report model, formats, comparison and SQL debug log parsing.
         .target(name: "Reporting", dependencies: ["Probes"]),
 
-        // Built-in scenarios and their data sets.
-        .target(name: "Scenarios", dependencies: ["ObjectGraph", "Reporting"], path: "Scenarios"),
+        // Built-in scenarios and their data sets; the catalog lists every
+        // scenario file (ScenarioCatalogPlugin).
+        .target(name: "Scenarios", dependencies: ["ObjectGraph", "Reporting"], path: "Scenarios", plugins: ["ScenarioCatalogPlugin"]),
+        .executableTarget(name: "ScenarioCatalogGenerator"),
+        .plugin(name: "ScenarioCatalogPlugin", capability: .buildTool(), dependencies: ["ScenarioCatalogGenerator"]),
 
         // The command-line tool: argument parsing only.
         .executableTarget(

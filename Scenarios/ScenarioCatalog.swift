@@ -1,13 +1,19 @@
-/// The built-in scenarios, in the order `perf-run` runs them.
+/// The scenarios, in the order `perf-run` runs them: the built-in ones in
+/// the book's order, then any other scenario declared in Scenarios/.
 ///
-/// To add a scenario, write a file in Scenarios/ with
-/// `extension Scenario { public static let myScenario = Scenario(…) { run in … } }`
-/// and add it here.
+/// To add a scenario, write one file in Scenarios/ with
+/// `extension Scenario { public static let myScenario = Scenario(…) { run in … } }`:
+/// the build lists it (ScenarioCatalogPlugin), nothing else to edit.
 public enum ScenarioCatalog {
-    public static let all: [Scenario] = [
+    static let builtIn: [Scenario] = [
         .fetchAll, .didFault, .singleFault, .batchFault, .prefetch, .cache, .uniquing, .predicate, .subquery, .batchUpdate,
         .batchInsert, .historyMerge, .derivedCount, .fetchBatchSize, .multiThread,
     ]
+
+    public static let all: [Scenario] = {
+        let known = Set(builtIn.map(\.name))
+        return builtIn + declared.filter { !known.contains($0.name) }.sorted { $0.name < $1.name }
+    }()
 
     /// The scenario with this name (case-insensitive).
     public static func named(_ name: String) -> Scenario? {

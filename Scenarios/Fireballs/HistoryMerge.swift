@@ -42,7 +42,7 @@ extension Scenario {
         }
         let (merged, historySeconds) = try run.time { () -> Int in
             let transactions = try store.fetchHistory(after: token, author: "import")
-            try view.perform {
+            view.perform {
                 view.merge(transactions)
                 for fireball in held.prefix(changed) { _ = fireball.impactEnergy }
             }

@@ -69,6 +69,12 @@ import Testing
         #expect(values["Predicate"]?["repeats"] == 20)
     }
 
+    @Test func theBuildListsEveryScenarioFile() {
+        // ScenarioCatalogPlugin found every `public static let … = Scenario(` in Scenarios/.
+        #expect(Set(ScenarioCatalog.declared.map(\.name)) == Set(ScenarioCatalog.builtIn.map(\.name)))
+        #expect(ScenarioCatalog.all.map(\.name) == ScenarioCatalog.builtIn.map(\.name))
+    }
+
     @Test func theOrderOfScenariosChangesNothing() throws {
         let names = ["BatchUpdate", "Prefetch", "SingleFault"]
         let forward = ScenarioRunner(options: Self.options(), cache: Self.cache).run(names.compactMap(ScenarioCatalog.named))
