@@ -1,0 +1,52 @@
+import Foundation
+
+/// What a SQL debug log (Faultline's or Core Data's) shows: statements by
+/// shape, faults by entity and source, transactions, query plans, and the
+/// insights they add up to. Codable for `perf-run log --json`.
+public struct SQLLogAnalysis: Codable, Equatable, Sendable {
+    /// Lines read, lines that were part of a log, lines skipped (other output).
+    public var lines = 0
+    public var logLines = 0
+    public var skippedLines = 0
+    /// Lines cut because they were longer than the limit.
+    public var truncatedLines = 0
+    /// The format seen: `faultline`, `coredata`, or both.
+    public var formats: [String] = []
+    public var statements: [ShapeSummary] = []
+    public var faults: [FaultSummary] = []
+    public var relationshipFaults: [FaultSummary] = []
+    public var prefetches: [FaultSummary] = []
+    public var transactions = 0
+    public var statementsInTransactions = 0
+    public var fullScans: [String] = []
+    public var insights: [LogInsight] = []
+
+    /// One statement shape.
+    public struct ShapeSummary: Codable, Equatable, Sendable {
+        public var shape: String
+        public var count: Int
+        /// Executions with bound values (or literals) already seen for this
+        /// shape: duplicates; the others are similar statements.
+        public var duplicates: Int
+        public var totalSeconds: Double
+        public var maxSeconds: Double
+        public var rows: Int
+        /// The line of its first execution.
+        public var firstLine: Int
+    }
+
+    /// Faults (or relationship faults, prefetches) of one entity from one source.
+    public struct FaultSummary: Codable, Equatable, Sendable {
+        public var entity: String
+        public var source: String
+        public var count: Int
+        public var firstLine: Int
+    }
+
+    /// A finding, pointing at the first line where it shows.
+    public struct LogInsight: Codable, Equatable, Sendable {
+        public var rule: String
+        public var message: String
+        public var firstLine: Int
+    }
+}

@@ -1,0 +1,299 @@
+import Foundation
+import Probes
+
+/// Reads SQL debug logs line by line, in bounded memory, and analyzes them.
+///
+/// It recognizes Faultline's format (docs/sql-debug-log.md) and Core Data's
+/// as Xcode's console and `log stream` print it (`CoreData: sql: …`,
+/// `CoreData: annotation: …`, `CoreData: details: SQLite bind[0] = …`),
+/// wherever the marker stands in the line: after timestamps and NSLog
+/// prefixes, with a prefix cut short (`oreData: sql:`), with ANSI colour
+/// codes. Query plan rows may follow as the sqlite3 shell prints them
+/// (`0|0|0|SCAN TABLE …`). Every other line is skipped, and counted.
+///
+/// Memory is bounded whatever the input: at most `maximumShapes` statement
+/// shapes, and per shape at most `maximumValueSets` distinct value hashes
+/// kept to tell duplicates from similar statements (beyond that, new values
+/// count as similar); lines longer than `maximumLineBytes` are cut.
+public struct SQLLogAnalyzer {
+    public static let maximumShapes = 10_000
+    public static let maximumValueSets = 4_096
+    public static let maximumLineBytes = 1 << 20
+
+    private struct Shape {
+        var summary: SQLLogAnalysis.ShapeSummary
+        var valueHashes = Set<Int>()
+    }
+
+    private var analysis = SQLLogAnalysis()
+    private var shapes: [String: Shape] = [:]
+    private var shapeOrder: [String] = []
+    private var faults: [String: SQLLogAnalysis.FaultSummary] = [:]
+    private var relationshipFaults: [String: SQLLogAnalysis.FaultSummary] = [:]
+    private var prefetches: [String: SQLLogAnalysis.FaultSummary] = [:]
+    private var formats = Set<String>()
+    private var pending: (shape: String, sql: String, binds: [String], line: Int)?
+    private var inTransaction = false
+    private var fullScans = Set<String>()
+    private var expectingPlan = false
+
+    public init() {}
+
+    // MARK: Feeding
+
+    /// Reads a whole stream of bytes (a file, standard input).
+    public mutating func consume(_ handle: FileHandle) {
+        var carry = Data()
+        while true {
+            let chunk = handle.readData(ofLength: 1 << 20)
+            if chunk.isEmpty { break }
+            carry.append(chunk)
+            var start = carry.startIndex
+            while let newline = carry[start...].firstIndex(of: 0x0A) {
+                consume(line: carry[start..<newline])
+                start = newline + 1
+            }
+            carry = Data(carry[start...])
+            if carry.count > Self.maximumLineBytes {
+                consume(line: carry.prefix(Self.maximumLineBytes))
+                analysis.truncatedLines += 1
+                carry = Data()
+                // Skip the rest of that line.
+                while true {
+                    let more = handle.readData(ofLength: 1 << 20)
+                    if more.isEmpty { break }
+                    if let newline = more.firstIndex(of: 0x0A) {
+                        carry = Data(more[(newline + 1)...])
+                        break
+                    }
+                }
+            }
+        }
+        if !carry.isEmpty { consume(line: carry[...]) }
+    }
+
+    /// Reads one line (without its newline).
+    public mutating func consume(line bytes: Data) {
+        analysis.lines += 1
+        var text = String(decoding: bytes, as: UTF8.self)
+        if bytes.contains(0x1B) { text = Self.stripANSI(text) }
+        guard let (format, rest) = Self.locate(text) else {
+            if expectingPlan, let row = Self.planRow(text) {
+                analysis.logLines += 1
+                notePlanRow(row)
+                return
+            }
+            expectingPlan = false
+            analysis.skippedLines += 1
+            return
+        }
+        analysis.logLines += 1
+        formats.insert(format)
+        handle(rest, line: analysis.lines)
+    }
+
+    // MARK: Lines
+
+    /// The format marker and what follows it, wherever it stands in the line.
+    static func locate(_ line: String) -> (String, Substring)? {
+        if let range = line.range(of: "faultline: ") { return ("faultline", line[range.upperBound...]) }
+        for marker in ["CoreData: ", "oreData: ", "reData: "] {
+            if let range = line.range(of: marker) { return ("coredata", line[range.upperBound...]) }
+        }
+        return nil
+    }
+
+    static func stripANSI(_ text: String) -> String {
+        var result = ""
+        var skipping = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\u{1B}" {
+                skipping = true
+                continue
+            }
+            if skipping {
+                if (0x40...0x7E).contains(scalar.value), scalar != "[" { skipping = false }
+                continue
+            }
+            result.unicodeScalars.append(scalar)
+        }
+        return result
+    }
+
+    /// A query plan row as the sqlite3 shell or Core Data prints it.
+    static func planRow(_ line: String) -> String? {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        if trimmed.contains("|") {
+            let parts = trimmed.split(separator: "|", omittingEmptySubsequences: false)
+            if parts.count >= 4, parts.prefix(3).allSatisfy({ Int($0.trimmingCharacters(in: .whitespaces)) != nil }) {
+                return parts[3...].joined(separator: "|").trimmingCharacters(in: .whitespaces)
+            }
+        }
+        for keyword in ["SCAN ", "SEARCH ", "USE TEMP B-TREE", "CORRELATED ", "LIST SUBQUERY", "SCALAR SUBQUERY"] {
+            if let range = trimmed.range(of: keyword) { return String(trimmed[range.lowerBound...]) }
+        }
+        return nil
+    }
+
+    private mutating func handle(_ rest: Substring, line: Int) {
+        if rest.hasPrefix("sql: ") {
+            finishStatement(seconds: nil, rows: nil)
+            let sql = rest.dropFirst(5).trimmingCharacters(in: .whitespaces)
+            pending = (SQLShape.normalize(sql), sql, [], line)
+            expectingPlan = false
+            noteTransaction(sql)
+        } else if rest.hasPrefix("details: ") {
+            let detail = rest.dropFirst(9)
+            if let bind = detail.range(of: "bind[") , let equals = detail[bind.upperBound...].range(of: "] = ") {
+                pending?.binds.append(String(detail[equals.upperBound...]))
+            } else if detail.contains("EXPLAIN QUERY PLAN") {
+                expectingPlan = true
+            } else if let row = Self.planRow(String(detail)) {
+                notePlanRow(row)
+            }
+        } else if rest.hasPrefix("plan: ") {
+            notePlanRow(String(rest.dropFirst(6)))
+        } else if rest.hasPrefix("annotation: ") {
+            annotation(rest.dropFirst(12), line: line)
+        }
+    }
+
+    private mutating func annotation(_ text: Substring, line: Int) {
+        if text.hasPrefix("sql execution time: ") || text.hasPrefix("sql connection fetch time: ") {
+            let seconds = Self.seconds(in: text)
+            let rows = Self.number(after: "rows: ", in: text)
+            finishStatement(seconds: seconds, rows: rows)
+        } else if text.hasPrefix("total fetch execution time: ") {
+            // Core Data: the rows of the fetch just run.
+            if let last = lastShape, let rows = Self.number(after: " for ", in: text) { shapes[last]?.summary.rows += rows }
+        } else if let range = text.range(of: "fault fulfilled from ") {
+            finishStatement(seconds: nil, rows: nil)
+            let rest = text[range.upperBound...]
+            let source = rest.hasPrefix("database") ? "database" : (rest.hasPrefix("context") ? "context" : "row cache")
+            Self.note(&faults, entity: Self.entity(in: rest) ?? "?", source: source, line: line)
+        } else if let range = text.range(of: "relationship fault \"") {
+            finishStatement(seconds: nil, rows: nil)
+            let relationship = text[range.upperBound...].prefix { $0 != "\"" }
+            let source = text.contains("from database") ? "database" : (text.contains("from row cache") ? "row cache" : "database")
+            let entity = Self.entity(in: text) ?? "?"
+            Self.note(&relationshipFaults, entity: "\(entity).\(relationship)", source: source, line: line)
+        } else if let range = text.range(of: "Prefetching with key '") {
+            let key = text[range.upperBound...].prefix { $0 != "'" }
+            Self.note(&prefetches, entity: String(key), source: "prefetch", line: line)
+        }
+    }
+
+    private var lastShape: String?
+
+    private mutating func finishStatement(seconds: Double?, rows: Int?) {
+        guard let statement = pending else { return }
+        pending = nil
+        lastShape = statement.shape
+        if shapes[statement.shape] == nil {
+            guard shapes.count < Self.maximumShapes else { return }
+            shapes[statement.shape] = Shape(summary: .init(
+                shape: statement.shape, count: 0, duplicates: 0, totalSeconds: 0, maxSeconds: 0, rows: 0, firstLine: statement.line))
+            shapeOrder.append(statement.shape)
+        }
+        var shape = shapes[statement.shape]!
+        shape.summary.count += 1
+        shape.summary.totalSeconds += seconds ?? 0
+        shape.summary.maxSeconds = max(shape.summary.maxSeconds, seconds ?? 0)
+        shape.summary.rows += rows ?? 0
+        // The values: the bound ones, or the statement's literals.
+        var hasher = Hasher()
+        hasher.combine(statement.binds)
+        if statement.binds.isEmpty { hasher.combine(statement.sql) }
+        let hash = hasher.finalize()
+        if shape.valueHashes.contains(hash) {
+            shape.summary.duplicates += 1
+        } else if shape.valueHashes.count < Self.maximumValueSets {
+            shape.valueHashes.insert(hash)
+        }
+        shapes[statement.shape] = shape
+        if inTransaction { analysis.statementsInTransactions += 1 }
+    }
+
+    private mutating func noteTransaction(_ sql: String) {
+        let upper = sql.uppercased()
+        if upper.hasPrefix("BEGIN") {
+            inTransaction = true
+            analysis.transactions += 1
+        } else if upper.hasPrefix("COMMIT") || upper.hasPrefix("ROLLBACK") || upper.hasPrefix("END") {
+            inTransaction = false
+        }
+    }
+
+    private mutating func notePlanRow(_ row: String) {
+        if QueryPlan.isFullScan(row), fullScans.count < 1_000 { fullScans.insert(row.trimmingCharacters(in: .whitespaces)) }
+    }
+
+    private static func note(_ table: inout [String: SQLLogAnalysis.FaultSummary], entity: String, source: String, line: Int) {
+        let key = "\(entity)\u{0}\(source)"
+        if table[key] == nil {
+            guard table.count < Self.maximumShapes else { return }
+            table[key] = .init(entity: entity, source: source, count: 0, firstLine: line)
+        }
+        table[key]!.count += 1
+    }
+
+    /// `Entity` from `Entity/p42` or `x-coredata://…/Entity/p42`.
+    static func entity(in text: Substring) -> String? {
+        guard let range = text.range(of: "/p", options: .backwards) else { return nil }
+        let before = text[..<range.lowerBound]
+        let name = before.reversed().prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+        return name.isEmpty ? nil : String(name.reversed())
+    }
+
+    static func seconds(in text: Substring) -> Double? {
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        let number = text[text.index(after: colon)...].drop { $0 == " " }.prefix { $0.isNumber || $0 == "." }
+        return Double(number)
+    }
+
+    static func number(after marker: String, in text: Substring) -> Int? {
+        guard let range = text.range(of: marker) else { return nil }
+        return Int(text[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    // MARK: Result
+
+    /// The analysis of everything read so far.
+    public mutating func finish() -> SQLLogAnalysis {
+        finishStatement(seconds: nil, rows: nil)
+        var result = analysis
+        result.formats = formats.sorted()
+        result.statements = shapeOrder.compactMap { shapes[$0]?.summary }
+            .sorted { $0.totalSeconds != $1.totalSeconds ? $0.totalSeconds > $1.totalSeconds : $0.count > $1.count }
+        func sorted(_ table: [String: SQLLogAnalysis.FaultSummary]) -> [SQLLogAnalysis.FaultSummary] {
+            table.values.sorted { $0.count != $1.count ? $0.count > $1.count : $0.entity < $1.entity }
+        }
+        result.faults = sorted(faults)
+        result.relationshipFaults = sorted(relationshipFaults)
+        result.prefetches = sorted(prefetches)
+        result.fullScans = fullScans.sorted()
+        result.insights = insights(result)
+        return result
+    }
+
+    private func insights(_ result: SQLLogAnalysis) -> [SQLLogAnalysis.LogInsight] {
+        var insights: [SQLLogAnalysis.LogInsight] = []
+        for fault in result.faults where fault.source == "database" && fault.count >= 50 {
+            insights.append(.init(
+                rule: "fault-storm", message: "\(fault.count) faults on \(fault.entity) fulfilled one by one from the database; prefetch the relationship that leads to them",
+                firstLine: fault.firstLine))
+        }
+        for shape in result.statements where shape.count - shape.duplicates >= 50 && shape.shape.uppercased().hasPrefix("SELECT") {
+            insights.append(.init(
+                rule: "n-plus-one", message: "\(shape.count) executions of one SELECT shape with different values (N+1): \(shape.shape)",
+                firstLine: shape.firstLine))
+        }
+        for shape in result.statements where shape.duplicates >= 10 && !shape.shape.uppercased().hasPrefix("BEGIN")
+            && !shape.shape.uppercased().hasPrefix("COMMIT")
+        {
+            insights.append(.init(
+                rule: "repeated-statement", message: "\(shape.duplicates + 1) identical executions of \(shape.shape)", firstLine: shape.firstLine))
+        }
+        return insights
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// The plain-text view of an `SQLLogAnalysis`: what `perf-run log` prints.
+public enum SQLLogText {
+    /// Renders the analysis; `limit` caps each table's rows.
+    public static func render(_ analysis: SQLLogAnalysis, limit: Int = 20) -> String {
+        var out = "\(analysis.logLines) log lines (\(analysis.formats.joined(separator: ", "))) of \(analysis.lines) read"
+        if analysis.skippedLines > 0 { out += ", \(analysis.skippedLines) skipped" }
+        if analysis.truncatedLines > 0 { out += ", \(analysis.truncatedLines) cut at \(SQLLogAnalyzer.maximumLineBytes) bytes" }
+        out += "\n"
+        let executions = analysis.statements.reduce(0) { $0 + $1.count }
+        out += "\(executions) statements in \(analysis.statements.count) shapes; \(analysis.transactions) transactions"
+        out += " holding \(analysis.statementsInTransactions) statements\n"
+        if !analysis.insights.isEmpty {
+            out += "\nInsights\n"
+            for insight in analysis.insights { out += "  [\(insight.rule)] line \(insight.firstLine): \(insight.message)\n" }
+        }
+        if !analysis.statements.isEmpty {
+            out += "\nStatements by total time\n"
+            out += "  count  dups      total s   rows  line  shape\n"
+            for shape in analysis.statements.prefix(limit) {
+                out += "  " + pad(shape.count, 5) + " " + pad(shape.duplicates, 5) + " "
+                out += String(format: "%12.6f", shape.totalSeconds) + " " + pad(shape.rows, 6) + " " + pad(shape.firstLine, 5)
+                out += "  " + String(shape.shape.prefix(160)) + "\n"
+            }
+        }
+        for (title, table) in [("Faults", analysis.faults), ("Relationship faults", analysis.relationshipFaults),
+                               ("Prefetches", analysis.prefetches)] where !table.isEmpty {
+            out += "\n\(title)\n"
+            for row in table.prefix(limit) {
+                out += "  " + pad(row.count, 6) + "  \(row.entity) from \(row.source) (first at line \(row.firstLine))\n"
+            }
+        }
+        if !analysis.fullScans.isEmpty {
+            out += "\nFull scans in query plans\n"
+            for scan in analysis.fullScans.prefix(limit) { out += "  \(scan)\n" }
+        }
+        return out
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+}
