@@ -17,10 +17,10 @@ public enum SQLLogText {
         }
         if !analysis.statements.isEmpty {
             out += "\nStatements by total time\n"
-            out += "  count  dups      total s   rows  line  shape\n"
+            out += "  count  dups      total s     mean s      max s   rows  line  shape\n"
             for shape in analysis.statements.prefix(limit) {
                 out += "  " + pad(shape.count, 5) + " " + pad(shape.duplicates, 5) + " "
-                out += String(format: "%12.6f", shape.totalSeconds) + " " + pad(shape.rows, 6) + " " + pad(shape.firstLine, 5)
+                out += String(format: "%12.6f %10.6f %10.6f", shape.totalSeconds, shape.totalSeconds / Double(max(shape.count, 1)), shape.maxSeconds) + " " + pad(shape.rows, 6) + " " + pad(shape.firstLine, 5)
                 out += "  " + String(shape.shape.prefix(160)) + "\n"
             }
         }
