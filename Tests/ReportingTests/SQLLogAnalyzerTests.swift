@@ -97,3 +97,81 @@ import Testing
         #expect(SQLLogText.render(analysis).contains("1 cut at"))
     }
 }
+
+@Suite struct SQLLogCorpusTests {
+    private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    private func analyze(_ url: URL) throws -> SQLLogAnalysis {
+        var analyzer = SQLLogAnalyzer()
+        analyzer.consume(try FileHandle(forReadingFrom: url))
+        return analyzer.finish()
+    }
+
+    /// Fixtures/coredata-messy.log: leading spaces, NSLog prefixes, a cut
+    /// prefix, double spaces in SQL, colour codes, app output and a stack
+    /// frame in between, a shell plan row, prefetch, to-many fault, count
+    /// request and intarray annotations.
+    @Test func messyCoreDataLog() throws {
+        let analysis = try analyze(Self.fixtures.appendingPathComponent("coredata-messy.log"))
+        #expect(analysis.lines == 24)
+        #expect(analysis.skippedLines == 3)
+        #expect(analysis.formats == ["coredata"])
+        #expect(analysis.statements.map(\.count).reduce(0, +) == 7)
+        #expect(analysis.statements.count == 6)
+        let ages = analysis.statements.first { $0.shape.contains("ZAGE > ? ORDER BY") }
+        #expect(ages?.count == 2)  // double spaces folded, with and without prefixes
+        #expect(ages?.duplicates == 1)
+        #expect(ages?.rows == 3)
+        #expect(analysis.countRequests == 1)
+        #expect(analysis.boundIntarrays == 1)
+        #expect(analysis.transactions == 1)
+        #expect(analysis.statementsInTransactions == 2)
+        #expect(analysis.fullScans == ["SCAN TABLE ZPERSON AS t0"])
+        #expect(analysis.prefetches.map { "\($0.entity)/\($0.count)" } == ["friends/1"])
+        #expect(analysis.relationshipFaults.map { "\($0.entity)/\($0.source)" } == ["Person.friends/database"])
+        #expect(analysis.faults.map { "\($0.entity)/\($0.source)/\($0.firstLine)" } == ["Person/database/16"])
+        let count = analysis.statements.first { $0.shape.hasPrefix("SELECT COUNT") }
+        #expect(abs((count?.totalSeconds ?? 0) - 0.0004) < 1e-9)
+    }
+
+    @Test func badInputIsReadWithoutLogLines() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-bad-logs-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let empty = directory.appendingPathComponent("empty.log")
+        try Data().write(to: empty)
+        let binary = directory.appendingPathComponent("binary.log")
+        try Data((0..<65_536).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }).write(to: binary)
+        let emptyAnalysis = try analyze(empty)
+        #expect(emptyAnalysis.lines == 0)
+        #expect(emptyAnalysis.logLines == 0)
+        let binaryAnalysis = try analyze(binary)
+        #expect(binaryAnalysis.logLines == 0)
+        #expect(binaryAnalysis.skippedLines == binaryAnalysis.lines)
+        // Invalid UTF-8 inside a log line: replaced, the line still counts.
+        let invalid = directory.appendingPathComponent("invalid.log")
+        try (Data("faultline: sql: SELECT \"".utf8) + Data([0xFF, 0xFE]) + Data("\" FROM t\n".utf8)).write(to: invalid)
+        let invalidAnalysis = try analyze(invalid)
+        #expect(invalidAnalysis.logLines == 1)
+        #expect(invalidAnalysis.statements.count == 1)
+    }
+}
+
+extension SQLLogCorpusTests {
+    /// The engine's own golden logs (Tests/ProbesTests/Golden): every level
+    /// reads back to the same workload.
+    @Test(arguments: 1...4) func faultlineGoldenLog(level: Int) throws {
+        let url = Self.fixtures.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("ProbesTests/Golden/sql-debug-level-\(level).log")
+        let analysis = try analyze(url)
+        #expect(analysis.skippedLines == 0)
+        #expect(analysis.formats == ["faultline"])
+        #expect(analysis.statements.map(\.count).reduce(0, +) == 12)
+        #expect(analysis.statements.count == 10)
+        #expect(analysis.transactions == 3)
+        #expect(analysis.statementsInTransactions == 10)
+        #expect(analysis.faults.map { "\($0.entity)/\($0.source)" } == ["Network/database", "Selfie/row cache"])
+        #expect(analysis.relationshipFaults.map { "\($0.entity)/\($0.source)" } == ["Selfie.networks/database"])
+        #expect(analysis.fullScans.isEmpty == (level < 4))
+    }
+}

@@ -17,6 +17,11 @@ public struct SQLLogAnalysis: Codable, Equatable, Sendable {
     public var relationshipFaults: [FaultSummary] = []
     public var prefetches: [FaultSummary] = []
     public var transactions = 0
+    /// Core Data's count requests (`total count request execution time`).
+    public var countRequests = 0
+    /// Core Data's bound intarrays (`bound intarray _Z_intarray0 values: …`):
+    /// key lists bound for a prefetch or a batch fault.
+    public var boundIntarrays = 0
     public var statementsInTransactions = 0
     public var fullScans: [String] = []
     public var insights: [LogInsight] = []

@@ -146,6 +146,9 @@ public struct SQLLogAnalyzer {
             let detail = rest.dropFirst(9)
             if let bind = detail.range(of: "bind[") , let equals = detail[bind.upperBound...].range(of: "] = ") {
                 pending?.binds.append(String(detail[equals.upperBound...]))
+            } else if let range = detail.range(of: "bound intarray ") {
+                analysis.boundIntarrays += 1
+                pending?.binds.append(String(detail[range.upperBound...]))
             } else if detail.contains("EXPLAIN QUERY PLAN") {
                 expectingPlan = true
             } else if let row = Self.planRow(String(detail)) {
@@ -163,6 +166,9 @@ public struct SQLLogAnalyzer {
             let seconds = Self.seconds(in: text)
             let rows = Self.number(after: "rows: ", in: text)
             finishStatement(seconds: seconds, rows: rows)
+        } else if text.hasPrefix("total count request execution time: ") {
+            analysis.countRequests += 1
+            finishStatement(seconds: Self.seconds(in: text), rows: nil)
         } else if text.hasPrefix("total fetch execution time: ") {
             // Core Data: the rows of the fetch just run.
             if let last = lastShape, let rows = Self.number(after: " for ", in: text) { shapes[last]?.summary.rows += rows }

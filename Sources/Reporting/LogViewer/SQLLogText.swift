@@ -10,7 +10,10 @@ public enum SQLLogText {
         out += "\n"
         let executions = analysis.statements.reduce(0) { $0 + $1.count }
         out += "\(executions) statements in \(analysis.statements.count) shapes; \(analysis.transactions) transactions"
-        out += " holding \(analysis.statementsInTransactions) statements\n"
+        out += " holding \(analysis.statementsInTransactions) statements"
+        if analysis.countRequests > 0 { out += "; \(analysis.countRequests) count requests" }
+        if analysis.boundIntarrays > 0 { out += "; \(analysis.boundIntarrays) bound intarrays" }
+        out += "\n"
         if !analysis.insights.isEmpty {
             out += "\nInsights\n"
             for insight in analysis.insights { out += "  [\(insight.rule)] line \(insight.firstLine): \(insight.message)\n" }
