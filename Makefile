@@ -5,7 +5,7 @@ SWIFT ?= swift
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 RELEASE_BIN = .build/release
 
-.PHONY: run test build system-packages test-system-packages bench-probes fuzz-predicates update-baseline clean
+.PHONY: run test build system-packages test-system-packages bench-probes bench-log fuzz-predicates update-baseline clean
 
 # The suite at the baseline's scale: counters must equal Reports/baseline.json.
 BASELINE_RUN = run --scale 0.02 --iterations 3 --warmup 1 --quiet
@@ -46,3 +46,6 @@ fuzz-predicates: test-system-packages
 
 clean:
 	rm -rf .build .build-nosinks
+
+bench-log: system-packages
+	scripts/bench-log.sh

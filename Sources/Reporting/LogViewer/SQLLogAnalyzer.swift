@@ -42,43 +42,64 @@ public struct SQLLogAnalyzer {
     // MARK: Feeding
 
     /// Reads a whole stream of bytes (a file, standard input).
+    ///
+    /// Lines are found with `memchr` in 1 MiB chunks, and a line that holds
+    /// no log marker is counted without being decoded: the scan is over
+    /// bytes, so skipped output costs little.
     public mutating func consume(_ handle: FileHandle) {
-        var carry = Data()
+        var carry: [UInt8] = []
+        var skippingRestOfLine = false
         while true {
             let chunk = handle.readData(ofLength: 1 << 20)
             if chunk.isEmpty { break }
-            carry.append(chunk)
-            var start = carry.startIndex
-            while let newline = carry[start...].firstIndex(of: 0x0A) {
-                consume(line: carry[start..<newline])
-                start = newline + 1
-            }
-            carry = Data(carry[start...])
-            if carry.count > Self.maximumLineBytes {
-                consume(line: carry.prefix(Self.maximumLineBytes))
-                analysis.truncatedLines += 1
-                carry = Data()
-                // Skip the rest of that line.
-                while true {
-                    let more = handle.readData(ofLength: 1 << 20)
-                    if more.isEmpty { break }
-                    if let newline = more.firstIndex(of: 0x0A) {
-                        carry = Data(more[(newline + 1)...])
-                        break
+            carry.append(contentsOf: chunk)
+            var consumed = 0
+            carry.withUnsafeBytes { buffer in
+                let base = buffer.baseAddress!
+                while consumed < buffer.count,
+                      let newline = memchr(base + consumed, 0x0A, buffer.count - consumed)
+                {
+                    let end = base.distance(to: UnsafeRawPointer(newline))
+                    if skippingRestOfLine {
+                        skippingRestOfLine = false
+                    } else {
+                        consume(raw: UnsafeRawBufferPointer(rebasing: buffer[consumed..<end]))
                     }
+                    consumed = end + 1
                 }
             }
+            carry.removeFirst(consumed)
+            if carry.count > Self.maximumLineBytes {
+                if !skippingRestOfLine {
+                    carry.withUnsafeBytes { consume(raw: UnsafeRawBufferPointer(rebasing: $0.prefix(Self.maximumLineBytes))) }
+                    analysis.truncatedLines += 1
+                }
+                skippingRestOfLine = true
+                carry.removeAll(keepingCapacity: true)
+            }
         }
-        if !carry.isEmpty { consume(line: carry[...]) }
+        if !carry.isEmpty, !skippingRestOfLine { carry.withUnsafeBytes { consume(raw: $0) } }
     }
 
     /// Reads one line (without its newline).
     public mutating func consume(line bytes: Data) {
+        bytes.withUnsafeBytes { consume(raw: $0) }
+    }
+
+    private static let faultlineMarker = Array("faultline: ".utf8)
+    /// `CoreData: `, and the same cut short to `oreData: ` or `reData: `.
+    private static let coreDataMarker = Array("reData: ".utf8)
+
+    private mutating func consume(raw bytes: UnsafeRawBufferPointer) {
         analysis.lines += 1
-        var text = String(decoding: bytes, as: UTF8.self)
-        if bytes.contains(0x1B) { text = Self.stripANSI(text) }
-        guard let (format, rest) = Self.locate(text) else {
-            if expectingPlan, let row = Self.planRow(text) {
+        let format: String
+        let restStart: Int
+        if let at = Self.find(Self.faultlineMarker, in: bytes) {
+            (format, restStart) = ("faultline", at + Self.faultlineMarker.count)
+        } else if let at = Self.find(Self.coreDataMarker, in: bytes) {
+            (format, restStart) = ("coredata", at + Self.coreDataMarker.count)
+        } else {
+            if expectingPlan, let row = Self.planRow(Self.decode(bytes)) {
                 analysis.logLines += 1
                 notePlanRow(row)
                 return
@@ -89,19 +110,53 @@ public struct SQLLogAnalyzer {
         }
         analysis.logLines += 1
         formats.insert(format)
-        handle(rest, line: analysis.lines)
+        let rest = Self.decode(UnsafeRawBufferPointer(rebasing: bytes[restStart...]))
+        handle(rest[...], line: analysis.lines)
     }
 
-    // MARK: Lines
+    private static func decode(_ bytes: UnsafeRawBufferPointer) -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return memchr(bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, 0x1B, bytes.count) == nil ? text : stripANSI(text)
+    }
 
-    /// The format marker and what follows it, wherever it stands in the line.
-    static func locate(_ line: String) -> (String, Substring)? {
-        if let range = line.range(of: "faultline: ") { return ("faultline", line[range.upperBound...]) }
-        for marker in ["CoreData: ", "oreData: ", "reData: "] {
-            if let range = line.range(of: marker) { return ("coredata", line[range.upperBound...]) }
+    /// The offset of `needle` in `bytes`, by `memmem`.
+    private static func find(_ needle: [UInt8], in bytes: UnsafeRawBufferPointer) -> Int? {
+        guard let base = bytes.baseAddress, bytes.count >= needle.count else { return nil }
+        return needle.withUnsafeBytes { needleBytes in
+            search(UnsafeRawBufferPointer(start: base, count: bytes.count), for: needleBytes)
+        }
+    }
+
+    /// The offset of `needle` in `haystack`: `memchr` for its first byte,
+    /// `memcmp` for the rest (`memmem` is a GNU extension).
+    private static func search(_ haystack: UnsafeRawBufferPointer, for needle: UnsafeRawBufferPointer) -> Int? {
+        guard let base = haystack.baseAddress, let first = needle.first, haystack.count >= needle.count else { return nil }
+        var offset = 0
+        let last = haystack.count - needle.count
+        while offset <= last, let hit = memchr(base + offset, Int32(first), last - offset + 1) {
+            let at = base.distance(to: UnsafeRawPointer(hit))
+            if memcmp(base + at, needle.baseAddress!, needle.count) == 0 { return at }
+            offset = at + 1
         }
         return nil
     }
+
+    /// The range of `needle` in `text`, searching its UTF-8 bytes (Foundation's
+    /// `range(of:)` compares characters and costs several times more).
+    static func find(_ needle: String, in text: Substring) -> Range<Substring.Index>? {
+        var text = text
+        return text.withUTF8 { bytes in
+            var needle = needle
+            return needle.withUTF8 { needleBytes -> Range<Int>? in
+                search(UnsafeRawBufferPointer(bytes), for: UnsafeRawBufferPointer(needleBytes)).map { $0..<($0 + needleBytes.count) }
+            }
+        }.map { offsets in
+            let start = text.utf8.index(text.startIndex, offsetBy: offsets.lowerBound)
+            return start..<text.utf8.index(start, offsetBy: offsets.count)
+        }
+    }
+
+    // MARK: Lines
 
     static func stripANSI(_ text: String) -> String {
         var result = ""
@@ -144,12 +199,12 @@ public struct SQLLogAnalyzer {
             noteTransaction(sql)
         } else if rest.hasPrefix("details: ") {
             let detail = rest.dropFirst(9)
-            if let bind = detail.range(of: "bind[") , let equals = detail[bind.upperBound...].range(of: "] = ") {
+            if let bind = Self.find("bind[", in: detail), let equals = Self.find("] = ", in: detail[bind.upperBound...]) {
                 pending?.binds.append(String(detail[equals.upperBound...]))
-            } else if let range = detail.range(of: "bound intarray ") {
+            } else if let range = Self.find("bound intarray ", in: detail) {
                 analysis.boundIntarrays += 1
                 pending?.binds.append(String(detail[range.upperBound...]))
-            } else if detail.contains("EXPLAIN QUERY PLAN") {
+            } else if Self.find("EXPLAIN QUERY PLAN", in: detail) != nil {
                 expectingPlan = true
             } else if let row = Self.planRow(String(detail)) {
                 notePlanRow(row)
@@ -172,18 +227,18 @@ public struct SQLLogAnalyzer {
         } else if text.hasPrefix("total fetch execution time: ") {
             // Core Data: the rows of the fetch just run.
             if let last = lastShape, let rows = Self.number(after: " for ", in: text) { shapes[last]?.summary.rows += rows }
-        } else if let range = text.range(of: "fault fulfilled from ") {
+        } else if let range = Self.find("fault fulfilled from ", in: text) {
             finishStatement(seconds: nil, rows: nil)
             let rest = text[range.upperBound...]
             let source = rest.hasPrefix("database") ? "database" : (rest.hasPrefix("context") ? "context" : "row cache")
             Self.note(&faults, entity: Self.entity(in: rest) ?? "?", source: source, line: line)
-        } else if let range = text.range(of: "relationship fault \"") {
+        } else if let range = Self.find("relationship fault \"", in: text) {
             finishStatement(seconds: nil, rows: nil)
             let relationship = text[range.upperBound...].prefix { $0 != "\"" }
-            let source = text.contains("from database") ? "database" : (text.contains("from row cache") ? "row cache" : "database")
+            let source = Self.find("from database", in: text) != nil ? "database" : (Self.find("from row cache", in: text) != nil ? "row cache" : "database")
             let entity = Self.entity(in: text) ?? "?"
             Self.note(&relationshipFaults, entity: "\(entity).\(relationship)", source: source, line: line)
-        } else if let range = text.range(of: "Prefetching with key '") {
+        } else if let range = Self.find("Prefetching with key '", in: text) {
             let key = text[range.upperBound...].prefix { $0 != "'" }
             Self.note(&prefetches, entity: String(key), source: "prefetch", line: line)
         }
@@ -258,7 +313,7 @@ public struct SQLLogAnalyzer {
     }
 
     static func number(after marker: String, in text: Substring) -> Int? {
-        guard let range = text.range(of: marker) else { return nil }
+        guard let range = find(marker, in: text) else { return nil }
         return Int(text[range.upperBound...].prefix { $0.isNumber })
     }
 
