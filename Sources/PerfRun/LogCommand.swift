@@ -19,8 +19,18 @@ extension PerfRun {
         @Option(help: "Rows per table in the text output.")
         var limit = 20
 
+        @Flag(help: ArgumentHelp(
+            "Keep reading the file as it grows and print the summary again after each change (until Ctrl-C).",
+            discussion: "A truncated or replaced file is read again from its start. With --json, one JSON object per line per update."))
+        var follow = false
+
         func run() throws {
             guard limit >= 1 else { throw ValidationError("--limit must be at least 1, not \(limit)") }
+            if follow {
+                guard file != "-" else { throw ValidationError("--follow needs a file, not standard input") }
+                try runFollowing()
+                return
+            }
             let handle: FileHandle
             if file == "-" {
                 handle = .standardInput
@@ -40,12 +50,40 @@ extension PerfRun {
             guard analysis.logLines > 0 else {
                 throw UsageError("\(file == "-" ? "standard input" : file): no SQL debug log lines in \(analysis.lines) lines (expected 'faultline: sql: …' or 'CoreData: sql: …')")
             }
+            try show(analysis, pretty: true)
+        }
+
+        private func show(_ analysis: SQLLogAnalysis, pretty: Bool) throws {
             if json {
                 let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys] : [.sortedKeys]
                 print(String(decoding: try encoder.encode(analysis), as: UTF8.self))
             } else {
                 print(SQLLogText.render(analysis, limit: limit), terminator: "")
+            }
+        }
+
+        /// Polls the file twice a second and prints the summary when it changed.
+        private func runFollowing() throws {
+            var follower = LogFollower(path: file)
+            var restarts = 0
+            while true {
+                let changed: Bool
+                do {
+                    changed = try follower.poll()
+                } catch let error as LogFollowerError {
+                    throw UsageError(error.description)
+                }
+                if follower.restarts != restarts {
+                    restarts = follower.restarts
+                    if !json { print("--- \(file) was truncated or replaced: reading it again from its start") }
+                }
+                if changed {
+                    if !json { print("--- \(file) at \(follower.offset) bytes") }
+                    try show(follower.analysis(), pretty: false)
+                    fflush(nil)  // all streams: standard output may be a pipe
+                }
+                usleep(500_000)
             }
         }
     }

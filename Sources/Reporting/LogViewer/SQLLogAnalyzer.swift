@@ -47,38 +47,61 @@ public struct SQLLogAnalyzer {
     /// no log marker is counted without being decoded: the scan is over
     /// bytes, so skipped output costs little.
     public mutating func consume(_ handle: FileHandle) {
-        var carry: [UInt8] = []
-        var skippingRestOfLine = false
         while true {
             let chunk = handle.readData(ofLength: 1 << 20)
             if chunk.isEmpty { break }
-            carry.append(contentsOf: chunk)
-            var consumed = 0
-            carry.withUnsafeBytes { buffer in
-                let base = buffer.baseAddress!
-                while consumed < buffer.count,
-                      let newline = memchr(base + consumed, 0x0A, buffer.count - consumed)
-                {
-                    let end = base.distance(to: UnsafeRawPointer(newline))
-                    if skippingRestOfLine {
-                        skippingRestOfLine = false
-                    } else {
-                        consume(raw: UnsafeRawBufferPointer(rebasing: buffer[consumed..<end]))
-                    }
-                    consumed = end + 1
+            consume(chunk: chunk)
+        }
+        flush()
+    }
+
+    /// Bytes of a line not yet ended by a newline.
+    private var carry: [UInt8] = []
+    /// Set after a line was cut: its rest is dropped up to the next newline.
+    private var skippingRestOfLine = false
+
+    /// Reads the next bytes of a stream. A line is read when its newline
+    /// arrives; `flush()` reads a last line without one.
+    public mutating func consume(chunk: Data) {
+        carry.append(contentsOf: chunk)
+        var consumed = 0
+        var carry = self.carry
+        self.carry = []
+        carry.withUnsafeBytes { buffer in
+            let base = buffer.baseAddress!
+            while consumed < buffer.count, let newline = memchr(base + consumed, 0x0A, buffer.count - consumed) {
+                let end = base.distance(to: UnsafeRawPointer(newline))
+                if skippingRestOfLine {
+                    skippingRestOfLine = false
+                } else {
+                    consume(raw: UnsafeRawBufferPointer(rebasing: buffer[consumed..<end]))
                 }
-            }
-            carry.removeFirst(consumed)
-            if carry.count > Self.maximumLineBytes {
-                if !skippingRestOfLine {
-                    carry.withUnsafeBytes { consume(raw: UnsafeRawBufferPointer(rebasing: $0.prefix(Self.maximumLineBytes))) }
-                    analysis.truncatedLines += 1
-                }
-                skippingRestOfLine = true
-                carry.removeAll(keepingCapacity: true)
+                consumed = end + 1
             }
         }
+        carry.removeFirst(consumed)
+        if carry.count > Self.maximumLineBytes {
+            if !skippingRestOfLine {
+                carry.withUnsafeBytes { consume(raw: UnsafeRawBufferPointer(rebasing: $0.prefix(Self.maximumLineBytes))) }
+                analysis.truncatedLines += 1
+            }
+            skippingRestOfLine = true
+            carry.removeAll(keepingCapacity: true)
+        }
+        self.carry = carry
+    }
+
+    /// Reads the last line if it has no newline.
+    public mutating func flush() {
         if !carry.isEmpty, !skippingRestOfLine { carry.withUnsafeBytes { consume(raw: $0) } }
+        carry = []
+        skippingRestOfLine = false
+    }
+
+    /// Forgets a partial line: the file it came from was truncated or replaced.
+    public mutating func dropPartialLine() {
+        carry = []
+        skippingRestOfLine = false
     }
 
     /// Reads one line (without its newline).

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+@testable import Reporting
+
+@Suite struct LogFollowerTests {
+    @Test func readsAppendsTruncationsAndReplacements() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-follow-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("app.log")
+        func append(_ text: String) throws {
+            let handle = try FileHandle(forWritingTo: url)
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(text.utf8))
+            try handle.close()
+        }
+
+        var follower = LogFollower(path: url.path)
+        #expect(throws: LogFollowerError.self) { try follower.poll() }
+
+        try Data("faultline: sql: SELECT 1\nfaultline: sql: SELECT 2\n".utf8).write(to: url)
+        #expect(try follower.poll())
+        #expect(follower.analysis().logLines == 2)
+        #expect(try follower.poll() == false)  // nothing new
+
+        // Appended: read from where reading stopped; a partial line waits.
+        try append("faultline: sql: SELECT 3\nfaultline: sql: SEL")
+        #expect(try follower.poll())
+        #expect(follower.analysis().logLines == 3)
+        try append("ECT 4\n")
+        #expect(try follower.poll())
+        #expect(follower.analysis().logLines == 4)
+        #expect(follower.analysis().statements.map(\.count) == [4])
+
+        // Truncated, then written again: read from its start.
+        try Data("faultline: sql: DELETE FROM t\n".utf8).write(to: url)
+        #expect(try follower.poll())
+        #expect(follower.restarts == 1)
+        #expect(follower.analysis().logLines == 5)
+
+        // Replaced by another file (rotation): reopened, read from its start.
+        let rotated = directory.appendingPathComponent("app.log.new")
+        try Data("faultline: sql: COMMIT\nfaultline: sql: COMMIT\nfaultline: sql: COMMIT\n".utf8).write(to: rotated)
+        #expect(rename(rotated.path, url.path) == 0)
+        #expect(try follower.poll())
+        #expect(follower.restarts == 2)
+        #expect(follower.analysis().logLines == 8)
+        #expect(follower.offset == 69)
+    }
+}
