@@ -16,6 +16,9 @@ extension PerfRun {
         @Flag(help: "Print the analysis as JSON.")
         var json = false
 
+        @Option(help: "Also write the analysis as a self-contained HTML page here.")
+        var html: String?
+
         @Option(help: "Rows per table in the text output.")
         var limit = 20
 
@@ -28,6 +31,7 @@ extension PerfRun {
             guard limit >= 1 else { throw ValidationError("--limit must be at least 1, not \(limit)") }
             if follow {
                 guard file != "-" else { throw ValidationError("--follow needs a file, not standard input") }
+                guard html == nil else { throw ValidationError("--html cannot be used with --follow") }
                 try runFollowing()
                 return
             }
@@ -49,6 +53,10 @@ extension PerfRun {
             let analysis = analyzer.finish()
             guard analysis.logLines > 0 else {
                 throw UsageError("\(file == "-" ? "standard input" : file): no SQL debug log lines in \(analysis.lines) lines (expected 'faultline: sql: …' or 'CoreData: sql: …')")
+            }
+            if let html {
+                let title = file == "-" ? "standard input" : URL(fileURLWithPath: file).lastPathComponent
+                try ReportFile.writeAtomically(Data(HTMLLogAnalysis.render(analysis, title: title).utf8), to: html)
             }
             try show(analysis, pretty: true)
         }

@@ -120,3 +120,53 @@ enum ReportScenarios {
             timeBreakdown: TimeBreakdown(sqliteSeconds: 0.004, rowCacheSeconds: 0.001, otherSeconds: 0.007))
     }
 }
+
+@Suite struct HTMLLogAnalysisTests {
+    static func analysis() -> SQLLogAnalysis {
+        var analyzer = SQLLogAnalyzer()
+        var lines = ["faultline: sql: SELECT '<script>alert(1)</script>' FROM \"T&<b>\" WHERE x = ?"]
+        for pk in 1...300 {
+            lines.append("faultline: sql: SELECT t0.pk FROM \"Person\" t0 WHERE t0.pk = ?")
+            lines.append("faultline: details: bind[0] = \(pk)")
+            lines.append("faultline: annotation: fault fulfilled from database for Person/p\(pk) in 0.0001s")
+        }
+        for line in lines { analyzer.consume(line: Data(line.utf8)) }
+        return analyzer.finish()
+    }
+
+    @Test func timelineBucketsStayBoundedAndAddUp() {
+        let analysis = Self.analysis()
+        // 901 lines: 64 lines per bucket fit them in 15 buckets.
+        #expect(analysis.linesPerBucket == 64)
+        #expect(analysis.timeline.count == 15)
+        #expect(analysis.timeline.map(\.statements).reduce(0, +) == 301)
+        #expect(analysis.timeline.map(\.faults).reduce(0, +) == 300)
+        var analyzer = SQLLogAnalyzer()
+        for _ in 0..<100_000 { analyzer.consume(line: Data("faultline: sql: COMMIT".utf8)) }
+        let long = analyzer.finish()
+        #expect(long.timeline.count <= SQLLogAnalyzer.maximumBuckets)
+        #expect(long.linesPerBucket == 1_024)
+        #expect(long.timeline.map(\.statements).reduce(0, +) == 100_000)
+    }
+
+    @Test func aHeadlessBrowserRendersTheLogPage() throws {
+        let page = HTMLLogAnalysis.render(Self.analysis(), title: "<app>.log")
+        #expect(!page.contains("<script>alert"))
+        #expect(page.contains("FROM &quot;T&amp;&lt;b&gt;&quot;"))  // the literal is folded; the name is escaped
+        #expect(page.contains("SQL debug log: &lt;app&gt;.log"))
+        #expect(page.components(separatedBy: "<script>").count == 2)
+        let output = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/test-output")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let file = output.appendingPathComponent("log.html")
+        try ReportFile.writeAtomically(Data(page.utf8), to: file.path)
+        let browser = try #require(["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) },
+                                   "chromium is not installed: scripts/install-system-packages.sh --test installs it")
+        let (dom, errors) = try HTMLReportTests.run(browser, ["--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0", "--dump-dom", file.absoluteString])
+        #expect(dom.contains("data-ready=\"1\""), "the page's script did not finish")
+        #expect(dom.contains("class=\"sortable statements\""))
+        #expect(dom.contains("<svg class=\"chart timeline\""))
+        #expect(dom.contains("fault-storm"))
+        #expect(!errors.contains("CONSOLE"), "console output: \(errors)")
+    }
+}

@@ -25,6 +25,18 @@ public struct SQLLogAnalysis: Codable, Equatable, Sendable {
     public var statementsInTransactions = 0
     public var fullScans: [String] = []
     public var insights: [LogInsight] = []
+    /// Activity along the log: statements, faults and statement time per
+    /// stretch of `linesPerBucket` lines (at most 128 stretches; they widen,
+    /// doubling, as the log grows, so memory stays bounded).
+    public var timeline: [TimelineBucket] = []
+    public var linesPerBucket = 0
+
+    /// One stretch of lines of the timeline.
+    public struct TimelineBucket: Codable, Equatable, Sendable {
+        public var statements = 0
+        public var faults = 0
+        public var seconds = 0.0
+    }
 
     /// One statement shape.
     public struct ShapeSummary: Codable, Equatable, Sendable {

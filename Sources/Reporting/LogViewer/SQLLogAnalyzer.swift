@@ -36,6 +36,29 @@ public struct SQLLogAnalyzer {
     private var inTransaction = false
     private var fullScans = Set<String>()
     private var expectingPlan = false
+    private var timeline: [SQLLogAnalysis.TimelineBucket] = []
+    private var linesPerBucket = 64
+    public static let maximumBuckets = 128
+
+    /// The timeline bucket of `line`, merging buckets pairwise when the log
+    /// outgrows them.
+    private mutating func bucket(_ line: Int) -> Int {
+        while (line - 1) / linesPerBucket >= Self.maximumBuckets {
+            timeline = stride(from: 0, to: timeline.count, by: 2).map { index in
+                var merged = timeline[index]
+                if index + 1 < timeline.count {
+                    merged.statements += timeline[index + 1].statements
+                    merged.faults += timeline[index + 1].faults
+                    merged.seconds += timeline[index + 1].seconds
+                }
+                return merged
+            }
+            linesPerBucket *= 2
+        }
+        let index = (line - 1) / linesPerBucket
+        if timeline.count <= index { timeline.append(contentsOf: repeatElement(.init(), count: index + 1 - timeline.count)) }
+        return index
+    }
 
     public init() {}
 
@@ -255,6 +278,8 @@ public struct SQLLogAnalyzer {
             let rest = text[range.upperBound...]
             let source = rest.hasPrefix("database") ? "database" : (rest.hasPrefix("context") ? "context" : "row cache")
             Self.note(&faults, entity: Self.entity(in: rest) ?? "?", source: source, line: line)
+            let index = bucket(line)
+            timeline[index].faults += 1
         } else if let range = Self.find("relationship fault \"", in: text) {
             finishStatement(seconds: nil, rows: nil)
             let relationship = text[range.upperBound...].prefix { $0 != "\"" }
@@ -296,6 +321,9 @@ public struct SQLLogAnalyzer {
         }
         shapes[statement.shape] = shape
         if inTransaction { analysis.statementsInTransactions += 1 }
+        let index = bucket(statement.line)
+        timeline[index].statements += 1
+        timeline[index].seconds += seconds ?? 0
     }
 
     private mutating func noteTransaction(_ sql: String) {
@@ -357,6 +385,8 @@ public struct SQLLogAnalyzer {
         result.prefetches = sorted(prefetches)
         result.fullScans = fullScans.sorted()
         result.insights = insights(result)
+        result.timeline = timeline
+        result.linesPerBucket = linesPerBucket
         return result
     }
 
