@@ -175,3 +175,31 @@ extension SQLLogCorpusTests {
         #expect(analysis.fullScans.isEmpty == (level < 4))
     }
 }
+
+extension SQLLogCorpusTests {
+    /// Some megabytes through the streaming path: lines straddle the 1 MiB
+    /// reads, and every count still comes out exact.
+    @Test func aGeneratedLogOfSomeMegabytes() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-generated-\(UUID()).log")
+        defer { try? FileManager.default.removeItem(at: url) }
+        var text = ""
+        let rounds = 40_000
+        for round in 0..<rounds {
+            text += "faultline: sql: SELECT t0.pk, t0.\"name\" FROM \"Network\" t0 WHERE t0.pk = ?\n"
+            text += "faultline: details: bind[0] = \(round % 1_000)\n"
+            text += "faultline: annotation: sql execution time: 0.000010s, rows: 1, changed: 0, purpose: fault\n"
+            text += "faultline: annotation: fault fulfilled from database for Network/p\(round % 1_000) in 0.000020s\n"
+            text += "app: request \(round) handled\n"
+        }
+        try Data(text.utf8).write(to: url)
+        #expect(text.utf8.count > 10_000_000)
+        let analysis = try analyze(url)
+        #expect(analysis.lines == rounds * 5)
+        #expect(analysis.skippedLines == rounds)
+        #expect(analysis.statements.map(\.count) == [rounds])
+        #expect(analysis.statements.first?.duplicates == rounds - 1_000)
+        #expect(analysis.statements.first?.rows == rounds)
+        #expect(analysis.faults.map(\.count) == [rounds])
+        #expect(analysis.timeline.map(\.statements).reduce(0, +) == rounds)
+    }
+}
