@@ -96,7 +96,13 @@ public enum SQLShape {
 
     /// `IN (?, ?, ?)` → `IN (…)`, and `IN (?)` too.
     private static func foldInLists(_ text: String) -> String {
-        guard text.contains("(?") else { return text }
+        // A byte scan for "(?": most statements have no list to fold, and
+        // Foundation's `contains` would cost more than the folding.
+        var previous: UInt8 = 0
+        guard text.utf8.contains(where: { byte in
+            defer { previous = byte }
+            return previous == UInt8(ascii: "(") && byte == UInt8(ascii: "?")
+        }) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count)
         var rest = Substring(text)

@@ -237,13 +237,13 @@ public struct SQLLogAnalyzer {
     }
 
     private mutating func handle(_ rest: Substring, line: Int) {
-        if rest.hasPrefix("sql: ") {
+        if rest.utf8.starts(with: "sql: ".utf8) {
             finishStatement(seconds: nil, rows: nil)
-            let sql = rest.dropFirst(5).trimmingCharacters(in: .whitespaces)
+            let sql = Self.trimmingSpaces(rest.dropFirst(5))
             pending = (SQLShape.normalize(sql), sql, [], line)
             expectingPlan = false
             noteTransaction(sql)
-        } else if rest.hasPrefix("details: ") {
+        } else if rest.utf8.starts(with: "details: ".utf8) {
             let detail = rest.dropFirst(9)
             if let bind = Self.find("bind[", in: detail), let equals = Self.find("] = ", in: detail[bind.upperBound...]) {
                 pending?.binds.append(String(detail[equals.upperBound...]))
@@ -255,28 +255,28 @@ public struct SQLLogAnalyzer {
             } else if let row = Self.planRow(String(detail)) {
                 notePlanRow(row)
             }
-        } else if rest.hasPrefix("plan: ") {
+        } else if rest.utf8.starts(with: "plan: ".utf8) {
             notePlanRow(String(rest.dropFirst(6)))
-        } else if rest.hasPrefix("annotation: ") {
+        } else if rest.utf8.starts(with: "annotation: ".utf8) {
             annotation(rest.dropFirst(12), line: line)
         }
     }
 
     private mutating func annotation(_ text: Substring, line: Int) {
-        if text.hasPrefix("sql execution time: ") || text.hasPrefix("sql connection fetch time: ") {
+        if text.utf8.starts(with: "sql execution time: ".utf8) || text.utf8.starts(with: "sql connection fetch time: ".utf8) {
             let seconds = Self.seconds(in: text)
             let rows = Self.number(after: "rows: ", in: text)
             finishStatement(seconds: seconds, rows: rows)
-        } else if text.hasPrefix("total count request execution time: ") {
+        } else if text.utf8.starts(with: "total count request execution time: ".utf8) {
             analysis.countRequests += 1
             finishStatement(seconds: Self.seconds(in: text), rows: nil)
-        } else if text.hasPrefix("total fetch execution time: ") {
+        } else if text.utf8.starts(with: "total fetch execution time: ".utf8) {
             // Core Data: the rows of the fetch just run.
             if let last = lastShape, let rows = Self.number(after: " for ", in: text) { shapes[last]?.summary.rows += rows }
         } else if let range = Self.find("fault fulfilled from ", in: text) {
             finishStatement(seconds: nil, rows: nil)
             let rest = text[range.upperBound...]
-            let source = rest.hasPrefix("database") ? "database" : (rest.hasPrefix("context") ? "context" : "row cache")
+            let source = rest.utf8.starts(with: "database".utf8) ? "database" : (rest.utf8.starts(with: "context".utf8) ? "context" : "row cache")
             Self.note(&faults, entity: Self.entity(in: rest) ?? "?", source: source, line: line)
             let index = bucket(line)
             timeline[index].faults += 1
@@ -327,7 +327,7 @@ public struct SQLLogAnalyzer {
     }
 
     private mutating func noteTransaction(_ sql: String) {
-        let upper = sql.uppercased()
+        let upper = sql.prefix(8).uppercased()
         if upper.hasPrefix("BEGIN") {
             inTransaction = true
             analysis.transactions += 1
@@ -349,23 +349,48 @@ public struct SQLLogAnalyzer {
         table[key]!.count += 1
     }
 
-    /// `Entity` from `Entity/p42` or `x-coredata://…/Entity/p42`.
+    /// The text without leading and trailing spaces and tabs.
+    static func trimmingSpaces(_ text: Substring) -> String {
+        let utf8 = text.utf8
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D }
+        var start = utf8.startIndex, end = utf8.endIndex
+        while start < end, isSpace(utf8[start]) { start = utf8.index(after: start) }
+        while end > start, isSpace(utf8[utf8.index(before: end)]) { end = utf8.index(before: end) }
+        return String(decoding: utf8[start..<end], as: UTF8.self)
+    }
+
+    /// `Entity` from `Entity/p42` or `x-coredata://…/Entity/p42`: the name
+    /// before the last `/p`, searched over UTF-8 bytes.
     static func entity(in text: Substring) -> String? {
-        guard let range = text.range(of: "/p", options: .backwards) else { return nil }
-        let before = text[..<range.lowerBound]
-        let name = before.reversed().prefix { $0.isLetter || $0.isNumber || $0 == "_" }
-        return name.isEmpty ? nil : String(name.reversed())
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            var slash = bytes.count - 2
+            while slash > 0, !(bytes[slash] == UInt8(ascii: "/") && bytes[slash + 1] == UInt8(ascii: "p")) { slash -= 1 }
+            guard slash > 0 else { return nil }
+            var start = slash
+            // ASCII letters, digits and _, and any non-ASCII byte (names in other scripts).
+            func isNameByte(_ byte: UInt8) -> Bool {
+                byte >= 0x80 || byte == UInt8(ascii: "_") || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+            }
+            while start > 0, isNameByte(bytes[start - 1]) { start -= 1 }
+            return start == slash ? nil : String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<slash]), as: UTF8.self)
+        }
     }
 
+    /// The number after the first `:` (`…time: 0.0021s`); nil for `#.######s`.
     static func seconds(in text: Substring) -> Double? {
-        guard let colon = text.firstIndex(of: ":") else { return nil }
-        let number = text[text.index(after: colon)...].drop { $0 == " " }.prefix { $0.isNumber || $0 == "." }
-        return Double(number)
+        let utf8 = text.utf8
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        let digits = utf8[utf8.index(after: colon)...].drop { $0 == 0x20 }
+            .prefix { (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") }
+        return Double(String(decoding: digits, as: UTF8.self))
     }
 
+    /// The ASCII digits right after `marker`.
     static func number(after marker: String, in text: Substring) -> Int? {
         guard let range = find(marker, in: text) else { return nil }
-        return Int(text[range.upperBound...].prefix { $0.isNumber })
+        let digits = text.utf8[range.upperBound...].prefix { (0x30...0x39).contains($0) }
+        return Int(String(decoding: digits, as: UTF8.self))
     }
 
     // MARK: Result
