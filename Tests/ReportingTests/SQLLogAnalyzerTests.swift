@@ -32,7 +32,8 @@ import Testing
         #expect(analysis.skippedLines == 1)
         #expect(analysis.formats == ["faultline"])
         #expect(analysis.transactions == 1)
-        #expect(analysis.statementsInTransactions == 3)
+        #expect(analysis.statementsInTransactions == 2)
+        #expect(analysis.largestTransactions == [.init(firstLine: 1, statements: 2, outcome: "commit")])
         let select = analysis.statements.first { $0.shape.hasPrefix("SELECT") }
         #expect(select?.count == 2)
         #expect(select?.duplicates == 1)
@@ -125,7 +126,7 @@ import Testing
         #expect(analysis.countRequests == 1)
         #expect(analysis.boundIntarrays == 1)
         #expect(analysis.transactions == 1)
-        #expect(analysis.statementsInTransactions == 2)
+        #expect(analysis.statementsInTransactions == 1)
         #expect(analysis.fullScans == ["SCAN TABLE ZPERSON AS t0"])
         #expect(analysis.prefetches.map { "\($0.entity)/\($0.count)" } == ["friends/1"])
         #expect(analysis.relationshipFaults.map { "\($0.entity)/\($0.source)" } == ["Person.friends/database"])
@@ -169,7 +170,10 @@ extension SQLLogCorpusTests {
         #expect(analysis.statements.map(\.count).reduce(0, +) == 12)
         #expect(analysis.statements.count == 10)
         #expect(analysis.transactions == 3)
-        #expect(analysis.statementsInTransactions == 10)
+        // A reader's transaction holds the writer's (two connections, one
+        // log): the writer's COMMIT ends the innermost.
+        #expect(analysis.statementsInTransactions == 7)
+        #expect(analysis.largestTransactions.map { "\($0.statements) \($0.outcome)" } == ["5 commit", "1 commit", "1 open"])
         #expect(analysis.faults.map { "\($0.entity)/\($0.source)" } == ["Network/database", "Selfie/row cache"])
         #expect(analysis.relationshipFaults.map { "\($0.entity)/\($0.source)" } == ["Selfie.networks/database"])
         #expect(analysis.fullScans.isEmpty == (level < 4))

@@ -46,6 +46,13 @@ public enum HTMLLogAnalysis {
             }
             html += "</tbody></table>"
         }
+        if !analysis.largestTransactions.isEmpty {
+            html += "<h2>Largest transactions</h2><table class=\"sortable\"><thead><tr><th>first line</th><th>statements</th><th>outcome</th></tr></thead><tbody>"
+            for transaction in analysis.largestTransactions {
+                html += "<tr><td>\(transaction.firstLine)</td><td>\(transaction.statements)</td><td>\(escapeHTML(transaction.outcome))</td></tr>"
+            }
+            html += "</tbody></table>"
+        }
         if !analysis.fullScans.isEmpty {
             html += "<h2>Full scans in query plans</h2><ul>"
             for scan in analysis.fullScans { html += "<li><code>\(escapeHTML(scan))</code></li>" }

@@ -22,7 +22,11 @@ public struct SQLLogAnalysis: Codable, Equatable, Sendable {
     /// Core Data's bound intarrays (`bound intarray _Z_intarray0 values: …`):
     /// key lists bound for a prefetch or a batch fault.
     public var boundIntarrays = 0
+    /// Statements between a BEGIN and its COMMIT, ROLLBACK or END (those
+    /// themselves not counted).
     public var statementsInTransactions = 0
+    /// The ten transactions with the most statements, largest first.
+    public var largestTransactions: [TransactionSummary] = []
     public var fullScans: [String] = []
     public var insights: [LogInsight] = []
     /// Activity along the log: statements, faults and statement time per
@@ -30,6 +34,15 @@ public struct SQLLogAnalysis: Codable, Equatable, Sendable {
     /// doubling, as the log grows, so memory stays bounded).
     public var timeline: [TimelineBucket] = []
     public var linesPerBucket = 0
+
+    /// One transaction: where it began, its statements, how it ended
+    /// (`commit`, `rollback`, `open` at the end of the log, `unfinished` when
+    /// 64 were open at once and it was the innermost).
+    public struct TransactionSummary: Codable, Equatable, Sendable {
+        public var firstLine: Int
+        public var statements: Int
+        public var outcome: String
+    }
 
     /// One stretch of lines of the timeline.
     public struct TimelineBucket: Codable, Equatable, Sendable {

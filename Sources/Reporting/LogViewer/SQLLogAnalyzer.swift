@@ -33,7 +33,11 @@ public struct SQLLogAnalyzer {
     private var prefetches: [String: SQLLogAnalysis.FaultSummary] = [:]
     private var formats = Set<String>()
     private var pending: (shape: String, sql: String, binds: [String], line: Int)?
-    private var inTransaction = false
+    /// Open transactions, innermost last. Logs of several connections
+    /// interleave (Faultline's writer begins while a reader's transaction is
+    /// open): a COMMIT ends the innermost, statements count to it.
+    private var openTransactions: [SQLLogAnalysis.TransactionSummary] = []
+    private var largestTransactions: [SQLLogAnalysis.TransactionSummary] = []
     private var fullScans = Set<String>()
     private var expectingPlan = false
     private var timeline: [SQLLogAnalysis.TimelineBucket] = []
@@ -242,7 +246,7 @@ public struct SQLLogAnalyzer {
             let sql = Self.trimmingSpaces(rest.dropFirst(5))
             pending = (SQLShape.normalize(sql), sql, [], line)
             expectingPlan = false
-            noteTransaction(sql)
+            noteTransaction(sql, line: line)
         } else if rest.utf8.starts(with: "details: ".utf8) {
             let detail = rest.dropFirst(9)
             if let bind = Self.find("bind[", in: detail), let equals = Self.find("] = ", in: detail[bind.upperBound...]) {
@@ -320,20 +324,46 @@ public struct SQLLogAnalyzer {
             shape.valueHashes.insert(hash)
         }
         shapes[statement.shape] = shape
-        if inTransaction { analysis.statementsInTransactions += 1 }
+        if !openTransactions.isEmpty, !Self.isTransactionControl(statement.sql) {
+            openTransactions[openTransactions.count - 1].statements += 1
+            analysis.statementsInTransactions += 1
+        }
         let index = bucket(statement.line)
         timeline[index].statements += 1
         timeline[index].seconds += seconds ?? 0
     }
 
-    private mutating func noteTransaction(_ sql: String) {
+    /// BEGIN, COMMIT, END, ROLLBACK: not counted as a transaction's statements.
+    static func isTransactionControl(_ sql: String) -> Bool {
+        let upper = sql.prefix(8).uppercased()
+        return ["BEGIN", "COMMIT", "END", "ROLLBACK"].contains { upper.hasPrefix($0) }
+    }
+
+    private mutating func noteTransaction(_ sql: String, line: Int) {
         let upper = sql.prefix(8).uppercased()
         if upper.hasPrefix("BEGIN") {
-            inTransaction = true
+            if openTransactions.count == 64 { closeTransaction("unfinished") }  // bounded
+            openTransactions.append(.init(firstLine: line, statements: 0, outcome: ""))
             analysis.transactions += 1
-        } else if upper.hasPrefix("COMMIT") || upper.hasPrefix("ROLLBACK") || upper.hasPrefix("END") {
-            inTransaction = false
+        } else if upper.hasPrefix("COMMIT") || upper.hasPrefix("END") {
+            closeTransaction("commit")
+        } else if upper.hasPrefix("ROLLBACK") {
+            closeTransaction("rollback")
         }
+    }
+
+    /// Ends the innermost open transaction, keeping it if it is among the
+    /// ten largest.
+    private mutating func closeTransaction(_ outcome: String) {
+        guard var transaction = openTransactions.popLast() else { return }
+        transaction.outcome = outcome
+        largestTransactions.append(transaction)
+        if largestTransactions.count > 20 { trimLargestTransactions() }
+    }
+
+    private mutating func trimLargestTransactions() {
+        largestTransactions.sort { $0.statements != $1.statements ? $0.statements > $1.statements : $0.firstLine < $1.firstLine }
+        largestTransactions.removeLast(max(0, largestTransactions.count - 10))
     }
 
     private mutating func notePlanRow(_ row: String) {
@@ -398,7 +428,10 @@ public struct SQLLogAnalyzer {
     /// The analysis of everything read so far.
     public mutating func finish() -> SQLLogAnalysis {
         finishStatement(seconds: nil, rows: nil)
+        while !openTransactions.isEmpty { closeTransaction("open") }
+        trimLargestTransactions()
         var result = analysis
+        result.largestTransactions = largestTransactions
         result.formats = formats.sorted()
         result.statements = shapeOrder.compactMap { shapes[$0]?.summary }
             .sorted { $0.totalSeconds != $1.totalSeconds ? $0.totalSeconds > $1.totalSeconds : $0.count > $1.count }

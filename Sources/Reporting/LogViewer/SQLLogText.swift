@@ -34,6 +34,12 @@ public enum SQLLogText {
                 out += "  " + pad(row.count, 6) + "  \(row.entity) from \(row.source) (first at line \(row.firstLine))\n"
             }
         }
+        if !analysis.largestTransactions.isEmpty {
+            out += "\nLargest transactions\n"
+            for transaction in analysis.largestTransactions.prefix(limit) {
+                out += "  " + pad(transaction.statements, 6) + " statements from line \(transaction.firstLine), \(transaction.outcome)\n"
+            }
+        }
         if !analysis.fullScans.isEmpty {
             out += "\nFull scans in query plans\n"
             for scan in analysis.fullScans.prefix(limit) { out += "  \(scan)\n" }
