@@ -128,6 +128,7 @@ import Testing
         #expect(analysis.transactions == 1)
         #expect(analysis.statementsInTransactions == 1)
         #expect(analysis.fullScans == ["SCAN TABLE ZPERSON AS t0"])
+        #expect(analysis.planRows == [.init(row: "SCAN TABLE ZPERSON AS t0", count: 1, fullScan: true, firstLine: 21)])
         #expect(analysis.prefetches.map { "\($0.entity)/\($0.count)" } == ["friends/1"])
         #expect(analysis.relationshipFaults.map { "\($0.entity)/\($0.source)" } == ["Person.friends/database"])
         #expect(analysis.faults.map { "\($0.entity)/\($0.source)/\($0.firstLine)" } == ["Person/database/16"])
@@ -176,7 +177,9 @@ extension SQLLogCorpusTests {
         #expect(analysis.largestTransactions.map { "\($0.statements) \($0.outcome)" } == ["5 commit", "1 commit", "1 open"])
         #expect(analysis.faults.map { "\($0.entity)/\($0.source)" } == ["Network/database", "Selfie/row cache"])
         #expect(analysis.relationshipFaults.map { "\($0.entity)/\($0.source)" } == ["Selfie.networks/database"])
-        #expect(analysis.fullScans.isEmpty == (level < 4))
+        #expect(analysis.fullScans == (level < 4 ? [] : ["SCAN Person", "SCAN t0"]))
+        #expect(analysis.planRows.count == (level < 4 ? 0 : 9))
+        #expect(analysis.planRows.filter(\.fullScan).map(\.row) == (level < 4 ? [] : ["SCAN t0", "SCAN Person"]))
     }
 }
 

@@ -53,10 +53,13 @@ public enum HTMLLogAnalysis {
             }
             html += "</tbody></table>"
         }
-        if !analysis.fullScans.isEmpty {
-            html += "<h2>Full scans in query plans</h2><ul>"
-            for scan in analysis.fullScans { html += "<li><code>\(escapeHTML(scan))</code></li>" }
-            html += "</ul>"
+        if !analysis.planRows.isEmpty {
+            html += "<h2>Query plans</h2><table class=\"sortable\"><thead><tr><th>plan row</th><th>count</th><th>full scan</th><th>first line</th></tr></thead><tbody>"
+            for row in analysis.planRows {
+                html += "<tr\(row.fullScan ? " class=\"error\"" : "")><td><code>\(escapeHTML(row.row))</code></td><td>\(row.count)</td>"
+                    + "<td>\(row.fullScan ? "yes" : "")</td><td>\(row.firstLine)</td></tr>"
+            }
+            html += "</tbody></table>"
         }
         return html + "<script>\(HTMLReport.script)</script></body></html>\n"
     }

@@ -27,6 +27,9 @@ public struct SQLLogAnalysis: Codable, Equatable, Sendable {
     public var statementsInTransactions = 0
     /// The ten transactions with the most statements, largest first.
     public var largestTransactions: [TransactionSummary] = []
+    /// Every distinct query plan row (at most 1,000), full scans marked.
+    public var planRows: [PlanRow] = []
+    /// The plan rows that are full scans.
     public var fullScans: [String] = []
     public var insights: [LogInsight] = []
     /// Activity along the log: statements, faults and statement time per
@@ -42,6 +45,15 @@ public struct SQLLogAnalysis: Codable, Equatable, Sendable {
         public var firstLine: Int
         public var statements: Int
         public var outcome: String
+    }
+
+    /// A query plan row, how often it was printed, and whether it scans a
+    /// whole table.
+    public struct PlanRow: Codable, Equatable, Sendable {
+        public var row: String
+        public var count: Int
+        public var fullScan: Bool
+        public var firstLine: Int
     }
 
     /// One stretch of lines of the timeline.

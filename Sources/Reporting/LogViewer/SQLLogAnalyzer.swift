@@ -39,6 +39,7 @@ public struct SQLLogAnalyzer {
     private var openTransactions: [SQLLogAnalysis.TransactionSummary] = []
     private var largestTransactions: [SQLLogAnalysis.TransactionSummary] = []
     private var fullScans = Set<String>()
+    private var planRows: [String: SQLLogAnalysis.PlanRow] = [:]
     private var expectingPlan = false
     private var timeline: [SQLLogAnalysis.TimelineBucket] = []
     private var linesPerBucket = 64
@@ -367,7 +368,16 @@ public struct SQLLogAnalyzer {
     }
 
     private mutating func notePlanRow(_ row: String) {
-        if QueryPlan.isFullScan(row), fullScans.count < 1_000 { fullScans.insert(row.trimmingCharacters(in: .whitespaces)) }
+        var row = row.trimmingCharacters(in: .whitespaces)
+        // Faultline's own mark; the analysis marks full scans itself.
+        if row.hasSuffix("[full scan]") { row = row.dropLast(11).trimmingCharacters(in: .whitespaces) }
+        let fullScan = QueryPlan.isFullScan(row)
+        if fullScan, fullScans.count < 1_000 { fullScans.insert(row) }
+        if planRows[row] != nil {
+            planRows[row]!.count += 1
+        } else if planRows.count < 1_000 {
+            planRows[row] = .init(row: row, count: 1, fullScan: fullScan, firstLine: analysis.lines)
+        }
     }
 
     private static func note(_ table: inout [String: SQLLogAnalysis.FaultSummary], entity: String, source: String, line: Int) {
@@ -442,6 +452,7 @@ public struct SQLLogAnalyzer {
         result.relationshipFaults = sorted(relationshipFaults)
         result.prefetches = sorted(prefetches)
         result.fullScans = fullScans.sorted()
+        result.planRows = planRows.values.sorted { $0.firstLine != $1.firstLine ? $0.firstLine < $1.firstLine : $0.row < $1.row }
         result.insights = insights(result)
         result.timeline = timeline
         result.linesPerBucket = linesPerBucket

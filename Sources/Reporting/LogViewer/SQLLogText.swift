@@ -40,9 +40,11 @@ public enum SQLLogText {
                 out += "  " + pad(transaction.statements, 6) + " statements from line \(transaction.firstLine), \(transaction.outcome)\n"
             }
         }
-        if !analysis.fullScans.isEmpty {
-            out += "\nFull scans in query plans\n"
-            for scan in analysis.fullScans.prefix(limit) { out += "  \(scan)\n" }
+        if !analysis.planRows.isEmpty {
+            out += "\nQuery plans (\(analysis.fullScans.count) full scans)\n"
+            for row in analysis.planRows.prefix(limit) {
+                out += "  " + pad(row.count, 6) + "  \(row.fullScan ? "FULL SCAN  " : "")\(row.row) (line \(row.firstLine))\n"
+            }
         }
         return out
     }
