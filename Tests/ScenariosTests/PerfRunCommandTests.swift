@@ -212,3 +212,33 @@ import Testing
         #expect(result.stdout.contains("| Prefetch | passed | 0.1000s | 5 | - | - | 0 |"))
     }
 }
+
+extension PerfRunCommandTests {
+    @Test func logReadsALogAndRefusesWhatIsNone() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let golden = root.appendingPathComponent("ProbesTests/Golden/sql-debug-level-2.log").path
+        let read = try Self.perfRun(["log", golden])
+        #expect(read.status == 0, "\(read.stderr)")
+        #expect(read.stdout.hasPrefix("37 log lines (faultline) of 37 read\n12 statements in 10 shapes"))
+
+        let html = FileManager.default.temporaryDirectory.appendingPathComponent("perf-run-log-\(UUID()).html").path
+        defer { try? FileManager.default.removeItem(atPath: html) }
+        let json = try Self.perfRun(["log", golden, "--json", "--html", html])
+        #expect(json.status == 0, "\(json.stderr)")
+        let decoded = try JSONDecoder().decode(SQLLogAnalysis.self, from: Data(json.stdout.utf8))
+        #expect(decoded.logLines == 37)
+        #expect(try String(contentsOfFile: html, encoding: .utf8).contains("<h1>SQL debug log: sql-debug-level-2.log</h1>"))
+
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("perf-run-empty-\(UUID()).log").path
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        FileManager.default.createFile(atPath: empty, contents: Data())
+        let none = try Self.perfRun(["log", empty])
+        #expect(none.status == 2)
+        #expect(none.stderr == "\(empty): no SQL debug log lines in 0 lines (expected 'faultline: sql: …' or 'CoreData: sql: …')\n")
+        let missing = try Self.perfRun(["log", "/nonexistent/app.log"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "/nonexistent/app.log: no such file\n")
+        let follow = try Self.perfRun(["log", "-", "--follow"])
+        #expect(follow.status == 2)
+    }
+}
