@@ -43,8 +43,7 @@ import Testing
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let page = output.appendingPathComponent("report.html")
         try ReportFile.writeAtomically(Data(HTMLReport.render(Self.report()).utf8), to: page.path)
-        let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        let browser = try #require(chromium, "chromium is not installed: scripts/install-system-packages.sh --test installs it")
+        let browser = try Self.chromium()
         let flags = ["--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0"]
         let (dom, errors) = try Self.run(browser, flags + ["--dump-dom", page.absoluteString])
         #expect(dom.contains("data-ready=\"1\""), "the page's script did not finish")
@@ -71,7 +70,7 @@ import Testing
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let file = output.appendingPathComponent("comparison.html")
         try ReportFile.writeAtomically(Data(page.utf8), to: file.path)
-        let browser = try #require(["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) })
+        let browser = try Self.chromium()
         let (dom, errors) = try Self.run(browser, ["--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0", "--dump-dom", file.absoluteString])
         #expect(dom.contains("data-ready=\"1\""))
         #expect(!errors.contains("CONSOLE"))
@@ -88,6 +87,12 @@ import Testing
         let withTimeline = HTMLReport.render(Self.report(), events: events)
         #expect(withTimeline.contains("Timeline of the last iterations"))
         #expect(withTimeline.components(separatedBy: "<rect").count == HTMLReport.render(Self.report()).components(separatedBy: "<rect").count + 2)
+    }
+
+    /// Headless chromium, installed by scripts/install-system-packages.sh --test.
+    static func chromium() throws -> String {
+        try #require(["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) },
+                     "chromium is not installed: scripts/install-system-packages.sh --test installs it")
     }
 
     static func run(_ program: String, _ arguments: [String]) throws -> (String, String) {
@@ -160,8 +165,7 @@ enum ReportScenarios {
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let file = output.appendingPathComponent("log.html")
         try ReportFile.writeAtomically(Data(page.utf8), to: file.path)
-        let browser = try #require(["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) },
-                                   "chromium is not installed: scripts/install-system-packages.sh --test installs it")
+        let browser = try HTMLReportTests.chromium()
         let (dom, errors) = try HTMLReportTests.run(browser, ["--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0", "--dump-dom", file.absoluteString])
         #expect(dom.contains("data-ready=\"1\""), "the page's script did not finish")
         #expect(dom.contains("class=\"sortable statements\""))

@@ -39,29 +39,30 @@ public enum HTMLLogAnalysis {
             html += "</tbody></table>"
         }
         for (title, table) in [("Faults", analysis.faults), ("Relationship faults", analysis.relationshipFaults),
-                               ("Prefetches", analysis.prefetches)] where !table.isEmpty {
-            html += "<h2>\(title)</h2><table class=\"sortable\"><thead><tr><th>entity</th><th>source</th><th>count</th><th>first line</th></tr></thead><tbody>"
-            for row in table {
-                html += "<tr><td>\(escapeHTML(row.entity))</td><td>\(escapeHTML(row.source))</td><td>\(row.count)</td><td>\(row.firstLine)</td></tr>"
-            }
-            html += "</tbody></table>"
+                               ("Prefetches", analysis.prefetches)] {
+            html += section(title, ["entity", "source", "count", "first line"], table.map {
+                ("<td>\(escapeHTML($0.entity))</td><td>\(escapeHTML($0.source))</td><td>\($0.count)</td><td>\($0.firstLine)</td>", "")
+            })
         }
-        if !analysis.largestTransactions.isEmpty {
-            html += "<h2>Largest transactions</h2><table class=\"sortable\"><thead><tr><th>first line</th><th>statements</th><th>outcome</th></tr></thead><tbody>"
-            for transaction in analysis.largestTransactions {
-                html += "<tr><td>\(transaction.firstLine)</td><td>\(transaction.statements)</td><td>\(escapeHTML(transaction.outcome))</td></tr>"
-            }
-            html += "</tbody></table>"
-        }
-        if !analysis.planRows.isEmpty {
-            html += "<h2>Query plans</h2><table class=\"sortable\"><thead><tr><th>plan row</th><th>count</th><th>full scan</th><th>first line</th></tr></thead><tbody>"
-            for row in analysis.planRows {
-                html += "<tr\(row.fullScan ? " class=\"error\"" : "")><td><code>\(escapeHTML(row.row))</code></td><td>\(row.count)</td>"
-                    + "<td>\(row.fullScan ? "yes" : "")</td><td>\(row.firstLine)</td></tr>"
-            }
-            html += "</tbody></table>"
-        }
+        html += section("Largest transactions", ["first line", "statements", "outcome"], analysis.largestTransactions.map {
+            ("<td>\($0.firstLine)</td><td>\($0.statements)</td><td>\(escapeHTML($0.outcome))</td>", "")
+        })
+        html += section("Query plans", ["plan row", "count", "full scan", "first line"], analysis.planRows.map {
+            ("<td><code>\(escapeHTML($0.row))</code></td><td>\($0.count)</td><td>\($0.fullScan ? "yes" : "")</td><td>\($0.firstLine)</td>",
+             $0.fullScan ? "error" : "")
+        })
         return html + "<script>\(HTMLReport.script)</script></body></html>\n"
+    }
+
+    /// A titled sortable table; each row is its cells (already escaped) and
+    /// a class, or none. Nothing when there are no rows.
+    private static func section(_ title: String, _ headers: [String], _ rows: [(cells: String, rowClass: String)]) -> String {
+        guard !rows.isEmpty else { return "" }
+        var html = "<h2>\(escapeHTML(title))</h2><table class=\"sortable\"><thead><tr>"
+        for header in headers { html += "<th>\(escapeHTML(header))</th>" }
+        html += "</tr></thead><tbody>"
+        for row in rows { html += (row.rowClass.isEmpty ? "<tr>" : "<tr class=\"\(row.rowClass)\">") + row.cells + "</tr>" }
+        return html + "</tbody></table>"
     }
 
     /// Statements (blue) and faults (red) per stretch of lines, as SVG bars.
