@@ -63,9 +63,7 @@ extension PerfRun {
 
         private func show(_ analysis: SQLLogAnalysis, pretty: Bool) throws {
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys] : [.sortedKeys]
-                print(String(decoding: try encoder.encode(analysis), as: UTF8.self))
+                print(String(decoding: try ReportFile.json(analysis, pretty: pretty), as: UTF8.self))
             } else {
                 print(SQLLogText.render(analysis, limit: limit), terminator: "")
             }

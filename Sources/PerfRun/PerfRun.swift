@@ -203,9 +203,7 @@ extension PerfRun {
                 throw UsageError(error.description)
             }
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                print(String(decoding: try encoder.encode(explanation), as: UTF8.self))
+                print(String(decoding: try ReportFile.json(explanation), as: UTF8.self))
             } else {
                 print(explanation.text)
             }

@@ -5,9 +5,15 @@ public enum ReportFile {
     /// Writes a report atomically: to a temporary file beside the target,
     /// then renamed over it, so a reader never sees half a report.
     public static func write(_ report: Report, to path: String) throws {
+        try writeAtomically(try json(report), to: path)
+    }
+
+    /// The JSON form of everything `perf-run` writes: keys sorted, slashes
+    /// left alone, pretty (or one line, for a stream of updates).
+    public static func json<Value: Encodable>(_ value: Value, pretty: Bool = true) throws -> Data {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try writeAtomically(try encoder.encode(report), to: path)
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(value)
     }
 
     /// Writes bytes to a temporary file in the target's directory and

@@ -8,9 +8,7 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
     public func render(_ comparison: ReportComparison) throws -> String {
         switch self {
         case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            return String(decoding: try encoder.encode(comparison), as: UTF8.self) + "\n"
+            return String(decoding: try ReportFile.json(comparison), as: UTF8.self) + "\n"
         case .text: return Self.text(comparison)
         case .markdown: return Self.markdown(comparison)
         }

@@ -4,10 +4,8 @@ import Foundation
 /// side, per scenario. Everything from data is escaped.
 public enum HTMLComparison {
     public static func render(_ comparison: ReportComparison) -> String {
-        var html = """
-            <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8"><title>Faultline comparison</title>
-            <style>\(HTMLReport.style) .regression{color:#b02a2a;font-weight:bold}.improvement{color:#26734d}</style></head><body>
+        var html = HTMLPage.opening(title: "Faultline comparison", style: " .regression{color:#b02a2a;font-weight:bold}.improvement{color:#26734d}")
+        html += """
             <h1>Faultline comparison: <span class="\(comparison.hasRegression ? "regression" : "improvement")">\
             \(comparison.hasRegression ? "regression" : "no regression")</span></h1>
             <p>base <code>\(escapeHTML(comparison.base))</code>, head <code>\(escapeHTML(comparison.head))</code></p>
@@ -45,6 +43,6 @@ public enum HTMLComparison {
             }
             html += "</section>"
         }
-        return html + "<script>\(HTMLReport.script)</script></body></html>\n"
+        return html + HTMLPage.closing
     }
 }

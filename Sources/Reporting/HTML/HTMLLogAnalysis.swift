@@ -6,14 +6,7 @@ import Foundation
 /// report page; everything from the log is escaped.
 public enum HTMLLogAnalysis {
     public static func render(_ analysis: SQLLogAnalysis, title: String) -> String {
-        var html = """
-            <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>SQL debug log: \(escapeHTML(title))</title>
-            <style>\(HTMLReport.style)</style></head><body>
-            <h1>SQL debug log: \(escapeHTML(title))</h1>
-            """
+        var html = HTMLPage.opening(title: "SQL debug log: \(title)") + "<h1>SQL debug log: \(escapeHTML(title))</h1>"
         let executions = analysis.statements.reduce(0) { $0 + $1.count }
         html += "<p>\(analysis.logLines) log lines (\(escapeHTML(analysis.formats.joined(separator: ", ")))) of \(analysis.lines) read, "
             + "\(analysis.skippedLines) skipped, \(analysis.truncatedLines) cut. \(executions) statements in \(analysis.statements.count) shapes; "
@@ -51,7 +44,7 @@ public enum HTMLLogAnalysis {
             ("<td><code>\(escapeHTML($0.row))</code></td><td>\($0.count)</td><td>\($0.fullScan ? "yes" : "")</td><td>\($0.firstLine)</td>",
              $0.fullScan ? "error" : "")
         })
-        return html + "<script>\(HTMLReport.script)</script></body></html>\n"
+        return html + HTMLPage.closing
     }
 
     /// A titled sortable table; each row is its cells (already escaped) and

@@ -13,14 +13,7 @@ public enum HTMLReport {
 
     /// - Parameter events: recorded events to show as a timeline, when kept.
     public static func render(_ report: Report, events: [Event] = []) -> String {
-        var html = """
-            <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>Faultline report</title>
-            <style>\(style)</style></head><body>
-            <h1>Faultline report</h1>
-            """
+        var html = HTMLPage.opening(title: "Faultline report") + "<h1>Faultline report</h1>"
         html += summary(report)
         for (title, names) in groups {
             let items = names.compactMap { name in
@@ -37,7 +30,7 @@ public enum HTMLReport {
             html += "<section class=\"timeline\"><h2>Timeline of the last iterations</h2>\(timeline)</section>"
         }
         for scenario in report.scenarios { html += section(scenario) }
-        html += "<script>\(script)</script></body></html>\n"
+        html += HTMLPage.closing
         return html
     }
 

@@ -32,7 +32,7 @@ public struct SQLLogAnalyzer {
     private var relationshipFaults: [String: SQLLogAnalysis.FaultSummary] = [:]
     private var prefetches: [String: SQLLogAnalysis.FaultSummary] = [:]
     private var formats = Set<String>()
-    private var pending: (shape: String, sql: String, binds: [String], line: Int)?
+    private var pending: (shape: String, sql: String, binds: [String], line: Int, control: TransactionControl?)?
     /// Open transactions, innermost last. Logs of several connections
     /// interleave (Faultline's writer begins while a reader's transaction is
     /// open): a COMMIT ends the innermost, statements count to it.
@@ -245,9 +245,10 @@ public struct SQLLogAnalyzer {
         if rest.utf8.starts(with: "sql: ".utf8) {
             finishStatement(seconds: nil, rows: nil)
             let sql = Self.trimmingSpaces(rest.dropFirst(5))
-            pending = (SQLShape.normalize(sql), sql, [], line)
+            let control = TransactionControl(sql)
+            pending = (SQLShape.normalize(sql), sql, [], line, control)
             expectingPlan = false
-            noteTransaction(sql, line: line)
+            if let control { noteTransaction(control, line: line) }
         } else if rest.utf8.starts(with: "details: ".utf8) {
             let detail = rest.dropFirst(9)
             if let bind = Self.find("bind[", in: detail), let equals = Self.find("] = ", in: detail[bind.upperBound...]) {
@@ -325,7 +326,7 @@ public struct SQLLogAnalyzer {
             shape.valueHashes.insert(hash)
         }
         shapes[statement.shape] = shape
-        if !openTransactions.isEmpty, !Self.isTransactionControl(statement.sql) {
+        if !openTransactions.isEmpty, statement.control == nil {
             openTransactions[openTransactions.count - 1].statements += 1
             analysis.statementsInTransactions += 1
         }
@@ -334,22 +335,33 @@ public struct SQLLogAnalyzer {
         timeline[index].seconds += seconds ?? 0
     }
 
-    /// BEGIN, COMMIT, END, ROLLBACK: not counted as a transaction's statements.
-    static func isTransactionControl(_ sql: String) -> Bool {
-        let upper = sql.prefix(8).uppercased()
-        return ["BEGIN", "COMMIT", "END", "ROLLBACK"].contains { upper.hasPrefix($0) }
+    /// BEGIN, COMMIT (or END), ROLLBACK: read once per statement; not
+    /// counted among a transaction's statements.
+    enum TransactionControl {
+        case begin, commit, rollback
+
+        init?(_ sql: String) {
+            let upper = sql.prefix(8).uppercased()
+            if upper.hasPrefix("BEGIN") {
+                self = .begin
+            } else if upper.hasPrefix("COMMIT") || upper.hasPrefix("END") {
+                self = .commit
+            } else if upper.hasPrefix("ROLLBACK") {
+                self = .rollback
+            } else {
+                return nil
+            }
+        }
     }
 
-    private mutating func noteTransaction(_ sql: String, line: Int) {
-        let upper = sql.prefix(8).uppercased()
-        if upper.hasPrefix("BEGIN") {
+    private mutating func noteTransaction(_ control: TransactionControl, line: Int) {
+        switch control {
+        case .begin:
             if openTransactions.count == 64 { closeTransaction("unfinished") }  // bounded
             openTransactions.append(.init(firstLine: line, statements: 0, outcome: ""))
             analysis.transactions += 1
-        } else if upper.hasPrefix("COMMIT") || upper.hasPrefix("END") {
-            closeTransaction("commit")
-        } else if upper.hasPrefix("ROLLBACK") {
-            closeTransaction("rollback")
+        case .commit: closeTransaction("commit")
+        case .rollback: closeTransaction("rollback")
         }
     }
 
