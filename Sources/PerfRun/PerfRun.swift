@@ -25,7 +25,8 @@ enum PerfRunMain {
             FileHandle.standardError.write(Data((PerfRun.message(for: error) + "\n").utf8))
             // Usage and input errors are 2, as diff has it; argument-parser's
             // own usage errors (64) too.
-            exit(error is UsageError || code == .validationFailure || code.rawValue == 64 ? 2 : code == .failure ? 1 : code.rawValue)
+            // A report or page that cannot be read or written: bad input too.
+            exit(error is UsageError || error is ReportError || code == .validationFailure || code.rawValue == 64 ? 2 : code == .failure ? 1 : code.rawValue)
         }
     }
 }

@@ -17,17 +17,25 @@ public enum ReportFile {
     }
 
     /// Writes bytes to a temporary file in the target's directory and
-    /// renames it over the target.
+    /// renames it over the target. Fails with a `ReportError` naming the
+    /// path and the reason; the target is then as it was.
     public static func writeAtomically(_ data: Data, to path: String) throws {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
-        try data.write(to: temporary)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try data.write(to: temporary)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            let reason = (error as? CocoaError).flatMap { ($0.userInfo[NSUnderlyingErrorKey] as? NSError)?.localizedDescription }
+                ?? error.localizedDescription
+            throw ReportError("\(path): cannot write: \(reason)")
+        }
         if rename(temporary.path, url.path) != 0 {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(at: temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: reason])
+            throw ReportError("\(path): cannot write: \(reason)")
         }
     }
 
