@@ -6,87 +6,133 @@
 #   recorder on    normal build, the recorder
 #   LTTng on       normal build, LTTng sink with a session recording
 # The first three by instruction counts (valgrind's callgrind: repeatable on
-# a busy machine); LTTng by interleaved wall-time runs, since its cost is in
-# a consumer daemon as much as in the program.
+# a busy machine). LTTng twice: by instruction counts of the program itself
+# (repeatable, but blind to the consumer daemon and to how fast each
+# instruction runs) and by wall time, in pairs of runs with and without a
+# session, since that is the cost a user sees.
+#
+# Environment: BENCH_OBJECTS (1000), BENCH_ROUNDS (5, callgrind),
+# BENCH_WALL_PAIRS (21), BENCH_WALL_ROUNDS (40).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 objects=${BENCH_OBJECTS:-1000}
 rounds=${BENCH_ROUNDS:-5}
-wall_runs=${BENCH_WALL_RUNS:-7}
+wall_pairs=${BENCH_WALL_PAIRS:-21}
 wall_rounds=${BENCH_WALL_ROUNDS:-40}
 
+echo "building (release, and release with instrumentation compiled out)..."
 swift build -c release --product faultline-bench >/dev/null
 swift build -c release --product FaultlineTracepointProvider >/dev/null
 FAULTLINE_NO_INSTRUMENTATION=1 swift build -c release --product faultline-bench --scratch-path .build-nosinks >/dev/null
 normal=.build/release/faultline-bench
 
-# valgrind 3.19 cannot read the DWARF 5 that swiftc writes: measure copies
-# without debug information.
-work=$(mktemp -d -p "${BENCH_TMPDIR:-/tmp}")
-trap 'rm -rf "$work"' EXIT
-cp .build/release/faultline-bench "$work/normal"
-cp .build-nosinks/release/faultline-bench "$work/compiled-out"
-strip --strip-debug "$work/normal" "$work/compiled-out"
-
-# Instructions of the measured rounds alone: a run of 1 + N rounds minus a
-# run of 1 round, so that start-up and building the data cancel out.
-instructions() {  # binary sinks
-    local total=()
-    for count in 1 $((rounds + 1)); do
-        valgrind --tool=callgrind --callgrind-out-file="$work/out" "$1" --objects "$objects" --rounds "$count" --sinks "$2" >/dev/null 2>&1
-        total+=("$(callgrind_annotate "$work/out" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')")
-    done
-    echo $((total[1] - total[0]))
-}
-
-echo "instruction counts of $rounds rounds (callgrind), $objects objects:"
-base=$(instructions "$work/compiled-out" none)
-off=$(instructions "$work/normal" none)
-recorder=$(instructions "$work/normal" recorder)
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.1f%%", (a / b - 1) * 100 }'; }
-printf "  compiled out  %14s\n" "$base"
-printf "  sinks off     %14s  %s\n" "$off" "$(ratio "$off" "$base")"
-printf "  recorder on   %14s  %s\n" "$recorder" "$(ratio "$recorder" "$base")"
-
-# LTTng: a session records on a blocking channel while the workload runs;
-# runs with and without the session alternate, medians compared.
+# LTTng sessions need a session daemon: start one if none runs, and stop
+# only the one started here.
 started=""
 if ! pgrep -x lttng-sessiond >/dev/null; then
     lttng-sessiond --daemonize >/dev/null
     started=yes
 fi
-trace="$work/trace"
+
+# valgrind 3.19 cannot read the DWARF 5 that swiftc writes: measure copies
+# without debug information (the provider library beside them, where the
+# LTTng sink looks for it).
+work=$(mktemp -d -p "${BENCH_TMPDIR:-/tmp}")
 cleanup() {
     lttng destroy faultline-bench >/dev/null 2>&1 || true
     rm -rf "$work"
     if [[ -n "$started" ]]; then pkill -x lttng-sessiond || true; fi
 }
 trap cleanup EXIT
-seconds() {  # sinks [env]
-    env "${@:2}" "$normal" --objects "$objects" --rounds "$wall_rounds" --sinks "$1" | python3 -c '
+cp .build/release/faultline-bench "$work/normal"
+cp .build-nosinks/release/faultline-bench "$work/compiled-out"
+cp .build/release/libFaultlineTracepointProvider.so "$work/"
+strip --strip-debug "$work/normal" "$work/compiled-out"
+
+# A session recording every faultline event on a blocking channel (nothing
+# discarded), into $work/trace.
+session_start() {
+    lttng create faultline-bench --output="$work/trace" >/dev/null
+    lttng enable-channel --userspace --blocking-timeout=inf --subbuf-size=4M --num-subbuf=8 blocking >/dev/null
+    lttng enable-event --userspace --channel=blocking 'faultline:*' >/dev/null
+    lttng start >/dev/null
+}
+session_stop() {
+    lttng stop >/dev/null
+    lttng destroy faultline-bench >/dev/null
+    rm -rf "$work/trace"
+}
+
+# Instructions of the measured rounds alone: a run of 1 + N rounds minus a
+# run of 1 round, so that start-up and building the data cancel out.
+# Swift's hashing is made deterministic so that dictionary layouts, and so
+# the counts, repeat from run to run.
+instructions() {  # binary sinks [session]
+    local total=()
+    for count in 1 $((rounds + 1)); do
+        [[ "${3:-}" == session ]] && session_start
+        SWIFT_DETERMINISTIC_HASHING=1 LTTNG_UST_ALLOW_BLOCKING=1 valgrind --tool=callgrind \
+            --callgrind-out-file="$work/out" "$1" --objects "$objects" --rounds "$count" --sinks "$2" >"$work/json" 2>/dev/null
+        [[ "${3:-}" == session ]] && session_stop
+        if [[ "$2" == lttng ]] && ! grep -q '"lttng":"loaded"' "$work/json"; then
+            echo "the LTTng sink did not load: $(cat "$work/json")" >&2
+            exit 1
+        fi
+        total+=("$(callgrind_annotate "$work/out" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')")
+    done
+    echo $((total[1] - total[0]))
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.1f%%", (a / b - 1) * 100 }'; }
+
+echo "instruction counts of $rounds rounds (callgrind), $objects objects:"
+base=$(instructions "$work/compiled-out" none)
+printf "  compiled out            %14s\n" "$base"
+off=$(instructions "$work/normal" none)
+printf "  sinks off               %14s  %s\n" "$off" "$(ratio "$off" "$base")"
+recorder=$(instructions "$work/normal" recorder)
+printf "  recorder on             %14s  %s\n" "$recorder" "$(ratio "$recorder" "$base")"
+idle=$(instructions "$work/normal" lttng)
+printf "  LTTng sink, no session  %14s  %s\n" "$idle" "$(ratio "$idle" "$base")"
+traced=$(instructions "$work/normal" lttng session)
+printf "  LTTng session recording %14s  %s against no session\n" "$traced" "$(ratio "$traced" "$idle")"
+
+# Wall time: pairs of runs, one without a session and one with, in
+# alternating order (ABBA), so that a slow spell of the machine lands on
+# both halves of a pair. The figure is the median of the pairs' ratios.
+seconds() {  # [env]
+    env "$@" "$normal" --objects "$objects" --rounds "$wall_rounds" --sinks lttng | python3 -c '
 import json, sys
 report = json.load(sys.stdin)
 if report["lttng"] != "loaded":
     sys.exit("the LTTng sink did not load: " + report["lttng"])
 print(report["seconds"])'
 }
-without=()
-with=()
-for _ in $(seq "$wall_runs"); do
-    without+=("$(seconds lttng)")
-    lttng create faultline-bench --output="$trace/run" >/dev/null
-    lttng enable-channel --userspace --blocking-timeout=inf --subbuf-size=4M --num-subbuf=8 blocking >/dev/null
-    lttng enable-event --userspace --channel=blocking 'faultline:*' >/dev/null
-    lttng start >/dev/null
-    with+=("$(seconds lttng LTTNG_UST_ALLOW_BLOCKING=1)")
-    lttng stop >/dev/null
-    lttng destroy faultline-bench >/dev/null
-    rm -rf "$trace/run"
+traced_seconds() {
+    session_start
+    seconds LTTNG_UST_ALLOW_BLOCKING=1
+    session_stop
+}
+echo "wall time, $wall_pairs pairs of runs of $wall_rounds rounds:"
+pairs="$work/pairs"
+: >"$pairs"
+for pair in $(seq "$wall_pairs"); do
+    if ((pair % 2)); then
+        a=$(seconds); b=$(traced_seconds)
+    else
+        b=$(traced_seconds); a=$(seconds)
+    fi
+    echo "$a $b" >>"$pairs"
+    if [[ -t 2 ]]; then printf "\r  %d/%d" "$pair" "$wall_pairs" >&2; fi
 done
-median() { printf "%s\n" "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-idle=$(median "${without[@]}")
-tracing=$(median "${with[@]}")
-echo "wall time (median of $wall_runs interleaved runs), $objects objects x $wall_rounds rounds:"
-printf "  LTTng sink, no session   %.4fs\n" "$idle"
-printf "  LTTng session recording  %.4fs  %s\n" "$tracing" "$(ratio "$tracing" "$idle")"
+if [[ -t 2 ]]; then printf "\r" >&2; fi
+python3 - "$pairs" <<'PY'
+import statistics, sys
+pairs = [tuple(map(float, line.split())) for line in open(sys.argv[1])]
+ratios = [b / a for a, b in pairs]
+low, _, high = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else (ratios[0],) * 3
+print(f"  LTTng sink, no session   median {statistics.median(a for a, _ in pairs):.4f}s")
+print(f"  LTTng session recording  median {statistics.median(b for _, b in pairs):.4f}s")
+print(f"  session / no session     median of pairs {(statistics.median(ratios) - 1) * 100:+.1f}%"
+      f"  (quartiles {(low - 1) * 100:+.1f}% .. {(high - 1) * 100:+.1f}%)")
+PY

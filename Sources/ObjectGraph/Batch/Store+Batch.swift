@@ -226,7 +226,8 @@ extension Store {
         _ kind: String, _ entity: EntityDescription, _ resultType: BatchResultType, author: String?, _ site: CallSite,
         _ body: (Connection) throws -> ChangeSet
     ) throws(ObjectGraphError) -> BatchResult {
-        let start = instrumentation.isOn(.batchRequest) ? ProbeClock.now() : 0
+        let traced = instrumentation.isOn(.batchRequest)
+        let start = traced ? ProbeClock.now() : 0
         let tracking = configuration.persistentHistoryTracking
         let identifier = storeIdentifier
         var changes: ChangeSet
@@ -256,7 +257,7 @@ extension Store {
         rowCache.apply(rows)
         let own = { (ids: Set<ObjectID>) in ids.filter { $0.entity === entity } }
         let affected = own(direct.inserted).count + own(direct.updated).count + own(direct.deleted).count
-        if instrumentation.isOn(.batchRequest) {
+        if traced {
             instrumentation.emit(.batchRequest(BatchRequestEvent(
                 start: start, durationNanoseconds: ProbeClock.now() &- start, thread: ProbeClock.threadID(), kind: kind,
                 entity: entity.name, rowsAffected: affected, callSite: site)))

@@ -27,7 +27,10 @@ extension ObjectContext {
         try checkUsable(object)
         let id = object.objectID
         let instrumentation = store.instrumentation
-        let start = instrumentation.isOn(.fault) ? ProbeClock.now() : 0
+        // One check: a session that starts mid-fault gets the next fault,
+        // not one with a start time of zero.
+        let traced = instrumentation.isOn(.fault)
+        let start = traced ? ProbeClock.now() : 0
         let source: FaultSource
         switch usesRowCache ? store.rowCache.lookup(id, staleness: stalenessNanoseconds) : .miss(.absent) {
         case .hit(let snapshot):
@@ -44,7 +47,7 @@ extension ObjectContext {
             apply(snapshot, to: object)
             source = .database
         }
-        if instrumentation.isOn(.fault) {
+        if traced {
             instrumentation.emit(.fault(FaultEvent(
                 start: start, durationNanoseconds: ProbeClock.now() &- start, thread: ProbeClock.threadID(), context: name,
                 entity: id.entityName, primaryKey: id.primaryKey, source: source, callSite: currentCallSite,
@@ -161,7 +164,8 @@ extension ObjectContext {
         }
         let id = object.objectID
         let instrumentation = store.instrumentation
-        let start = instrumentation.isOn(.relationshipFault) ? ProbeClock.now() : 0
+        let traced = instrumentation.isOn(.relationshipFault)
+        let start = traced ? ProbeClock.now() : 0
         let ids: [ObjectID]
         let source: FaultSource
         if usesRowCache, let cached = store.rowCache.toMany(id, relationship: relationship.index) {
@@ -174,7 +178,7 @@ extension ObjectContext {
         }
         let objects = ids.map { self.object(with: $0) }
         object.slots[relationship.index] = .toMany(objects)
-        if instrumentation.isOn(.relationshipFault) {
+        if traced {
             instrumentation.emit(.relationshipFault(RelationshipFaultEvent(
                 start: start, durationNanoseconds: ProbeClock.now() &- start, thread: ProbeClock.threadID(), context: name,
                 entity: id.entityName, relationship: relationship.name, primaryKey: id.primaryKey,

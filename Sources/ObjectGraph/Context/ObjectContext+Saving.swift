@@ -24,9 +24,10 @@ extension ObjectContext {
         try validate(insertedObjects + updatedObjects)
         let site = CallSite(file: file, line: line)
         let instrumentation = store.instrumentation
-        let start = instrumentation.isOn(.save) ? ProbeClock.now() : 0
+        let traced = instrumentation.isOn(.save)
+        let start = traced ? ProbeClock.now() : 0
         func report(_ error: ObjectGraphError?) {
-            guard instrumentation.isOn(.save) else { return }
+            guard traced else { return }
             instrumentation.emit(.save(SaveEvent(
                 start: start, durationNanoseconds: ProbeClock.now() &- start, thread: ProbeClock.threadID(), context: name,
                 inserted: insertedObjects.count, updated: updatedObjects.count, deleted: deletedObjects.count,

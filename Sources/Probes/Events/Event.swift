@@ -96,6 +96,17 @@ public enum FaultSource: String, Sendable, Codable {
     case rowCache = "row cache"
     /// A SQL round trip (a cache miss).
     case database
+
+    /// The raw value as a static C string, for tracepoints: no conversion
+    /// per event.
+    var cName: UnsafePointer<CChar> {
+        let name: StaticString = switch self {
+        case .context: "context"
+        case .rowCache: "row cache"
+        case .database: "database"
+        }
+        return UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
+    }
 }
 
 /// The source line that caused an event: a fetch's or save's caller, or the

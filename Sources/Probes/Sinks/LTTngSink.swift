@@ -63,74 +63,148 @@ public final class LTTngSink: EventSink {
 
     public func receive(_ event: Event) {
         switch event {
-        case .fetch(let e):
-            e.context.withCString { context in
-                e.entity.withCString { entity in
-                    e.predicate.withCString { predicate in
-                        e.sort.withCString { sort in
-                            e.resultType.withCString { resultType in
-                                e.prefetch.withCString { prefetch in
-                                    e.callSite.file.withCString { callSite in
-                                        var fields = faultline_fetch_fields(
-                                            context: context, entity: entity, predicate: predicate, sort: sort,
-                                            result_type: resultType, result_count: UInt64(e.resultCount),
-                                            duration_ns: e.durationNanoseconds, fetch_limit: Int64(e.fetchLimit),
-                                            fetch_offset: Int64(e.fetchOffset), batch_size: Int64(e.fetchBatchSize),
-                                            returns_faults: e.returnsObjectsAsFaults ? 1 : 0,
-                                            includes_values: e.includesPropertyValues ? 1 : 0,
-                                            includes_pending: e.includesPendingChanges ? 1 : 0, prefetch: prefetch,
-                                            call_site_file: callSite, call_site_line: Int64(e.callSite.line))
-                                        faultline_tp_fetch(&fields)
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        case .fault(let e):
-            faultline_tp_fault(
-                e.context, e.entity, e.primaryKey, e.source.rawValue, e.durationNanoseconds, e.callSite.file, Int64(e.callSite.line))
-        case .relationshipFault(let e):
-            faultline_tp_relationship_fault(
-                e.context, e.entity, e.relationship, e.primaryKey, e.destinationEntity, UInt64(e.destinationCount),
-                e.source.rawValue, e.durationNanoseconds, e.callSite.file, Int64(e.callSite.line))
-        case .cacheMiss(let e):
-            faultline_tp_cache_miss(e.entity, e.primaryKey, e.reason)
-        case .save(let e):
-            faultline_tp_save(
-                e.context, UInt64(e.inserted), UInt64(e.updated), UInt64(e.deleted), e.durationNanoseconds,
-                e.success ? 1 : 0, e.error, e.callSite.file, Int64(e.callSite.line))
-        case .batchRequest(let e):
-            faultline_tp_batch_request(
-                e.kind, e.entity, UInt64(e.rowsAffected), e.durationNanoseconds, e.callSite.file, Int64(e.callSite.line))
-        case .sql(let e):
-            let arguments = e.arguments.joined(separator: ", ")
-            let plan = e.queryPlan?.joined(separator: "\n") ?? ""
-            e.sql.withCString { statement in
-                e.shape.withCString { shape in
-                    arguments.withCString { arguments in
-                        e.purpose.withCString { purpose in
-                            plan.withCString { plan in
+        case .fetch(let e): Self.trace(e)
+        case .fault(let e): Self.trace(e)
+        case .relationshipFault(let e): Self.trace(e)
+        case .cacheMiss(let e): Self.trace(e)
+        case .save(let e): Self.trace(e)
+        case .batchRequest(let e): Self.trace(e)
+        case .sql(let e): Self.trace(e)
+        case .context(let e): Self.trace(e)
+        case .scenario(let e): Self.trace(e)
+        }
+    }
+}
+
+// One function per tracepoint. Strings reach C through `withCString`, which
+// lends a native string's own bytes (and copies a small one to the stack);
+// an implicit String-to-pointer argument would allocate and copy an array
+// for each string of each event.
+extension LTTngSink {
+    private static func trace(_ e: FetchEvent) {
+        e.context.withCString { context in
+            e.entity.withCString { entity in
+                e.predicate.withCString { predicate in
+                    e.sort.withCString { sort in
+                        e.resultType.withCString { resultType in
+                            e.prefetch.withCString { prefetch in
                                 e.callSite.file.withCString { callSite in
-                                    var fields = faultline_sql_fields(
-                                        statement: statement, shape: shape, arguments: arguments,
-                                        duration_ns: e.durationNanoseconds, rows_returned: UInt64(e.rowsReturned),
-                                        rows_changed: UInt64(e.rowsChanged), full_scan_steps: UInt64(e.fullScanSteps),
-                                        sorts: UInt64(e.sorts), auto_indexes: UInt64(e.autoIndexes),
-                                        vm_steps: UInt64(e.vmSteps), purpose: purpose, query_plan: plan,
+                                    var fields = faultline_fetch_fields(
+                                        context: context, entity: entity, predicate: predicate, sort: sort,
+                                        result_type: resultType, result_count: UInt64(e.resultCount),
+                                        duration_ns: e.durationNanoseconds, fetch_limit: Int64(e.fetchLimit),
+                                        fetch_offset: Int64(e.fetchOffset), batch_size: Int64(e.fetchBatchSize),
+                                        returns_faults: e.returnsObjectsAsFaults ? 1 : 0,
+                                        includes_values: e.includesPropertyValues ? 1 : 0,
+                                        includes_pending: e.includesPendingChanges ? 1 : 0, prefetch: prefetch,
                                         call_site_file: callSite, call_site_line: Int64(e.callSite.line))
-                                    faultline_tp_sql(&fields)
+                                    faultline_tp_fetch(&fields)
                                 }
                             }
                         }
                     }
                 }
             }
-        case .context(let e):
-            faultline_tp_context(e.context, e.kind, UInt64(e.objectsRegistered), UInt64(e.objectsRegisteredPeak), e.detail)
-        case .scenario(let e):
-            faultline_tp_scenario(e.scenario, e.phase, e.step, Int64(e.iteration))
+        }
+    }
+
+    private static func trace(_ e: FaultEvent) {
+        e.context.withCString { context in
+            e.entity.withCString { entity in
+                e.callSite.file.withCString { callSite in
+                    faultline_tp_fault(
+                        context, entity, e.primaryKey, e.source.cName, e.durationNanoseconds, callSite, Int64(e.callSite.line))
+                }
+            }
+        }
+    }
+
+    private static func trace(_ e: RelationshipFaultEvent) {
+        e.context.withCString { context in
+            e.entity.withCString { entity in
+                e.relationship.withCString { relationship in
+                    e.destinationEntity.withCString { destination in
+                        e.callSite.file.withCString { callSite in
+                            faultline_tp_relationship_fault(
+                                context, entity, relationship, e.primaryKey, destination, UInt64(e.destinationCount),
+                                e.source.cName, e.durationNanoseconds, callSite, Int64(e.callSite.line))
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static func trace(_ e: CacheMissEvent) {
+        e.entity.withCString { entity in
+            e.reason.withCString { reason in faultline_tp_cache_miss(entity, e.primaryKey, reason) }
+        }
+    }
+
+    private static func trace(_ e: SaveEvent) {
+        e.context.withCString { context in
+            e.error.withCString { error in
+                e.callSite.file.withCString { callSite in
+                    faultline_tp_save(
+                        context, UInt64(e.inserted), UInt64(e.updated), UInt64(e.deleted), e.durationNanoseconds,
+                        e.success ? 1 : 0, error, callSite, Int64(e.callSite.line))
+                }
+            }
+        }
+    }
+
+    private static func trace(_ e: BatchRequestEvent) {
+        e.kind.withCString { kind in
+            e.entity.withCString { entity in
+                e.callSite.file.withCString { callSite in
+                    faultline_tp_batch_request(
+                        kind, entity, UInt64(e.rowsAffected), e.durationNanoseconds, callSite, Int64(e.callSite.line))
+                }
+            }
+        }
+    }
+
+    private static func trace(_ e: SQLEvent) {
+        // Most statements have one bound value or none: no joining then.
+        let arguments = e.arguments.count == 1 ? e.arguments[0] : e.arguments.joined(separator: ", ")
+        let plan = e.queryPlan?.joined(separator: "\n") ?? ""
+        e.sql.withCString { statement in
+            e.shape.withCString { shape in
+                arguments.withCString { arguments in
+                    e.purpose.withCString { purpose in
+                        plan.withCString { plan in
+                            e.callSite.file.withCString { callSite in
+                                var fields = faultline_sql_fields(
+                                    statement: statement, shape: shape, arguments: arguments,
+                                    duration_ns: e.durationNanoseconds, rows_returned: UInt64(e.rowsReturned),
+                                    rows_changed: UInt64(e.rowsChanged), full_scan_steps: UInt64(e.fullScanSteps),
+                                    sorts: UInt64(e.sorts), auto_indexes: UInt64(e.autoIndexes),
+                                    vm_steps: UInt64(e.vmSteps), purpose: purpose, query_plan: plan,
+                                    call_site_file: callSite, call_site_line: Int64(e.callSite.line))
+                                faultline_tp_sql(&fields)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static func trace(_ e: ContextEvent) {
+        e.context.withCString { context in
+            e.kind.withCString { kind in
+                e.detail.withCString { detail in
+                    faultline_tp_context(context, kind, UInt64(e.objectsRegistered), UInt64(e.objectsRegisteredPeak), detail)
+                }
+            }
+        }
+    }
+
+    private static func trace(_ e: ScenarioEvent) {
+        e.scenario.withCString { scenario in
+            e.phase.withCString { phase in
+                e.step.withCString { step in faultline_tp_scenario(scenario, phase, step, Int64(e.iteration)) }
+            }
         }
     }
 }
