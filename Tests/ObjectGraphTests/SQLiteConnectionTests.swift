@@ -13,6 +13,22 @@ import Testing
         #expect(read == values)
     }
 
+    /// Literals and identifiers as the engine and its logs quote them read
+    /// back as the same text in SQLite, quotes and combining marks included.
+    @Test(arguments: ["plain", "it's", "''", "a\"b", "\"\u{301}x'\u{301}", "naïve ⌘ 'ü'", ""])
+    func quotingRoundTripsThroughSQLite(text: String) throws {
+        let connection = try Connection(.memory)
+        var literal = ""
+        try connection.query("SELECT \(DatabaseValue.text(text).description)") { literal = $0.string(0) }
+        #expect(literal == text)
+        guard !text.isEmpty else { return }
+        try connection.executeUntraced("CREATE TABLE \(quoted(text)) (\(quoted(text + "!")))")
+        try connection.run("INSERT INTO \(quoted(text)) VALUES (?)", [.integer(7)])
+        var names: [String] = []
+        try connection.query("SELECT name FROM pragma_table_info(?)", [.text(text)]) { names.append($0.string(0)) }
+        #expect(names == [text + "!"])
+    }
+
     @Test func cachesPreparedStatements() throws {
         let connection = try Connection(.memory)
         try connection.executeUntraced("CREATE TABLE t (a)")

@@ -53,9 +53,3 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
 
     public var description: String { name }
 }
-
-/// A SQL identifier in double quotes. Model names are checked to be plain
-/// identifiers, so this never needs escaping; it is done anyway.
-func quoted(_ identifier: String) -> String {
-    "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-}

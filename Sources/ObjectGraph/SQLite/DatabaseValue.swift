@@ -22,7 +22,7 @@ extension DatabaseValue: CustomStringConvertible {
         case .null: "NULL"
         case .integer(let value): String(value)
         case .real(let value): String(value)
-        case .text(let value): "'" + value.replacingOccurrences(of: "'", with: "''") + "'"
+        case .text(let value): sqlQuoted(value, quote: "'")
         case .blob(let data): "x'" + data.map { String(format: "%02x", $0) }.joined() + "'"
         }
     }
