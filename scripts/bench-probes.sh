@@ -12,14 +12,16 @@
 # session, since that is the cost a user sees.
 #
 # Environment: BENCH_OBJECTS (1000), BENCH_ROUNDS (5, callgrind),
-# BENCH_WALL_PAIRS (21), BENCH_WALL_ROUNDS (40).
+# BENCH_WALL_PAIRS (41), BENCH_WALL_ROUNDS (40), BENCH_EVENTS (the events
+# the session enables, 'faultline:*'; 'faultline:sql' measures one kind).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 objects=${BENCH_OBJECTS:-1000}
 rounds=${BENCH_ROUNDS:-5}
-wall_pairs=${BENCH_WALL_PAIRS:-21}
+wall_pairs=${BENCH_WALL_PAIRS:-41}
 wall_rounds=${BENCH_WALL_ROUNDS:-40}
+events=${BENCH_EVENTS:-faultline:*}
 
 echo "building (release, and release with instrumentation compiled out)..."
 swift build -c release --product faultline-bench >/dev/null
@@ -50,12 +52,12 @@ cp .build-nosinks/release/faultline-bench "$work/compiled-out"
 cp .build/release/libFaultlineTracepointProvider.so "$work/"
 strip --strip-debug "$work/normal" "$work/compiled-out"
 
-# A session recording every faultline event on a blocking channel (nothing
-# discarded), into $work/trace.
+# A session recording the faultline events asked for (all by default) on a
+# blocking channel (nothing discarded), into $work/trace.
 session_start() {
     lttng create faultline-bench --output="$work/trace" >/dev/null
     lttng enable-channel --userspace --blocking-timeout=inf --subbuf-size=4M --num-subbuf=8 blocking >/dev/null
-    lttng enable-event --userspace --channel=blocking 'faultline:*' >/dev/null
+    lttng enable-event --userspace --channel=blocking "$events" >/dev/null
     lttng start >/dev/null
 }
 session_stop() {
@@ -99,7 +101,8 @@ printf "  LTTng session recording %14s  %s against no session\n" "$traced" "$(ra
 
 # Wall time: pairs of runs, one without a session and one with, in
 # alternating order (ABBA), so that a slow spell of the machine lands on
-# both halves of a pair. The figure is the median of the pairs' ratios.
+# both halves of a pair. The figure is the median of the pairs' ratios,
+# with a 95% confidence interval (bootstrap, seeded) and the quartiles.
 seconds() {  # [env]
     env "$@" "$normal" --objects "$objects" --rounds "$wall_rounds" --sinks lttng | python3 -c '
 import json, sys
@@ -113,7 +116,7 @@ traced_seconds() {
     seconds LTTNG_UST_ALLOW_BLOCKING=1
     session_stop
 }
-echo "wall time, $wall_pairs pairs of runs of $wall_rounds rounds:"
+echo "wall time, $wall_pairs pairs of runs of $wall_rounds rounds, the session enabling $events:"
 pairs="$work/pairs"
 : >"$pairs"
 for pair in $(seq "$wall_pairs"); do
@@ -127,12 +130,16 @@ for pair in $(seq "$wall_pairs"); do
 done
 if [[ -t 2 ]]; then printf "\r" >&2; fi
 python3 - "$pairs" <<'PY'
-import statistics, sys
+import random, statistics, sys
 pairs = [tuple(map(float, line.split())) for line in open(sys.argv[1])]
 ratios = [b / a for a, b in pairs]
-low, _, high = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else (ratios[0],) * 3
+median = statistics.median(ratios)
+random.seed(1)
+boot = sorted(statistics.median(random.choices(ratios, k=len(ratios))) for _ in range(2000))
+low, _, high = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else (median,) * 3
+percent = lambda r: f"{(r - 1) * 100:+.1f}%"
 print(f"  LTTng sink, no session   median {statistics.median(a for a, _ in pairs):.4f}s")
 print(f"  LTTng session recording  median {statistics.median(b for _, b in pairs):.4f}s")
-print(f"  session / no session     median of pairs {(statistics.median(ratios) - 1) * 100:+.1f}%"
-      f"  (quartiles {(low - 1) * 100:+.1f}% .. {(high - 1) * 100:+.1f}%)")
+print(f"  session / no session     median of pairs {percent(median)}"
+      f"  (95% CI {percent(boot[50])} .. {percent(boot[1949])}; quartiles {percent(low)} .. {percent(high)})")
 PY
