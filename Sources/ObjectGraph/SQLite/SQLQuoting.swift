@@ -7,6 +7,7 @@
 /// (a fault's SELECT, the bound values of an SQL event): Foundation's
 /// `replacingOccurrences` costs thousands of instructions a call.
 func sqlQuoted(_ text: String, quote: Unicode.Scalar) -> String {
+    precondition(quote.isASCII, "SQL quotes are ASCII")
     let byte = UInt8(quote.value)
     let mark = String(quote)
     guard text.utf8.contains(byte) else { return mark + text + mark }
