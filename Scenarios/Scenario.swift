@@ -65,7 +65,7 @@ public final class ScenarioIteration {
     /// Marks a step (a `scenario` event with the step's name).
     public func step(_ name: String) {
         guard store.instrumentation.isOn(.scenario) else { return }
-        store.instrumentation.sink?.receive(.scenario(ScenarioEvent(
+        store.instrumentation.emit(.scenario(ScenarioEvent(
             start: ProbeClock.now(), thread: ProbeClock.threadID(), scenario: scenario, phase: "step", step: name, iteration: 0)))
     }
 

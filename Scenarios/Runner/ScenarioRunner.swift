@@ -231,7 +231,7 @@ public final class ScenarioRunner {
 
     private func emit(_ store: Store, _ scenario: String, phase: String, iteration: Int) {
         guard store.instrumentation.isOn(.scenario) else { return }
-        store.instrumentation.sink?.receive(.scenario(ScenarioEvent(
+        store.instrumentation.emit(.scenario(ScenarioEvent(
             start: ProbeClock.now(), thread: ProbeClock.threadID(), scenario: scenario, phase: phase, step: "", iteration: iteration)))
     }
 }

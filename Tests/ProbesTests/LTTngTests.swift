@@ -7,44 +7,14 @@ import Testing
 /// must equal the recorder's counters exactly, with nothing discarded.
 @Suite(.serialized) struct LTTngTests {
     @Test func traceCountsEqualTheRecorderCounters() throws {
-        let daemon = try LTTngHarness.startSessionDaemonIfNeeded()
-        defer { LTTngHarness.stopSessionDaemon(daemon) }
-        let session = "faultline-test-\(UUID().uuidString.prefix(8))"
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent(session)
-        try LTTngHarness.require("lttng", ["create", session, "--output=\(output.path)"])
-        defer {
-            _ = try? LTTngHarness.run("lttng", ["destroy", session])
-            try? FileManager.default.removeItem(at: output)
-        }
-        try LTTngHarness.require("lttng", [
-            "enable-channel", "--session=\(session)", "--userspace", "--blocking-timeout=inf",
-            "--subbuf-size=1M", "--num-subbuf=8", "blocking",
-        ])
-        try LTTngHarness.require("lttng", ["enable-event", "--session=\(session)", "--userspace", "--channel=blocking", "faultline:*"])
-        // Other test processes may emit faultline events too: tag each event
-        // with its process, and count only the workload's.
-        try LTTngHarness.require("lttng", ["add-context", "--session=\(session)", "--userspace", "--channel=blocking", "--type=vpid"])
-        try LTTngHarness.require("lttng", ["start", session])
-        let bench = LTTngHarness.buildDirectory.appendingPathComponent("faultline-bench").path
-        let run = try LTTngHarness.require(
-            bench, ["--sinks", "lttng,recorder", "--objects", "1000", "--rounds", "20"],
-            environment: ["LTTNG_UST_ALLOW_BLOCKING": "1"])
-        let pid = try #require(run.pid)
-        let stop = try LTTngHarness.require("lttng", ["stop", session])
-        #expect(!stop.stdout.contains("discarded") && !stop.stderr.contains("discarded"), "lttng stop: \(stop.stdout) \(stop.stderr)")
-
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-        #expect(report["lttng"] as? String == "loaded")
+        let (report, lines) = try traceBench(sinks: "lttng,recorder", objects: 1000, rounds: 20)
         let counters = try #require(report["counters"] as? [String: Int])
-
-        let trace = try LTTngHarness.require("babeltrace2", [output.path])
-        #expect(!trace.stderr.contains("discarded"), "babeltrace2: \(trace.stderr)")
         var counts: [String: Int] = [:]
         var rowCacheFaults = 0
         var databaseRelationshipFaults = 0
         var databaseFaults = 0
         var total = 0
-        for line in trace.stdout.split(separator: "\n") where line.contains("vpid = \(pid) }") {
+        for line in lines {
             guard let range = line.range(of: " faultline:") else { continue }
             let name = line[range.upperBound...].prefix { $0 != ":" }
             counts[String(name), default: 0] += 1
@@ -64,6 +34,75 @@ import Testing
         #expect(rowCacheFaults == counters["cacheHits"])
         #expect(databaseFaults + databaseRelationshipFaults == counters["cacheMisses"])
         #expect(counts["cache_miss"] == databaseFaults)
+    }
+
+    /// The LTTng sink alone, as `make bench-probes` runs it: faults,
+    /// statements and context changes reach the tracepoints as fields,
+    /// without event values. The trace must count what the recorder counts
+    /// for the same (deterministic) workload.
+    @Test func theLTTngSinkAloneTracesWhatTheRecorderCounts() throws {
+        let bench = LTTngHarness.buildDirectory.appendingPathComponent("faultline-bench").path
+        let arguments = ["--objects", "200", "--rounds", "3"]
+        let recorded = try LTTngHarness.require(bench, ["--sinks", "recorder"] + arguments)
+        let counters = try #require(
+            (try JSONSerialization.jsonObject(with: Data(recorded.stdout.utf8)) as? [String: Any])?["counters"] as? [String: Int])
+        let (_, lines) = try traceBench(sinks: "lttng", objects: 200, rounds: 3)
+        var counts: [String: Int] = [:]
+        var rowCacheFaults = 0
+        var databaseRelationshipFaults = 0
+        var refreshes = 0
+        for line in lines {
+            guard let range = line.range(of: " faultline:") else { continue }
+            let name = line[range.upperBound...].prefix { $0 != ":" }
+            counts[String(name), default: 0] += 1
+            if name == "fault", line.contains("source = \"row cache\"") { rowCacheFaults += 1 }
+            if name == "relationship_fault", line.contains("source = \"database\"") { databaseRelationshipFaults += 1 }
+            if name == "context", line.contains("kind = \"refresh\"") { refreshes += 1 }
+        }
+        #expect(counts["fault"] == counters["faultsFired"])
+        #expect(counts["sql"] == counters["sqlStatements"])
+        #expect(counts["fetch"] == counters["fetches"])
+        #expect(counts["save"] == counters["saves"])
+        #expect(rowCacheFaults == counters["cacheHits"])
+        #expect(counts["cache_miss"].map { $0 + databaseRelationshipFaults } == counters["cacheMisses"])
+        #expect(refreshes == 200 * 3)  // every item refreshed once a round
+    }
+
+    /// Runs faultline-bench with `sinks` under a session of its own, on a
+    /// blocking channel with each event tagged with its process; returns
+    /// the bench's output and the trace's lines for its process. Fails when
+    /// LTTng discarded anything.
+    private func traceBench(sinks: String, objects: Int, rounds: Int) throws -> (report: [String: Any], lines: [Substring]) {
+        let daemon = try LTTngHarness.startSessionDaemonIfNeeded()
+        defer { LTTngHarness.stopSessionDaemon(daemon) }
+        let session = "faultline-test-\(UUID().uuidString.prefix(8))"
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(session)
+        try LTTngHarness.require("lttng", ["create", session, "--output=\(output.path)"])
+        defer {
+            _ = try? LTTngHarness.run("lttng", ["destroy", session])
+            try? FileManager.default.removeItem(at: output)
+        }
+        try LTTngHarness.require("lttng", [
+            "enable-channel", "--session=\(session)", "--userspace", "--blocking-timeout=inf",
+            "--subbuf-size=1M", "--num-subbuf=8", "blocking",
+        ])
+        try LTTngHarness.require("lttng", ["enable-event", "--session=\(session)", "--userspace", "--channel=blocking", "faultline:*"])
+        // Other test processes may emit faultline events too: tag each event
+        // with its process, and keep only the workload's.
+        try LTTngHarness.require("lttng", ["add-context", "--session=\(session)", "--userspace", "--channel=blocking", "--type=vpid"])
+        try LTTngHarness.require("lttng", ["start", session])
+        let bench = LTTngHarness.buildDirectory.appendingPathComponent("faultline-bench").path
+        let run = try LTTngHarness.require(
+            bench, ["--sinks", sinks, "--objects", "\(objects)", "--rounds", "\(rounds)"],
+            environment: ["LTTNG_UST_ALLOW_BLOCKING": "1"])
+        let pid = try #require(run.pid)
+        let stop = try LTTngHarness.require("lttng", ["stop", session])
+        #expect(!stop.stdout.contains("discarded") && !stop.stderr.contains("discarded"), "lttng stop: \(stop.stdout) \(stop.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(report["lttng"] as? String == "loaded")
+        let trace = try LTTngHarness.require("babeltrace2", [output.path])
+        #expect(!trace.stderr.contains("discarded"), "babeltrace2: \(trace.stderr)")
+        return (report, trace.stdout.split(separator: "\n").filter { $0.contains("vpid = \(pid) }") })
     }
 
     /// `perf-run run --lttng`: its own session daemon when none runs (and

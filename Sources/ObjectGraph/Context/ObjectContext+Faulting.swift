@@ -48,10 +48,9 @@ extension ObjectContext {
             source = .database
         }
         if traced {
-            instrumentation.emit(.fault(FaultEvent(
-                start: start, durationNanoseconds: ProbeClock.now() &- start, thread: ProbeClock.threadID(), context: name,
-                entity: id.entityName, primaryKey: id.primaryKey, source: source, callSite: currentCallSite,
-                values: instrumentation.details.contains(.objectValues) ? describeValues(object) : nil)))
+            instrumentation.fault(start: start, context: name, id: id, source: source, callSite: currentCallSite) {
+                describeValues(object)
+            }
         }
     }
 

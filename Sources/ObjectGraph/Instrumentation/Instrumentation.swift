@@ -7,17 +7,28 @@ import Synchronization
 /// that is one branch, and with `FAULTLINE_NO_INSTRUMENTATION=1` at build
 /// time it is compiled out. It also keeps the count of objects registered in
 /// all contexts of the store, and the peak.
+///
+/// The LTTng sink is kept apart from the others: faults, statements and
+/// context changes, most of a busy program's events, reach its tracepoints
+/// as their fields (``fault(start:context:id:source:callSite:values:)``,
+/// ``statementHook(user:)``, ``contextChanged(_:kind:)``), without an event
+/// value, which would cost more than the tracepoint itself. The other sinks
+/// get events.
 public final class Instrumentation: Sendable {
-    /// The sinks, combined; nil when there are none.
-    public let sink: (any EventSink)?
+    /// The LTTng sink, when one is configured.
+    let lttng: LTTngSink?
+    /// The other sinks, combined; nil when there are none.
+    let sink: (any EventSink)?
     private let registered = Atomic<Int>(0)
     private let peak = Atomic<Int>(0)
 
     public init(sinks: [any EventSink]) {
-        switch sinks.count {
+        lttng = sinks.lazy.compactMap { $0 as? LTTngSink }.first
+        let others = sinks.filter { !($0 is LTTngSink) }
+        switch others.count {
         case 0: sink = nil
-        case 1: sink = sinks[0]
-        default: sink = MultiplexSink(sinks)
+        case 1: sink = others[0]
+        default: sink = MultiplexSink(others)
         }
     }
 
@@ -27,17 +38,39 @@ public final class Instrumentation: Sendable {
         #if FAULTLINE_NO_INSTRUMENTATION
         return false
         #else
-        guard let sink else { return false }
-        return sink.isEnabled(kind)
+        return lttng?.isEnabled(kind) == true || sink?.isEnabled(kind) == true
         #endif
     }
 
-    /// The optional parts of events wanted now.
+    /// The optional parts of events the sinks other than LTTng want now
+    /// (LTTng's tracepoints take what they need).
     var details: EventDetails { sink?.details ?? [] }
 
+    /// Sends `event` to every sink that wants its kind now.
+    public func emit(_ event: Event) {
+        let kind = event.kind
+        if let lttng, lttng.isEnabled(kind) { lttng.receive(event) }
+        if let sink, sink.isEnabled(kind) { sink.receive(event) }
+    }
+
+    /// A fault fired, from `start` until now. `values` describes the loaded
+    /// values, for sinks that want them (level 3 logs).
     @inline(__always)
-    func emit(_ event: Event) {
-        sink?.receive(event)
+    func fault(
+        start: UInt64, context: String, id: ObjectID, source: FaultSource, callSite: CallSite, values: () -> String
+    ) {
+        let duration = ProbeClock.now() &- start
+        if let lttng, lttng.isEnabled(.fault) {
+            lttng.traceFault(
+                context: context, entity: id.entityName, primaryKey: id.primaryKey, source: source,
+                durationNanoseconds: duration, callSite: callSite)
+        }
+        if let sink, sink.isEnabled(.fault) {
+            sink.receive(.fault(FaultEvent(
+                start: start, durationNanoseconds: duration, thread: ProbeClock.threadID(), context: context,
+                entity: id.entityName, primaryKey: id.primaryKey, source: source, callSite: callSite,
+                values: sink.details.contains(.objectValues) ? values() : nil)))
+        }
     }
 
     // MARK: Registered objects
@@ -70,10 +103,18 @@ public final class Instrumentation: Sendable {
 
     /// Emits a `context` event with the registration counts.
     func contextChanged(_ context: String, kind: String) {
-        guard isOn(.context) else { return }
-        emit(.context(ContextEvent(
-            start: ProbeClock.now(), thread: ProbeClock.threadID(), context: context, kind: kind,
-            objectsRegistered: objectsRegistered, objectsRegisteredPeak: objectsRegisteredPeak)))
+        #if !FAULTLINE_NO_INSTRUMENTATION
+        if let lttng, lttng.isEnabled(.context) {
+            lttng.traceContextChange(
+                context: context, kind: kind, objectsRegistered: objectsRegistered,
+                objectsRegisteredPeak: objectsRegisteredPeak, detail: "")
+        }
+        if let sink, sink.isEnabled(.context) {
+            sink.receive(.context(ContextEvent(
+                start: ProbeClock.now(), thread: ProbeClock.threadID(), context: context, kind: kind,
+                objectsRegistered: objectsRegistered, objectsRegisteredPeak: objectsRegisteredPeak)))
+        }
+        #endif
     }
 
     /// The sinks a program gets from its environment:

@@ -21,12 +21,14 @@ extension Instrumentation {
         #if FAULTLINE_NO_INSTRUMENTATION
         let instrumented = false
         #else
-        let instrumented = sink != nil
+        let instrumented = lttng != nil || sink != nil
         #endif
         guard instrumented || user != nil else { return nil }
         return { [self] executed in
             user?(executed)
-            guard isOn(.sql) else { return }
+            let traced = lttng?.isEnabled(.sql) == true
+            let others = sink?.isEnabled(.sql) == true ? sink : nil
+            guard traced || others != nil else { return }
             let statement = executed.statement
             let info: StatementInfo
             if let existing = statement.annotation as? StatementInfo {
@@ -35,16 +37,27 @@ extension Instrumentation {
                 info = StatementInfo(sql: statement.sql)
                 statement.annotation = info
             }
-            let details = self.details
+            let details = others?.details ?? []
             var plan: [String]?
             if details.contains(.queryPlans), !info.planRecorded {
                 info.planRecorded = true
                 plan = statement.connection.explainQueryPlan(statement.sql)
             }
-            emit(.sql(SQLEvent(
+            if traced, let lttng {
+                let arguments = executed.arguments.count == 1
+                    ? executed.arguments[0].description
+                    : executed.arguments.map { $0.description }.joined(separator: ", ")
+                lttng.traceStatement(
+                    sql: statement.sql, shape: info.shape, arguments: arguments,
+                    durationNanoseconds: executed.durationNanoseconds, rowsReturned: executed.rowsReturned,
+                    rowsChanged: executed.rowsChanged, fullScanSteps: executed.fullScanSteps, sorts: executed.sorts,
+                    autoIndexes: executed.autoIndexes, vmSteps: executed.vmSteps, purpose: executed.purpose,
+                    queryPlan: plan?.joined(separator: "\n") ?? "", callSite: executed.callSite)
+            }
+            others?.receive(.sql(SQLEvent(
                 start: executed.start, durationNanoseconds: executed.durationNanoseconds, thread: ProbeClock.threadID(),
                 sql: statement.sql, shape: info.shape, shapeID: info.shapeID,
-                arguments: details.contains(.sqlArguments) ? executed.arguments.map(\.description) : [],
+                arguments: details.contains(.sqlArguments) ? executed.arguments.map { $0.description } : [],
                 rowsReturned: executed.rowsReturned, rowsChanged: executed.rowsChanged,
                 fullScanSteps: executed.fullScanSteps, sorts: executed.sorts, autoIndexes: executed.autoIndexes,
                 vmSteps: executed.vmSteps, purpose: executed.purpose, queryPlan: plan, callSite: executed.callSite)))
