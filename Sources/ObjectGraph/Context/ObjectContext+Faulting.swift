@@ -37,11 +37,7 @@ extension ObjectContext {
             apply(snapshot, to: object)
             source = .rowCache
         case .miss(let reason):
-            if instrumentation.isOn(.cacheMiss) {
-                instrumentation.emit(.cacheMiss(CacheMissEvent(
-                    start: ProbeClock.now(), thread: ProbeClock.threadID(), entity: id.entityName, primaryKey: id.primaryKey,
-                    reason: reason.rawValue)))
-            }
+            if instrumentation.isOn(.cacheMiss) { instrumentation.cacheMiss(id, reason: reason.rawValue) }
             guard let snapshot = try readRow(id) else { throw .objectDeleted(id) }
             if usesRowCache { store.rowCache.store(snapshot, for: id) }
             apply(snapshot, to: object)

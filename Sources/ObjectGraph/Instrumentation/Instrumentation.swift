@@ -8,12 +8,12 @@ import Synchronization
 /// time it is compiled out. It also keeps the count of objects registered in
 /// all contexts of the store, and the peak.
 ///
-/// The LTTng sink is kept apart from the others: faults, statements and
-/// context changes, most of a busy program's events, reach its tracepoints
-/// as their fields (``fault(start:context:id:source:callSite:values:)``,
-/// ``statementHook(user:)``, ``contextChanged(_:kind:)``), without an event
-/// value, which would cost more than the tracepoint itself. The other sinks
-/// get events.
+/// The LTTng sink is kept apart from the others: faults, cache misses,
+/// statements and context changes, most of a busy program's events, reach
+/// its tracepoints as their fields (``fault(start:context:id:source:callSite:values:)``,
+/// ``cacheMiss(_:reason:)``, ``statementHook(user:)``,
+/// ``contextChanged(_:kind:)``), without an event value, which would cost
+/// more than the tracepoint itself. The other sinks get events.
 public final class Instrumentation: Sendable {
     /// The LTTng sink, when one is configured.
     let lttng: LTTngSink?
@@ -51,6 +51,18 @@ public final class Instrumentation: Sendable {
         let kind = event.kind
         if let lttng, lttng.isEnabled(kind) { lttng.receive(event) }
         if let sink, sink.isEnabled(kind) { sink.receive(event) }
+    }
+
+    /// The row cache could not serve a fault (`reason`: `absent`, `stale`).
+    func cacheMiss(_ id: ObjectID, reason: String) {
+        if let lttng, lttng.isEnabled(.cacheMiss) {
+            lttng.traceCacheMiss(entity: id.entityName, primaryKey: id.primaryKey, reason: reason)
+        }
+        if let sink, sink.isEnabled(.cacheMiss) {
+            sink.receive(.cacheMiss(CacheMissEvent(
+                start: ProbeClock.now(), thread: ProbeClock.threadID(), entity: id.entityName, primaryKey: id.primaryKey,
+                reason: reason)))
+        }
     }
 
     /// A fault fired, from `start` until now. `values` describes the loaded

@@ -77,8 +77,8 @@ public final class LTTngSink: EventSink {
 
     // MARK: The most frequent events, as their fields
 
-    // Faults, statements and context changes are most of a busy program's
-    // events. The engine passes them here as they are, without building an
+    // Faults, cache misses, statements and context changes are most of a
+    // busy program's events. The engine passes them here as they are, without building an
     // event value: building, copying and destroying one costs more than
     // the tracepoint (about 9 points of wall time on `make bench-probes`'s
     // workload). Each traces only when its tracepoint is on.
@@ -95,6 +95,14 @@ public final class LTTngSink: EventSink {
                         context, entity, primaryKey, source.cName, durationNanoseconds, file, Int64(callSite.line))
                 }
             }
+        }
+    }
+
+    /// Traces a fault the row cache could not serve (`faultline:cache_miss`);
+    /// `reason` is `absent` or `stale`.
+    public func traceCacheMiss(entity: String, primaryKey: Int64, reason: String) {
+        entity.withCString { entity in
+            reason.withCString { reason in faultline_tp_cache_miss(entity, primaryKey, reason) }
         }
     }
 
@@ -197,9 +205,7 @@ extension LTTngSink {
     }
 
     private func trace(_ e: CacheMissEvent) {
-        e.entity.withCString { entity in
-            e.reason.withCString { reason in faultline_tp_cache_miss(entity, e.primaryKey, reason) }
-        }
+        traceCacheMiss(entity: e.entity, primaryKey: e.primaryKey, reason: e.reason)
     }
 
     private func trace(_ e: SaveEvent) {
