@@ -9,63 +9,24 @@ import Testing
     @Test func traceCountsEqualTheRecorderCounters() throws {
         let (report, lines) = try traceBench(sinks: "lttng,recorder", objects: 1000, rounds: 20)
         let counters = try #require(report["counters"] as? [String: Int])
-        var counts: [String: Int] = [:]
-        var rowCacheFaults = 0
-        var databaseRelationshipFaults = 0
-        var databaseFaults = 0
-        var total = 0
-        for line in lines {
-            guard let range = line.range(of: " faultline:") else { continue }
-            let name = line[range.upperBound...].prefix { $0 != ":" }
-            counts[String(name), default: 0] += 1
-            total += 1
-            if name == "fault" {
-                if line.contains("source = \"row cache\"") { rowCacheFaults += 1 }
-                if line.contains("source = \"database\"") { databaseFaults += 1 }
-            }
-            if name == "relationship_fault", line.contains("source = \"database\"") { databaseRelationshipFaults += 1 }
-        }
-        #expect(total >= 100_000)
-        #expect(counts["fetch"] == counters["fetches"])
-        #expect(counts["fault"] == counters["faultsFired"])
-        #expect(counts["relationship_fault"] == counters["relationshipFaultsFired"])
-        #expect(counts["sql"] == counters["sqlStatements"])
-        #expect(counts["save"] == counters["saves"])
-        #expect(rowCacheFaults == counters["cacheHits"])
-        #expect(databaseFaults + databaseRelationshipFaults == counters["cacheMisses"])
-        #expect(counts["cache_miss"] == databaseFaults)
+        let tally = TraceTally(lines)
+        #expect(tally.total >= 100_000)
+        tally.expectAgreement(with: counters)
     }
 
-    /// The LTTng sink alone, as `make bench-probes` runs it: faults,
-    /// statements and context changes reach the tracepoints as fields,
-    /// without event values. The trace must count what the recorder counts
-    /// for the same (deterministic) workload.
+    /// The LTTng sink alone, as `make bench-probes` runs it: faults, cache
+    /// misses, statements and context changes reach the tracepoints as
+    /// fields, without event values. The trace must count what the recorder
+    /// counts for the same (deterministic) workload.
     @Test func theLTTngSinkAloneTracesWhatTheRecorderCounts() throws {
         let bench = LTTngHarness.buildDirectory.appendingPathComponent("faultline-bench").path
-        let arguments = ["--objects", "200", "--rounds", "3"]
-        let recorded = try LTTngHarness.require(bench, ["--sinks", "recorder"] + arguments)
+        let recorded = try LTTngHarness.require(bench, ["--sinks", "recorder", "--objects", "200", "--rounds", "3"])
         let counters = try #require(
             (try JSONSerialization.jsonObject(with: Data(recorded.stdout.utf8)) as? [String: Any])?["counters"] as? [String: Int])
         let (_, lines) = try traceBench(sinks: "lttng", objects: 200, rounds: 3)
-        var counts: [String: Int] = [:]
-        var rowCacheFaults = 0
-        var databaseRelationshipFaults = 0
-        var refreshes = 0
-        for line in lines {
-            guard let range = line.range(of: " faultline:") else { continue }
-            let name = line[range.upperBound...].prefix { $0 != ":" }
-            counts[String(name), default: 0] += 1
-            if name == "fault", line.contains("source = \"row cache\"") { rowCacheFaults += 1 }
-            if name == "relationship_fault", line.contains("source = \"database\"") { databaseRelationshipFaults += 1 }
-            if name == "context", line.contains("kind = \"refresh\"") { refreshes += 1 }
-        }
-        #expect(counts["fault"] == counters["faultsFired"])
-        #expect(counts["sql"] == counters["sqlStatements"])
-        #expect(counts["fetch"] == counters["fetches"])
-        #expect(counts["save"] == counters["saves"])
-        #expect(rowCacheFaults == counters["cacheHits"])
-        #expect(counts["cache_miss"].map { $0 + databaseRelationshipFaults } == counters["cacheMisses"])
-        #expect(refreshes == 200 * 3)  // every item refreshed once a round
+        let tally = TraceTally(lines)
+        tally.expectAgreement(with: counters)
+        #expect(tally.refreshes == 200 * 3)  // every item refreshed once a round
     }
 
     /// Runs faultline-bench with `sinks` under a session of its own, on a
@@ -161,5 +122,48 @@ import Testing
         case .failure(let reason):
             Issue.record("the provider should load in the test build: \(reason)")
         }
+    }
+}
+
+/// The events of a trace (babeltrace2's text lines), counted as the
+/// recorder counts them.
+private struct TraceTally {
+    var counts: [String: Int] = [:]
+    var total = 0
+    var rowCacheFaults = 0
+    var databaseFaults = 0
+    var databaseRelationshipFaults = 0
+    var refreshes = 0
+
+    init(_ lines: [Substring]) {
+        for line in lines {
+            guard let range = line.range(of: " faultline:") else { continue }
+            let name = line[range.upperBound...].prefix { $0 != ":" }
+            counts[String(name), default: 0] += 1
+            total += 1
+            switch name {
+            case "fault":
+                if line.contains("source = \"row cache\"") { rowCacheFaults += 1 }
+                if line.contains("source = \"database\"") { databaseFaults += 1 }
+            case "relationship_fault":
+                if line.contains("source = \"database\"") { databaseRelationshipFaults += 1 }
+            case "context":
+                if line.contains("kind = \"refresh\"") { refreshes += 1 }
+            default:
+                break
+            }
+        }
+    }
+
+    /// Every count the trace and the recorder share is equal.
+    func expectAgreement(with counters: [String: Int]) {
+        #expect(counts["fetch"] == counters["fetches"])
+        #expect(counts["fault"] == counters["faultsFired"])
+        #expect(counts["relationship_fault"] == counters["relationshipFaultsFired"])
+        #expect(counts["sql"] == counters["sqlStatements"])
+        #expect(counts["save"] == counters["saves"])
+        #expect(rowCacheFaults == counters["cacheHits"])
+        #expect(databaseFaults + databaseRelationshipFaults == counters["cacheMisses"])
+        #expect(counts["cache_miss"] == databaseFaults)
     }
 }
