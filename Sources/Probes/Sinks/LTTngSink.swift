@@ -78,10 +78,11 @@ public final class LTTngSink: EventSink {
     // MARK: The most frequent events, as their fields
 
     // Faults, cache misses, statements and context changes are most of a
-    // busy program's events. The engine passes them here as they are, without building an
-    // event value: building, copying and destroying one costs more than
-    // the tracepoint (about 9 points of wall time on `make bench-probes`'s
-    // workload). Each traces only when its tracepoint is on.
+    // busy program's events. The engine passes them here as they are,
+    // without building an event value: building, copying and destroying one
+    // costs more than the tracepoint (about 10 points of wall time on
+    // `make bench-probes`'s workload). These trace unconditionally: callers
+    // ask `isEnabled` first.
 
     /// Traces a fault (`faultline:fault`).
     public func traceFault(
