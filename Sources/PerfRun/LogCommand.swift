@@ -35,21 +35,12 @@ extension PerfRun {
                 try runFollowing()
                 return
             }
-            let handle: FileHandle
-            if file == "-" {
-                handle = .standardInput
-            } else {
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
-                    throw UsageError("\(file): no such file")
-                }
-                guard !isDirectory.boolValue, let opened = FileHandle(forReadingAtPath: file) else {
-                    throw UsageError("\(file): not a readable file")
-                }
-                handle = opened
-            }
             var analyzer = SQLLogAnalyzer()
-            analyzer.consume(handle)
+            if file == "-" {
+                try analyzer.consume(.standardInput, path: "standard input")
+            } else {
+                try analyzer.consume(try LogFile.open(file), path: file)
+            }
             let analysis = analyzer.finish()
             guard analysis.logLines > 0 else {
                 throw UsageError("\(file == "-" ? "standard input" : file): no SQL debug log lines in \(analysis.lines) lines (expected 'faultline: sql: …' or 'CoreData: sql: …')")
@@ -74,12 +65,7 @@ extension PerfRun {
             var follower = LogFollower(path: file)
             var restarts = 0
             while true {
-                let changed: Bool
-                do {
-                    changed = try follower.poll()
-                } catch let error as LogFollowerError {
-                    throw UsageError(error.description)
-                }
+                let changed = try follower.poll()
                 if follower.restarts != restarts {
                     restarts = follower.restarts
                     if !json { print("--- \(file) was truncated or replaced: reading it again from its start") }

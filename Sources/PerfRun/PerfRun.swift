@@ -25,8 +25,9 @@ enum PerfRunMain {
             FileHandle.standardError.write(Data((PerfRun.message(for: error) + "\n").utf8))
             // Usage and input errors are 2, as diff has it; argument-parser's
             // own usage errors (64) too.
-            // A report or page that cannot be read or written: bad input too.
-            exit(error is UsageError || error is ReportError || code == .validationFailure || code.rawValue == 64 ? 2 : code == .failure ? 1 : code.rawValue)
+            // A report, page or log that cannot be read or written: bad input too.
+            let badInput = error is UsageError || error is ReportError || error is LogFileError
+            exit(badInput || code == .validationFailure || code.rawValue == 64 ? 2 : code == .failure ? 1 : code.rawValue)
         }
     }
 }

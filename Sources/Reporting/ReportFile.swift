@@ -28,9 +28,7 @@ public enum ReportFile {
             try data.write(to: temporary)
         } catch {
             try? FileManager.default.removeItem(at: temporary)
-            let reason = (error as? CocoaError).flatMap { ($0.userInfo[NSUnderlyingErrorKey] as? NSError)?.localizedDescription }
-                ?? error.localizedDescription
-            throw ReportError("\(path): cannot write: \(reason)")
+            throw ReportError("\(path): cannot write: \(failureReason(error))")
         }
         if rename(temporary.path, url.path) != 0 {
             let reason = String(cString: strerror(errno))

@@ -16,7 +16,7 @@ import Testing
         }
 
         var follower = LogFollower(path: url.path)
-        #expect(throws: LogFollowerError.self) { try follower.poll() }
+        #expect(throws: LogFileError.self) { try follower.poll() }
 
         try Data("faultline: sql: SELECT 1\nfaultline: sql: SELECT 2\n".utf8).write(to: url)
         #expect(try follower.poll())

@@ -89,7 +89,7 @@ import Testing
         data.append(Data("\nfaultline: sql: SELECT 2\n".utf8))
         try data.write(to: url)
         var analyzer = SQLLogAnalyzer()
-        analyzer.consume(try FileHandle(forReadingFrom: url))
+        try analyzer.consume(try FileHandle(forReadingFrom: url), path: url.path)
         let analysis = analyzer.finish()
         #expect(analysis.truncatedLines == 1)
         #expect(analysis.logLines == 2)
@@ -104,7 +104,7 @@ import Testing
 
     private func analyze(_ url: URL) throws -> SQLLogAnalysis {
         var analyzer = SQLLogAnalyzer()
-        analyzer.consume(try FileHandle(forReadingFrom: url))
+        try analyzer.consume(try FileHandle(forReadingFrom: url), path: url.path)
         return analyzer.finish()
     }
 

@@ -238,6 +238,13 @@ extension PerfRunCommandTests {
         let missing = try Self.perfRun(["log", "/nonexistent/app.log"])
         #expect(missing.status == 2)
         #expect(missing.stderr == "/nonexistent/app.log: no such file\n")
+        // A directory is bad input, read once or followed: one line, no crash.
+        let directory = FileManager.default.temporaryDirectory.path
+        for arguments in [["log", directory], ["log", directory, "--follow"]] {
+            let result = try Self.perfRun(arguments)
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(result.stderr == "\(directory): a directory, not a log file\n")
+        }
         let follow = try Self.perfRun(["log", "-", "--follow"])
         #expect(follow.status == 2)
     }

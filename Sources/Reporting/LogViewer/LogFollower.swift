@@ -22,15 +22,15 @@ public struct LogFollower {
     }
 
     /// Reads what is new. Returns whether anything was read; throws when the
-    /// file cannot be opened.
-    public mutating func poll() throws -> Bool {
+    /// file cannot be opened or read.
+    public mutating func poll() throws(LogFileError) -> Bool {
         let attributes: [FileAttributeKey: Any]
         do {
             attributes = try FileManager.default.attributesOfItem(atPath: path)
         } catch {
             // Between a rotation's rename and the new file's creation.
             if handle != nil { return false }
-            throw LogFollowerError(path: path, reason: "no such file")
+            throw LogFileError(path: path, reason: "no such file")
         }
         let size = (attributes[.size] as? NSNumber)?.uint64Value ?? 0
         let currentInode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value
@@ -41,19 +41,18 @@ public struct LogFollower {
             restarts += 1
         }
         if handle == nil {
-            guard let opened = FileHandle(forReadingAtPath: path) else {
-                throw LogFollowerError(path: path, reason: "not a readable file")
-            }
-            handle = opened
+            handle = try LogFile.open(path)
             inode = currentInode
             offset = 0
         }
         guard let handle, size > offset else { return false }
-        try handle.seek(toOffset: offset)
+        do {
+            try handle.seek(toOffset: offset)
+        } catch {
+            throw LogFileError(path: path, reason: "cannot read: \(failureReason(error))")
+        }
         var read = false
-        while true {
-            let chunk = handle.readData(ofLength: 1 << 20)
-            if chunk.isEmpty { break }
+        while let chunk = try LogFile.read(handle, path: path) {
             analyzer.consume(chunk: chunk)
             offset += UInt64(chunk.count)
             read = true
@@ -66,11 +65,4 @@ public struct LogFollower {
         var snapshot = analyzer
         return snapshot.finish()
     }
-}
-
-/// A followed log that cannot be read.
-public struct LogFollowerError: Error, CustomStringConvertible {
-    public let path: String
-    public let reason: String
-    public var description: String { "\(path): \(reason)" }
 }

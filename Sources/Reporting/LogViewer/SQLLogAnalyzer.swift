@@ -69,17 +69,14 @@ public struct SQLLogAnalyzer {
 
     // MARK: Feeding
 
-    /// Reads a whole stream of bytes (a file, standard input).
+    /// Reads a whole stream of bytes (a file, standard input); `path` names
+    /// it in errors.
     ///
     /// Lines are found with `memchr` in 1 MiB chunks, and a line that holds
     /// no log marker is counted without being decoded: the scan is over
     /// bytes, so skipped output costs little.
-    public mutating func consume(_ handle: FileHandle) {
-        while true {
-            let chunk = handle.readData(ofLength: 1 << 20)
-            if chunk.isEmpty { break }
-            consume(chunk: chunk)
-        }
+    public mutating func consume(_ handle: FileHandle, path: String) throws(LogFileError) {
+        while let chunk = try LogFile.read(handle, path: path) { consume(chunk: chunk) }
         flush()
     }
 
