@@ -27,24 +27,24 @@ extension ObjectContext {
         try checkUsable(object)
         let id = object.objectID
         let instrumentation = store.instrumentation
-        // One check: a session that starts mid-fault gets the next fault,
+        // Asked once: a session that starts mid-fault gets the next fault,
         // not one with a start time of zero.
-        let traced = instrumentation.isOn(.fault)
-        let start = traced ? ProbeClock.now() : 0
+        let audience = instrumentation.audience(.fault)
+        let start = audience.isEmpty ? 0 : ProbeClock.now()
         let source: FaultSource
         switch usesRowCache ? store.rowCache.lookup(id, staleness: stalenessNanoseconds) : .miss(.absent) {
         case .hit(let snapshot):
             apply(snapshot, to: object)
             source = .rowCache
         case .miss(let reason):
-            if instrumentation.isOn(.cacheMiss) { instrumentation.cacheMiss(id, reason: reason.rawValue) }
+            instrumentation.cacheMiss(id, reason: reason.rawValue)
             guard let snapshot = try readRow(id) else { throw .objectDeleted(id) }
             if usesRowCache { store.rowCache.store(snapshot, for: id) }
             apply(snapshot, to: object)
             source = .database
         }
-        if traced {
-            instrumentation.fault(start: start, context: name, id: id, source: source, callSite: currentCallSite) {
+        if !audience.isEmpty {
+            instrumentation.fault(audience, start: start, context: name, id: id, source: source, callSite: currentCallSite) {
                 describeValues(object)
             }
         }

@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// The LTTng sink is kept apart from the others: faults, cache misses,
 /// statements and context changes, most of a busy program's events, reach
-/// its tracepoints as their fields (``fault(start:context:id:source:callSite:values:)``,
+/// its tracepoints as their fields (``fault(_:start:context:id:source:callSite:values:)``,
 /// ``cacheMiss(_:reason:)``, ``statementHook(user:)``,
 /// ``contextChanged(_:kind:)``), without an event value, which would cost
 /// more than the tracepoint itself. The other sinks get events.
@@ -35,11 +35,7 @@ public final class Instrumentation: Sendable {
     /// Whether some sink wants events of `kind` now.
     @inline(__always)
     public func isOn(_ kind: EventKind) -> Bool {
-        #if FAULTLINE_NO_INSTRUMENTATION
-        return false
-        #else
-        return lttng?.isEnabled(kind) == true || sink?.isEnabled(kind) == true
-        #endif
+        !audience(kind).isEmpty
     }
 
     /// The optional parts of events the sinks other than LTTng want now
@@ -53,31 +49,54 @@ public final class Instrumentation: Sendable {
         if let sink, sink.isEnabled(kind) { sink.receive(event) }
     }
 
+    /// Which sinks want events of one kind now: asked once per event, by the
+    /// hot paths that then pass it on.
+    struct Audience {
+        let lttng: Bool
+        let others: Bool
+        var isEmpty: Bool { !lttng && !others }
+    }
+
+    /// The sinks that want events of `kind` now.
+    @inline(__always)
+    func audience(_ kind: EventKind) -> Audience {
+        #if FAULTLINE_NO_INSTRUMENTATION
+        return Audience(lttng: false, others: false)
+        #else
+        return Audience(lttng: lttng?.isEnabled(kind) == true, others: sink?.isEnabled(kind) == true)
+        #endif
+    }
+
     /// The row cache could not serve a fault (`reason`: `absent`, `stale`).
-    func cacheMiss(_ id: ObjectID, reason: String) {
-        if let lttng, lttng.isEnabled(.cacheMiss) {
-            lttng.traceCacheMiss(entity: id.entityName, primaryKey: id.primaryKey, reason: reason)
+    @inline(__always)
+    func cacheMiss(_ id: ObjectID, reason: @autoclosure () -> String) {
+        let audience = audience(.cacheMiss)
+        guard !audience.isEmpty else { return }
+        if audience.lttng, let lttng {
+            lttng.traceCacheMiss(entity: id.entityName, primaryKey: id.primaryKey, reason: reason())
         }
-        if let sink, sink.isEnabled(.cacheMiss) {
+        if audience.others, let sink {
             sink.receive(.cacheMiss(CacheMissEvent(
                 start: ProbeClock.now(), thread: ProbeClock.threadID(), entity: id.entityName, primaryKey: id.primaryKey,
-                reason: reason)))
+                reason: reason())))
         }
     }
 
-    /// A fault fired, from `start` until now. `values` describes the loaded
-    /// values, for sinks that want them (level 3 logs).
+    /// A fault fired, from `start` until now, for `audience`
+    /// (``audience(_:)`` of `.fault`, asked when the fault began). `values`
+    /// describes the loaded values, for sinks that want them (level 3 logs).
     @inline(__always)
     func fault(
-        start: UInt64, context: String, id: ObjectID, source: FaultSource, callSite: CallSite, values: () -> String
+        _ audience: Audience, start: UInt64, context: String, id: ObjectID, source: FaultSource, callSite: CallSite,
+        values: () -> String
     ) {
         let duration = ProbeClock.now() &- start
-        if let lttng, lttng.isEnabled(.fault) {
+        if audience.lttng, let lttng {
             lttng.traceFault(
                 context: context, entity: id.entityName, primaryKey: id.primaryKey, source: source,
                 durationNanoseconds: duration, callSite: callSite)
         }
-        if let sink, sink.isEnabled(.fault) {
+        if audience.others, let sink {
             sink.receive(.fault(FaultEvent(
                 start: start, durationNanoseconds: duration, thread: ProbeClock.threadID(), context: context,
                 entity: id.entityName, primaryKey: id.primaryKey, source: source, callSite: callSite,

@@ -19,18 +19,13 @@ public enum HTMLLogAnalysis {
             html += "</ul>"
         }
         html += timeline(analysis)
-        if !analysis.statements.isEmpty {
-            html += "<h2>Statements</h2><input class=\"filter\" type=\"search\" placeholder=\"filter statements\">"
-                + "<table class=\"sortable statements\"><thead><tr><th>shape</th><th>count</th><th>duplicates</th><th>total s</th>"
-                + "<th>mean s</th><th>max s</th><th>rows</th><th>first line</th></tr></thead><tbody>"
-            for shape in analysis.statements {
+        html += section("Statements", ["shape", "count", "duplicates", "total s", "mean s", "max s", "rows", "first line"],
+            analysis.statements.map { shape in
                 let mean = shape.totalSeconds / Double(max(shape.count, 1))
-                html += "<tr><td><code>\(escapeHTML(shape.shape))</code></td><td>\(shape.count)</td><td>\(shape.duplicates)</td>"
+                return ("<td><code>\(escapeHTML(shape.shape))</code></td><td>\(shape.count)</td><td>\(shape.duplicates)</td>"
                     + "<td>\(String(format: "%.6f", shape.totalSeconds))</td><td>\(String(format: "%.6f", mean))</td>"
-                    + "<td>\(String(format: "%.6f", shape.maxSeconds))</td><td>\(shape.rows)</td><td>\(shape.firstLine)</td></tr>"
-            }
-            html += "</tbody></table>"
-        }
+                    + "<td>\(String(format: "%.6f", shape.maxSeconds))</td><td>\(shape.rows)</td><td>\(shape.firstLine)</td>", "")
+            }, filter: "statements")
         for (title, table) in [("Faults", analysis.faults), ("Relationship faults", analysis.relationshipFaults),
                                ("Prefetches", analysis.prefetches)] {
             html += section(title, ["entity", "source", "count", "first line"], table.map {
@@ -48,10 +43,19 @@ public enum HTMLLogAnalysis {
     }
 
     /// A titled sortable table; each row is its cells (already escaped) and
-    /// a class, or none. Nothing when there are no rows.
-    private static func section(_ title: String, _ headers: [String], _ rows: [(cells: String, rowClass: String)]) -> String {
+    /// a class, or none. With `filter`, a search box filters its rows (and
+    /// the table's class names what it filters). Nothing when there are no
+    /// rows.
+    private static func section(
+        _ title: String, _ headers: [String], _ rows: [(cells: String, rowClass: String)], filter: String? = nil
+    ) -> String {
         guard !rows.isEmpty else { return "" }
-        var html = "<h2>\(escapeHTML(title))</h2><table class=\"sortable\"><thead><tr>"
+        var html = "<h2>\(escapeHTML(title))</h2>"
+        if let filter {
+            html += "<input class=\"filter\" type=\"search\" placeholder=\"filter \(filter)\"><table class=\"sortable \(filter)\"><thead><tr>"
+        } else {
+            html += "<table class=\"sortable\"><thead><tr>"
+        }
         for header in headers { html += "<th>\(escapeHTML(header))</th>" }
         html += "</tr></thead><tbody>"
         for row in rows { html += (row.rowClass.isEmpty ? "<tr>" : "<tr class=\"\(row.rowClass)\">") + row.cells + "</tr>" }

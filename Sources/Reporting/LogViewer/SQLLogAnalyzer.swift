@@ -286,7 +286,9 @@ public struct SQLLogAnalyzer {
         } else if let range = Self.find("relationship fault \"", in: text) {
             finishStatement(seconds: nil, rows: nil)
             let relationship = text[range.upperBound...].prefix { $0 != "\"" }
-            let source = Self.find("from database", in: text) != nil ? "database" : (Self.find("from row cache", in: text) != nil ? "row cache" : "database")
+            // The database unless the line says only the row cache served it.
+            let fromRowCache = Self.find("from database", in: text) == nil && Self.find("from row cache", in: text) != nil
+            let source = fromRowCache ? "row cache" : "database"
             let entity = Self.entity(in: text) ?? "?"
             Self.note(&relationshipFaults, entity: "\(entity).\(relationship)", source: source, line: line)
         } else if let range = Self.find("Prefetching with key '", in: text) {
@@ -468,9 +470,12 @@ public struct SQLLogAnalyzer {
         return result
     }
 
+    /// The report's rules (``InsightRules``) as far as a log can show them,
+    /// with the same thresholds, and N+1 SELECTs.
     private func insights(_ result: SQLLogAnalysis) -> [SQLLogAnalysis.LogInsight] {
+        let rules = InsightRules()
         var insights: [SQLLogAnalysis.LogInsight] = []
-        for fault in result.faults where fault.source == "database" && fault.count >= 50 {
+        for fault in result.faults where fault.source == "database" && fault.count >= rules.faultStormThreshold {
             insights.append(.init(
                 rule: "fault-storm", message: "\(fault.count) faults on \(fault.entity) fulfilled one by one from the database; prefetch the relationship that leads to them",
                 firstLine: fault.firstLine))
@@ -480,7 +485,7 @@ public struct SQLLogAnalyzer {
                 rule: "n-plus-one", message: "\(shape.count) executions of one SELECT shape with different values (N+1): \(shape.shape)",
                 firstLine: shape.firstLine))
         }
-        for shape in result.statements where shape.duplicates >= 10 && !shape.shape.uppercased().hasPrefix("BEGIN")
+        for shape in result.statements where shape.duplicates >= rules.repetitionThreshold && !shape.shape.uppercased().hasPrefix("BEGIN")
             && !shape.shape.uppercased().hasPrefix("COMMIT")
         {
             insights.append(.init(
