@@ -38,22 +38,17 @@ import Testing
     }
 
     @Test func aHeadlessBrowserRendersItWithoutConsoleErrors() throws {
-        let output = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent(".build/test-output")
-        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        let page = output.appendingPathComponent("report.html")
-        try ReportFile.writeAtomically(Data(HTMLReport.render(Self.report()).utf8), to: page.path)
-        let browser = try Self.chromium()
-        let flags = ["--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0"]
-        let (dom, errors) = try Self.run(browser, flags + ["--dump-dom", page.absoluteString])
+        let page = try Self.write(HTMLReport.render(Self.report()), named: "report.html")
+        let (dom, errors) = try Self.dumpDOM(page)
         #expect(dom.contains("data-ready=\"1\""), "the page's script did not finish")
         #expect(dom.components(separatedBy: "<svg").count >= 4)  // samples and bars
         #expect(dom.contains("<table class=\"sortable\" id=\"scenarios\">"))
         #expect(dom.contains("class=\"sortable statements\""))
         let console = errors.split(separator: "\n").filter { $0.contains("CONSOLE") }
         #expect(console.isEmpty, "console output: \(console)")
-        _ = try Self.run(browser, flags + ["--window-size=1280,2000", "--screenshot=\(output.appendingPathComponent("report.png").path)", page.absoluteString])
-        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("report.png").path))
+        let screenshot = page.deletingLastPathComponent().appendingPathComponent("report.png")
+        _ = try Self.run(try Self.chromium(), Self.headless + ["--window-size=1280,2000", "--screenshot=\(screenshot.path)", page.absoluteString])
+        #expect(FileManager.default.fileExists(atPath: screenshot.path))
     }
 
     @Test func theComparisonPageAndTheTimelineRender() throws {
@@ -65,13 +60,7 @@ import Testing
         #expect(page.contains("regression"))
         #expect(!page.contains("<script>alert"))
         #expect(page.components(separatedBy: "<script>").count == 2)
-        let output = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent(".build/test-output")
-        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        let file = output.appendingPathComponent("comparison.html")
-        try ReportFile.writeAtomically(Data(page.utf8), to: file.path)
-        let browser = try Self.chromium()
-        let (dom, errors) = try Self.run(browser, ["--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0", "--dump-dom", file.absoluteString])
+        let (dom, errors) = try Self.dumpDOM(try Self.write(page, named: "comparison.html"))
         #expect(dom.contains("data-ready=\"1\""))
         #expect(!errors.contains("CONSOLE"))
 
@@ -87,6 +76,24 @@ import Testing
         let withTimeline = HTMLReport.render(Self.report(), events: events)
         #expect(withTimeline.contains("Timeline of the last iterations"))
         #expect(withTimeline.components(separatedBy: "<rect").count == HTMLReport.render(Self.report()).components(separatedBy: "<rect").count + 2)
+    }
+
+    /// Writes a page to .build/test-output (kept for a look after the run).
+    static func write(_ page: String, named name: String) throws -> URL {
+        let output = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/test-output")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let file = output.appendingPathComponent(name)
+        try ReportFile.writeAtomically(Data(page.utf8), to: file.path)
+        return file
+    }
+
+    static let headless = ["--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0"]
+
+    /// The page's DOM after its scripts ran in headless chromium, and what
+    /// chromium wrote to standard error (console messages among it).
+    static func dumpDOM(_ page: URL) throws -> (dom: String, errors: String) {
+        try run(try chromium(), headless + ["--dump-dom", page.absoluteString])
     }
 
     /// Headless chromium, installed by scripts/install-system-packages.sh --test.
@@ -160,13 +167,7 @@ enum ReportScenarios {
         #expect(page.contains("FROM &quot;T&amp;&lt;b&gt;&quot;"))  // the literal is folded; the name is escaped
         #expect(page.contains("SQL debug log: &lt;app&gt;.log"))
         #expect(page.components(separatedBy: "<script>").count == 2)
-        let output = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent(".build/test-output")
-        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        let file = output.appendingPathComponent("log.html")
-        try ReportFile.writeAtomically(Data(page.utf8), to: file.path)
-        let browser = try HTMLReportTests.chromium()
-        let (dom, errors) = try HTMLReportTests.run(browser, ["--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0", "--dump-dom", file.absoluteString])
+        let (dom, errors) = try HTMLReportTests.dumpDOM(try HTMLReportTests.write(page, named: "log.html"))
         #expect(dom.contains("data-ready=\"1\""), "the page's script did not finish")
         #expect(dom.contains("class=\"sortable statements\""))
         #expect(dom.contains("<svg class=\"chart timeline\""))
