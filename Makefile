@@ -25,14 +25,14 @@ run: build
 test: test-system-packages
 	$(SWIFT) build --build-tests -j $(JOBS)
 	$(SWIFT) test --skip-build --parallel --num-workers $(JOBS)
-	.build/debug/perf-run $(BASELINE_RUN) --json .build/baseline-check.json
+	.build/debug/perf-run $(BASELINE_RUN) --json .build/baseline-check.json --html .build/baseline-check.html
 	.build/debug/perf-run compare Reports/baseline.json .build/baseline-check.json --exact-counters
 
 # Rewrites the committed baseline: do it on purpose, when the engine's
 # behaviour changed, and say so in the commit.
 update-baseline: system-packages
 	$(SWIFT) build -j $(JOBS)
-	.build/debug/perf-run $(BASELINE_RUN) --json Reports/baseline.json
+	.build/debug/perf-run $(BASELINE_RUN) --json Reports/baseline.json --html .build/baseline.html
 	@echo "Reports/baseline.json rewritten: commit it with the reason its counters changed."
 
 # What instrumentation costs (not part of make test): docs/performance.md.

@@ -29,8 +29,9 @@ public enum DataSetKind: String, Sendable, CaseIterable {
     }
 
     /// Builds the data set into an empty store, in one transaction;
-    /// `step(done, total)` follows the work.
-    func build(into store: Store, scale: Double, seed: UInt64, step: (Int, Int) -> Void = { _, _ in }) throws {
+    /// `step(done, total)` follows the work, at least every
+    /// ``rowsPerStep`` rows, and stops it by throwing.
+    func build(into store: Store, scale: Double, seed: UInt64, step: (Int, Int) throws -> Void = { _, _ in }) throws {
         switch self {
         case .selfies: try SelfiesDataSet.build(into: store, scale: scale, seed: seed, step: step)
         case .fireballs: try FireballsDataSet.build(into: store, scale: scale, seed: seed, step: step)
@@ -44,6 +45,10 @@ public enum DataSetKind: String, Sendable, CaseIterable {
         case .fireballs: FireballsDataSet.expectedRows(scale: scale)
         }
     }
+
+    /// The most rows a build writes between two steps: small enough that a
+    /// stop is seen within a few milliseconds.
+    static let rowsPerStep = 10_000
 
     /// `max(1, round(base × scale))`.
     public static func count(_ base: Int, scale: Double) -> Int {

@@ -55,23 +55,23 @@ enum FireballsDataSet {
         ]
     }
 
-    static func build(into store: Store, scale: Double, seed: UInt64, step: (Int, Int) -> Void) throws {
+    static func build(into store: Store, scale: Double, seed: UInt64, step: (Int, Int) throws -> Void) throws {
         try store.performBatchTransaction { try insert(into: store, scale: scale, seed: seed, step: step) }
     }
 
     /// The rows, in the caller's transaction.
-    private static func insert(into store: Store, scale: Double, seed: UInt64, step: (Int, Int) -> Void) throws {
+    private static func insert(into store: Store, scale: Double, seed: UInt64, step: (Int, Int) throws -> Void) throws {
         let count = DataSetKind.count(base, scale: scale)
         let groups = DataSetKind.count(groupBase, scale: scale)
         var rng = SeededGenerator(seed: seed)
-        step(0, 3)
+        try step(0, 3)
         let groupIDs = try store.execute(BatchInsertRequest(
             entityName: "FireballGroup", objects: (1...groups).map { ["name": .string("Group \($0)")] }, resultType: .objectIDs)).objectIDs ?? []
-        step(1, 3)
+        try step(1, 3)
         let fireballs = try store.execute(BatchInsertRequest(
             entityName: "Fireball", objects: (0..<count).map { values(&rng, number: $0) }, resultType: .objectIDs)).objectIDs ?? []
-        step(2, 3)
+        try step(2, 3)
         try store.relate(fireballs.enumerated().map { (groupIDs[$0.offset % groupIDs.count], $0.element) }, through: "fireballs", of: "FireballGroup")
-        step(3, 3)
+        try step(3, 3)
     }
 }

@@ -33,11 +33,8 @@ public final class ProgressPrinter: @unchecked Sendable {
         case .building(let message):
             line(message, keep: true)
         case .buildStep(let dataSet, let done, let total):
-            if terminal {
-                line("building \(dataSet) [\(bar(done, total))] \(done)/\(total)", keep: false)
-            } else if done == total {
-                line("built \(dataSet)", keep: true)
-            }
+            // A plain log gets the cache's "built" line once the file is in place.
+            if terminal { line("building \(dataSet) [\(bar(done, total))] \(done)/\(total)", keep: false) }
         case .iteration(let scenario, let index, let total, let warmup):
             if terminal {
                 line("\(scenario.padding(toLength: 15, withPad: " ", startingAt: 0)) [\(bar(index - 1, total))] \(index)/\(total)\(warmup ? " warm-up" : "")", keep: false)

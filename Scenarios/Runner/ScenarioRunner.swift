@@ -47,21 +47,28 @@ public final class ScenarioRunner {
     final class Cancellation: @unchecked Sendable {
         private let lock = NSLock()
         private var store: Store?
-        private(set) var reason: String?
+        private var stored: String?
         private var generation = 0
+
+        /// Why the run or the scenario stops, once something stopped it.
+        var reason: String? {
+            lock.lock()
+            defer { lock.unlock() }
+            return stored
+        }
 
         /// The store work goes to now; a cancellation reaches it at once.
         func attach(_ store: Store) {
             lock.lock()
             self.store = store
-            let reason = self.reason
+            let reason = stored
             lock.unlock()
             if let reason { store.cancel(reason) }
         }
 
         func cancel(_ reason: String) {
             lock.lock()
-            self.reason = self.reason ?? reason
+            stored = stored ?? reason
             let store = self.store
             lock.unlock()
             store?.cancel(reason)
@@ -71,7 +78,7 @@ public final class ScenarioRunner {
         func begin() -> Int {
             lock.lock()
             defer { lock.unlock() }
-            if reason?.hasPrefix("timed out") == true { reason = nil }
+            if stored?.hasPrefix("timed out") == true { stored = nil }
             store = nil
             generation += 1
             return generation
@@ -80,7 +87,7 @@ public final class ScenarioRunner {
         /// Cancels scenario `number` if it still runs.
         func timeOut(_ number: Int, _ reason: String) {
             lock.lock()
-            let current = generation == number && self.reason == nil
+            let current = generation == number && stored == nil
             lock.unlock()
             if current { cancel(reason) }
         }
@@ -88,7 +95,7 @@ public final class ScenarioRunner {
         var isInterrupted: Bool {
             lock.lock()
             defer { lock.unlock() }
-            return reason != nil && reason?.hasPrefix("timed out") == false
+            return stored != nil && stored?.hasPrefix("timed out") == false
         }
     }
 
@@ -107,6 +114,20 @@ public final class ScenarioRunner {
 
     deinit {
         try? FileManager.default.removeItem(at: workDirectory)
+    }
+
+    /// Checks, before any scenario runs, that a file store can be used:
+    /// the data set cache and the run's work directory under `TMPDIR` can
+    /// be created. Fails with one line naming the directory and the reason.
+    /// Removes the work directories of runs whose process is gone (a
+    /// SIGKILL leaves its copies of the data sets behind).
+    public func prepare() throws {
+        guard options.store == .file else { return }
+        try cache.prepare()
+        Self.removeDeadRuns(in: workDirectory.deletingLastPathComponent())
+        if mkdir(workDirectory.path, 0o700) != 0, errno != EEXIST {
+            throw ScenarioFailure("cannot create the run's work directory \(workDirectory.path): \(String(cString: strerror(errno)))")
+        }
     }
 
     /// Runs the scenarios in order; a failing one does not stop the others.
@@ -151,12 +172,13 @@ public final class ScenarioRunner {
         switch options.store {
         case .file:
             let kind = scenario.dataSet.rawValue
+            let cancellation = self.cancellation
             let source = try cache.file(
                 for: scenario.dataSet, scale: options.scale, seed: options.seed, progress: { progress(.building($0)) },
-                step: { progress(.buildStep(dataSet: kind, done: $0, total: $1)) })
-            let directory = workDirectory.appendingPathComponent(scenario.name)
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let copy = directory.appendingPathComponent("store-\(index).sqlite").path
+                step: { progress(.buildStep(dataSet: kind, done: $0, total: $1)) }, stopReason: { cancellation.reason })
+            let copy = storeCopy(for: scenario, index: index)
+            try FileManager.default.createDirectory(
+                atPath: (copy as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try DataSetCache.copy(source, to: copy)
             let store = try Store(model: scenario.dataSet.model, location: .file(copy), configuration: configuration)
             cancellation.attach(store)
@@ -169,7 +191,24 @@ public final class ScenarioRunner {
         }
     }
 
+    /// Removes `faultline-run-PID-…` directories whose process is gone.
+    static func removeDeadRuns(in directory: URL) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for name in names where name.hasPrefix("faultline-run-") {
+            let digits = name.dropFirst("faultline-run-".count).prefix { $0.isNumber }
+            guard let pid = Int32(digits), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
+    }
+
+    /// Where iteration `index` of a scenario works on its copy of the data set.
+    private func storeCopy(for scenario: Scenario, index: Int) -> String {
+        workDirectory.appendingPathComponent(scenario.name).appendingPathComponent("store-\(index).sqlite").path
+    }
+
     private func measure(_ scenario: Scenario, into report: inout ScenarioReport) throws {
+        // A scenario's copies go when it ends, whatever happened.
+        defer { try? FileManager.default.removeItem(at: workDirectory.appendingPathComponent(scenario.name)) }
         // Insights read the last iteration's events, with bound values.
         let recorder = Recorder(bufferCapacity: max(options.keptEvents, 200_000), tracksArguments: true)
         var store = try makeStore(for: scenario, recorder: recorder, index: 0)
@@ -181,6 +220,9 @@ public final class ScenarioRunner {
         for index in 0..<total {
             let measured = index >= options.warmup
             if scenario.writes, index > 0 {
+                // The last iteration's copy goes before the next is made:
+                // one copy on disk at a time.
+                if options.store == .file { DataSetCache.remove(storeCopy(for: scenario, index: index - 1)) }
                 store = try makeStore(for: scenario, recorder: recorder, index: index)
             }
             let number = measured ? index - options.warmup + 1 : index - options.warmup

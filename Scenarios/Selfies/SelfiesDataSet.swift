@@ -55,30 +55,37 @@ enum SelfiesDataSet {
         return ["Person": n, "Selfie": n, "SocialNetwork": n, "Person_selfies": n * n, "Selfie_socialNetworks": n * n]
     }
 
-    static func build(into store: Store, scale: Double, seed: UInt64, step: (Int, Int) -> Void) throws {
+    static func build(into store: Store, scale: Double, seed: UInt64, step: (Int, Int) throws -> Void) throws {
         try store.performBatchTransaction { try insert(into: store, scale: scale, seed: seed, step: step) }
     }
 
     /// The rows, in the caller's transaction.
-    private static func insert(into store: Store, scale: Double, seed: UInt64, step: (Int, Int) -> Void) throws {
+    private static func insert(into store: Store, scale: Double, seed: UInt64, step: (Int, Int) throws -> Void) throws {
         let n = DataSetKind.count(base, scale: scale)
         var rng = SeededGenerator(seed: seed)
         func ids(_ result: BatchResult) -> [ObjectID] { result.objectIDs ?? [] }
-        step(0, 5)
+        // Three entity inserts, then each join table in chunks.
+        let chunk = DataSetKind.rowsPerStep
+        let chunks = (n * n + chunk - 1) / chunk
+        let total = 3 + 2 * chunks
+        try step(0, total)
         let people = ids(try store.execute(BatchInsertRequest(
             entityName: "Person", objects: (1...n).map { ["name": .string("Person \($0)")] }, resultType: .objectIDs)))
-        step(1, 5)
+        try step(1, total)
         let selfies = ids(try store.execute(BatchInsertRequest(
             entityName: "Selfie",
             objects: (1...n).map { ["name": .string("Selfie \($0)"), "rating": .integer(Int64.random(in: 1...10, using: &rng))] },
             resultType: .objectIDs)))
-        step(2, 5)
+        try step(2, total)
         let networks = ids(try store.execute(BatchInsertRequest(
             entityName: "SocialNetwork", objects: (1...n).map { ["name": .string("Network \($0)")] }, resultType: .objectIDs)))
-        step(3, 5)
-        try store.relate(selfies.flatMap { selfie in people.map { (selfie, $0) } }, through: "people", of: "Selfie")
-        step(4, 5)
-        try store.relate(selfies.flatMap { selfie in networks.map { (selfie, $0) } }, through: "socialNetworks", of: "Selfie")
-        step(5, 5)
+        try step(3, total)
+        for (index, (relationship, destinations)) in [("people", people), ("socialNetworks", networks)].enumerated() {
+            let pairs = selfies.flatMap { selfie in destinations.map { (selfie, $0) } }
+            for start in stride(from: 0, to: pairs.count, by: chunk) {
+                try store.relate(Array(pairs[start..<min(start + chunk, pairs.count)]), through: relationship, of: "Selfie")
+                try step(3 + index * chunks + start / chunk + 1, total)
+            }
+        }
     }
 }

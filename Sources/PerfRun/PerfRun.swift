@@ -40,11 +40,6 @@ struct PerfRun: ParsableCommand {
         subcommands: [List.self, Run.self, Explain.self, Compare.self, ReportCommand.self, Log.self])
 }
 
-/// Set by the SIGINT handler.
-final class Interrupted: @unchecked Sendable {
-    var happened = false
-}
-
 /// A one-line usage error (exit code 2).
 struct UsageError: Error, CustomStringConvertible {
     let description: String
@@ -220,40 +215,40 @@ extension PerfRun {
         @Argument(help: "Scenarios to run (see `perf-run list`); all when none is named.")
         var scenarios: [String] = []
 
-        @Option(help: "Data set scale, 0.01 to 4: entity counts are max(1, round(500 × scale)).")
+        @Option(parsing: .unconditional, help: "Data set scale, 0.01 to 4: entity counts are max(1, round(500 × scale)).")
         var scale = 1.0
 
-        @Option(help: "Seed of the data generator.")
+        @Option(parsing: .unconditional, help: "Seed of the data generator, 0 to 18446744073709551615.", transform: Self.seed)
         var seed: UInt64 = 1
 
-        @Option(help: "Measured iterations.")
+        @Option(parsing: .unconditional, help: "Measured iterations, 1 to \(Self.maximumIterations).")
         var iterations = 10
 
-        @Option(help: "Warm-up iterations before the measured ones.")
+        @Option(parsing: .unconditional, help: "Warm-up iterations before the measured ones, 0 to \(Self.maximumIterations).")
         var warmup = 1
 
         @Option(help: "file (the default) or memory.")
         var store = "file"
 
-        @Option(help: "Where to write the JSON report.")
-        var json = "Reports/latest.json"
+        @Option(help: "Where to write the JSON report (default Reports/latest.json).")
+        var json: String?
 
-        @Option(help: "Where to write the HTML report.")
-        var html = "Reports/latest.html"
+        @Option(help: "Where to write the HTML report (default: beside --json, with .html; Reports/latest.html without --json).")
+        var html: String?
 
-        @Option(name: .customLong("sql-debug"), help: "SQL debug log level, 1 to 4 (to standard error, or --sql-log).")
+        @Option(name: .customLong("sql-debug"), parsing: .unconditional, help: "SQL debug log level, 1 to 4 (to standard error, or --sql-log).")
         var sqlDebug: Int?
 
-        @Option(name: .customLong("sql-log"), help: "Write the SQL debug log to this file.")
+        @Option(name: .customLong("sql-log"), help: "Append the SQL debug log to this file.")
         var sqlLog: String?
 
-        @Option(help: "Stop a scenario that runs longer than this many seconds (all its iterations) and mark it failed.")
+        @Option(parsing: .unconditional, help: "Stop a scenario that runs longer than this many seconds (all its iterations) and mark it failed.")
         var timeout: Double?
 
         @Flag(help: "Record the run with LTTng (blocking channel), check the trace's counters against the recorder's, keep the trace.")
         var lttng = false
 
-        @Option(name: .customLong("lttng-output"), help: "Where --lttng keeps the trace.")
+        @Option(name: .customLong("lttng-output"), help: "Where --lttng keeps the trace (an earlier trace there is replaced).")
         var lttngOutput = "Reports/lttng-trace"
 
         @Option(name: .customLong("trace-events"), help: "Write the last iteration's events as a Chrome/Perfetto trace file.")
@@ -265,22 +260,49 @@ extension PerfRun {
         @Flag(help: "Print nothing but errors.")
         var quiet = false
 
+        /// The most measured or warm-up iterations a run takes: far more than
+        /// any statistic needs, and no arithmetic near it overflows.
+        static let maximumIterations = 100_000
+
+        static func seed(_ text: String) throws -> UInt64 {
+            guard let value = UInt64(text) else {
+                throw ValidationError("a whole number from 0 to \(UInt64.max), not \(text)")
+            }
+            return value
+        }
+
+        /// The report paths, defaults applied.
+        var jsonPath: String { json ?? "Reports/latest.json" }
+        var htmlPath: String {
+            if let html { return html }
+            guard let json else { return "Reports/latest.html" }
+            let url = URL(fileURLWithPath: json)
+            return url.pathExtension == "json" ? url.deletingPathExtension().appendingPathExtension("html").relativePath : json + ".html"
+        }
+
         func validate() throws {
             guard scale >= 0.01, scale <= 4 else { throw ValidationError("--scale must be between 0.01 and 4, not \(scale)") }
-            guard iterations >= 1 else { throw ValidationError("--iterations must be at least 1") }
-            guard warmup >= 0 else { throw ValidationError("--warmup must not be negative") }
+            guard (1...Self.maximumIterations).contains(iterations) else {
+                throw ValidationError("--iterations must be 1 to \(Self.maximumIterations), not \(iterations)")
+            }
+            guard (0...Self.maximumIterations).contains(warmup) else {
+                throw ValidationError("--warmup must be 0 to \(Self.maximumIterations), not \(warmup)")
+            }
             guard RunOptions.StoreKind(rawValue: store) != nil else { throw ValidationError("--store must be file or memory, not \(store)") }
-            if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds, not \(timeout)") }
+            if let timeout, !(timeout > 0 && timeout.isFinite) { throw ValidationError("--timeout must be a positive number of seconds, not \(timeout)") }
             if let sqlDebug, !(1...4).contains(sqlDebug) { throw ValidationError("--sql-debug must be 1 to 4, not \(sqlDebug)") }
             for name in scenarios where ScenarioCatalog.named(name) == nil {
                 throw ValidationError("unknown scenario \(name) (perf-run list shows them)")
+            }
+            var seen = Set<String>()
+            for name in scenarios where !seen.insert(name).inserted {
+                throw ValidationError("scenario \(name) is named twice")
             }
         }
 
         func run() throws {
             let selected = scenarios.isEmpty ? ScenarioCatalog.all : scenarios.compactMap(ScenarioCatalog.named)
-            try checkWritable(json)
-            try checkWritable(html)
+            try checkOutputs()
             let accepted: AcceptedInsights?
             do {
                 accepted = try acceptedInsights.map { try AcceptedInsights(contentsOf: $0) }
@@ -295,11 +317,15 @@ extension PerfRun {
             options.store = RunOptions.StoreKind(rawValue: store)!
             options.timeoutSeconds = timeout
             if let level = sqlDebug ?? SQLDebugLogSink.fromEnvironment().map(\.level) {
-                options.sinks.append(try sqlLog.map { try SQLDebugLogSink(level: level, destination: .file($0)) } ?? SQLDebugLogSink(level: level))
+                do {
+                    options.sinks.append(try sqlLog.map { try SQLDebugLogSink(level: level, destination: .file($0)) } ?? SQLDebugLogSink(level: level))
+                } catch let error as SQLDebugLogSink.OpenError {
+                    throw UsageError(error.description)
+                }
             }
             var recording: LTTngRecording?
             if lttng {
-                try? FileManager.default.removeItem(atPath: lttngOutput)
+                try removeEarlierTrace()
                 do {
                     recording = try LTTngRecording(directory: URL(fileURLWithPath: lttngOutput).path)
                 } catch let error as LTTngRecording.Unavailable {
@@ -312,25 +338,19 @@ extension PerfRun {
             case .failure(let reason) where lttng: throw UsageError("--lttng: \(reason)")
             case .failure: break
             }
-            if let traceEvents {
-                try checkWritable(traceEvents)
-                options.keptEvents = 100_000
-            }
+            if traceEvents != nil { options.keptEvents = 100_000 }
             let printer = ProgressPrinter(quiet: quiet)
             let runner = ScenarioRunner(options: options) { printer.show($0) }
-            // Ctrl-C stops the scenario running now; the report of what ran
-            // is still written, and the exit code is 130.
-            signal(SIGINT, SIG_IGN)
-            let interrupt = runner.interrupt
-            let interrupted = Interrupted()
-            let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-            source.setEventHandler {
-                interrupted.happened = true
-                interrupt("interrupted (Ctrl-C)")
+            do {
+                try runner.prepare()
+            } catch let error as ScenarioFailure {
+                throw UsageError(error.description)
             }
-            source.resume()
+            // Ctrl-C and SIGTERM stop the scenario running now; the report
+            // of what ran is still written, and the exit code is 130 or 143.
+            let signals = StopSignals(runner.interrupt)
+            defer { signals.cancel() }
             let results = runner.run(selected)
-            source.cancel()
             printer.finish()
             var report = RunReport.make(results, options: options, commandLine: CommandLine.arguments)
             var traceDisagrees = false
@@ -350,33 +370,53 @@ extension PerfRun {
                 if !quiet { print("LTTng trace: \(recording.directory) (babeltrace2 \(recording.directory))") }
             }
             if let accepted { report = accepted.mark(report) }
-            try ReportFile.write(report, to: json)
-            try ReportFile.writeAtomically(Data(HTMLReport.render(report, events: runner.events).utf8), to: html)
+            try ReportFile.write(report, to: jsonPath)
+            try ReportFile.writeAtomically(Data(HTMLReport.render(report, events: runner.events).utf8), to: htmlPath)
             if let traceEvents {
                 try ReportFile.writeAtomically(TraceEventFile.render(runner.events), to: traceEvents)
             }
             if !quiet {
                 print(RunReport.summaryTable(report))
-                print("report: \(json), \(html)")
+                print("report: \(jsonPath), \(htmlPath)")
             }
-            if interrupted.happened { throw ExitCode(130) }
+            if let code = signals.exitCode { throw ExitCode(code) }
             if traceDisagrees { throw ExitCode.failure }
             if results.contains(where: { $0.status == .failed }) { throw ExitCode.failure }
         }
 
-        /// Fails early (exit code 2) when the report could not be written.
-        private func checkWritable(_ path: String) throws {
-            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        /// Fails early (exit code 2) when an output could not be written, or
+        /// when two outputs would overwrite each other.
+        private func checkOutputs() throws {
+            var outputs = [("--json", jsonPath), ("--html", htmlPath)]
+            if let traceEvents { outputs.append(("--trace-events", traceEvents)) }
+            if let sqlLog { outputs.append(("--sql-log", sqlLog)) }
+            var targets: [(option: String, path: String, target: OutputFile.Target)] = []
             do {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            } catch {
-                throw UsageError("cannot write the report \(path): cannot create \(directory.path)")
+                for (option, path) in outputs {
+                    // The SQL log is opened (and its errors said) by its sink.
+                    if option != "--sql-log" { try OutputFile.checkWritable(path) }
+                    guard let target = try? OutputFile.target(of: path) else { continue }
+                    if let other = targets.first(where: { $0.target.collides(with: target) }) {
+                        throw UsageError("\(option) \(path) and \(other.option) \(other.path) are the same file: one would overwrite the other")
+                    }
+                    targets.append((option, path, target))
+                }
+            } catch let error as ReportError {
+                throw UsageError(error.description)
             }
-            let probe = directory.appendingPathComponent(".perf-run-write-check-\(getpid())")
-            guard FileManager.default.createFile(atPath: probe.path, contents: Data()) else {
-                throw UsageError("cannot write the report \(path): \(directory.path) is not writable")
+        }
+
+        /// Removes the trace an earlier `--lttng` run left at `--lttng-output`,
+        /// and nothing else: a directory there that is not an LTTng trace
+        /// (no `ust` folder, not empty) is refused, not deleted.
+        private func removeEarlierTrace() throws {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: lttngOutput, isDirectory: &isDirectory) else { return }
+            let contents = (try? FileManager.default.contentsOfDirectory(atPath: lttngOutput)) ?? []
+            guard isDirectory.boolValue, contents.isEmpty || contents.contains("ust") else {
+                throw UsageError("--lttng-output \(lttngOutput): exists and is not an LTTng trace; not replaced")
             }
-            try? FileManager.default.removeItem(at: probe)
+            try? FileManager.default.removeItem(atPath: lttngOutput)
         }
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 
 /// Reading and writing reports as JSON files.
 public enum ReportFile {
-    /// Writes a report atomically: to a temporary file beside the target,
-    /// then renamed over it, so a reader never sees half a report.
+    /// Writes a report (``OutputFile``): atomically to a regular file, so a
+    /// reader never sees half a report.
     public static func write(_ report: Report, to path: String) throws {
         try writeAtomically(try json(report), to: path)
     }
@@ -16,25 +16,12 @@ public enum ReportFile {
         return try encoder.encode(value)
     }
 
-    /// Writes bytes to a temporary file in the target's directory and
-    /// renames it over the target. Fails with a `ReportError` naming the
-    /// path and the reason; the target is then as it was.
+    /// Writes bytes to `path` as ``OutputFile/write(_:to:)`` does: a
+    /// regular file is replaced atomically, a device or FIFO written
+    /// through, a symbolic link kept. Fails with a `ReportError` naming the
+    /// path and the reason; a regular file is then as it was.
     public static func writeAtomically(_ data: Data, to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent()
-        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try data.write(to: temporary)
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw ReportError("\(path): cannot write: \(failureReason(error))")
-        }
-        if rename(temporary.path, url.path) != 0 {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw ReportError("\(path): cannot write: \(reason)")
-        }
+        try OutputFile.write(data, to: path)
     }
 
     /// Reads a report; the error names the file and what is wrong.

@@ -11,11 +11,21 @@ import Testing
         let stderr: String
     }
 
-    static func perfRun(_ arguments: [String]) throws -> Result {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    /// The perf-run binary built beside the test bundle.
+    static var executable: String {
+        let tests = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: tests).deletingLastPathComponent().appendingPathComponent("perf-run").path
+    }
+
+    /// Runs perf-run to its end. It runs in `directory` (by default the
+    /// system temporary directory, never the checkout: a default output
+    /// path must not replace a user's report), with `environment` added.
+    static func perfRun(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("perf-run")
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        process.currentDirectoryURL = directory ?? FileManager.default.temporaryDirectory
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -31,7 +41,7 @@ import Testing
         (["run", "--scale", "0"], "--scale must be between 0.01 and 4, not 0.0\n"),
         (["run", "--scale", "5"], "--scale must be between 0.01 and 4, not 5.0\n"),
         (["run", "NoSuchScenario"], "unknown scenario NoSuchScenario (perf-run list shows them)\n"),
-        (["run", "FetchAll", "--json", "/proc/nowhere/report.json"], "cannot write the report /proc/nowhere/report.json: cannot create /proc/nowhere\n"),
+        (["run", "FetchAll", "--json", "/proc/nowhere/report.json"], "/proc/nowhere/report.json: cannot write: cannot create /proc/nowhere: No such file or directory\n"),
         (["run", "--store", "tape"], "--store must be file or memory, not tape\n"),
     ])
     func badUsageExitsWithTwoAndOneLine(arguments: [String], message: String) throws {
@@ -42,8 +52,8 @@ import Testing
 
     @Test func lttngWithoutTheToolsStopsWithAReason() throws {
         let process = Process()
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        process.executableURL = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("perf-run")
+        process.executableURL = URL(fileURLWithPath: Self.executable)
+        process.currentDirectoryURL = FileManager.default.temporaryDirectory
         process.arguments = ["run", "FetchAll", "--scale", "0.02", "--lttng", "--json", NSTemporaryDirectory() + "x-\(UUID()).json"]
         process.environment = ["PATH": "/nonexistent"]
         let err = Pipe()

@@ -111,16 +111,16 @@ import Testing
         let cache = DataSetCache(directory: FileManager.default.temporaryDirectory.appendingPathComponent("faultline-cache-\(UUID())"))
         var messages: [String] = []
         let path = try cache.file(for: .selfies, scale: 0.01, seed: 3) { messages.append($0) }
-        #expect(messages == ["building data set selfies at scale 0.01, seed 3"])
+        #expect(messages == ["building data set selfies at scale 0.01, seed 3", "built data set selfies-scale0.01-seed3-g1"])
         #expect(try cache.file(for: .selfies, scale: 0.01, seed: 3) { messages.append($0) } == path)
-        #expect(messages.count == 1)
+        #expect(messages.count == 2)
         // A damaged file is rebuilt.
         let handle = try #require(FileHandle(forWritingAtPath: path))
         try handle.truncate(atOffset: 4096)
         try handle.close()
         _ = try cache.file(for: .selfies, scale: 0.01, seed: 3) { messages.append($0) }
-        #expect(messages.last == "building data set selfies at scale 0.01, seed 3")
-        #expect(messages.count == 3)
+        #expect(messages.suffix(2) == ["building data set selfies at scale 0.01, seed 3", "built data set selfies-scale0.01-seed3-g1"])
+        #expect(messages.count == 5)
     }
 }
 
@@ -148,11 +148,11 @@ import Testing
     }
 
     @Test func ctrlCWritesTheReportOfWhatRanAndExits130() throws {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let report = FileManager.default.temporaryDirectory.appendingPathComponent("interrupted-\(UUID()).json").path
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("perf-run")
-        process.arguments = ["run", "FetchAll", "Predicate", "FetchAll", "--scale", "0.02", "--iterations", "100000", "--warmup", "0",
+        process.executableURL = URL(fileURLWithPath: PerfRunCommandTests.executable)
+        process.currentDirectoryURL = FileManager.default.temporaryDirectory
+        process.arguments = ["run", "FetchAll", "Predicate", "DidFault", "--scale", "0.02", "--iterations", "100000", "--warmup", "0",
                              "--json", report, "--quiet"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

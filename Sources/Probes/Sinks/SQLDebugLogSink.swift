@@ -27,17 +27,20 @@ public final class SQLDebugLogSink: EventSink {
         case .standardError:
             output = Mutex(TextOutput(handle: FileHandle.standardError))
         case .file(let path):
-            if !FileManager.default.fileExists(atPath: path) {
-                guard FileManager.default.createFile(atPath: path, contents: nil) else {
-                    throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
-                }
-            }
-            guard let handle = FileHandle(forWritingAtPath: path) else {
-                throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
-            }
-            handle.seekToEndOfFile()
-            output = Mutex(TextOutput(handle: handle))
+            // Appended to, as `>>` does: a regular file grows, a device,
+            // FIFO or symbolic link is written through, never replaced.
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { throw OpenError(path: path, reason: String(cString: strerror(errno))) }
+            output = Mutex(TextOutput(handle: FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)))
         }
+    }
+
+    /// A log file that cannot be opened for writing, in one line.
+    public struct OpenError: Error, CustomStringConvertible, Sendable {
+        public let path: String
+        /// The system's reason ("No such file or directory").
+        public let reason: String
+        public var description: String { "cannot write the SQL log \(path): \(reason)" }
     }
 
     /// A sink writing through `write` (for tests and in-memory use).

@@ -1,0 +1,185 @@
+import Foundation
+
+/// Where `perf-run` writes a report, a page or a trace, and how.
+///
+/// A regular file, or a path where nothing is yet, is replaced atomically:
+/// the bytes go to a temporary file beside it, which is then renamed over
+/// it, so a reader never sees half a report and a failed write leaves the
+/// old one as it was. A symbolic link stays a link: the file it leads to is
+/// replaced (or created) that way. Anything else — a character device such
+/// as `/dev/null`, a FIFO, a socket — is written through, as `cp`, `tee` and
+/// shell redirection do (a FIFO blocks until something reads it). A
+/// directory is refused.
+public enum OutputFile {
+    /// What a path names, after following symbolic links.
+    public enum Kind: Equatable, Sendable {
+        /// Nothing yet: created atomically.
+        case absent
+        /// A regular file: replaced atomically.
+        case regular
+        /// A device, FIFO or socket: written through.
+        case special
+        case directory
+    }
+
+    /// A path with its symbolic links followed: the file that a write
+    /// reaches, and what it is.
+    public struct Target: Equatable, Sendable {
+        public let path: String
+        public let kind: Kind
+        /// Device and inode, when something is there.
+        let identity: (UInt64, UInt64)?
+
+        public static func == (a: Target, b: Target) -> Bool {
+            a.path == b.path && a.kind == b.kind && a.identity?.0 == b.identity?.0 && a.identity?.1 == b.identity?.1
+        }
+
+        /// Whether two outputs would overwrite each other: the same file,
+        /// or the same path where nothing is yet. Character devices (two
+        /// outputs to `/dev/null`) never do.
+        public func collides(with other: Target) -> Bool {
+            if kind == .special, isCharacterDevice { return false }
+            if let a = identity, let b = other.identity { return a == b }
+            return identity == nil && other.identity == nil && path == other.path
+        }
+
+        private var isCharacterDevice: Bool {
+            var info = stat()
+            return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR
+        }
+    }
+
+    /// Follows `path`'s symbolic links (a dangling link leads to the path
+    /// where its file would be) and says what is there.
+    public static func target(of path: String) throws(ReportError) -> Target {
+        var current = absolute(path)
+        for _ in 0..<40 {
+            var info = stat()
+            guard lstat(current, &info) == 0 else {
+                if errno == ENOENT { return Target(path: current, kind: .absent, identity: nil) }
+                throw ReportError("\(path): cannot write: \(String(cString: strerror(errno)))")
+            }
+            let identity = (UInt64(info.st_dev), UInt64(info.st_ino))
+            switch info.st_mode & S_IFMT {
+            case S_IFLNK:
+                var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+                let length = readlink(current, &buffer, buffer.count - 1)
+                guard length >= 0 else { throw ReportError("\(path): cannot write: \(String(cString: strerror(errno)))") }
+                let link = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                current = link.hasPrefix("/") ? link : (current as NSString).deletingLastPathComponent + "/" + link
+                current = (current as NSString).standardizingPath
+            case S_IFREG: return Target(path: current, kind: .regular, identity: identity)
+            case S_IFDIR: return Target(path: current, kind: .directory, identity: identity)
+            default: return Target(path: current, kind: .special, identity: identity)
+            }
+        }
+        throw ReportError("\(path): cannot write: too many levels of symbolic links")
+    }
+
+    /// Writes `data` to `path` as described above. Fails with one line
+    /// naming the path and the reason; a regular file is then as it was.
+    public static func write(_ data: Data, to path: String) throws(ReportError) {
+        let target = try target(of: path)
+        switch target.kind {
+        case .directory:
+            throw ReportError("\(path): cannot write: a directory")
+        case .special:
+            try writeThrough(data, to: target.path, naming: path)
+        case .absent, .regular:
+            try replace(target.path, with: data, naming: path)
+        }
+    }
+
+    /// Fails early, before any work, when `path` could not be written: a
+    /// directory in the way, a directory that cannot be created or written,
+    /// a device or FIFO without write permission. Creates the missing
+    /// directories a report path needs. Never opens a FIFO (that would
+    /// block until a reader comes).
+    public static func checkWritable(_ path: String) throws(ReportError) {
+        let target = try target(of: path)
+        switch target.kind {
+        case .directory:
+            throw ReportError("\(path): cannot write: a directory")
+        case .special:
+            guard access(target.path, W_OK) == 0 else {
+                throw ReportError("\(path): cannot write: \(String(cString: strerror(errno)))")
+            }
+        case .absent, .regular:
+            let directory = (target.path as NSString).deletingLastPathComponent
+            try createDirectories(directory, naming: path)
+            let probe = directory + "/.perf-run-write-check-\(getpid())"
+            let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+            guard descriptor >= 0 else {
+                throw ReportError("\(path): cannot write: \(directory): \(String(cString: strerror(errno)))")
+            }
+            close(descriptor)
+            unlink(probe)
+        }
+    }
+
+    /// `mkdir -p`, failing with the system's reason for the first
+    /// directory that cannot be made.
+    private static func createDirectories(_ directory: String, naming name: String) throws(ReportError) {
+        var info = stat()
+        if stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return }
+        let parent = (directory as NSString).deletingLastPathComponent
+        if parent != directory { try createDirectories(parent, naming: name) }
+        if mkdir(directory, 0o755) != 0, errno != EEXIST {
+            throw ReportError("\(name): cannot write: cannot create \(directory): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// The absolute form of `path`, from the current directory.
+    static func absolute(_ path: String) -> String {
+        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return (full as NSString).standardizingPath
+    }
+
+    private static func replace(_ path: String, with data: Data, naming name: String) throws(ReportError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let temporary = directory + "/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
+        try createDirectories(directory, naming: name)
+        var mode: mode_t = 0o644
+        var existing = stat()
+        if stat(path, &existing) == 0 { mode = existing.st_mode & 0o7777 }
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, mode)
+        guard descriptor >= 0 else { throw ReportError("\(name): cannot write: \(String(cString: strerror(errno)))") }
+        let written = writeAll(data, to: descriptor)
+        let synced = written == nil && fsync(descriptor) == 0 ? nil : (written ?? errno)
+        close(descriptor)
+        if let failure = synced {
+            unlink(temporary)
+            throw ReportError("\(name): cannot write: \(String(cString: strerror(failure)))")
+        }
+        if rename(temporary, path) != 0 {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw ReportError("\(name): cannot write: \(reason)")
+        }
+    }
+
+    private static func writeThrough(_ data: Data, to path: String, naming name: String) throws(ReportError) {
+        let descriptor = open(path, O_WRONLY | O_TRUNC)
+        guard descriptor >= 0 else { throw ReportError("\(name): cannot write: \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        if let failure = writeAll(data, to: descriptor) {
+            throw ReportError("\(name): cannot write: \(String(cString: strerror(failure)))")
+        }
+    }
+
+    /// Writes every byte; returns the errno of a failure.
+    private static func writeAll(_ data: Data, to descriptor: Int32) -> Int32? {
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Int32? in
+            var offset = 0
+            while offset < bytes.count {
+                let count = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += count
+            }
+            return nil
+        }
+    }
+}
