@@ -5,7 +5,7 @@ SWIFT ?= swift
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 RELEASE_BIN = .build/release
 
-.PHONY: run test build system-packages test-system-packages bench-probes bench-log fuzz-predicates update-baseline clean
+.PHONY: run test build system-packages test-system-packages bench-system-packages bench bench-probes bench-log fuzz-predicates update-baseline clean
 
 # The suite at the baseline's scale: counters must equal Reports/baseline.json.
 BASELINE_RUN = run --scale 0.02 --iterations 3 --warmup 1 --quiet
@@ -15,6 +15,9 @@ system-packages:
 
 test-system-packages:
 	@scripts/install-system-packages.sh --test
+
+bench-system-packages:
+	@scripts/install-system-packages.sh --bench
 
 build: system-packages
 	$(SWIFT) build -c release -j $(JOBS)
@@ -27,6 +30,8 @@ test: test-system-packages
 	$(SWIFT) test --skip-build --parallel --num-workers $(JOBS)
 	.build/debug/perf-run $(BASELINE_RUN) --json .build/baseline-check.json --html .build/baseline-check.html
 	.build/debug/perf-run compare Reports/baseline.json .build/baseline-check.json --exact-counters
+	# The benchmark is not run here, but a change that breaks its build is caught.
+	$(SWIFT) build --package-path Benchmarks -j $(JOBS)
 
 # Rewrites the committed baseline: do it on purpose, when the engine's
 # behaviour changed, and say so in the commit.
@@ -34,6 +39,19 @@ update-baseline: system-packages
 	$(SWIFT) build -j $(JOBS)
 	.build/debug/perf-run $(BASELINE_RUN) --json Reports/baseline.json --html .build/baseline.html
 	@echo "Reports/baseline.json rewritten: commit it with the reason its counters changed."
+
+# Faultline against the SQLite C API doing the same SQL and against GRDB, in
+# one run (not part of make test): docs/performance.md. BASE=<results.json>
+# says which ratios moved beyond their spread since that run; BENCH_ARGS
+# passes more options (--rounds, --scale, --patterns, --callgrind-scale).
+BENCH_RESULTS = Benchmarks/results
+bench: bench-system-packages
+	$(SWIFT) build -c release -j $(JOBS) --product perf-run
+	$(SWIFT) build -c release -j $(JOBS) --package-path Benchmarks
+	mkdir -p $(BENCH_RESULTS)
+	Benchmarks/.build/release/faultline-benchmark run --perf-run $(RELEASE_BIN)/perf-run \
+		--json $(BENCH_RESULTS)/latest.json $(if $(BASE),--base $(BASE)) $(BENCH_ARGS)
+	cp $(BENCH_RESULTS)/latest.json $(BENCH_RESULTS)/bench-$$(date -u +%Y%m%dT%H%M%SZ).json
 
 # What instrumentation costs (not part of make test): docs/performance.md.
 bench-probes: system-packages
@@ -45,7 +63,7 @@ fuzz-predicates: test-system-packages
 	FAULTLINE_FUZZ_COUNT=1000000 $(SWIFT) test --skip-build --filter PredicateFuzzTests
 
 clean:
-	rm -rf .build .build-nosinks
+	rm -rf .build .build-nosinks Benchmarks/.build
 
 bench-log: system-packages
 	scripts/bench-log.sh

@@ -43,9 +43,12 @@ public final class ScenarioIteration {
     public let scale: Double
     public let seed: UInt64
     let scenario: String
-    private(set) var values: [String: Double] = [:]
+    /// The figures the scenario recorded (``record(_:_:)``).
+    public private(set) var values: [String: Double] = [:]
 
-    init(store: Store, scale: Double, seed: UInt64, scenario: String) {
+    /// An iteration of `scenario` on `store` (the runner makes these; a
+    /// benchmark or a test may run a scenario's body by hand).
+    public init(store: Store, scale: Double, seed: UInt64, scenario: String) {
         self.store = store
         self.scale = scale
         self.seed = seed

@@ -4,12 +4,14 @@
 #
 #   scripts/install-system-packages.sh          packages to build and run
 #   scripts/install-system-packages.sh --test   also what the tests need
+#   scripts/install-system-packages.sh --bench  also what make bench needs
 set -euo pipefail
 
 packages=(libsqlite3-dev pkg-config liblttng-ust-dev lttng-tools babeltrace2)
-if [[ "${1:-}" == "--test" ]]; then
-    packages+=(chromium python3-jsonschema)
-fi
+case "${1:-}" in
+    --test) packages+=(chromium python3-jsonschema) ;;
+    --bench) packages+=(valgrind binutils) ;;
+esac
 
 missing=()
 for package in "${packages[@]}"; do

@@ -31,7 +31,7 @@ public enum DataSetKind: String, Sendable, CaseIterable {
     /// Builds the data set into an empty store, in one transaction;
     /// `step(done, total)` follows the work, at least every
     /// ``rowsPerStep`` rows, and stops it by throwing.
-    func build(into store: Store, scale: Double, seed: UInt64, step: (Int, Int) throws -> Void = { _, _ in }) throws {
+    public func build(into store: Store, scale: Double, seed: UInt64, step: (Int, Int) throws -> Void = { _, _ in }) throws {
         switch self {
         case .selfies: try SelfiesDataSet.build(into: store, scale: scale, seed: seed, step: step)
         case .fireballs: try FireballsDataSet.build(into: store, scale: scale, seed: seed, step: step)
@@ -39,7 +39,7 @@ public enum DataSetKind: String, Sendable, CaseIterable {
     }
 
     /// Row counts a built file must have, by table.
-    func expectedRows(scale: Double) -> [String: Int] {
+    public func expectedRows(scale: Double) -> [String: Int] {
         switch self {
         case .selfies: SelfiesDataSet.expectedRows(scale: scale)
         case .fireballs: FireballsDataSet.expectedRows(scale: scale)

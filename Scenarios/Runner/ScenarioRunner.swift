@@ -201,6 +201,13 @@ public final class ScenarioRunner {
         }
     }
 
+    /// The recorder a scenario runs with, as perf-run runs it (a benchmark
+    /// measures the same). Insights read the last iteration's events, with
+    /// bound values.
+    public static func recorder(keeping keptEvents: Int = 0) -> Recorder {
+        Recorder(bufferCapacity: max(keptEvents, 200_000), tracksArguments: true)
+    }
+
     /// Where iteration `index` of a scenario works on its copy of the data set.
     private func storeCopy(for scenario: Scenario, index: Int) -> String {
         workDirectory.appendingPathComponent(scenario.name).appendingPathComponent("store-\(index).sqlite").path
@@ -209,8 +216,7 @@ public final class ScenarioRunner {
     private func measure(_ scenario: Scenario, into report: inout ScenarioReport) throws {
         // A scenario's copies go when it ends, whatever happened.
         defer { try? FileManager.default.removeItem(at: workDirectory.appendingPathComponent(scenario.name)) }
-        // Insights read the last iteration's events, with bound values.
-        let recorder = Recorder(bufferCapacity: max(options.keptEvents, 200_000), tracksArguments: true)
+        let recorder = Self.recorder(keeping: options.keptEvents)
         var store = try makeStore(for: scenario, recorder: recorder, index: 0)
         var samples: [Sample] = []
         var counters: [[String: Int]] = []

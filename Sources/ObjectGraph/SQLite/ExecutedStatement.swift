@@ -36,6 +36,10 @@ public struct ExecutedStatement {
 
     /// The statement's SQL text as prepared.
     public var sql: String { statement.sql }
+
+    /// Which connection ran it: equal for the statements of one connection
+    /// while it is open (a replay opens one connection per identity).
+    public var connectionID: ObjectIdentifier { ObjectIdentifier(statement.connection) }
 }
 
 /// Called after every statement a connection executes.

@@ -1,0 +1,71 @@
+import ObjectGraph
+import Probes
+import Scenarios
+
+/// A pattern run with Faultline: the scenario's own code, as perf-run runs
+/// it (the scenario body on a store with the recorder, or with no sink).
+struct FaultlineVariant {
+    let pattern: Pattern
+    let scale: Double
+    let seed: UInt64
+    let recorder: Recorder?
+    let capture: SQLCapture?
+
+    private var configuration: StoreConfiguration {
+        var configuration = StoreConfiguration()
+        configuration.sinks = recorder.map { [$0] } ?? []
+        if let capture { configuration.statementHook = { capture.record($0) } }
+        return configuration
+    }
+
+    /// Opens what the pattern needs (not measured) and returns its measured
+    /// work, which returns the scenario's figures.
+    func prepare(file: String) throws -> () throws -> [String: Double] {
+        let kind = pattern.dataSet
+        if pattern.createsTheStore {
+            return { [configuration, scale, seed] in
+                let store = try Store(model: kind.model, location: .file(file), configuration: configuration)
+                try kind.build(into: store, scale: scale, seed: seed)
+                return [:]
+            }
+        }
+        let store = try Store(model: kind.model, location: .file(file), configuration: configuration)
+        let iteration = ScenarioIteration(store: store, scale: scale, seed: seed, scenario: pattern.rawValue)
+        switch pattern {
+        case .createDataSet: fatalError("handled above")
+        case .fetchAll: return { try Scenario.fetchAll.body(iteration); return iteration.values }
+        case .singleFault: return { try Scenario.singleFault.body(iteration); return iteration.values }
+        case .batchFault: return { try Scenario.batchFault.body(iteration); return iteration.values }
+        case .prefetch: return { try Scenario.prefetch.body(iteration); return iteration.values }
+        case .subqueryByHand:
+            let context = iteration.context()
+            return { ["people": Double(try context.perform { try SubqueryExperiment.byHand(in: context) })] }
+        case .subquery:
+            let context = iteration.context()
+            return { ["people": Double(try context.perform { try SubqueryExperiment.withSubquery(in: context) })] }
+        case .batchUpdateOneAtATime:
+            let context = iteration.context()
+            return { ["selfies": Double(try context.perform { try BatchUpdateExperiment.oneAtATime(in: context) })] }
+        case .batchUpdate:
+            return { _ = try BatchUpdateExperiment.batch(on: store); return [:] }
+        case .batchInsertOneAtATime, .batchInsert:
+            let count = DataSetKind.count(1_000, scale: scale)
+            let (oneAtATime, batch) = BatchInsertExperiment.values(count: count, seed: seed)
+            if pattern == .batchInsert { return { _ = try BatchInsertExperiment.batch(batch, on: store); return [:] } }
+            let context = iteration.context()
+            return { try context.perform { try BatchInsertExperiment.oneAtATime(oneAtATime, in: context) }; return [:] }
+        }
+    }
+
+    /// The pattern's object accesses (``Pattern/accessUnit``), from the
+    /// scenario's figures and the recorder's counters of one run.
+    func accesses(values: [String: Double], counters: Counters) -> Int {
+        switch pattern {
+        case .singleFault, .batchFault, .prefetch:
+            Int(values["namesRead"] ?? 0) + DataSetKind.count(500, scale: scale)
+        case .fetchAll: Int(values["objects"] ?? 0)
+        case .subqueryByHand, .subquery: counters.rowsRead
+        case .createDataSet, .batchUpdateOneAtATime, .batchUpdate, .batchInsertOneAtATime, .batchInsert: counters.rowsWritten
+        }
+    }
+}

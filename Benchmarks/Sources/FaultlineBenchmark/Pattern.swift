@@ -1,0 +1,51 @@
+import Scenarios
+
+/// A persistence pattern the benchmark measures three ways (the C limit,
+/// Faultline, GRDB). Each is one of the scenarios' loops, or one half of a
+/// paired scenario, on the Selfies data set (BatchInsert on Fireballs).
+enum Pattern: String, CaseIterable, Codable, Sendable {
+    case createDataSet = "CreateDataSet"
+    case fetchAll = "FetchAll"
+    case singleFault = "SingleFault"
+    case batchFault = "BatchFault"
+    case prefetch = "Prefetch"
+    case subqueryByHand = "Subquery.byHand"
+    case subquery = "Subquery.subquery"
+    case batchUpdateOneAtATime = "BatchUpdate.oneAtATime"
+    case batchUpdate = "BatchUpdate.batch"
+    case batchInsertOneAtATime = "BatchInsert.oneAtATime"
+    case batchInsert = "BatchInsert.batch"
+
+    var dataSet: DataSetKind {
+        switch self {
+        case .batchInsertOneAtATime, .batchInsert: .fireballs
+        default: .selfies
+        }
+    }
+
+    /// Whether it starts from no file at all (it builds the data set).
+    var createsTheStore: Bool { self == .createDataSet }
+
+    /// What one "access" is, for instructions per access.
+    var accessUnit: String {
+        switch self {
+        case .createDataSet, .batchUpdateOneAtATime, .batchUpdate, .batchInsertOneAtATime, .batchInsert: "row written"
+        case .fetchAll: "object fetched"
+        case .singleFault, .batchFault, .prefetch: "name read"
+        case .subqueryByHand, .subquery: "row read"
+        }
+    }
+}
+
+/// How a pattern is run.
+enum Variant: String, CaseIterable, Codable, Sendable {
+    /// The engine's own SQL replayed through the SQLite C API, plus a
+    /// hash-map lookup and a copy per access.
+    case limit
+    /// The scenario's code with the recorder on, as perf-run runs it.
+    case faultline
+    /// The same with no event sink.
+    case faultlineSinksOff = "faultline-sinks-off"
+    /// GRDB.swift 7.10.0, written as a GRDB user would.
+    case grdb
+}

@@ -1,0 +1,22 @@
+import Foundation
+
+/// What one worker process measured: one sample of one pattern and variant.
+struct Sample: Codable, Sendable {
+    var seconds: Double
+    /// Object accesses (the pattern's ``Pattern/accessUnit``).
+    var accesses: Int
+    /// Peak resident memory of the whole worker process.
+    var peakResidentBytes: Int
+    /// Rows read and statements executed, where the variant knows them.
+    var rowsRead: Int?
+    var statements: Int?
+}
+
+enum ProcessMemory {
+    /// Peak resident set size of this process (`ru_maxrss`), in bytes.
+    static func peakResidentBytes() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return usage.ru_maxrss * 1024
+    }
+}
