@@ -30,8 +30,10 @@ test: test-system-packages
 	$(SWIFT) test --skip-build --parallel --num-workers $(JOBS)
 	.build/debug/perf-run $(BASELINE_RUN) --json .build/baseline-check.json --html .build/baseline-check.html
 	.build/debug/perf-run compare Reports/baseline.json .build/baseline-check.json --exact-counters
-	# The benchmark is not run here, but a change that breaks its build is caught.
+	# The benchmark is not timed here, but a change that breaks it is caught:
+	# one small round checks that the variants agree (no callgrind).
 	$(SWIFT) build --package-path Benchmarks -j $(JOBS)
+	Benchmarks/.build/debug/faultline-benchmark run --rounds 1 --scale 0.02 --callgrind-scale 0 --json .build/bench-check.json
 
 # Rewrites the committed baseline: do it on purpose, when the engine's
 # behaviour changed, and say so in the commit.

@@ -70,6 +70,7 @@ struct Drive: ParsableCommand {
                     samples[variant, default: []].append(try bench.sample(pattern, variant, prepared, scale: scale))
                 }
             }
+            try Self.checkAgreement(pattern, samples)
             var instructions: [String: Double] = [:]
             if callgrindScale > 0 {
                 let small = try bench.prepare(pattern, scale: callgrindScale)
@@ -117,6 +118,23 @@ struct Drive: ParsableCommand {
             peakResidentBytes: Dictionary(uniqueKeysWithValues: Variant.allCases.map { v in
                 (v.rawValue, samples[v]?.map(\.peakResidentBytes).max() ?? 0)
             }))
+    }
+
+    /// Faultline and GRDB must have found the same (a benchmark of
+    /// different results would compare nothing), and the limit must have
+    /// read the rows the engine read.
+    static func checkAgreement(_ pattern: Pattern, _ samples: [Variant: [Sample]]) throws {
+        let found = Set([Variant.faultline, .faultlineSinksOff, .grdb].flatMap { samples[$0] ?? [] }.map(\.result))
+        guard found.count == 1, found.first! != nil else {
+            throw BenchmarkError("\(pattern.rawValue): the variants found different results (\(found.map { $0.map(String.init) ?? "none" }.sorted()))")
+        }
+        // The limit replays the engine's statements: it must read the rows
+        // the engine read.
+        let engine = Set((samples[.faultline] ?? []).compactMap(\.rowsRead))
+        let replay = Set((samples[.limit] ?? []).compactMap(\.rowsRead))
+        guard engine == replay else {
+            throw BenchmarkError("\(pattern.rawValue): the replay read \(replay.sorted()) rows, the engine \(engine.sorted())")
+        }
     }
 
     /// This executable: the driver starts itself as the worker.

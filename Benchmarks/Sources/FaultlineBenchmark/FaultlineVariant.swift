@@ -26,7 +26,7 @@ struct FaultlineVariant {
             return { [configuration, scale, seed] in
                 let store = try Store(model: kind.model, location: .file(file), configuration: configuration)
                 try kind.build(into: store, scale: scale, seed: seed)
-                return [:]
+                return ["rows": Double(kind.expectedRows(scale: scale).values.reduce(0, +))]
             }
         }
         let store = try Store(model: kind.model, location: .file(file), configuration: configuration)
@@ -47,14 +47,39 @@ struct FaultlineVariant {
             let context = iteration.context()
             return { ["selfies": Double(try context.perform { try BatchUpdateExperiment.oneAtATime(in: context) })] }
         case .batchUpdate:
-            return { _ = try BatchUpdateExperiment.batch(on: store); return [:] }
+            return {
+                guard case .count(let rows) = try BatchUpdateExperiment.batch(on: store) else { return [:] }
+                return ["rows": Double(rows)]
+            }
         case .batchInsertOneAtATime, .batchInsert:
             let count = DataSetKind.count(1_000, scale: scale)
             let (oneAtATime, batch) = BatchInsertExperiment.values(count: count, seed: seed)
-            if pattern == .batchInsert { return { _ = try BatchInsertExperiment.batch(batch, on: store); return [:] } }
+            if pattern == .batchInsert {
+                return {
+                    guard case .count(let rows) = try BatchInsertExperiment.batch(batch, on: store) else { return [:] }
+                    return ["rows": Double(rows)]
+                }
+            }
             let context = iteration.context()
-            return { try context.perform { try BatchInsertExperiment.oneAtATime(oneAtATime, in: context) }; return [:] }
+            return {
+                try context.perform { try BatchInsertExperiment.oneAtATime(oneAtATime, in: context) }
+                return ["rows": Double(oneAtATime.count)]
+            }
         }
+    }
+
+    /// What the pattern found, to compare with GRDB's: names read, people,
+    /// objects or rows.
+    func result(_ values: [String: Double]) -> Int? {
+        let key: String
+        switch pattern {
+        case .singleFault, .batchFault, .prefetch: key = "namesRead"
+        case .fetchAll: key = "objects"
+        case .subqueryByHand, .subquery: key = "people"
+        case .batchUpdateOneAtATime: key = "selfies"
+        case .createDataSet, .batchUpdate, .batchInsertOneAtATime, .batchInsert: key = "rows"
+        }
+        return values[key].map { Int($0) }
     }
 
     /// The pattern's object accesses (``Pattern/accessUnit``), from the

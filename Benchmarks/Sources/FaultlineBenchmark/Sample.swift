@@ -10,6 +10,9 @@ struct Sample: Codable, Sendable {
     /// Rows read and statements executed, where the variant knows them.
     var rowsRead: Int?
     var statements: Int?
+    /// What the pattern found (names read, people, objects, rows), where
+    /// the variant computes it: Faultline's and GRDB's must agree.
+    var result: Int?
 }
 
 enum ProcessMemory {

@@ -81,7 +81,7 @@ struct Worker: ParsableCommand {
         }
         return Sample(
             seconds: seconds, accesses: counted, peakResidentBytes: ProcessMemory.peakResidentBytes(),
-            rowsRead: recorder?.counters.rowsRead, statements: recorder?.counters.sqlStatements)
+            rowsRead: recorder?.counters.rowsRead, statements: recorder?.counters.sqlStatements, result: run.result(values))
     }
 
     private func runGRDB() throws -> Sample {
@@ -89,8 +89,10 @@ struct Worker: ParsableCommand {
         _ = try run.prepare(file: warmupFile)()
         let work = try run.prepare(file: file)
         let start = ProbeClock.now()
-        _ = try measuredPatternBody(work)
-        return Sample(seconds: Double(ProbeClock.now() - start) / 1e9, accesses: accesses, peakResidentBytes: ProcessMemory.peakResidentBytes())
+        let found = try measuredPatternBody(work)
+        return Sample(
+            seconds: Double(ProbeClock.now() - start) / 1e9, accesses: accesses, peakResidentBytes: ProcessMemory.peakResidentBytes(),
+            result: found)
     }
 }
 
