@@ -35,18 +35,18 @@ open class ManagedObject {
     public final var context: ObjectContext? { _context }
 
     final weak var _context: ObjectContext?
-    final var state: State = .fault
+    @exclusivity(unchecked) final var state: State = .fault
     /// Attribute values; meaningful when `state == .loaded`.
-    final var values: [Value] = []
+    @exclusivity(unchecked) final var values: [Value] = []
     /// One slot per relationship of the entity.
-    final var slots: [RelationshipSlot]
+    @exclusivity(unchecked) final var slots: [RelationshipSlot]
     /// Keys changed since the last save (attribute and relationship names).
-    final var changedKeys: Set<String> = []
+    @exclusivity(unchecked) final var changedKeys: Set<String> = []
     /// Relationships (by index, the first 64) loaded by a prefetch and not
     /// read since: for the unused-prefetch insight.
-    final var unreadPrefetches: UInt64 = 0
-    final var isInsertedFlag = false
-    final var isDeletedFlag = false
+    @exclusivity(unchecked) final var unreadPrefetches: UInt64 = 0
+    @exclusivity(unchecked) final var isInsertedFlag = false
+    @exclusivity(unchecked) final var isDeletedFlag = false
 
     /// Creates the object for an ID. Only contexts create objects: use
     /// ``ObjectContext/insert(_:)`` or a fetch.

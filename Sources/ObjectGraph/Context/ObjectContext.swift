@@ -29,29 +29,29 @@ public final class ObjectContext {
 
     let queue: DispatchQueue
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
-    var stalenessNanoseconds: UInt64?
+    @exclusivity(unchecked) var stalenessNanoseconds: UInt64?
 
     struct WeakObject {
         weak var object: ManagedObject?
     }
 
-    var registered: [ObjectID: WeakObject] = [:]
-    var inserted: [ObjectID: ManagedObject] = [:]
-    var updated: [ObjectID: ManagedObject] = [:]
-    var deleted: [ObjectID: ManagedObject] = [:]
-    var joinChanges = JoinChanges()
+    @exclusivity(unchecked) var registered: [ObjectID: WeakObject] = [:]
+    @exclusivity(unchecked) var inserted: [ObjectID: ManagedObject] = [:]
+    @exclusivity(unchecked) var updated: [ObjectID: ManagedObject] = [:]
+    @exclusivity(unchecked) var deleted: [ObjectID: ManagedObject] = [:]
+    @exclusivity(unchecked) var joinChanges = JoinChanges()
     /// The store reader this context reads through (see ``ConnectionPool``).
-    var readerLease: ConnectionPool.ReaderLease?
+    @exclusivity(unchecked) var readerLease: ConnectionPool.ReaderLease?
     /// Whether the context is pinned to a query generation.
     var pinnedToGeneration = false
     /// Per prefetched relationship (`Entity.relationship`): objects it was
     /// prefetched for, and how many of those then read it.
-    var prefetchUsage: [String: (prefetched: Int, read: Int, site: CallSite)] = [:]
+    @exclusivity(unchecked) var prefetchUsage: [String: (prefetched: Int, read: Int, site: CallSite)] = [:]
     /// Recorded as the author of this context's saves in persistent history.
     public var transactionAuthor: String?
     /// Call sites of the enclosing `perform` blocks and API calls, innermost
     /// last: events are attributed to the innermost.
-    var callSites: [CallSite] = []
+    @exclusivity(unchecked) var callSites: [CallSite] = []
 
     public init(store: Store, name: String = "context") {
         self.store = store
