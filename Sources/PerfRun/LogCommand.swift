@@ -24,13 +24,15 @@ extension PerfRun {
 
         @Flag(help: ArgumentHelp(
             "Keep reading the file as it grows and print the summary again after each change (until Ctrl-C).",
-            discussion: "A truncated or replaced file is read again from its start. With --json, one JSON object per line per update."))
+            discussion: """
+                A truncated or replaced file is read again from its start. A FIFO, a pipe or standard input (-) is read \
+                as it comes, to its end. With --json, one JSON object per line per update.
+                """))
         var follow = false
 
         func run() throws {
             guard limit >= 1 else { throw ValidationError("--limit must be at least 1, not \(limit)") }
             if follow {
-                guard file != "-" else { throw ValidationError("--follow needs a file, not standard input") }
                 guard html == nil else { throw ValidationError("--html cannot be used with --follow") }
                 try runFollowing()
                 return
@@ -42,9 +44,7 @@ extension PerfRun {
                 try analyzer.consume(try LogFile.open(file), path: file)
             }
             let analysis = analyzer.finish()
-            guard analysis.logLines > 0 else {
-                throw UsageError("\(file == "-" ? "standard input" : file): no SQL debug log lines in \(analysis.lines) lines (expected 'faultline: sql: …' or 'CoreData: sql: …')")
-            }
+            guard analysis.logLines > 0 else { throw noLogLines(in: analysis) }
             if let html {
                 let title = file == "-" ? "standard input" : URL(fileURLWithPath: file).lastPathComponent
                 try ReportFile.writeAtomically(Data(HTMLLogAnalysis.render(analysis, title: title).utf8), to: html)
@@ -60,23 +60,38 @@ extension PerfRun {
             }
         }
 
-        /// Polls the file twice a second and prints the summary when it changed.
+        /// The file's name in messages.
+        private var name: String { file == "-" ? "standard input" : file }
+
+        /// Exit code 2: nothing in the input was a log line.
+        private func noLogLines(in analysis: SQLLogAnalysis) -> UsageError {
+            UsageError("\(name): no SQL debug log lines in \(analysis.lines) lines (expected 'faultline: sql: …' or 'CoreData: sql: …')")
+        }
+
+        /// Polls a file twice a second and prints the summary when it
+        /// changed, until Ctrl-C; a stream (a FIFO, standard input) is read
+        /// as it comes, to its end, and then ends as a log read once does.
         private func runFollowing() throws {
-            var follower = LogFollower(path: file)
+            var follower = file == "-" ? LogFollower(stream: .standardInput, name: name) : LogFollower(path: file)
             var restarts = 0
             while true {
                 let changed = try follower.poll()
                 if follower.restarts != restarts {
                     restarts = follower.restarts
-                    if !json { print("--- \(file) was truncated or replaced: reading it again from its start") }
+                    if !json { print("--- \(name) was truncated or replaced: reading it again from its start") }
                 }
                 if changed {
-                    if !json { print("--- \(file) at \(follower.offset) bytes") }
+                    if !json { print("--- \(name) at \(follower.offset) bytes") }
                     try show(follower.analysis(), pretty: false)
                     fflush(nil)  // all streams: standard output may be a pipe
                 }
-                usleep(500_000)
+                if follower.ended { break }
+                // A stream's poll waits for its bytes itself.
+                if !follower.isStream { usleep(500_000) }
             }
+            if !json { print("--- end of \(name) at \(follower.offset) bytes") }
+            let analysis = follower.analysis()
+            guard analysis.logLines > 0 else { throw noLogLines(in: analysis) }
         }
     }
 }

@@ -47,4 +47,33 @@ import Testing
         #expect(follower.analysis().logLines == 8)
         #expect(follower.offset == 69)
     }
+
+    /// A FIFO is a stream: read as its bytes come, to its end, where a last
+    /// line without a newline is read too.
+    @Test func readsAFIFOToItsEnd() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-follow-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("app.log").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let firstRead = DispatchSemaphore(value: 0)
+        let writer = Thread {
+            guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
+            try? handle.write(contentsOf: Data("faultline: sql: SELECT 1\nfaultline: sql: SEL".utf8))
+            firstRead.wait()
+            try? handle.write(contentsOf: Data("ECT 2\nfaultline: sql: SELECT 3".utf8))
+            try? handle.close()
+        }
+        writer.start()
+        var follower = LogFollower(path: fifo)
+        #expect(follower.isStream)
+        #expect(try follower.poll())
+        #expect(follower.analysis().logLines == 1)  // the second line waits for its newline
+        #expect(!follower.ended)
+        firstRead.signal()
+        while !follower.ended { _ = try follower.poll() }
+        #expect(follower.analysis().logLines == 3)
+        #expect(follower.offset == 74)
+        #expect(try follower.poll() == false)
+    }
 }

@@ -123,6 +123,9 @@ public struct SQLLogAnalyzer {
         skippingRestOfLine = false
     }
 
+    /// Whether bytes of a line wait for its newline (``flush()`` reads them).
+    public var hasPartialLine: Bool { !carry.isEmpty && !skippingRestOfLine }
+
     /// Forgets a partial line: the file it came from was truncated or replaced.
     public mutating func dropPartialLine() {
         carry = []
