@@ -70,7 +70,10 @@ extension PerfRun {
     struct Compare: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Compares two reports: counters exactly, insights by identity, timings as samples.",
-            discussion: "Exit code 0: no regression (improvements do not fail); 1: a regression; 2: bad input.")
+            discussion: """
+                Exit code 0: no regression (improvements do not fail); 1: a regression (a scenario or counter of BASE \
+                that HEAD lacks is one, unless --allow-missing); 2: bad input. Any readable file will do, a pipe too (/dev/stdin, <(…)).
+                """)
 
         @Argument(help: "The base report.")
         var base: String
@@ -93,6 +96,9 @@ extension PerfRun {
         @Option(name: .customLong("accepted-insights"), help: "Known insights (rule/entity/keyPath per line) that do not fail.")
         var acceptedInsights: String?
 
+        @Flag(name: .customLong("allow-missing"), help: "HEAD may lack scenarios (missing or skipped) and counters of BASE: a subset run on purpose.")
+        var allowMissing = false
+
         func validate() throws {
             guard ComparisonFormat(rawValue: format) != nil || format == "html" else {
                 throw ValidationError("--format must be text, markdown, json or html, not \(format)")
@@ -102,17 +108,9 @@ extension PerfRun {
         func run() throws {
             var comparer = ReportComparer()
             comparer.exactCounters = exactCounters
+            comparer.allowMissing = allowMissing
             do {
-                if let thresholds {
-                    guard let data = FileManager.default.contents(atPath: thresholds) else {
-                        throw ReportError("\(thresholds): cannot read the thresholds file")
-                    }
-                    do {
-                        comparer.thresholds = try JSONDecoder().decode(Thresholds.self, from: data)
-                    } catch {
-                        throw ReportError("\(thresholds): not a thresholds file (counters, scenarios)")
-                    }
-                }
+                if let thresholds { comparer.thresholds = try Thresholds.read(thresholds) }
                 if let noiseFloor { comparer.noiseFloor = try NoiseFloor.read(noiseFloor) }
                 if let acceptedInsights { comparer.accepted = try AcceptedInsights(contentsOf: acceptedInsights) }
                 let comparison = comparer.compare(try ReportFile.read(base), try ReportFile.read(head), basePath: base, headPath: head)

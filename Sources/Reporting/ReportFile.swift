@@ -24,14 +24,20 @@ public enum ReportFile {
         try OutputFile.write(data, to: path)
     }
 
-    /// Reads a report; the error names the file and what is wrong.
+    /// Reads a report from any readable file (``InputFile``: a FIFO or a
+    /// pipe too); the error names the file, the key path and what is wrong.
     public static func read(_ path: String) throws -> Report {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ReportError("\(path): cannot read the file") }
+        let data = try InputFile.read(path)
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: data)
         } catch {
-            throw ReportError("\(path): not JSON (\(error.localizedDescription))")
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+            if let detail, detail.hasPrefix("Number "), let end = detail.range(of: " is not representable") {
+                let number = detail[detail.index(detail.startIndex, offsetBy: 7)..<end.lowerBound]
+                throw ReportError("\(path): the number \(number) is out of range (beyond a 64-bit floating-point number)")
+            }
+            throw ReportError("\(path): not JSON (\(detail ?? error.localizedDescription))")
         }
         guard let dictionary = object as? [String: Any], let version = dictionary["schemaVersion"] as? Int else {
             throw ReportError("\(path): not a Faultline report (no schemaVersion)")
@@ -39,12 +45,11 @@ public enum ReportFile {
         guard version == Report.currentSchemaVersion else {
             throw ReportError("\(path): schema version \(version) is not supported (this tool reads \(Report.currentSchemaVersion))")
         }
+        if let problem = ReportValueCheck.problem(in: object) { throw ReportError("\(path): \(problem)") }
         do {
             return try JSONDecoder().decode(Report.self, from: data)
-        } catch DecodingError.keyNotFound(let key, let context) {
-            throw ReportError("\(path): missing field \((context.codingPath.map(\.stringValue) + [key.stringValue]).joined(separator: "."))")
-        } catch {
-            throw ReportError("\(path): not a valid report (\(error))")
+        } catch let error as DecodingError {
+            throw ReportError("\(path): \(ReportDecodingFailure.describe(error))")
         }
     }
 }

@@ -18,17 +18,32 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
         if scenario.counters.isEmpty { return "-" }
         let changed = scenario.counters.filter { $0.verdict != "same" }
         if changed.isEmpty { return "same" }
-        return changed.map { "\($0.name) \($0.base) → \($0.head) (\($0.verdict))" }.joined(separator: ", ")
+        return changed.map { "\($0.name) \($0.base) → \($0.head.map(String.init) ?? "none") (\($0.verdict))" }.joined(separator: ", ")
     }
 
+    /// Medians, their ratio and interval ("n/a" where not finite), p-value
+    /// and verdict.
     static func timingSummary(_ timing: ReportComparison.TimingComparison?) -> String {
         guard let timing else { return "-" }
-        var text = String(format: "%.4fs → %.4fs ×%.3f", timing.baseMedian, timing.headMedian, timing.ratio)
-        if let low = timing.ratioLow, let high = timing.ratioHigh { text += String(format: " [%.3f, %.3f]", low, high) }
+        func ratio(_ value: Double?) -> String { value.map { String(format: "%.3f", $0) } ?? "n/a" }
+        var text = "\(seconds(timing.baseMedian)) → \(seconds(timing.headMedian)) ×\(ratio(timing.ratio))"
+        if timing.ratioLow != nil || timing.ratioHigh != nil { text += " [\(ratio(timing.ratioLow)), \(ratio(timing.ratioHigh))]" }
         if let p = timing.adjustedPValue { text += String(format: " p=%.3g", p) }
         text += " \(timing.verdict)"
         if let reason = timing.reason { text += " (\(reason))" }
         return text
+    }
+
+    /// Seconds with 4 decimals; in exponent form from a million on.
+    static func seconds(_ value: Double) -> String {
+        String(format: value.magnitude < 1e6 ? "%.4fs" : "%.4gs", value)
+    }
+
+    /// What a scenario's status line adds when head lacks the scenario and
+    /// that is a regression.
+    static func missingNote(_ scenario: ReportComparison.ScenarioComparison) -> String {
+        let missing = scenario.status == "only in base" || scenario.status.hasPrefix("head skipped")
+        return missing && scenario.regression ? " (missing in head: a regression; --allow-missing if intended)" : ""
     }
 
     static func text(_ comparison: ReportComparison) -> String {
@@ -38,7 +53,7 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
             ?? "timings: compared as samples; only meaningful from the same machine, ideally the same job")
         for scenario in comparison.scenarios {
             lines.append("")
-            lines.append("\(scenario.name): \(scenario.status)")
+            lines.append("\(scenario.name): \(scenario.status)\(missingNote(scenario))")
             lines.append("  counters: \(counterSummary(scenario))")
             lines.append("  timing:   \(timingSummary(scenario.timing))")
             for change in scenario.statements {
@@ -53,44 +68,44 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// Every string from the reports is escaped (``escapeMarkdown``),
+    /// statement shapes are code spans (``markdownCode``).
     static func markdown(_ comparison: ReportComparison) -> String {
-        func cell(_ text: String) -> String {
-            text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
-        }
         var lines = ["## Faultline comparison: \(comparison.hasRegression ? "❌ regression" : "✅ no regression")", ""]
-        if let reason = comparison.countersNotComparable { lines.append("Counters are not comparable: \(cell(reason)).") }
-        if let reason = comparison.timingsNotComparable { lines.append("Timings are not comparable: \(cell(reason)).") }
+        if let reason = comparison.countersNotComparable { lines.append("Counters are not comparable: \(escapeMarkdown(reason)).") }
+        if let reason = comparison.timingsNotComparable { lines.append("Timings are not comparable: \(escapeMarkdown(reason)).") }
         lines += ["", "| scenario | counters | timing | new insights |", "| --- | --- | --- | --- |"]
         for scenario in comparison.scenarios {
-            let name = scenario.status == "compared" ? scenario.name : "\(scenario.name) (\(scenario.status))"
-            lines.append("| \(cell(name)) | \(cell(counterSummary(scenario))) | \(cell(timingSummary(scenario.timing))) | "
-                + "\(cell(scenario.newInsights.map(\.message).joined(separator: "; ")))|")
+            let name = scenario.status == "compared" ? scenario.name : "\(scenario.name) (\(scenario.status))\(missingNote(scenario))"
+            let cells = [name, counterSummary(scenario), timingSummary(scenario.timing), scenario.newInsights.map(\.message).joined(separator: "; ")]
+            lines.append("| " + cells.map(escapeMarkdown).joined(separator: " | ") + " |")
         }
         let statements = comparison.scenarios.flatMap { scenario in scenario.statements.map { (scenario.name, $0) } }
         if !statements.isEmpty {
             lines += ["", "Statement shapes:", ""]
             for (name, change) in statements {
-                lines.append("- \(cell(name)): \(change.change) (\(change.baseCount) → \(change.headCount)) `\(cell(change.shape))`")
+                lines.append("- \(escapeMarkdown(name)): \(change.change) (\(change.baseCount) → \(change.headCount)) \(markdownCode(change.shape))")
             }
         }
         return lines.joined(separator: "\n") + "\n"
     }
 }
 
-/// A short Markdown summary of one run, for a CI job summary.
+/// A short Markdown summary of one run, for a CI job summary. Every string
+/// from the report is escaped (``escapeMarkdown``).
 public enum ReportMarkdown {
     public static func render(_ report: Report) -> String {
         var lines = [
             "## Faultline run: \(report.scenarios.filter { $0.status == .passed }.count) of \(report.scenarios.count) scenarios passed", "",
             "Scale \(report.configuration.scale), seed \(report.configuration.seed), \(report.configuration.iterations) iterations, "
-                + "\(report.environment.buildConfiguration) build, SQLite \(report.environment.sqliteVersion).", "",
+                + "\(escapeMarkdown(report.environment.buildConfiguration)) build, SQLite \(escapeMarkdown(report.environment.sqliteVersion)).", "",
             "| scenario | status | median | sqlStatements | faultsFired | cacheMisses | insights |", "| --- | --- | --- | --- | --- | --- | --- |",
         ]
         for scenario in report.scenarios {
-            let median = scenario.samples.isEmpty ? "-" : String(format: "%.4fs", Statistics(scenario.samples.map(\.wallSeconds)).median)
+            let median = scenario.samples.isEmpty ? "-" : ComparisonFormat.seconds(Statistics(scenario.samples.map(\.wallSeconds)).median)
             let counters = ["sqlStatements", "faultsFired", "cacheMisses"].map { scenario.counters[$0].map(String.init) ?? "-" }
             let status = scenario.status == .passed ? "passed" : "\(scenario.status.rawValue): \(scenario.error ?? "")"
-            lines.append("| \(scenario.name) | \(status.replacingOccurrences(of: "|", with: "\\|")) | \(median) | "
+            lines.append("| \(escapeMarkdown(scenario.name)) | \(escapeMarkdown(status)) | \(median) | "
                 + counters.joined(separator: " | ") + " | \(scenario.insights.count) |")
         }
         return lines.joined(separator: "\n") + "\n"

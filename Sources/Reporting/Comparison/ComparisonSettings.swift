@@ -43,6 +43,17 @@ public struct Thresholds: Codable, Equatable, Sendable {
         counters = try container.decodeIfPresent([String: CounterAllowance].self, forKey: .counters) ?? [:]
         scenarios = try container.decodeIfPresent([String: [String: CounterAllowance]].self, forKey: .scenarios) ?? [:]
     }
+
+    /// Reads a thresholds file from any readable file (``InputFile``: a
+    /// pipe too); the error names the file.
+    public static func read(_ path: String) throws(ReportError) -> Thresholds {
+        let data = try InputFile.read(path, what: "thresholds file")
+        do {
+            return try JSONDecoder().decode(Thresholds.self, from: data)
+        } catch {
+            throw ReportError("\(path): not a thresholds file (counters, scenarios)")
+        }
+    }
 }
 
 /// The smallest timing change a comparison calls a change: relative (a
@@ -62,10 +73,11 @@ public struct NoiseFloor: Codable, Equatable, Sendable {
 
     func relative(for scenario: String) -> Double { max(relative, scenarios[scenario] ?? 0) }
 
-    /// Reads a floor file: a `NoiseFloor` JSON, or the JSON of an A/A
-    /// comparison, whose confidence intervals give each scenario's floor.
+    /// Reads a floor file (any readable file, ``InputFile``: a pipe too): a
+    /// `NoiseFloor` JSON, or the JSON of an A/A comparison, whose
+    /// confidence intervals give each scenario's floor.
     public static func read(_ path: String) throws -> NoiseFloor {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ReportError("\(path): cannot read the noise floor file") }
+        let data = try InputFile.read(path, what: "noise floor file")
         if let comparison = try? JSONDecoder().decode(ReportComparison.self, from: data) {
             var floor = NoiseFloor()
             for scenario in comparison.scenarios {

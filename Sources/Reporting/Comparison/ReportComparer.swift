@@ -10,6 +10,11 @@ import Probes
 ///   set per scenario); otherwise they are "not comparable" with the reason.
 /// - An insight in head that base did not have and that the accepted list
 ///   does not hold is a regression.
+/// - What head lacks is a regression: a scenario that passed in base and is
+///   missing or skipped in head, a counter of base that head does not have
+///   (when counters compare). With `allowMissing` (a subset run on
+///   purpose) they are shown, not gating. A scenario that failed in head is
+///   a regression either way.
 /// - Timings: the medians are compared with a Mann-Whitney U test (p-values
 ///   corrected for the number of scenarios with Holm's method) and a
 ///   bootstrap interval of the ratio; slower or faster only when both say so
@@ -24,6 +29,8 @@ public struct ReportComparer: Sendable {
     public var accepted = AcceptedInsights(identities: [])
     public var minimumSamples = 9
     public var alpha = 0.05
+    /// Scenarios and counters missing from head are intended (a subset run).
+    public var allowMissing = false
 
     public init() {}
 
@@ -31,46 +38,50 @@ public struct ReportComparer: Sendable {
         let counterReason = Self.counterIncomparability(base, head)
         let timingReason = Self.timingIncomparability(base, head)
         var scenarios: [ReportComparison.ScenarioComparison] = []
-        var pValues: [(Int, Double)] = []
+        var tested: [(index: Int, p: Double, interval: BootstrapRatio.Interval)] = []
         let baseByName = Dictionary(base.scenarios.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         for headScenario in head.scenarios {
             guard let baseScenario = baseByName[headScenario.name] else {
-                scenarios.append(.init(name: headScenario.name, status: "only in head", counters: [], statements: [], newInsights: [], timing: nil))
+                scenarios.append(.init(name: headScenario.name, status: "only in head"))
                 continue
             }
             var comparison = ReportComparison.ScenarioComparison(
                 name: headScenario.name,
-                status: headScenario.status == .passed ? "compared" : "head \(headScenario.status.rawValue): \(headScenario.error ?? "")",
-                counters: [], statements: [], newInsights: [], timing: nil)
+                status: headScenario.status == .passed ? "compared" : "head \(headScenario.status.rawValue): \(headScenario.error ?? "")")
             if counterReason == nil, baseScenario.dataSet == headScenario.dataSet {
                 comparison.counters = counters(baseScenario, headScenario)
                 comparison.statements = statementChanges(baseScenario, headScenario)
             }
             let known = Set(baseScenario.insights.map(\.identity))
             comparison.newInsights = headScenario.insights.filter { !known.contains($0.identity) && !accepted.identities.contains($0.identity) }
-            let (timing, p) = self.timing(baseScenario, headScenario, reason: timingReason)
+            let (timing, test) = self.timing(baseScenario, headScenario, reason: timingReason)
             comparison.timing = timing
-            if let p { pValues.append((scenarios.count, p)) }
+            if let test { tested.append((scenarios.count, test.p, test.interval)) }
+            let missing = headScenario.status == .skipped && baseScenario.status == .passed
+            comparison.regression = headScenario.status == .failed || (missing && !allowMissing)
             scenarios.append(comparison)
         }
-        for baseScenario in base.scenarios where !head.scenarios.contains(where: { $0.name == baseScenario.name }) {
-            scenarios.append(.init(name: baseScenario.name, status: "only in base", counters: [], statements: [], newInsights: [], timing: nil))
+        let headNames = Set(head.scenarios.map(\.name))
+        for baseScenario in base.scenarios where !headNames.contains(baseScenario.name) {
+            scenarios.append(.init(name: baseScenario.name, status: "only in base", regression: baseScenario.status == .passed && !allowMissing))
         }
         // Holm's correction over every scenario whose timing was tested.
-        let adjusted = HolmCorrection.adjust(pValues.map(\.1))
-        for ((index, _), p) in zip(pValues, adjusted) {
-            guard var timing = scenarios[index].timing else { continue }
+        let adjusted = HolmCorrection.adjust(tested.map(\.p))
+        for (test, p) in zip(tested, adjusted) {
+            guard var timing = scenarios[test.index].timing else { continue }
             timing.adjustedPValue = p
-            timing.verdict = verdict(timing, adjustedP: p, scenario: scenarios[index].name)
-            scenarios[index].timing = timing
+            timing.verdict = verdict(timing, interval: test.interval, adjustedP: p, scenario: scenarios[test.index].name)
+            scenarios[test.index].timing = timing
         }
-        let regression = scenarios.contains { scenario in
-            scenario.counters.contains { $0.verdict == "regression" } || !scenario.newInsights.isEmpty || scenario.timing?.verdict == "slower"
-                || scenario.status.hasPrefix("head failed")
+        for index in scenarios.indices {
+            let scenario = scenarios[index]
+            scenarios[index].regression = scenario.regression
+                || scenario.counters.contains { $0.verdict == "regression" || $0.verdict == "missing" }
+                || !scenario.newInsights.isEmpty || scenario.timing?.verdict == "slower"
         }
         return ReportComparison(
             base: basePath, head: headPath, countersNotComparable: counterReason, timingsNotComparable: timingReason,
-            scenarios: scenarios, hasRegression: regression)
+            scenarios: scenarios, hasRegression: scenarios.contains { $0.regression })
     }
 
     static func counterIncomparability(_ base: Report, _ head: Report) -> String? {
@@ -104,7 +115,11 @@ public struct ReportComparer: Sendable {
     private func counters(_ base: ScenarioReport, _ head: ScenarioReport) -> [ReportComparison.CounterComparison] {
         let advisory = Set(base.advisoryCounters + head.advisoryCounters + Array(Counters.advisoryByNature))
         return Counters.names.compactMap { name in
-            guard let b = base.counters[name], let h = head.counters[name] else { return nil }
+            guard let b = base.counters[name] else { return nil }
+            guard let h = head.counters[name] else {
+                let verdict = advisory.contains(name) ? "advisory" : allowMissing ? "allowed" : "missing"
+                return .init(name: name, base: b, head: nil, verdict: verdict)
+            }
             let verdict: String
             if b == h {
                 verdict = "same"
@@ -136,14 +151,21 @@ public struct ReportComparer: Sendable {
         return changes
     }
 
-    private func timing(_ base: ScenarioReport, _ head: ScenarioReport, reason: String?) -> (ReportComparison.TimingComparison?, Double?) {
+    /// The timing comparison, and for a tested one its p-value and the
+    /// bootstrap interval (whose bounds may be infinite: a base of 0).
+    private func timing(
+        _ base: ScenarioReport, _ head: ScenarioReport, reason: String?
+    ) -> (ReportComparison.TimingComparison?, (p: Double, interval: BootstrapRatio.Interval)?) {
         let b = base.samples.map(\.wallSeconds)
         let h = head.samples.map(\.wallSeconds)
-        guard !b.isEmpty, !h.isEmpty else { return (nil, nil) }
+        // A time that is negative or not finite is not a time (ReportFile
+        // refuses such reports; a report built in code may hold one).
+        guard !b.isEmpty, !h.isEmpty, (b + h).allSatisfy({ $0.isFinite && $0 >= 0 }) else { return (nil, nil) }
         let baseMedian = Statistics(b).median
         let headMedian = Statistics(h).median
+        let ratio = headMedian / baseMedian
         var timing = ReportComparison.TimingComparison(
-            baseMedian: baseMedian, headMedian: headMedian, ratio: baseMedian == 0 ? .infinity : headMedian / baseMedian,
+            baseMedian: baseMedian, headMedian: headMedian, ratio: ratio.isFinite ? ratio : nil,
             ratioLow: nil, ratioHigh: nil, pValue: nil, adjustedPValue: nil, verdict: "not comparable", reason: reason)
         if reason != nil { return (timing, nil) }
         guard b.count >= minimumSamples, h.count >= minimumSamples else {
@@ -152,16 +174,19 @@ public struct ReportComparer: Sendable {
             return (timing, nil)
         }
         let interval = BootstrapRatio.medianRatio(base: b, head: h)
-        timing.ratioLow = interval.low
-        timing.ratioHigh = interval.high
+        timing.ratioLow = interval.low.isFinite ? interval.low : nil
+        timing.ratioHigh = interval.high.isFinite ? interval.high : nil
         let p = MannWhitneyU.test(b, h).pValue
         timing.pValue = p
         timing.verdict = "unchanged"
-        return (timing, p)
+        return (timing, (p, interval))
     }
 
-    private func verdict(_ timing: ReportComparison.TimingComparison, adjustedP: Double, scenario: String) -> String {
-        guard adjustedP < alpha, let low = timing.ratioLow, let high = timing.ratioHigh else { return "unchanged" }
+    private func verdict(
+        _ timing: ReportComparison.TimingComparison, interval: BootstrapRatio.Interval, adjustedP: Double, scenario: String
+    ) -> String {
+        let (low, high) = (interval.low, interval.high)
+        guard adjustedP < alpha, !low.isNaN, !high.isNaN else { return "unchanged" }
         let change = abs(timing.headMedian - timing.baseMedian)
         let aboveFloor = change > noiseFloor.absolute && change > noiseFloor.relative(for: scenario) * timing.baseMedian
         guard aboveFloor else { return "unchanged" }

@@ -18,20 +18,59 @@ public struct ReportComparison: Codable, Equatable, Sendable {
 
     public struct ScenarioComparison: Codable, Equatable, Sendable {
         public var name: String
-        /// `compared`, `only in base`, `only in head`, or the head's failure.
+        /// `compared`, `only in base`, `only in head`, or the head's
+        /// failure or skip (`head failed: …`, `head skipped: …`).
         public var status: String
         public var counters: [CounterComparison]
         public var statements: [StatementChange]
         public var newInsights: [Insight]
         public var timing: TimingComparison?
+        /// Whether this scenario makes the comparison a regression (false
+        /// when read from a comparison written before the field existed).
+        public var regression: Bool
+
+        init(
+            name: String, status: String, counters: [CounterComparison] = [], statements: [StatementChange] = [],
+            newInsights: [Insight] = [], timing: TimingComparison? = nil, regression: Bool = false
+        ) {
+            self.name = name
+            self.status = status
+            self.counters = counters
+            self.statements = statements
+            self.newInsights = newInsights
+            self.timing = timing
+            self.regression = regression
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decode(String.self, forKey: .name)
+            status = try container.decode(String.self, forKey: .status)
+            counters = try container.decode([CounterComparison].self, forKey: .counters)
+            statements = try container.decode([StatementChange].self, forKey: .statements)
+            newInsights = try container.decode([Insight].self, forKey: .newInsights)
+            timing = try container.decodeIfPresent(TimingComparison.self, forKey: .timing)
+            regression = try container.decodeIfPresent(Bool.self, forKey: .regression) ?? false
+        }
     }
 
     public struct CounterComparison: Codable, Equatable, Sendable {
         public var name: String
         public var base: Int
-        public var head: Int
-        /// `same`, `regression`, `improvement`, `allowed` (by thresholds), `advisory`.
+        /// Nil (JSON null) when head does not have the counter.
+        public var head: Int?
+        /// `same`, `regression`, `improvement`, `allowed` (by thresholds, or
+        /// a missing counter with `--allow-missing`), `advisory`, `missing`
+        /// (in base, not in head: a regression).
         public var verdict: String
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(base, forKey: .base)
+            try container.encode(head, forKey: .head)  // null, not left out
+            try container.encode(verdict, forKey: .verdict)
+        }
     }
 
     public struct StatementChange: Codable, Equatable, Sendable {
@@ -42,10 +81,13 @@ public struct ReportComparison: Codable, Equatable, Sendable {
         public var headCount: Int
     }
 
+    /// Medians and their ratio (head / base). A ratio or interval bound
+    /// that is not finite (a base median of 0, an overflow) is nil: JSON
+    /// null, "n/a" in text. Every number encoded is finite.
     public struct TimingComparison: Codable, Equatable, Sendable {
         public var baseMedian: Double
         public var headMedian: Double
-        public var ratio: Double
+        public var ratio: Double?
         public var ratioLow: Double?
         public var ratioHigh: Double?
         public var pValue: Double?
@@ -53,5 +95,19 @@ public struct ReportComparison: Codable, Equatable, Sendable {
         /// `slower`, `faster`, `unchanged`, `inconclusive`, `not comparable`.
         public var verdict: String
         public var reason: String?
+
+        public func encode(to encoder: any Encoder) throws {
+            func finite(_ value: Double?) -> Double? { value.flatMap { $0.isFinite ? $0 : nil } }
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(finite(baseMedian) ?? .greatestFiniteMagnitude, forKey: .baseMedian)
+            try container.encode(finite(headMedian) ?? .greatestFiniteMagnitude, forKey: .headMedian)
+            try container.encode(finite(ratio), forKey: .ratio)  // null, not left out
+            try container.encodeIfPresent(finite(ratioLow), forKey: .ratioLow)
+            try container.encodeIfPresent(finite(ratioHigh), forKey: .ratioHigh)
+            try container.encodeIfPresent(finite(pValue), forKey: .pValue)
+            try container.encodeIfPresent(finite(adjustedPValue), forKey: .adjustedPValue)
+            try container.encode(verdict, forKey: .verdict)
+            try container.encodeIfPresent(reason, forKey: .reason)
+        }
     }
 }

@@ -21,7 +21,7 @@ public enum HTMLComparison {
             if !scenario.counters.isEmpty {
                 html += "<h3>Counters</h3><table class=\"sortable\"><thead><tr><th>counter</th><th>base</th><th>head</th><th>verdict</th></tr></thead><tbody>"
                 for counter in scenario.counters {
-                    html += "<tr><td>\(escapeHTML(counter.name))</td><td>\(counter.base)</td><td>\(counter.head)</td>"
+                    html += "<tr><td>\(escapeHTML(counter.name))</td><td>\(counter.base)</td><td>\(counter.head.map(String.init) ?? "none")</td>"
                         + "<td class=\"\(escapeHTML(counter.verdict))\">\(escapeHTML(counter.verdict))</td></tr>"
                 }
                 html += "</tbody></table>"

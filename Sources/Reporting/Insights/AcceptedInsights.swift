@@ -8,10 +8,11 @@ public struct AcceptedInsights: Sendable, Equatable {
 
     public init(identities: Set<String>) { self.identities = identities }
 
-    /// Reads a file; an error names the file and line.
+    /// Reads a file (any readable file, ``InputFile``: a pipe too); an
+    /// error names the file and line.
     public init(contentsOf path: String) throws {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw ReportError("\(path): cannot read the accepted-insights file")
+        guard let text = String(data: try InputFile.read(path, what: "accepted-insights file"), encoding: .utf8) else {
+            throw ReportError("\(path): not UTF-8 text")
         }
         var identities = Set<String>()
         for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {

@@ -165,7 +165,10 @@ public struct Summary: Codable, Equatable, Sendable {
     }
 }
 
-/// Min, median, mean, max and standard deviation of some figures.
+/// Min, median, mean, max and standard deviation of some figures. Finite
+/// figures give finite statistics, however large (up to
+/// `Double.greatestFiniteMagnitude`): sums that would overflow are taken
+/// over the figures scaled down by the largest.
 public struct Statistics: Codable, Equatable, Sendable {
     public var min: Double
     public var median: Double
@@ -175,19 +178,31 @@ public struct Statistics: Codable, Equatable, Sendable {
 
     public init(_ values: [Double]) {
         let sorted = values.sorted()
-        let count = Double(sorted.count)
         min = sorted.first ?? 0
         max = sorted.last ?? 0
-        if sorted.isEmpty {
-            median = 0
-        } else if sorted.count % 2 == 1 {
-            median = sorted[sorted.count / 2]
-        } else {
-            median = (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        median = Self.median(ofSorted: sorted)
+        (mean, standardDeviation) = Self.meanAndStandardDeviation(sorted)
+        if !mean.isFinite || !standardDeviation.isFinite, let scale = sorted.map(abs).max(), scale.isFinite, scale > 0 {
+            let scaled = Self.meanAndStandardDeviation(sorted.map { $0 / scale })
+            (mean, standardDeviation) = (scaled.mean * scale, scaled.standardDeviation * scale)
         }
-        mean = sorted.isEmpty ? 0 : sorted.reduce(0, +) / count
-        let m = mean
-        standardDeviation = sorted.count < 2 ? 0 : (sorted.reduce(0) { $0 + ($1 - m) * ($1 - m) } / (count - 1)).squareRoot()
+    }
+
+    /// The middle value (the mean of the two middle ones), 0 for none.
+    public static func median(ofSorted sorted: [Double]) -> Double {
+        if sorted.isEmpty { return 0 }
+        if sorted.count % 2 == 1 { return sorted[sorted.count / 2] }
+        let (low, high) = (sorted[sorted.count / 2 - 1], sorted[sorted.count / 2])
+        let middle = (low + high) / 2
+        return middle.isFinite ? middle : low / 2 + high / 2
+    }
+
+    private static func meanAndStandardDeviation(_ values: [Double]) -> (mean: Double, standardDeviation: Double) {
+        guard !values.isEmpty else { return (0, 0) }
+        let count = Double(values.count)
+        let mean = values.reduce(0, +) / count
+        guard values.count > 1 else { return (mean, 0) }
+        return (mean, (values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / (count - 1)).squareRoot())
     }
 }
 

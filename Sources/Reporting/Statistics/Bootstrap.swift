@@ -21,8 +21,7 @@ public enum BootstrapRatio {
         func resample(_ values: [Double]) -> Double {
             var drawn = (0..<values.count).map { _ in values[Int(next() % UInt64(values.count))] }
             drawn.sort()
-            let n = drawn.count
-            return n % 2 == 1 ? drawn[n / 2] : (drawn[n / 2 - 1] + drawn[n / 2]) / 2
+            return Statistics.median(ofSorted: drawn)
         }
         var ratios: [Double] = []
         ratios.reserveCapacity(resamples)
