@@ -131,4 +131,23 @@ import Testing
         #expect(floor.scenarios["Prefetch"] != nil)
         #expect((floor.scenarios["Prefetch"] ?? 1) < 0.05)
     }
+
+    /// A timing verdict without a measured floor says so: two A/A runs can
+    /// disagree at p < 0.05.
+    @Test func theTextSaysWhenNoNoiseFloorWasGiven() throws {
+        let base = Self.report([Self.scenario(times: Self.steady)])
+        let head = Self.report([Self.scenario(times: Self.steady.reversed())])
+        let note = "timings: no noise floor given, so a default of 5% is assumed; measure this machine's with an A/A pair (--noise-floor)"
+        let without = ReportComparer().compare(base, head)
+        #expect(without.noiseFloorGiven == false)
+        #expect(try ComparisonFormat.text.render(without).contains(note))
+        var comparer = ReportComparer()
+        comparer.noiseFloor = NoiseFloor(relative: 0.02)
+        let with = comparer.compare(base, head)
+        #expect(with.noiseFloorGiven == true)
+        #expect(try !ComparisonFormat.text.render(with).contains("no noise floor"))
+        // Timings of other machines are not compared at all: no note.
+        let elsewhere = ReportComparer().compare(base, Self.report([Self.scenario(times: Self.steady)], cpu: "CPU B"))
+        #expect(try !ComparisonFormat.text.render(elsewhere).contains("no noise floor"))
+    }
 }

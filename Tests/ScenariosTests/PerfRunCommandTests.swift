@@ -19,13 +19,16 @@ import Testing
 
     /// Runs perf-run to its end. It runs in `directory` (by default the
     /// system temporary directory, never the checkout: a default output
-    /// path must not replace a user's report), with `environment` added.
+    /// path must not replace a user's report), with `environment` added
+    /// and an empty standard input.
     static func perfRun(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = directory ?? FileManager.default.temporaryDirectory
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        // Never the terminal's: a command that reads standard input ends.
+        process.standardInput = FileHandle.nullDevice
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -255,7 +258,9 @@ extension PerfRunCommandTests {
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
             #expect(result.stderr == "\(directory): a directory, not a log file\n")
         }
+        // Standard input (empty here) is read as a stream to its end.
         let follow = try Self.perfRun(["log", "-", "--follow"])
         #expect(follow.status == 2)
+        #expect(follow.stderr.hasPrefix("standard input: no SQL debug log lines in 0 lines"), "\(follow.stderr)")
     }
 }

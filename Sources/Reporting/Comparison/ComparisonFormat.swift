@@ -51,6 +51,9 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
         lines.append(comparison.countersNotComparable.map { "counters: not comparable (\($0))" } ?? "counters: compared exactly")
         lines.append(comparison.timingsNotComparable.map { "timings: not comparable (\($0))" }
             ?? "timings: compared as samples; only meaningful from the same machine, ideally the same job")
+        if comparison.timingsNotComparable == nil, comparison.noiseFloorGiven == false {
+            lines.append("timings: no noise floor given, so a default of 5% is assumed; measure this machine's with an A/A pair (--noise-floor)")
+        }
         for scenario in comparison.scenarios {
             lines.append("")
             lines.append("\(scenario.name): \(scenario.status)\(missingNote(scenario))")

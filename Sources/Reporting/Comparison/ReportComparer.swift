@@ -25,7 +25,10 @@ import Probes
 public struct ReportComparer: Sendable {
     public var exactCounters = false
     public var thresholds = Thresholds()
-    public var noiseFloor = NoiseFloor()
+    /// The floor under which a timing change is not reported: measured
+    /// (an A/A comparison) or given; nil uses ``NoiseFloor/init()``'s
+    /// defaults, and the comparison says that no floor was given.
+    public var noiseFloor: NoiseFloor?
     public var accepted = AcceptedInsights(identities: [])
     public var minimumSamples = 9
     public var alpha = 0.05
@@ -81,7 +84,7 @@ public struct ReportComparer: Sendable {
         }
         return ReportComparison(
             base: basePath, head: headPath, countersNotComparable: counterReason, timingsNotComparable: timingReason,
-            scenarios: scenarios, hasRegression: scenarios.contains { $0.regression })
+            scenarios: scenarios, hasRegression: scenarios.contains { $0.regression }, noiseFloorGiven: noiseFloor != nil)
     }
 
     static func counterIncomparability(_ base: Report, _ head: Report) -> String? {
@@ -188,7 +191,8 @@ public struct ReportComparer: Sendable {
         let (low, high) = (interval.low, interval.high)
         guard adjustedP < alpha, !low.isNaN, !high.isNaN else { return "unchanged" }
         let change = abs(timing.headMedian - timing.baseMedian)
-        let aboveFloor = change > noiseFloor.absolute && change > noiseFloor.relative(for: scenario) * timing.baseMedian
+        let floor = noiseFloor ?? NoiseFloor()
+        let aboveFloor = change > floor.absolute && change > floor.relative(for: scenario) * timing.baseMedian
         guard aboveFloor else { return "unchanged" }
         if low > 1 { return "slower" }
         if high < 1 { return "faster" }

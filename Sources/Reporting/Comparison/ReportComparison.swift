@@ -15,6 +15,9 @@ public struct ReportComparison: Codable, Equatable, Sendable {
     public var scenarios: [ScenarioComparison]
     /// Whether anything gates: a counter regression, a new insight, a timing regression.
     public var hasRegression: Bool
+    /// Whether timings were judged against a noise floor that was given
+    /// (`--noise-floor`); nil in comparisons written before this field.
+    public var noiseFloorGiven: Bool?
 
     public struct ScenarioComparison: Codable, Equatable, Sendable {
         public var name: String
