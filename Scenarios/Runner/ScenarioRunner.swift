@@ -202,10 +202,11 @@ public final class ScenarioRunner {
     }
 
     /// The recorder a scenario runs with, as perf-run runs it (a benchmark
-    /// measures the same). Insights read the last iteration's events, with
-    /// bound values.
+    /// measures the same): counters, statement aggregates and the insights'
+    /// evidence with bound values, and events only when a trace file or a
+    /// timeline asks for them.
     public static func recorder(keeping keptEvents: Int = 0) -> Recorder {
-        Recorder(bufferCapacity: max(keptEvents, 200_000), tracksArguments: true)
+        Recorder(bufferCapacity: keptEvents, tracksArguments: true)
     }
 
     /// Where iteration `index` of a scenario works on its copy of the data set.
@@ -258,7 +259,7 @@ public final class ScenarioRunner {
             let sqlite = Double(snapshot.sqlNanoseconds) / 1e9
             let rowCache = Double(snapshot.rowCacheNanoseconds) / 1e9
             report.timeBreakdown = TimeBreakdown(sqliteSeconds: sqlite, rowCacheSeconds: rowCache, otherSeconds: max(0, wall - sqlite - rowCache))
-            if index == total - 1 { report.insights = InsightRules().analyze(snapshot.events) }
+            if index == total - 1 { report.insights = InsightRules().analyze(snapshot.evidence) }
             if index == total - 1, options.keptEvents > 0 { events += snapshot.events }
         }
         report.samples = samples

@@ -7,7 +7,7 @@ import Testing
     /// A prefetching fetch with two key paths, then touching every object.
     @Test func countersOfAPrefetchingFetchAreExact() throws {
         let path = try Workload.populate(people: 4, selfies: 6, networks: 3)
-        let recorder = Recorder()
+        let recorder = Recorder(bufferCapacity: 50_000)
         let store = try Workload.store(path, sinks: [recorder])
         let context = ObjectContext(store: store, name: "main")
         try context.perform {

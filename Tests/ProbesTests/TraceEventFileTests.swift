@@ -6,7 +6,7 @@ import Testing
 @Suite struct TraceEventFileTests {
     @Test func slicesHaveWhatTheFormatRequiresAndNest() throws {
         let path = try Workload.populate(people: 2, selfies: 3, networks: 1)
-        let recorder = Recorder()
+        let recorder = Recorder(bufferCapacity: 50_000)
         try LogWorkload.run(try Workload.store(path, sinks: [recorder]))
         let events = recorder.snapshot().events
         let data = try TraceEventFile.render(events, processID: 42)

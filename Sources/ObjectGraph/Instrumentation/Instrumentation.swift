@@ -140,7 +140,8 @@ public final class Instrumentation: Sendable {
                 context: context, kind: kind, objectsRegistered: objectsRegistered,
                 objectsRegisteredPeak: objectsRegisteredPeak, detail: "")
         }
-        if let sink, sink.isEnabled(.context) {
+        // One refresh per object refreshed: only for sinks that ask.
+        if let sink, sink.isEnabled(.context), kind != "refresh" || sink.details.contains(.contextChanges) {
             sink.receive(.context(ContextEvent(
                 start: ProbeClock.now(), thread: ProbeClock.threadID(), context: context, kind: kind,
                 objectsRegistered: objectsRegistered, objectsRegisteredPeak: objectsRegisteredPeak)))

@@ -1,7 +1,9 @@
 import Synchronization
 
 /// The in-process sink behind reports: exact counters, per-shape statement
-/// aggregates, and a bounded buffer of recent events for timelines.
+/// aggregates and the insights' evidence, updated in place as each event
+/// comes, and, only when asked for, a bounded buffer of recent events for
+/// timelines and trace files (whose drops are counted).
 ///
 /// Thread-safe; each event costs one lock and a few additions (statements
 /// are aggregated by the shape number computed once per prepared statement).
@@ -15,6 +17,8 @@ public final class Recorder: EventSink {
         public var events: [Event]
         /// Events that did not fit in the buffer.
         public var droppedEvents: Int
+        /// What the insight rules need, from every event since the reset.
+        public var evidence: InsightEvidence
         /// Nanoseconds spent in SQLite statements.
         public var sqlNanoseconds: UInt64
         /// Nanoseconds spent fulfilling faults from the row cache.
@@ -24,6 +28,7 @@ public final class Recorder: EventSink {
     private struct State {
         var counters = Counters()
         var aggregates: [Int: StatementAggregate] = [:]
+        var evidence = InsightEvidence()
         var arguments: [Int: Set<[String]>] = [:]
         var buffer: [Event] = []
         var next = 0
@@ -38,17 +43,22 @@ public final class Recorder: EventSink {
     public let details: EventDetails
 
     /// - Parameters:
-    ///   - bufferCapacity: recent events kept for timelines.
+    ///   - bufferCapacity: recent events kept for timelines (0: none, and
+    ///     then the recorder does not ask for an event per object refreshed).
     ///   - tracksArguments: also count distinct argument lists per shape
-    ///     (up to 64 each), which needs the SQL arguments built.
-    public init(bufferCapacity: Int = 50_000, tracksArguments: Bool = false) {
+    ///     (up to 64 each) and repeated identical statements, which needs
+    ///     the SQL arguments built.
+    public init(bufferCapacity: Int = 0, tracksArguments: Bool = false) {
         self.bufferCapacity = bufferCapacity
-        self.details = tracksArguments ? [.sqlArguments] : []
+        var details: EventDetails = tracksArguments ? [.sqlArguments] : []
+        if bufferCapacity > 0 { details.insert(.contextChanges) }
+        self.details = details
     }
 
     public func receive(_ event: Event) {
         state.withLock { state in
             state.counters.count(event)
+            state.evidence.add(event)
             if case .fault(let fault) = event, fault.source == .rowCache { state.rowCacheNanoseconds &+= fault.durationNanoseconds }
             if case .sql(let sql) = event {
                 state.sqlNanoseconds &+= sql.durationNanoseconds
@@ -86,7 +96,7 @@ public final class Recorder: EventSink {
                 $0.totalNanoseconds != $1.totalNanoseconds ? $0.totalNanoseconds > $1.totalNanoseconds : $0.shape < $1.shape
             }
             return Snapshot(
-                counters: state.counters, statements: statements, events: events, droppedEvents: state.dropped,
+                counters: state.counters, statements: statements, events: events, droppedEvents: state.dropped, evidence: state.evidence,
                 sqlNanoseconds: state.sqlNanoseconds, rowCacheNanoseconds: state.rowCacheNanoseconds)
         }
     }

@@ -31,6 +31,11 @@ public struct EventDetails: OptionSet, Sendable {
     public static let objectValues = EventDetails(rawValue: 2)
     /// `EXPLAIN QUERY PLAN` of each statement shape, once.
     public static let queryPlans = EventDetails(rawValue: 4)
+    /// A `context` event for every object refreshed (a fault loop's worth
+    /// of them), not only for resets, saves, merges and prefetch usage.
+    /// The LTTng sink traces them when its tracepoint is enabled, whatever
+    /// this says.
+    public static let contextChanges = EventDetails(rawValue: 8)
 }
 
 /// A sink that wants nothing.

@@ -5,7 +5,8 @@ public final class InMemorySink: EventSink {
     private let storage = Mutex<[Event]>([])
     public let details: EventDetails
 
-    public init(details: EventDetails = []) { self.details = details }
+    /// - Parameter details: by default every context change too.
+    public init(details: EventDetails = [.contextChanges]) { self.details = details }
 
     public func receive(_ event: Event) {
         storage.withLock { $0.append(event) }

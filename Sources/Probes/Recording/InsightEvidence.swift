@@ -1,0 +1,143 @@
+/// What the insight rules need to know of a run, kept up to date event by
+/// event, so that insights come from every event of the run and never from
+/// a truncated list.
+///
+/// Each part is a running total or the first event of its kind (for the
+/// call site an insight quotes). The only bounded part is the count of
+/// executions per (statement, bound values), which keeps at most
+/// ``distinctArgumentListsPerStatement`` argument lists per statement text
+/// and counts the executions it could not key (``uncountedExecutions``): a
+/// repetition whose first execution came after the bound is then missed,
+/// and the report says how many executions that could concern.
+public struct InsightEvidence: Sendable {
+    /// Database faults of an entity after a relationship fault led to it.
+    public struct FaultStorm: Sendable, Equatable {
+        public var count: Int
+        /// `Entity.relationship` of the relationship fault that led there.
+        public var relationship: String
+        public var callSite: CallSite
+    }
+
+    /// Executions of one statement text with one list of bound values.
+    public struct Repetition: Sendable {
+        public var count: Int
+        public var first: SQLEvent
+    }
+
+    /// Full table scans of one statement shape.
+    public struct FullScans: Sendable {
+        public var steps: Int
+        public var executions: Int
+        public var first: SQLEvent
+    }
+
+    /// Relationship faults of one relationship.
+    public struct RelationshipFaults: Sendable {
+        public var count: Int
+        public var first: RelationshipFaultEvent
+    }
+
+    /// What became of one prefetched relationship.
+    public struct PrefetchUsage: Sendable, Equatable {
+        public var prefetched: Int
+        public var read: Int
+        public var context: String
+        public var callSite: String
+    }
+
+    public static let distinctArgumentListsPerStatement = 4_096
+
+    /// The relationship fault that last led to each destination entity.
+    public private(set) var leadingRelationship: [String: String] = [:]
+    public private(set) var faultStorms: [String: FaultStorm] = [:]
+    public private(set) var repetitions: [String: [[String]: Repetition]] = [:]
+    public private(set) var uncountedExecutions = 0
+    public private(set) var fullScans: [String: FullScans] = [:]
+    /// Saves of one or two objects: how many, how many objects, the first.
+    public private(set) var smallSaves = 0
+    public private(set) var smallSaveObjects = 0
+    public private(set) var firstSmallSave: SaveEvent?
+    public private(set) var relationshipFaults: [String: RelationshipFaults] = [:]
+    /// Entities of which some object fault fired.
+    public private(set) var faultedEntities: Set<String> = []
+    public private(set) var prefetchUsage: [String: PrefetchUsage] = [:]
+    private var lastFaultedEntity = ""
+
+    public init() {}
+
+    /// The evidence of a list of events.
+    public init(_ events: [Event]) {
+        for event in events { add(event) }
+    }
+
+    /// Adds one event.
+    public mutating func add(_ event: Event) {
+        switch event {
+        case .relationshipFault(let e):
+            leadingRelationship[e.destinationEntity] = "\(e.entity).\(e.relationship)"
+            let key = "\(e.entity).\(e.relationship)"
+            if relationshipFaults[key] == nil {
+                relationshipFaults[key] = RelationshipFaults(count: 1, first: e)
+            } else {
+                relationshipFaults[key]!.count += 1
+            }
+        case .fault(let e):
+            // Faults come in runs of one entity: hash its name once a run.
+            if e.entity != lastFaultedEntity {
+                faultedEntities.insert(e.entity)
+                lastFaultedEntity = e.entity
+            }
+            guard e.source == .database, let relationship = leadingRelationship[e.entity] else { return }
+            if faultStorms[e.entity] == nil {
+                faultStorms[e.entity] = FaultStorm(count: 1, relationship: relationship, callSite: e.callSite)
+            } else {
+                faultStorms[e.entity]!.count += 1
+            }
+        case .sql(let e):
+            addStatement(e)
+        case .save(let e):
+            let objects = e.inserted + e.updated + e.deleted
+            guard objects <= 2 else { return }
+            smallSaves += 1
+            smallSaveObjects += objects
+            if firstSmallSave == nil { firstSmallSave = e }
+        case .context(let e):
+            guard e.kind == "prefetch-usage", let usage = Self.prefetchUsage(e) else { return }
+            let current = prefetchUsage[usage.key] ?? PrefetchUsage(prefetched: 0, read: 0, context: e.context, callSite: usage.site)
+            prefetchUsage[usage.key] = PrefetchUsage(
+                prefetched: current.prefetched + usage.prefetched, read: current.read + usage.read, context: current.context,
+                callSite: current.callSite)
+        default:
+            return
+        }
+    }
+
+    private mutating func addStatement(_ e: SQLEvent) {
+        // A statement without WHERE wants every row: scanning is right.
+        if e.fullScanSteps > 0, e.shape.contains(" WHERE ") {
+            if fullScans[e.shape] == nil {
+                fullScans[e.shape] = FullScans(steps: e.fullScanSteps, executions: 1, first: e)
+            } else {
+                fullScans[e.shape]!.steps += e.fullScanSteps
+                fullScans[e.shape]!.executions += 1
+            }
+        }
+        guard e.purpose != "transaction" else { return }
+        if repetitions[e.sql]?[e.arguments] != nil {
+            repetitions[e.sql]![e.arguments]!.count += 1
+        } else if (repetitions[e.sql]?.count ?? 0) < Self.distinctArgumentListsPerStatement {
+            repetitions[e.sql, default: [:]][e.arguments] = Repetition(count: 1, first: e)
+        } else {
+            uncountedExecutions += 1
+        }
+    }
+
+    /// `Entity.relationship prefetched=N read=M at File.swift:line`.
+    private static func prefetchUsage(_ e: ContextEvent) -> (key: String, prefetched: Int, read: Int, site: String)? {
+        let fields = e.detail.split(separator: " ", maxSplits: 4).map(String.init)
+        guard fields.count >= 3, let prefetched = Int(fields[1].dropFirst("prefetched=".count)),
+            let read = Int(fields[2].dropFirst("read=".count))
+        else { return nil }
+        return (fields[0], prefetched, read, fields.count == 5 && fields[3] == "at" ? fields[4] : "")
+    }
+}
