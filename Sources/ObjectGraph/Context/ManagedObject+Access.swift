@@ -138,10 +138,15 @@ extension ManagedObject {
     /// A typed to-many relationship, in primary-key order.
     public final subscript<T: ManagedObject>(toMany key: String) -> [T] {
         get {
-            let objects = typed(key) { () throws(ObjectGraphError) in
+            let (objects, destinationType) = typed(key) { () throws(ObjectGraphError) in
                 let context = try self.usableContext(key)
-                return try context.toMany(self, context.relationship(self, key, toMany: true))
+                let relationship = try context.relationship(self, key, toMany: true)
+                return (try context.toMany(self, relationship), context.store.model.destination(of: relationship).objectType)
             }
+            // Every destination is an instance of its entity's class: one
+            // check for the whole array instead of a cast per object (arrays
+            // of class references share their layout).
+            if destinationType is T.Type { return unsafeBitCast(objects, to: [T].self) }
             return objects.map { object in
                 guard let typed = object as? T else { fail(key, "holds a \(type(of: object)), not a \(T.self)") }
                 return typed

@@ -104,7 +104,7 @@ extension ObjectContext {
 
     func attributeValue(_ object: ManagedObject, _ key: String) throws(ObjectGraphError) -> Value {
         try fulfill(object)
-        guard let index = object.entity.attributeIndex[key] else {
+        guard let index = object.entity.attributePosition(key) else {
             throw .unknownKey(entity: object.entity.name, key: key)
         }
         return object.values[index]
@@ -171,7 +171,8 @@ extension ObjectContext {
             if usesRowCache { store.rowCache.storeToMany(ids, for: id, relationship: relationship.index) }
             source = .database
         }
-        let objects = ids.map { self.object(with: $0) }
+        // This context's own loop: no concurrency check per destination.
+        let objects = ids.map { registered[$0]?.object ?? registerFault($0) }
         object.slots[relationship.index] = .toMany(objects)
         if traced {
             instrumentation.emit(.relationshipFault(RelationshipFaultEvent(

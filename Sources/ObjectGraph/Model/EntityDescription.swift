@@ -14,6 +14,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
 
     let attributeIndex: [String: Int]
     let relationshipIndex: [String: Int]
+    /// The attributes' names, in order: a typed property's key is found by
+    /// comparing a few short strings, cheaper than hashing it.
+    private let attributeNames: [String]
     /// The SQL table.
     let table: String
     /// Indexes of the to-one relationships, whose foreign keys are read with
@@ -35,12 +38,23 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         self.objectType = objectType
         self.table = name
         self.attributeIndex = Dictionary(uniqueKeysWithValues: attributes.enumerated().map { ($1.name, $0) })
+        self.attributeNames = attributes.map(\.name)
         self.relationshipIndex = Dictionary(uniqueKeysWithValues: relationships.enumerated().map { ($1.name, $0) })
         self.toOneIndexes = relationships.indices.filter { !relationships[$0].isToMany }
         var columns = ["t0.pk"]
         columns += attributes.map { "t0.\(quoted($0.column))" }
         columns += toOneIndexes.map { "t0.\(quoted(relationships[$0].foreignKeyColumn!))" }
         self.snapshotColumns = columns.joined(separator: ", ")
+    }
+
+    /// The position of the attribute named `key`: a linear search for an
+    /// entity of a few attributes (each comparison of two short strings is
+    /// a couple of word compares), the dictionary for more.
+    @inline(__always)
+    func attributePosition(_ key: String) -> Int? {
+        guard attributeNames.count <= 16 else { return attributeIndex[key] }
+        for index in attributeNames.indices where attributeNames[index] == key { return index }
+        return nil
     }
 
     public func attribute(named name: String) -> AttributeDescription? {

@@ -18,9 +18,10 @@ public struct ObjectID: Hashable, Sendable, Comparable, CustomStringConvertible 
         lhs.primaryKey == rhs.primaryKey && lhs.entity === rhs.entity
     }
 
+    /// One word for the hasher: the key and the entity's position mixed
+    /// (equal IDs give equal words; the hasher still seeds and mixes).
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(primaryKey)
-        hasher.combine(entity.index)
+        hasher.combine(UInt64(bitPattern: primaryKey) &+ UInt64(entity.index) &* 0x9E37_79B9_7F4A_7C15)
     }
 
     /// Orders by entity, then primary key: the order saves write in.
