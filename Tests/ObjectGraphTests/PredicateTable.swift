@@ -145,6 +145,7 @@ enum PredicateTable {
             Row("Selfie", "NONE people.age == nil"),
             Row("Selfie", "people.@count BETWEEN {1, 2}"),
             Row("Selfie", "ANY people == %@", ada),
+            Row("Selfie", "NONE people == %@", ada),
             Row("Selfie", "socialNetworks.@count > 1"),
             Row("Selfie", "rating IN {1, 3} AND NOT (name CONTAINS \"2\")"),
             Row("Selfie", "name LIKE \"*e*ie*\""),

@@ -38,6 +38,8 @@ struct JoinChanges {
     }
 
     mutating func removeAll(involving id: ObjectID) {
+        // Most refreshes happen with no join change pending.
+        guard !tables.isEmpty else { return }
         for name in Array(tables.keys) {
             tables[name]!.inserted = tables[name]!.inserted.filter { !$0.ends.contains(id) }
             tables[name]!.deleted = tables[name]!.deleted.filter { !$0.ends.contains(id) }

@@ -239,7 +239,8 @@ public final class ObjectContext {
                 updated[object.objectID] = nil
             }
         } else {
-            updated[object.objectID] = nil
+            // A fault loop refreshes unchanged objects: skip empty bookkeeping.
+            if !updated.isEmpty { updated[object.objectID] = nil }
             joinChanges.removeAll(involving: object.objectID)
             guard case .loaded = object.state else { return }
             turnIntoFault(object)

@@ -122,6 +122,10 @@ struct QueryBuilder {
     private struct ToMany {
         var relationship: RelationshipDescription
         var owner: EntityDescription
+        /// The owner's alias (`t0`), and the join table (name, owner column,
+        /// destination column) when the relationship has one.
+        var ownerAlias: String
+        var joinTable: (table: String, source: String, target: String)?
         var from: String
         var correlation: String
         /// FROM without the destination table (for a bare count of a join table).
@@ -159,7 +163,11 @@ struct QueryBuilder {
         }
         let rest = index + 1 < parts.count ? parts[(index + 1)...].joined(separator: ".") : nil
         let child = QueryBuilder(model: model, root: destination, prefix: childPrefix, variable: childVariable)
-        return ToMany(relationship: relationship, owner: entity, from: from, correlation: correlation, countFrom: countFrom, child: child, rest: rest)
+        var joinTable: (table: String, source: String, target: String)?
+        if case .joinTable(let table, let source, let target) = relationship.storage { joinTable = (table, source, target) }
+        return ToMany(
+            relationship: relationship, owner: entity, ownerAlias: alias, joinTable: joinTable, from: from, correlation: correlation,
+            countFrom: countFrom, child: child, rest: rest)
     }
 
     /// `SELECT … FROM <to-many> <child joins> WHERE <correlation> [AND <condition>]`.
@@ -390,6 +398,17 @@ struct QueryBuilder {
             var child = many.child
             condition = try child.compileKey(rest, c.op, c.rhs, c.options)
             many.child = child
+        } else if quantifier != .all, let join = many.joinTable, Self.namesObjects(c) {
+            // `ANY people == %@`, `ANY people IN %@` and their NONE: the
+            // owners are the join table's rows that
+            // point at the objects, read through its index, not an EXISTS
+            // per owner row that visits every destination.
+            let j = many.child.prefix + "j"
+            var child = many.child
+            let keys = try child.compileToOne("\(j).\(join.target)", model.destination(of: many.relationship), path, c.op, c.rhs)
+            arguments += child.arguments
+            let owners = "SELECT \(j).\(join.source) FROM \(quoted(join.table)) \(j) WHERE \(keys)"
+            return "\(many.ownerAlias).pk \(quantifier == .none ? "NOT IN" : "IN") (\(owners))"
         } else {
             // `ANY people == %@`: the destination itself.
             let d = many.child.rootAlias
@@ -399,6 +418,17 @@ struct QueryBuilder {
         case .any: return "EXISTS (\(subquery("1", many, condition: condition)))"
         case .none: return "NOT EXISTS (\(subquery("1", many, condition: condition)))"
         case .all: return "NOT EXISTS (\(subquery("1", many, condition: "(\(condition)) IS NOT 1")))"
+        }
+    }
+
+    /// Whether a comparison's right side names objects (`== object`,
+    /// `IN {objects}`), with no nil among them.
+    private static func namesObjects(_ c: Comparison) -> Bool {
+        switch (c.op, c.rhs) {
+        case (.equal, .object): return true
+        case (.in, .list(let items)):
+            return !items.isEmpty && items.allSatisfy { if case .object = $0 { return true } else { return false } }
+        default: return false
         }
     }
 
