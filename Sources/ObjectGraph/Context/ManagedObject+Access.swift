@@ -106,17 +106,38 @@ extension ManagedObject {
     /// program with a message naming the object, the key and the cause.
     /// Its events are attributed to the innermost enclosing call site (a
     /// `perform` block, a fetch, a scenario step).
+    ///
+    /// Inlinable, so that a subclass's property gets a copy specialised for
+    /// its type: a generic copy would look up `Optional<T>`'s metadata at
+    /// run time on every read.
+    @inlinable
     public final subscript<T: AttributeValue>(attribute key: String) -> T {
         get {
-            let value = typed(key) { () throws(ObjectGraphError) in try self.usableContext(key).attributeValue(self, key) }
-            guard let typed = T(attributeValue: value) else {
-                fail(key, "holds \(value.typeName) \(value), which is not a \(T.self)")
-            }
+            let value = attributeValueForTypedAccess(key)
+            guard let typed = T(attributeValue: value) else { failTypedAccess(key, value, expected: "\(T.self)") }
             return typed
         }
         set {
-            typed(key) { () throws(ObjectGraphError) in try self.usableContext(key).setAttribute(self, key, newValue.attributeValue) }
+            setAttributeForTypedAccess(key, newValue.attributeValue)
         }
+    }
+
+    /// The attribute's value for a typed property; stops the program on a
+    /// failure.
+    @usableFromInline
+    final func attributeValueForTypedAccess(_ key: String) -> Value {
+        typed(key) { () throws(ObjectGraphError) in try self.usableContext(key).attributeValue(self, key) }
+    }
+
+    @usableFromInline
+    final func setAttributeForTypedAccess(_ key: String, _ value: Value) {
+        typed(key) { () throws(ObjectGraphError) in try self.usableContext(key).setAttribute(self, key, value) }
+    }
+
+    /// Stops the program: the attribute holds a value of another type.
+    @usableFromInline
+    final func failTypedAccess(_ key: String, _ value: Value, expected: String) -> Never {
+        fail(key, "holds \(value.typeName) \(value), which is not a \(expected)")
     }
 
     /// A typed to-one relationship.

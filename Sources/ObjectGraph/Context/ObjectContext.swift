@@ -35,7 +35,7 @@ public final class ObjectContext {
         weak var object: ManagedObject?
     }
 
-    @exclusivity(unchecked) var registered: [ObjectID: WeakObject] = [:]
+    @exclusivity(unchecked) var registered = ObjectTable<WeakObject>()
     @exclusivity(unchecked) var inserted: [ObjectID: ManagedObject] = [:]
     @exclusivity(unchecked) var updated: [ObjectID: ManagedObject] = [:]
     @exclusivity(unchecked) var deleted: [ObjectID: ManagedObject] = [:]
@@ -188,7 +188,7 @@ public final class ObjectContext {
         reportPrefetchUsage()
         let objects = registered.values.compactMap(\.object)
         let ids = Array(registered.keys)
-        registered = [:]
+        registered.removeAll()
         inserted = [:]
         updated = [:]
         deleted = [:]

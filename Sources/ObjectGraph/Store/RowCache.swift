@@ -43,8 +43,9 @@ public final class RowCache: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    private var entries: [ObjectID: Entry] = [:]
-    private var stats = Statistics()
+    // Only touched under `lock`: no dynamic exclusivity check needed.
+    @exclusivity(unchecked) private var entries = ObjectTable<Entry>()
+    @exclusivity(unchecked) private var stats = Statistics()
 
     init() {}
 
@@ -53,7 +54,7 @@ public final class RowCache: @unchecked Sendable {
     /// A context registered an object for this ID.
     func register(_ id: ObjectID) {
         lock.lock()
-        entries[id, default: Entry()].registrations += 1
+        entries.update(id, default: Entry()) { $0.registrations += 1 }
         lock.unlock()
     }
 
@@ -61,14 +62,11 @@ public final class RowCache: @unchecked Sendable {
     /// holds it any more.
     func unregister(_ id: ObjectID) {
         lock.lock()
-        if var entry = entries[id] {
+        let remaining = entries.updateIfPresent(id) { entry -> Int in
             entry.registrations -= 1
-            if entry.registrations <= 0 {
-                entries[id] = nil
-            } else {
-                entries[id] = entry
-            }
+            return entry.registrations
         }
+        if let remaining, remaining <= 0 { entries.removeValue(forKey: id) }
         lock.unlock()
     }
 
@@ -80,7 +78,7 @@ public final class RowCache: @unchecked Sendable {
     func lookup(_ id: ObjectID, staleness: UInt64?) -> Lookup {
         lock.lock()
         defer { lock.unlock() }
-        guard let snapshot = entries[id]?.snapshot else {
+        guard let snapshot = entries.updateIfPresent(id, { $0.snapshot }) ?? nil else {
             stats.misses += 1
             return .miss(.absent)
         }
@@ -96,13 +94,10 @@ public final class RowCache: @unchecked Sendable {
     /// replace a newer one.
     func store(_ snapshot: RowSnapshot, for id: ObjectID) {
         lock.lock()
-        if var entry = entries[id], entry.registrations > 0 {
-            if let existing = entry.snapshot, existing.generation > snapshot.generation {
-                lock.unlock()
-                return
-            }
+        entries.updateIfPresent(id) { entry in
+            guard entry.registrations > 0 else { return }
+            if let existing = entry.snapshot, existing.generation > snapshot.generation { return }
             entry.snapshot = snapshot
-            entries[id] = entry
         }
         lock.unlock()
     }
@@ -111,15 +106,15 @@ public final class RowCache: @unchecked Sendable {
     func toMany(_ id: ObjectID, relationship: Int) -> [ObjectID]? {
         lock.lock()
         defer { lock.unlock() }
-        return entries[id]?.toMany[relationship]
+        return entries.updateIfPresent(id) { $0.toMany[relationship] } ?? nil
     }
 
     /// Keeps the destination IDs of a to-many relationship of a registered
     /// object.
     func storeToMany(_ ids: [ObjectID], for id: ObjectID, relationship: Int) {
         lock.lock()
-        if entries[id] != nil, entries[id]!.registrations > 0 {
-            entries[id]!.toMany[relationship] = ids
+        entries.updateIfPresent(id) { entry in
+            if entry.registrations > 0 { entry.toMany[relationship] = ids }
         }
         lock.unlock()
     }
@@ -129,23 +124,17 @@ public final class RowCache: @unchecked Sendable {
     func apply(_ commit: CommittedRows) {
         lock.lock()
         for (id, snapshot) in commit.snapshots {
-            if var entry = entries[id] {
-                entry.snapshot = snapshot
-                entries[id] = entry
-            }
+            entries.updateIfPresent(id) { $0.snapshot = snapshot }
         }
         for (id, relationships) in commit.toMany {
-            guard var entry = entries[id] else { continue }
-            for (relationship, ids) in relationships {
-                entry.toMany[relationship] = ids
+            entries.updateIfPresent(id) { entry in
+                for (relationship, ids) in relationships { entry.toMany[relationship] = ids }
             }
-            entries[id] = entry
         }
         for id in commit.invalidatedRows {
-            if var entry = entries[id] {
+            entries.updateIfPresent(id) { entry in
                 entry.snapshot = nil
                 entry.toMany = [:]
-                entries[id] = entry
             }
         }
         lock.unlock()
@@ -154,9 +143,11 @@ public final class RowCache: @unchecked Sendable {
     /// Forgets every snapshot (registrations stay).
     public func removeAllSnapshots() {
         lock.lock()
-        for id in Array(entries.keys) {
-            entries[id]!.snapshot = nil
-            entries[id]!.toMany = [:]
+        for id in entries.keys {
+            entries.updateIfPresent(id) { entry in
+                entry.snapshot = nil
+                entry.toMany = [:]
+            }
         }
         lock.unlock()
     }
@@ -167,7 +158,7 @@ public final class RowCache: @unchecked Sendable {
     public func snapshot(for id: ObjectID) -> RowSnapshot? {
         lock.lock()
         defer { lock.unlock() }
-        return entries[id]?.snapshot
+        return entries.updateIfPresent(id) { $0.snapshot } ?? nil
     }
 
     /// Whether a snapshot is kept for this row.
@@ -184,7 +175,7 @@ public final class RowCache: @unchecked Sendable {
     public func registrations(of id: ObjectID) -> Int {
         lock.lock()
         defer { lock.unlock() }
-        return entries[id]?.registrations ?? 0
+        return entries.updateIfPresent(id) { $0.registrations } ?? 0
     }
 
     /// Hits and misses so far.
