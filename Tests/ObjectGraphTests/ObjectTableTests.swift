@@ -10,7 +10,7 @@ import Testing
     func behavesAsADictionary(seed: UInt64) throws {
         let model = try Model([Entity("A", properties: [.attribute("x", .int64)]), Entity("B", properties: [.attribute("y", .int64)])])
         let entities = model.entities
-        var generator = SplitMix(seed)
+        var generator = SeededGenerator(seed: seed)
         var table = ObjectTable<Int>()
         var reference: [ObjectID: Int] = [:]
         for step in 0..<20_000 {
@@ -30,17 +30,5 @@ import Testing
         }
         #expect(table.count == reference.count)
         for (id, value) in reference { #expect(table[id] == value) }
-    }
-
-    struct SplitMix {
-        var state: UInt64
-        init(_ seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }

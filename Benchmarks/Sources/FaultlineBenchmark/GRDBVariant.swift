@@ -47,15 +47,9 @@ struct GRDBVariant {
                 try queue.read { db in
                     var names = 0
                     for selfie in try R.Selfie.fetchAll(db) {
-                        _ = selfie.name
-                        for network in try selfie.request(for: R.Selfie.socialNetworks).fetchAll(db) {
-                            _ = network.name
-                            names += 1
-                        }
-                        for person in try selfie.request(for: R.Selfie.people).fetchAll(db) {
-                            _ = person.name
-                            names += 1
-                        }
+                        names += Self.readNames(
+                            selfie, try selfie.request(for: R.Selfie.socialNetworks).fetchAll(db),
+                            try selfie.request(for: R.Selfie.people).fetchAll(db))
                     }
                     return names
                 }
@@ -66,15 +60,7 @@ struct GRDBVariant {
                     let request = R.Selfie.including(all: R.Selfie.socialNetworks).including(all: R.Selfie.people)
                     var names = 0
                     for row in try request.asRequest(of: R.SelfieWithRelations.self).fetchAll(db) {
-                        _ = row.selfie.name
-                        for network in row.socialNetworks {
-                            _ = network.name
-                            names += 1
-                        }
-                        for person in row.people {
-                            _ = person.name
-                            names += 1
-                        }
+                        names += Self.readNames(row.selfie, row.socialNetworks, row.people)
                     }
                     return names
                 }
@@ -123,6 +109,15 @@ struct GRDBVariant {
                 return records.count
             }
         }
+    }
+
+    /// The fault loops' reads: the selfie's name, then each network's and
+    /// each person's; the names read.
+    private static func readNames(_ selfie: R.Selfie, _ networks: [R.SocialNetwork], _ people: [R.Person]) -> Int {
+        _ = selfie.name
+        for network in networks { _ = network.name }
+        for person in people { _ = person.name }
+        return networks.count + people.count
     }
 
     /// The Selfies data set, the same rows as Faultline's generator.
