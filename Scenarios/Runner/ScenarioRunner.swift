@@ -260,7 +260,10 @@ public final class ScenarioRunner {
             let rowCache = Double(snapshot.rowCacheNanoseconds) / 1e9
             report.timeBreakdown = TimeBreakdown(sqliteSeconds: sqlite, rowCacheSeconds: rowCache, otherSeconds: max(0, wall - sqlite - rowCache))
             if index == total - 1 { report.insights = InsightRules().analyze(snapshot.evidence) }
-            if index == total - 1, options.keptEvents > 0 { events += snapshot.events }
+            if index == total - 1, options.keptEvents > 0 {
+                events += snapshot.events
+                report.droppedEvents = snapshot.droppedEvents > 0 ? snapshot.droppedEvents : nil
+            }
         }
         report.samples = samples
         report.summary = Summary(wallSeconds: Statistics(samples.map(\.wallSeconds)), cpuSeconds: Statistics(samples.map(\.cpuSeconds)))

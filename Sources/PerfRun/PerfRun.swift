@@ -372,6 +372,11 @@ extension PerfRun {
             try ReportFile.writeAtomically(Data(HTMLReport.render(report, events: runner.events).utf8), to: htmlPath)
             if let traceEvents {
                 try ReportFile.writeAtomically(TraceEventFile.render(runner.events), to: traceEvents)
+                for scenario in report.scenarios {
+                    guard let dropped = scenario.droppedEvents else { continue }
+                    FileHandle.standardError.write(Data(
+                        "\(scenario.name): \(dropped) events did not fit in the trace's buffer; the trace starts later than the iteration\n".utf8))
+                }
             }
             if !quiet {
                 print(RunReport.summaryTable(report))

@@ -168,3 +168,25 @@ import Testing
         #expect(written.scenarios.last?.error == "not run: interrupted (Ctrl-C)")
     }
 }
+
+@Suite struct KeptEventsTests {
+    /// A buffer too small for the iteration: the report says how many
+    /// events it dropped, and the counters and insights are still whole.
+    @Test func droppedEventsAreReported() throws {
+        var options = RunOptions()
+        options.scale = 0.02
+        options.iterations = 1
+        options.warmup = 0
+        options.keptEvents = 5
+        let runner = ScenarioRunner(options: options, cache: ScenarioCounterTests.cache)
+        let report = runner.run(.singleFault)
+        #expect(report.status == .passed)
+        #expect(runner.events.count == 5)
+        let dropped = try #require(report.droppedEvents)
+        #expect(dropped > 100)
+        #expect(report.counters["faultsFired"] == 210)
+        var whole = options
+        whole.keptEvents = 0
+        #expect(ScenarioRunner(options: whole, cache: ScenarioCounterTests.cache).run(.singleFault).droppedEvents == nil)
+    }
+}

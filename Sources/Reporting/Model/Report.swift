@@ -103,6 +103,11 @@ public struct ScenarioReport: Codable, Equatable, Sendable {
     /// With `--lttng`: the counters rebuilt from the LTTng trace for the
     /// last measured iteration (they must equal `counters`, the peak aside).
     public var traceCounters: [String: Int]?
+    /// With `--trace-events`: events of the last measured iteration that did
+    /// not fit in the recorder's buffer (the trace file and the timeline
+    /// then start later than the iteration); absent when none were dropped.
+    /// Counters, statements and insights never depend on the buffer.
+    public var droppedEvents: Int?
 
     public init(
         name: String, description: String, dataSet: String, status: Status, error: String? = nil, samples: [Sample] = [],

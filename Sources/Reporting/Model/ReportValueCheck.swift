@@ -31,7 +31,7 @@ enum ReportValueCheck {
         ("configuration.warmup", .count), ("configuration.scale", .number), ("configuration.timeoutSeconds", .time),
         ("scenarios.#.samples.#.wallSeconds", .time), ("scenarios.#.samples.#.cpuSeconds", .time),
         ("scenarios.#.samples.#.peakResidentBytes", .count), ("scenarios.#.summary.*.*", .time),
-        ("scenarios.#.counters.*", .count), ("scenarios.#.traceCounters.*", .count), ("scenarios.#.values.*", .figure),
+        ("scenarios.#.counters.*", .count), ("scenarios.#.traceCounters.*", .count), ("scenarios.#.droppedEvents", .count), ("scenarios.#.values.*", .figure),
         ("scenarios.#.timeBreakdown.*", .time), ("scenarios.#.statements.#.count", .count),
         ("scenarios.#.statements.#.rowsReturned", .count), ("scenarios.#.statements.#.rowsChanged", .count),
         ("scenarios.#.statements.#.fullScanSteps", .count), ("scenarios.#.statements.#.totalSeconds", .time),
