@@ -56,7 +56,7 @@ open class ManagedObject {
     }
 
     deinit {
-        _context?.objectWillDeallocate(objectID)
+        _context?.objectWillDeallocate(self)
     }
 
     /// The object's entity; reading it never fires the fault.

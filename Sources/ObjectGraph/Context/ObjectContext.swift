@@ -31,8 +31,18 @@ public final class ObjectContext {
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
     @exclusivity(unchecked) var stalenessNanoseconds: UInt64?
 
+    /// An identity map entry. It does not keep its object alive, and it
+    /// is not a weak reference either: a weak reference gives every object
+    /// a side table, allocated and freed with it (a third of what fetching
+    /// an object cost). Instead the object removes its entry as it
+    /// deinitializes (``objectWillDeallocate(_:)``), so an entry never
+    /// outlives its object; contexts and objects stay on one queue.
     struct WeakObject {
-        weak var object: ManagedObject?
+        let reference: Unmanaged<ManagedObject>
+        init(object: ManagedObject) { reference = .passUnretained(object) }
+        /// The object, which is alive while its entry exists.
+        var object: ManagedObject? { reference.takeUnretainedValue() }
+        func refers(to object: ManagedObject) -> Bool { reference.toOpaque() == Unmanaged.passUnretained(object).toOpaque() }
     }
 
     @exclusivity(unchecked) var registered = ObjectTable<WeakObject>()
@@ -127,7 +137,7 @@ public final class ObjectContext {
 
     /// Number of objects registered.
     public var registeredObjectCount: Int {
-        registered.values.reduce(0) { $0 + ($1.object == nil ? 0 : 1) }
+        registered.count
     }
 
     func registerFault(_ id: ObjectID) -> ManagedObject {
@@ -139,9 +149,11 @@ public final class ObjectContext {
         return object
     }
 
-    /// Called from an object's deinit.
-    func objectWillDeallocate(_ id: ObjectID) {
-        guard let entry = registered[id], entry.object == nil else { return }
+    /// Called from an object's deinit: its entry goes (if it is still this
+    /// object's; a reset or an unregistration may have replaced it).
+    func objectWillDeallocate(_ object: ManagedObject) {
+        let id = object.objectID
+        guard let entry = registered[id], entry.refers(to: object) else { return }
         registered[id] = nil
         store.rowCache.unregister(id)
         store.instrumentation.didUnregister()
