@@ -51,6 +51,27 @@ struct FaultlineVariant {
                 guard case .count(let rows) = try BatchUpdateExperiment.batch(on: store) else { return [:] }
                 return ["rows": Double(rows)]
             }
+        case .rowCacheFault, .attributeRead:
+            // One fetch of every person as full objects, then many passes
+            // without SQL: the fetch is a small share of the accesses, and
+            // the limit replays it to fill its map.
+            let context = iteration.context()
+            let refreshes = pattern == .rowCacheFault
+            return {
+                try context.perform {
+                    var request = FetchRequest<Person>()
+                    request.returnsObjectsAsFaults = false
+                    let people = Array(try context.fetch(request))
+                    var names = 0
+                    for _ in 0..<Pattern.microPasses {
+                        for person in people {
+                            if refreshes { context.refresh(person, mergeChanges: false) }
+                            names += person.name.isEmpty ? 0 : 1
+                        }
+                    }
+                    return ["namesRead": Double(names)]
+                }
+            }
         case .batchInsertOneAtATime, .batchInsert:
             let count = DataSetKind.count(1_000, scale: scale)
             let (oneAtATime, batch) = BatchInsertExperiment.values(count: count, seed: seed)
@@ -73,7 +94,7 @@ struct FaultlineVariant {
     func result(_ values: [String: Double]) -> Int? {
         let key: String
         switch pattern {
-        case .singleFault, .batchFault, .prefetch: key = "namesRead"
+        case .singleFault, .batchFault, .prefetch, .rowCacheFault, .attributeRead: key = "namesRead"
         case .fetchAll: key = "objects"
         case .subqueryByHand, .subquery: key = "people"
         case .batchUpdateOneAtATime: key = "selfies"
@@ -88,6 +109,7 @@ struct FaultlineVariant {
         switch pattern {
         case .singleFault, .batchFault, .prefetch:
             Int(values["namesRead"] ?? 0) + DataSetKind.count(500, scale: scale)
+        case .rowCacheFault, .attributeRead: Int(values["namesRead"] ?? 0)
         case .fetchAll: Int(values["objects"] ?? 0)
         case .subqueryByHand, .subquery: counters.rowsRead
         case .createDataSet, .batchUpdateOneAtATime, .batchUpdate, .batchInsertOneAtATime, .batchInsert: counters.rowsWritten

@@ -65,6 +65,17 @@ struct GRDBVariant {
                     return names
                 }
             }
+        case .rowCacheFault, .attributeRead:
+            // GRDB has no faults: its records hold their values, so both
+            // micro patterns are a fetch and reads of a record's field.
+            return {
+                let people = try queue.read { db in try R.Person.fetchAll(db) }
+                var names = 0
+                for _ in 0..<Pattern.microPasses {
+                    for person in people { names += person.name.isEmpty ? 0 : 1 }
+                }
+                return names
+            }
         case .subqueryByHand:
             return {
                 try queue.read { db in

@@ -15,6 +15,17 @@ enum Pattern: String, CaseIterable, Codable, Sendable {
     case batchUpdate = "BatchUpdate.batch"
     case batchInsertOneAtATime = "BatchInsert.oneAtATime"
     case batchInsert = "BatchInsert.batch"
+    /// The engine's innermost step alone: every person fetched as a full
+    /// object, then, pass after pass, each refreshed into a fault and read
+    /// again, so every read but the first is a fault fulfilled from the row
+    /// cache (the one fetch is amortized over the passes).
+    case rowCacheFault = "RowCacheFault"
+    /// An attribute read on a realized object: one fetch, then passes of
+    /// reads without a fault or SQL.
+    case attributeRead = "AttributeRead"
+
+    /// How many times the two micro patterns go over every person.
+    static let microPasses = 1_000
 
     var dataSet: DataSetKind {
         switch self {
@@ -32,6 +43,8 @@ enum Pattern: String, CaseIterable, Codable, Sendable {
         case .createDataSet, .batchUpdateOneAtATime, .batchUpdate, .batchInsertOneAtATime, .batchInsert: "row written"
         case .fetchAll: "object fetched"
         case .singleFault, .batchFault, .prefetch: "name read"
+        case .rowCacheFault: "fault from the row cache"
+        case .attributeRead: "attribute read"
         case .subqueryByHand, .subquery: "row read"
         }
     }
