@@ -126,7 +126,15 @@ extension ManagedObject {
     /// failure.
     @usableFromInline
     final func attributeValueForTypedAccess(_ key: String) -> Value {
-        typed(key) { () throws(ObjectGraphError) in try self.usableContext(key).attributeValue(self, key) }
+        // The common case first, with nothing to report: a loaded object of
+        // a live context without the concurrency debug flag. A fault, an
+        // unusable object, an unknown key or the flag take the full path,
+        // which fires the fault, checks and reports.
+        if case .loaded = state, contextReference?._withUnsafeGuaranteedRef({ $0.checksConcurrency }) == false,
+           let index = objectID.entity.attributePosition(key) {
+            return values[index]
+        }
+        return typed(key) { () throws(ObjectGraphError) in try self.usableContext(key).attributeValue(self, key) }
     }
 
     @usableFromInline

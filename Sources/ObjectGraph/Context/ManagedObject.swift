@@ -34,7 +34,25 @@ open class ManagedObject {
     /// reset or released, or the object's deletion was saved.
     public final var context: ObjectContext? { _context }
 
-    final weak var _context: ObjectContext?
+    /// Not a weak reference: a weak reference gives the context a side
+    /// table, and every retain and release of it (one per property read)
+    /// then takes the slow path. The context sets this when it registers
+    /// the object and clears it whenever it forgets the object (unregister,
+    /// reset, its own deinit), so it never outlives the context; contexts
+    /// and objects stay on one queue.
+    @exclusivity(unchecked) final var contextReference: Unmanaged<ObjectContext>?
+
+    /// The context, retained for the caller's use.
+    final var _context: ObjectContext? {
+        get { contextReference?.takeUnretainedValue() }
+        set { contextReference = newValue.map { .passUnretained($0) } }
+    }
+
+    /// Whether the object belongs to `context`, without retaining anything.
+    @inline(__always)
+    final func belongs(to context: ObjectContext) -> Bool {
+        contextReference?.toOpaque() == Unmanaged.passUnretained(context).toOpaque()
+    }
     @exclusivity(unchecked) final var state: State = .fault
     /// Attribute values; meaningful when `state == .loaded`.
     @exclusivity(unchecked) final var values: [Value] = []
@@ -56,7 +74,7 @@ open class ManagedObject {
     }
 
     deinit {
-        _context?.objectWillDeallocate(self)
+        contextReference?._withUnsafeGuaranteedRef { $0.objectWillDeallocate(self) }
     }
 
     /// The object's entity; reading it never fires the fault.

@@ -11,10 +11,10 @@ extension ObjectContext {
         if case .invalidated(let reason) = object.state {
             throw .objectInvalidated(object.objectID, reason: reason)
         }
-        guard let context = object._context else {
+        guard object.contextReference != nil else {
             throw .objectInvalidated(object.objectID, reason: "its context was released")
         }
-        guard context === self else { throw .wrongContext(object.objectID) }
+        guard object.belongs(to: self) else { throw .wrongContext(object.objectID) }
     }
 
     /// Loads the object's values if it is a fault.

@@ -28,6 +28,8 @@ public final class ObjectContext {
     }
 
     let queue: DispatchQueue
+    /// ``ConcurrencyGuard/isOn``, read once.
+    let checksConcurrency = ConcurrencyGuard.isOn
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
     @exclusivity(unchecked) var stalenessNanoseconds: UInt64?
 
@@ -230,7 +232,7 @@ public final class ObjectContext {
     /// Data); refresh both, or use ``rollback()``.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         ConcurrencyGuard.check(self, "refresh(\(object.objectID))")
-        guard object._context === self, !object.isInsertedFlag, !object.isDeletedFlag else { return }
+        guard object.belongs(to: self), !object.isInsertedFlag, !object.isDeletedFlag else { return }
         defer { store.instrumentation.contextChanged(name, kind: "refresh") }
         if mergeChanges {
             guard case .loaded = object.state else { return }
@@ -253,7 +255,7 @@ public final class ObjectContext {
         } else {
             // A fault loop refreshes unchanged objects: skip empty bookkeeping.
             if !updated.isEmpty { updated[object.objectID] = nil }
-            joinChanges.removeAll(involving: object.objectID)
+            if !joinChanges.isEmpty { joinChanges.removeAll(involving: object.objectID) }
             guard case .loaded = object.state else { return }
             turnIntoFault(object)
         }

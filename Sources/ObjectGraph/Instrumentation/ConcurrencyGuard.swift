@@ -10,10 +10,12 @@ enum ConcurrencyGuard {
     static let isOn: Bool = ProcessInfo.processInfo.environment["FAULTLINE_CONCURRENCY_DEBUG"] == "1"
 
     /// Stops the program if the flag is on and the caller is off the
-    /// context's queue.
+    /// context's queue. The flag is read from the context (copied at its
+    /// creation): reading the static here would cost a `swift_once` call on
+    /// every property read.
     @inline(__always)
     static func check(_ context: ObjectContext, _ operation: @autoclosure () -> String) {
-        guard isOn else { return }
+        guard context.checksConcurrency else { return }
         guard !context.isOnQueue else { return }
         violation(context, operation())
     }
