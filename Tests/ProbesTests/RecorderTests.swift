@@ -96,11 +96,16 @@ import Testing
                 _ = try selfies[0].objects(forKey: "people")
             }
         }
-        let details = sink.events.compactMap { event -> String? in
-            if case .context(let e) = event, e.kind == "prefetch-usage" { return e.detail }
+        let usages = sink.events.compactMap { event -> PrefetchUsage? in
+            if case .context(let e) = event, e.kind == .prefetchUsage { return e.prefetchUsage }
             return nil
         }
-        #expect(details == [
+        let site = CallSite(file: "ProbesTests/RecorderTests.swift", line: fetchLine)
+        #expect(usages == [
+            PrefetchUsage(relationship: "Selfie.networks", prefetched: 3, read: 0, callSite: site),
+            PrefetchUsage(relationship: "Selfie.people", prefetched: 3, read: 1, callSite: site),
+        ])
+        #expect(usages.map(\.description) == [
             "Selfie.networks prefetched=3 read=0 at ProbesTests/RecorderTests.swift:\(fetchLine)",
             "Selfie.people prefetched=3 read=1 at ProbesTests/RecorderTests.swift:\(fetchLine)",
         ])

@@ -105,16 +105,19 @@ import Testing
 }
 
 @Suite struct UnusedPrefetchTests {
-    func usage(_ detail: String) -> Event {
-        .context(ContextEvent(start: 0, thread: 1, context: "main", kind: "prefetch-usage", objectsRegistered: 0, objectsRegisteredPeak: 0, detail: detail))
+    func usage(read: Int) -> Event {
+        .context(ContextEvent(
+            start: 0, thread: 1, context: "main", kind: .prefetchUsage, objectsRegistered: 0, objectsRegisteredPeak: 0,
+            prefetchUsage: PrefetchUsage(
+                relationship: "Selfie.people", prefetched: 500, read: read, callSite: CallSite(file: "App/Gallery.swift", line: 12))))
     }
 
     @Test func aPrefetchNeverReadIsReported() {
-        let insights = InsightRules().analyze([usage("Selfie.people prefetched=500 read=0 at App/Gallery.swift:12")])
+        let insights = InsightRules().analyze([usage(read: 0)])
         #expect(insights == [Insight(
             rule: "unused-prefetch", entity: "Selfie", keyPath: "people",
             message: "Selfie.people was prefetched for 500 objects and read for none; drop `people` from the prefetch key paths",
             evidence: "prefetched=500 read=0 in context main", callSite: "App/Gallery.swift:12")])
-        #expect(InsightRules().analyze([usage("Selfie.people prefetched=500 read=1 at App/Gallery.swift:12")]).isEmpty)
+        #expect(InsightRules().analyze([usage(read: 1)]).isEmpty)
     }
 }

@@ -29,7 +29,7 @@ extension Store {
     func inBatchTransaction<T>(_ site: CallSite, _ body: (Connection) throws -> T) throws -> T {
         let thread = ProbeClock.threadID()
         if let session = batchSession.withLock({ $0 }), session.thread == thread {
-            session.connection.callSite = site
+            pool.writerOrigin.callSite = site
             return try body(session.connection)
         }
         return try pool.write(purpose: "batch", callSite: site, body)

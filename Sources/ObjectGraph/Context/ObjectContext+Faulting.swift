@@ -29,8 +29,8 @@ extension ObjectContext {
         let instrumentation = store.instrumentation
         // Asked once: a session that starts mid-fault gets the next fault,
         // not one with a start time of zero.
-        let audience = instrumentation.audience(.fault)
-        let start = audience.isEmpty ? 0 : ProbeClock.now()
+        let traced = instrumentation.isOn(.fault)
+        let start = traced ? ProbeClock.now() : 0
         let source: FaultSource
         switch usesRowCache ? store.rowCache.lookup(id, staleness: stalenessNanoseconds) : .miss(.absent) {
         case .hit(let snapshot):
@@ -43,8 +43,8 @@ extension ObjectContext {
             apply(snapshot, to: object)
             source = .database
         }
-        if !audience.isEmpty {
-            instrumentation.fault(audience, start: start, context: name, id: id, source: source, callSite: currentCallSite) {
+        if traced {
+            instrumentation.fault(start: start, context: name, id: id, source: source, callSite: currentCallSite) {
                 describeValues(object)
             }
         }

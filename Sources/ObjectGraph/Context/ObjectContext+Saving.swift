@@ -40,7 +40,7 @@ extension ObjectContext {
             report(nil)
             advancePinnedGeneration()
             store.notifyObservers(changes)
-            instrumentation.contextChanged(name, kind: "save")
+            instrumentation.contextChanged(name, kind: .save)
             return changes
         } catch {
             report(error)

@@ -195,7 +195,7 @@ public final class ObjectContext {
     public func reset() {
         ConcurrencyGuard.check(self, "reset()")
         invalidateAll(reason: "its context \(name) was reset")
-        store.instrumentation.contextChanged(name, kind: "reset")
+        store.instrumentation.contextChanged(name, kind: .reset)
     }
 
     func invalidateAll(reason: String) {
@@ -233,7 +233,7 @@ public final class ObjectContext {
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         ConcurrencyGuard.check(self, "refresh(\(object.objectID))")
         guard object.belongs(to: self), !object.isInsertedFlag, !object.isDeletedFlag else { return }
-        defer { store.instrumentation.contextChanged(name, kind: "refresh") }
+        defer { store.instrumentation.contextChanged(name, kind: .refresh) }
         if mergeChanges {
             guard case .loaded = object.state else { return }
             let keys = object.changedKeys
@@ -269,10 +269,8 @@ public final class ObjectContext {
         let instrumentation = store.instrumentation
         guard instrumentation.isOn(.context) else { return }
         for (relationship, counts) in usage.sorted(by: { $0.key < $1.key }) {
-            instrumentation.emit(.context(ContextEvent(
-                start: ProbeClock.now(), thread: ProbeClock.threadID(), context: name, kind: "prefetch-usage",
-                objectsRegistered: instrumentation.objectsRegistered, objectsRegisteredPeak: instrumentation.objectsRegisteredPeak,
-                detail: "\(relationship) prefetched=\(counts.prefetched) read=\(counts.read) at \(counts.site)")))
+            instrumentation.contextChanged(name, kind: .prefetchUsage, prefetchUsage: PrefetchUsage(
+                relationship: relationship, prefetched: counts.prefetched, read: counts.read, callSite: counts.site))
         }
     }
 

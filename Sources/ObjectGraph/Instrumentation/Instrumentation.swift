@@ -5,103 +5,63 @@ import Synchronization
 ///
 /// Every call site asks ``isOn(_:)`` before it builds anything: with no sink
 /// that is one branch, and with `FAULTLINE_NO_INSTRUMENTATION=1` at build
-/// time it is compiled out. It also keeps the count of objects registered in
-/// all contexts of the store, and the peak.
-///
-/// The LTTng sink is kept apart from the others: faults, cache misses,
-/// statements and context changes, most of a busy program's events, reach
-/// its tracepoints as their fields (``fault(_:start:context:id:source:callSite:values:)``,
-/// ``cacheMiss(_:reason:)``, ``statementHook(user:)``,
-/// ``contextChanged(_:kind:)``), without an event value, which would cost
-/// more than the tracepoint itself. The other sinks get events.
+/// time it is compiled out. Every sink is treated alike (the LTTng
+/// tracepoints, the recorder, the SQL debug log, a test's collector): the
+/// store's sinks are combined into one, and the most frequent events reach
+/// it through the sink's typed entry points (``EventSink/receive(fault:)``
+/// and its siblings) rather than as an ``Event``. It also keeps the count of
+/// objects registered in all contexts of the store, and the peak.
 public final class Instrumentation: Sendable {
-    /// The LTTng sink, when one is configured.
-    let lttng: LTTngSink?
-    /// The other sinks, combined; nil when there are none.
+    /// The sinks, combined; nil when there are none.
     let sink: (any EventSink)?
     private let registered = Atomic<Int>(0)
     private let peak = Atomic<Int>(0)
 
     public init(sinks: [any EventSink]) {
-        lttng = sinks.lazy.compactMap { $0 as? LTTngSink }.first
-        let others = sinks.filter { !($0 is LTTngSink) }
-        switch others.count {
+        switch sinks.count {
         case 0: sink = nil
-        case 1: sink = others[0]
-        default: sink = MultiplexSink(others)
+        case 1: sink = sinks[0]
+        default: sink = MultiplexSink(sinks)
         }
     }
 
     /// Whether some sink wants events of `kind` now.
     @inline(__always)
     public func isOn(_ kind: EventKind) -> Bool {
-        !audience(kind).isEmpty
+        #if FAULTLINE_NO_INSTRUMENTATION
+        return false
+        #else
+        return sink?.isEnabled(kind) == true
+        #endif
     }
 
-    /// The optional parts of events the sinks other than LTTng want now
-    /// (LTTng's tracepoints take what they need).
+    /// The optional parts of events the sinks want now.
     var details: EventDetails { sink?.details ?? [] }
 
-    /// Sends `event` to every sink that wants its kind now.
+    /// Sends `event` to the sinks that want its kind now.
     public func emit(_ event: Event) {
-        let kind = event.kind
-        if let lttng, lttng.isEnabled(kind) { lttng.receive(event) }
-        if let sink, sink.isEnabled(kind) { sink.receive(event) }
-    }
-
-    /// Which sinks want events of one kind now: asked once per event, by the
-    /// hot paths that then pass it on.
-    struct Audience {
-        let lttng: Bool
-        let others: Bool
-        var isEmpty: Bool { !lttng && !others }
-    }
-
-    /// The sinks that want events of `kind` now.
-    @inline(__always)
-    func audience(_ kind: EventKind) -> Audience {
-        #if FAULTLINE_NO_INSTRUMENTATION
-        return Audience(lttng: false, others: false)
-        #else
-        return Audience(lttng: lttng?.isEnabled(kind) == true, others: sink?.isEnabled(kind) == true)
-        #endif
+        if let sink, sink.isEnabled(event.kind) { sink.receive(event) }
     }
 
     /// The row cache could not serve a fault (`reason`: `absent`, `stale`).
     @inline(__always)
     func cacheMiss(_ id: ObjectID, reason: @autoclosure () -> String) {
-        let audience = audience(.cacheMiss)
-        guard !audience.isEmpty else { return }
-        if audience.lttng, let lttng {
-            lttng.traceCacheMiss(entity: id.entityName, primaryKey: id.primaryKey, reason: reason())
-        }
-        if audience.others, let sink {
-            sink.receive(.cacheMiss(CacheMissEvent(
-                start: ProbeClock.now(), thread: ProbeClock.threadID(), entity: id.entityName, primaryKey: id.primaryKey,
-                reason: reason())))
-        }
+        guard isOn(.cacheMiss), let sink else { return }
+        sink.receive(cacheMiss: CacheMissEvent(
+            start: ProbeClock.now(), thread: ProbeClock.threadID(), entity: id.entityName, primaryKey: id.primaryKey,
+            reason: reason()))
     }
 
-    /// A fault fired, from `start` until now, for `audience`
-    /// (``audience(_:)`` of `.fault`, asked when the fault began). `values`
+    /// A fault fired, from `start` until now (`start` was taken when the
+    /// fault began, if ``isOn(_:)`` said so for `.fault` then). `values`
     /// describes the loaded values, for sinks that want them (level 3 logs).
     @inline(__always)
-    func fault(
-        _ audience: Audience, start: UInt64, context: String, id: ObjectID, source: FaultSource, callSite: CallSite,
-        values: () -> String
-    ) {
-        let duration = ProbeClock.now() &- start
-        if audience.lttng, let lttng {
-            lttng.traceFault(
-                context: context, entity: id.entityName, primaryKey: id.primaryKey, source: source,
-                durationNanoseconds: duration, callSite: callSite)
-        }
-        if audience.others, let sink {
-            sink.receive(.fault(FaultEvent(
-                start: start, durationNanoseconds: duration, thread: ProbeClock.threadID(), context: context,
-                entity: id.entityName, primaryKey: id.primaryKey, source: source, callSite: callSite,
-                values: sink.details.contains(.objectValues) ? values() : nil)))
-        }
+    func fault(start: UInt64, context: String, id: ObjectID, source: FaultSource, callSite: CallSite, values: () -> String) {
+        guard let sink else { return }
+        sink.receive(fault: FaultEvent(
+            start: start, durationNanoseconds: ProbeClock.now() &- start, thread: ProbeClock.threadID(), context: context,
+            entity: id.entityName, primaryKey: id.primaryKey, source: source, callSite: callSite,
+            values: sink.details.contains(.objectValues) ? values() : nil))
     }
 
     // MARK: Registered objects
@@ -132,20 +92,17 @@ public final class Instrumentation: Sendable {
         registered.wrappingSubtract(count, ordering: .relaxed)
     }
 
-    /// Emits a `context` event with the registration counts.
-    func contextChanged(_ context: String, kind: String) {
+    /// Emits a `context` event with the registration counts. A refresh
+    /// (one per object in a fault loop) goes only to sinks that ask for
+    /// every context change.
+    @inline(__always)
+    func contextChanged(_ context: String, kind: ContextChange, prefetchUsage: PrefetchUsage? = nil) {
         #if !FAULTLINE_NO_INSTRUMENTATION
-        if let lttng, lttng.isEnabled(.context) {
-            lttng.traceContextChange(
-                context: context, kind: kind, objectsRegistered: objectsRegistered,
-                objectsRegisteredPeak: objectsRegisteredPeak, detail: "")
-        }
-        // One refresh per object refreshed: only for sinks that ask.
-        if let sink, sink.isEnabled(.context), kind != "refresh" || sink.details.contains(.contextChanges) {
-            sink.receive(.context(ContextEvent(
-                start: ProbeClock.now(), thread: ProbeClock.threadID(), context: context, kind: kind,
-                objectsRegistered: objectsRegistered, objectsRegisteredPeak: objectsRegisteredPeak)))
-        }
+        guard let sink, sink.isEnabled(.context) else { return }
+        if kind == .refresh, !sink.details.contains(.contextChanges) { return }
+        sink.receive(context: ContextEvent(
+            start: ProbeClock.now(), thread: ProbeClock.threadID(), context: context, kind: kind,
+            objectsRegistered: objectsRegistered, objectsRegisteredPeak: objectsRegisteredPeak, prefetchUsage: prefetchUsage))
         #endif
     }
 

@@ -15,20 +15,20 @@ final class StatementInfo {
 }
 
 extension Instrumentation {
-    /// The hook to install on every connection: the user's hook and the SQL
-    /// event. nil when neither is wanted, so statements are not even timed.
-    func statementHook(user: (@Sendable (ExecutedStatement) -> Void)?) -> StatementHook? {
+    /// The hook to install on one connection: the user's hook and the SQL
+    /// event, with the purpose and call site `origin` holds for that
+    /// connection. nil when neither is wanted, so statements are not even
+    /// timed.
+    func statementHook(user: (@Sendable (ExecutedStatement) -> Void)?, origin: StatementOrigin) -> StatementHook? {
         #if FAULTLINE_NO_INSTRUMENTATION
         let instrumented = false
         #else
-        let instrumented = lttng != nil || sink != nil
+        let instrumented = sink != nil
         #endif
         guard instrumented || user != nil else { return nil }
         return { [self] executed in
             user?(executed)
-            let traced = lttng?.isEnabled(.sql) == true
-            let others = sink?.isEnabled(.sql) == true ? sink : nil
-            guard traced || others != nil else { return }
+            guard isOn(.sql), let sink else { return }
             let statement = executed.statement
             let info: StatementInfo
             if let existing = statement.annotation as? StatementInfo {
@@ -37,30 +37,19 @@ extension Instrumentation {
                 info = StatementInfo(sql: statement.sql)
                 statement.annotation = info
             }
-            let details = others?.details ?? []
+            let details = sink.details
             var plan: [String]?
             if details.contains(.queryPlans), !info.planRecorded {
                 info.planRecorded = true
                 plan = statement.connection.explainQueryPlan(statement.sql)
             }
-            if traced, let lttng {
-                let arguments = executed.arguments.count == 1
-                    ? executed.arguments[0].description
-                    : executed.arguments.map { $0.description }.joined(separator: ", ")
-                lttng.traceStatement(
-                    sql: statement.sql, shape: info.shape, arguments: arguments,
-                    durationNanoseconds: executed.durationNanoseconds, rowsReturned: executed.rowsReturned,
-                    rowsChanged: executed.rowsChanged, fullScanSteps: executed.fullScanSteps, sorts: executed.sorts,
-                    autoIndexes: executed.autoIndexes, vmSteps: executed.vmSteps, purpose: executed.purpose,
-                    queryPlan: plan?.joined(separator: "\n") ?? "", callSite: executed.callSite)
-            }
-            others?.receive(.sql(SQLEvent(
+            sink.receive(sql: SQLEvent(
                 start: executed.start, durationNanoseconds: executed.durationNanoseconds, thread: ProbeClock.threadID(),
                 sql: statement.sql, shape: info.shape, shapeID: info.shapeID,
                 arguments: details.contains(.sqlArguments) ? executed.arguments.map { $0.description } : [],
                 rowsReturned: executed.rowsReturned, rowsChanged: executed.rowsChanged,
                 fullScanSteps: executed.fullScanSteps, sorts: executed.sorts, autoIndexes: executed.autoIndexes,
-                vmSteps: executed.vmSteps, purpose: executed.purpose, queryPlan: plan, callSite: executed.callSite)))
+                vmSteps: executed.vmSteps, purpose: origin.purpose, queryPlan: plan, callSite: origin.callSite))
         }
     }
 }

@@ -1,6 +1,5 @@
 import CSQLite
 import Foundation
-import Probes
 
 /// One SQLite connection: a thin wrapper over `sqlite3*` with a statement
 /// cache and a hook that sees every executed statement.
@@ -48,11 +47,6 @@ public final class Connection {
     /// Called after every statement this connection executes, BEGIN and
     /// COMMIT included. Nil costs nothing.
     public var statementHook: StatementHook?
-
-    /// Why the engine runs the next statements (`fault`, `prefetch …`), and
-    /// from where; reported with each executed statement.
-    public var purpose = ""
-    public var callSite = CallSite.unknown
 
     /// Testing aid: called before each execution with the SQL; a thrown
     /// error fails that statement as if SQLite had failed it.
@@ -179,9 +173,7 @@ public final class Connection {
             autoIndexes: Int(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_AUTOINDEX, 1)),
             vmSteps: Int(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_VM_STEP, 1)),
             path: path,
-            start: start,
-            purpose: purpose,
-            callSite: callSite))
+            start: start))
     }
 
     /// Runs SQL (possibly several statements) without preparing it for the
@@ -256,9 +248,12 @@ public final class Connection {
     /// The SQLite library version (`sqlite3_libversion`).
     public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
 
-    /// Nanoseconds on the monotonic clock.
+    /// Nanoseconds on the monotonic clock (`CLOCK_MONOTONIC`, the clock of
+    /// every event's `start`).
     @inline(__always)
     public static func monotonicNanoseconds() -> UInt64 {
-        ProbeClock.now()
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
     }
 }

@@ -1,7 +1,8 @@
-import Probes
-
 /// What one execution of a prepared statement did, as the statement hook
-/// sees it once the statement has run to its end (or was reset early).
+/// sees it once the statement has run to its end (or was reset early): a
+/// value, as GRDB's `Database.trace` reports one. Why the engine ran it and
+/// for which call site are the engine's business, not SQLite's: the engine
+/// knows them from the connection it ran the statement on.
 ///
 /// Durations come from the monotonic clock: SQLite's own profile trace has
 /// only millisecond resolution in common builds.
@@ -29,10 +30,6 @@ public struct ExecutedStatement {
     public let path: String
     /// When the first step began (monotonic nanoseconds).
     public let start: UInt64
-    /// Why the engine ran it (`fault`, `prefetch Selfie.people`, …).
-    public let purpose: String
-    /// The application's call site it ran for.
-    public let callSite: CallSite
 
     /// The statement's SQL text as prepared.
     public var sql: String { statement.sql }

@@ -24,12 +24,17 @@ import Synchronization
 final class ConnectionPool: @unchecked Sendable {
     final class Reader {
         let connection: Connection
+        /// Why the reader runs its statements now, for its hook.
+        let origin: StatementOrigin
         var generation: UInt64 = 0
         var inUse = false
         /// Held by a context pinned to a query generation: the read
         /// transaction stays open whatever is committed meanwhile.
         var pinned = false
-        init(_ connection: Connection) { self.connection = connection }
+        init(_ connection: Connection, origin: StatementOrigin) {
+            self.connection = connection
+            self.origin = origin
+        }
     }
 
     /// A reader held by one context; it goes back to the pool with the lease.
@@ -45,10 +50,15 @@ final class ConnectionPool: @unchecked Sendable {
 
     let location: Connection.Location
     private let options: Connection.Options
-    private let hook: StatementHook?
+    /// Makes the statement hook of one connection, given the origin that
+    /// connection's statements report.
+    typealias HookFactory = (StatementOrigin) -> StatementHook?
+    private let makeHook: HookFactory
 
     private let writerLock = NSLock()
     private let writer: Connection
+    /// The writer's purpose and call site.
+    let writerOrigin = StatementOrigin()
     private let sharedReader: Reader?
 
     private let readersLock = NSLock()
@@ -63,15 +73,15 @@ final class ConnectionPool: @unchecked Sendable {
         set { writer.failureInjection = newValue }
     }
 
-    init(location: Connection.Location, options: Connection.Options, hook: StatementHook?) throws {
+    init(location: Connection.Location, options: Connection.Options, hook: @escaping HookFactory) throws {
         self.location = location
         self.options = options
-        self.hook = hook
+        self.makeHook = hook
         writer = try Connection(location, options: options)
         PredicateFunctions.register(on: writer)
-        writer.statementHook = hook
+        writer.statementHook = hook(writerOrigin)
         if case .memory = location {
-            sharedReader = Reader(writer)
+            sharedReader = Reader(writer, origin: writerOrigin)
         } else {
             sharedReader = nil
         }
@@ -129,18 +139,19 @@ final class ConnectionPool: @unchecked Sendable {
 
     private func read<T>(on reader: Reader, purpose: String, callSite: CallSite, _ body: (Connection, UInt64) throws -> T) throws -> T {
         let connection = reader.connection
-        connection.callSite = callSite
+        let origin = reader.origin
+        origin.callSite = callSite
         let current = generation
         if connection.isInTransaction, reader.generation != current, !reader.pinned {
-            connection.purpose = "transaction"
+            origin.purpose = "transaction"
             try connection.commit()
         }
         if !connection.isInTransaction {
-            connection.purpose = "transaction"
+            origin.purpose = "transaction"
             try connection.beginDeferred()
             reader.generation = current
         }
-        connection.purpose = purpose
+        origin.purpose = purpose
         do {
             return try body(connection, reader.generation)
         } catch {
@@ -158,20 +169,19 @@ final class ConnectionPool: @unchecked Sendable {
     ) throws -> T {
         writerLock.lock()
         defer { writerLock.unlock() }
-        writer.callSite = callSite
-        writer.purpose = "transaction"
+        writerOrigin.set("transaction", callSite)
         if sharedReader != nil, writer.isInTransaction {
             try writer.commit()
         }
         try writer.beginImmediate()
         let result: T
         do {
-            writer.purpose = purpose
+            writerOrigin.purpose = purpose
             result = try body(writer)
-            writer.purpose = "transaction"
+            writerOrigin.purpose = "transaction"
             try writer.commit()
         } catch {
-            writer.purpose = "transaction"
+            writerOrigin.purpose = "transaction"
             writer.rollbackIfNeeded()
             throw error
         }
@@ -191,8 +201,9 @@ final class ConnectionPool: @unchecked Sendable {
         readerOptions.walMode = false  // the writer already set the journal mode
         let connection = try Connection(location, options: readerOptions)
         PredicateFunctions.register(on: connection)
-        connection.statementHook = hook
-        return Reader(connection)
+        let origin = StatementOrigin()
+        connection.statementHook = makeHook(origin)
+        return Reader(connection, origin: origin)
     }
 
     fileprivate func checkIn(_ reader: Reader) {

@@ -53,7 +53,9 @@ public final class Store: @unchecked Sendable {
         do {
             pool = try ConnectionPool(
                 location: location, options: configuration.connectionOptions,
-                hook: instrumentation.statementHook(user: configuration.statementHook))
+                hook: { [statementHook = configuration.statementHook] origin in
+                    instrumentation.statementHook(user: statementHook, origin: origin)
+                })
         } catch let error as SQLiteError {
             throw .store(path: path, reason: Self.explain(error), sqlite: error)
         } catch {

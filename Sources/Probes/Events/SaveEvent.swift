@@ -51,40 +51,6 @@ public struct BatchRequestEvent: Sendable {
     }
 }
 
-/// A change of a context's state: a reset, a refresh, a merge, and how many
-/// objects are registered in all contexts of the store afterwards.
-public struct ContextEvent: Sendable {
-    public var start: UInt64
-    public var thread: Int32
-    public var context: String
-    /// `reset`, `refresh`, `merge`, `save`, `prefetch-usage` (when a context
-    /// that prefetched is reset or released).
-    public var kind: String
-    /// Objects registered in all contexts of the store.
-    public var objectsRegistered: Int
-    /// The most objects registered at once since the store opened (or the
-    /// peak was last reset).
-    public var objectsRegisteredPeak: Int
-    /// For `prefetch-usage`: `Entity.relationship prefetched=N read=M at
-    /// File.swift:line`, how many objects had the relationship prefetched,
-    /// how many of those then read it, and where the prefetch was asked for.
-    /// Empty for the other kinds.
-    public var detail: String
-
-    public init(
-        start: UInt64, thread: Int32, context: String, kind: String, objectsRegistered: Int, objectsRegisteredPeak: Int,
-        detail: String = ""
-    ) {
-        self.start = start
-        self.thread = thread
-        self.context = context
-        self.kind = kind
-        self.objectsRegistered = objectsRegistered
-        self.objectsRegisteredPeak = objectsRegisteredPeak
-        self.detail = detail
-    }
-}
-
 /// A scenario's structure: begin and end of a scenario, a step, an iteration.
 public struct ScenarioEvent: Sendable {
     public var start: UInt64

@@ -67,22 +67,38 @@ public struct Counters: Codable, Equatable, Sendable {
     public mutating func count(_ event: Event) {
         switch event {
         case .fetch: fetches += 1
-        case .fault(let e):
-            faultsFired += 1
-            if e.source == .rowCache { cacheHits += 1 }
-            if e.source == .database { cacheMisses += 1 }
+        case .fault(let e): count(fault: e)
         case .relationshipFault(let e):
             relationshipFaultsFired += 1
             if e.source == .database { cacheMisses += 1 }
-        case .sql(let e):
-            sqlStatements += 1
-            rowsRead += e.rowsReturned
-            rowsWritten += e.rowsChanged
-            fullScanSteps += e.fullScanSteps
+        case .sql(let e): count(sql: e)
         case .save: saves += 1
         case .batchRequest: batchRequests += 1
-        case .context(let e): objectsRegisteredPeak = max(objectsRegisteredPeak, e.objectsRegisteredPeak)
+        case .context(let e): count(context: e)
         case .cacheMiss, .scenario: break
         }
+    }
+
+    /// Counts an object fault.
+    @inline(__always)
+    public mutating func count(fault e: FaultEvent) {
+        faultsFired += 1
+        if e.source == .rowCache { cacheHits += 1 }
+        if e.source == .database { cacheMisses += 1 }
+    }
+
+    /// Counts a statement.
+    @inline(__always)
+    public mutating func count(sql e: SQLEvent) {
+        sqlStatements += 1
+        rowsRead += e.rowsReturned
+        rowsWritten += e.rowsChanged
+        fullScanSteps += e.fullScanSteps
+    }
+
+    /// Follows the registered objects' peak.
+    @inline(__always)
+    public mutating func count(context e: ContextEvent) {
+        objectsRegisteredPeak = max(objectsRegisteredPeak, e.objectsRegisteredPeak)
     }
 }

@@ -37,8 +37,8 @@ public struct InsightEvidence: Sendable {
         public var first: RelationshipFaultEvent
     }
 
-    /// What became of one prefetched relationship.
-    public struct PrefetchUsage: Sendable, Equatable {
+    /// What became of one prefetched relationship, over the run.
+    public struct PrefetchTotals: Sendable, Equatable {
         public var prefetched: Int
         public var read: Int
         public var context: String
@@ -60,7 +60,7 @@ public struct InsightEvidence: Sendable {
     public private(set) var relationshipFaults: [String: RelationshipFaults] = [:]
     /// Entities of which some object fault fired.
     public private(set) var faultedEntities: Set<String> = []
-    public private(set) var prefetchUsage: [String: PrefetchUsage] = [:]
+    public private(set) var prefetchUsage: [String: PrefetchTotals] = [:]
     private var lastFaultedEntity = ""
 
     public init() {}
@@ -81,38 +81,48 @@ public struct InsightEvidence: Sendable {
             } else {
                 relationshipFaults[key]!.count += 1
             }
-        case .fault(let e):
-            // Faults come in runs of one entity: hash its name once a run.
-            if e.entity != lastFaultedEntity {
-                faultedEntities.insert(e.entity)
-                lastFaultedEntity = e.entity
-            }
-            guard e.source == .database, let relationship = leadingRelationship[e.entity] else { return }
-            if faultStorms[e.entity] == nil {
-                faultStorms[e.entity] = FaultStorm(count: 1, relationship: relationship, callSite: e.callSite)
-            } else {
-                faultStorms[e.entity]!.count += 1
-            }
-        case .sql(let e):
-            addStatement(e)
+        case .fault(let e): add(fault: e)
+        case .sql(let e): add(sql: e)
         case .save(let e):
             let objects = e.inserted + e.updated + e.deleted
             guard objects <= 2 else { return }
             smallSaves += 1
             smallSaveObjects += objects
             if firstSmallSave == nil { firstSmallSave = e }
-        case .context(let e):
-            guard e.kind == "prefetch-usage", let usage = Self.prefetchUsage(e) else { return }
-            let current = prefetchUsage[usage.key] ?? PrefetchUsage(prefetched: 0, read: 0, context: e.context, callSite: usage.site)
-            prefetchUsage[usage.key] = PrefetchUsage(
-                prefetched: current.prefetched + usage.prefetched, read: current.read + usage.read, context: current.context,
-                callSite: current.callSite)
+        case .context(let e): add(context: e)
         default:
             return
         }
     }
 
-    private mutating func addStatement(_ e: SQLEvent) {
+    /// Adds an object fault.
+    @inline(__always)
+    public mutating func add(fault e: FaultEvent) {
+        // Faults come in runs of one entity: hash its name once a run.
+        if e.entity != lastFaultedEntity {
+            faultedEntities.insert(e.entity)
+            lastFaultedEntity = e.entity
+        }
+        guard e.source == .database, let relationship = leadingRelationship[e.entity] else { return }
+        if faultStorms[e.entity] == nil {
+            faultStorms[e.entity] = FaultStorm(count: 1, relationship: relationship, callSite: e.callSite)
+        } else {
+            faultStorms[e.entity]!.count += 1
+        }
+    }
+
+    /// Adds a context change: only prefetch usage is evidence.
+    public mutating func add(context e: ContextEvent) {
+        guard let usage = e.prefetchUsage else { return }
+        let current = prefetchUsage[usage.relationship]
+            ?? PrefetchTotals(prefetched: 0, read: 0, context: e.context, callSite: usage.callSite.description)
+        prefetchUsage[usage.relationship] = PrefetchTotals(
+            prefetched: current.prefetched + usage.prefetched, read: current.read + usage.read, context: current.context,
+            callSite: current.callSite)
+    }
+
+    /// Adds a statement.
+    public mutating func add(sql e: SQLEvent) {
         // A statement without WHERE wants every row: scanning is right.
         if e.fullScanSteps > 0, e.shape.contains(" WHERE ") {
             if fullScans[e.shape] == nil {
@@ -130,14 +140,5 @@ public struct InsightEvidence: Sendable {
         } else {
             uncountedExecutions += 1
         }
-    }
-
-    /// `Entity.relationship prefetched=N read=M at File.swift:line`.
-    private static func prefetchUsage(_ e: ContextEvent) -> (key: String, prefetched: Int, read: Int, site: String)? {
-        let fields = e.detail.split(separator: " ", maxSplits: 4).map(String.init)
-        guard fields.count >= 3, let prefetched = Int(fields[1].dropFirst("prefetched=".count)),
-            let read = Int(fields[2].dropFirst("read=".count))
-        else { return nil }
-        return (fields[0], prefetched, read, fields.count == 5 && fields[3] == "at" ? fields[4] : "")
     }
 }

@@ -56,32 +56,71 @@ public final class Recorder: EventSink {
     }
 
     public func receive(_ event: Event) {
+        switch event {
+        case .fault(let e): receive(fault: e)
+        case .cacheMiss(let e): receive(cacheMiss: e)
+        case .sql(let e): receive(sql: e)
+        case .context(let e): receive(context: e)
+        default:
+            state.withLock { state in
+                state.counters.count(event)
+                state.evidence.add(event)
+                keep(event, in: &state)
+            }
+        }
+    }
+
+    public func receive(fault e: FaultEvent) {
         state.withLock { state in
-            state.counters.count(event)
-            state.evidence.add(event)
-            if case .fault(let fault) = event, fault.source == .rowCache { state.rowCacheNanoseconds &+= fault.durationNanoseconds }
-            if case .sql(let sql) = event {
-                state.sqlNanoseconds &+= sql.durationNanoseconds
-                if state.aggregates[sql.shapeID] == nil {
-                    state.aggregates[sql.shapeID] = StatementAggregate(shape: sql.shape, purpose: sql.purpose, firstCallSite: sql.callSite)
-                }
-                state.aggregates[sql.shapeID]!.add(sql)
-                if !details.isEmpty, !sql.arguments.isEmpty {
-                    let count = state.arguments[sql.shapeID]?.count ?? 0
-                    if count < StatementAggregate.distinctLimit {
-                        state.arguments[sql.shapeID, default: []].insert(sql.arguments)
-                        state.aggregates[sql.shapeID]!.distinctArgumentLists = state.arguments[sql.shapeID]!.count
-                    }
+            state.counters.count(fault: e)
+            state.evidence.add(fault: e)
+            if e.source == .rowCache { state.rowCacheNanoseconds &+= e.durationNanoseconds }
+            if bufferCapacity > 0 { keep(.fault(e), in: &state) }
+        }
+    }
+
+    public func receive(cacheMiss e: CacheMissEvent) {
+        guard bufferCapacity > 0 else { return }
+        state.withLock { keep(.cacheMiss(e), in: &$0) }
+    }
+
+    public func receive(sql e: SQLEvent) {
+        state.withLock { state in
+            state.counters.count(sql: e)
+            state.evidence.add(sql: e)
+            state.sqlNanoseconds &+= e.durationNanoseconds
+            if state.aggregates[e.shapeID] == nil {
+                state.aggregates[e.shapeID] = StatementAggregate(shape: e.shape, purpose: e.purpose, firstCallSite: e.callSite)
+            }
+            state.aggregates[e.shapeID]!.add(e)
+            if !details.isEmpty, !e.arguments.isEmpty {
+                let count = state.arguments[e.shapeID]?.count ?? 0
+                if count < StatementAggregate.distinctLimit {
+                    state.arguments[e.shapeID, default: []].insert(e.arguments)
+                    state.aggregates[e.shapeID]!.distinctArgumentLists = state.arguments[e.shapeID]!.count
                 }
             }
-            guard bufferCapacity > 0 else { return }
-            if state.buffer.count < bufferCapacity {
-                state.buffer.append(event)
-            } else {
-                state.buffer[state.next] = event
-                state.next = (state.next + 1) % bufferCapacity
-                state.dropped += 1
-            }
+            if bufferCapacity > 0 { keep(.sql(e), in: &state) }
+        }
+    }
+
+    public func receive(context e: ContextEvent) {
+        state.withLock { state in
+            state.counters.count(context: e)
+            state.evidence.add(context: e)
+            if bufferCapacity > 0 { keep(.context(e), in: &state) }
+        }
+    }
+
+    /// Keeps an event in the ring buffer, counting the one it replaces.
+    private func keep(_ event: Event, in state: inout State) {
+        guard bufferCapacity > 0 else { return }
+        if state.buffer.count < bufferCapacity {
+            state.buffer.append(event)
+        } else {
+            state.buffer[state.next] = event
+            state.next = (state.next + 1) % bufferCapacity
+            state.dropped += 1
         }
     }
 

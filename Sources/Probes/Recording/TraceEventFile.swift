@@ -62,7 +62,7 @@ public enum TraceEventFile {
                 name = "cache miss \(e.entity)"
                 args = ["object": e.objectID, "reason": e.reason]
             case .context(let e):
-                name = "\(e.kind) \(e.context)"
+                name = "\(e.kind.rawValue) \(e.context)"
                 args = ["objectsRegistered": String(e.objectsRegistered)]
             case .scenario(let e):
                 name = e.step.isEmpty ? "\(e.phase) \(e.scenario)" : "\(e.scenario): \(e.step)"

@@ -3,8 +3,18 @@
 ///
 /// In the manner of swift-log's handlers: a small protocol, and sinks that
 /// combine (``MultiplexSink``) or do nothing (``NoOpSink``). Adding a sink
-/// touches no engine code. `receive` is called on the thread the event
-/// happened on, possibly from several threads at once.
+/// touches no engine code, and the engine treats every sink alike. `receive`
+/// is called on the thread the event happened on, possibly from several
+/// threads at once.
+///
+/// The four most frequent kinds (faults, cache misses, statements, context
+/// changes: nearly all of a fault loop's events) arrive through their own
+/// `receive(fault:)`, `receive(cacheMiss:)`, `receive(sql:)` and
+/// `receive(context:)`, which by default wrap the event and call
+/// ``receive(_:)``. A sink that keeps totals (the recorder) or writes fields
+/// (the LTTng tracepoints) implements them to use the fields in place:
+/// wrapping an event in ``Event`` and copying it out again costs more than
+/// either does with it.
 public protocol EventSink: AnyObject, Sendable {
     /// Whether the sink wants events of this kind now. The engine asks
     /// before it builds an event, so an unwanted event costs one call.
@@ -13,11 +23,23 @@ public protocol EventSink: AnyObject, Sendable {
     var details: EventDetails { get }
     /// Receives one event.
     func receive(_ event: Event)
+    /// Receives an object fault.
+    func receive(fault: FaultEvent)
+    /// Receives a fault the row cache could not serve.
+    func receive(cacheMiss: CacheMissEvent)
+    /// Receives an executed statement.
+    func receive(sql: SQLEvent)
+    /// Receives a change of a context's state.
+    func receive(context: ContextEvent)
 }
 
 extension EventSink {
     public func isEnabled(_ kind: EventKind) -> Bool { true }
     public var details: EventDetails { [] }
+    public func receive(fault: FaultEvent) { receive(.fault(fault)) }
+    public func receive(cacheMiss: CacheMissEvent) { receive(.cacheMiss(cacheMiss)) }
+    public func receive(sql: SQLEvent) { receive(.sql(sql)) }
+    public func receive(context: ContextEvent) { receive(.context(context)) }
 }
 
 /// Optional parts of events, built only when a sink asks for them.
@@ -33,8 +55,6 @@ public struct EventDetails: OptionSet, Sendable {
     public static let queryPlans = EventDetails(rawValue: 4)
     /// A `context` event for every object refreshed (a fault loop's worth
     /// of them), not only for resets, saves, merges and prefetch usage.
-    /// The LTTng sink traces them when its tracepoint is enabled, whatever
-    /// this says.
     public static let contextChanges = EventDetails(rawValue: 8)
 }
 
@@ -63,5 +83,25 @@ public final class MultiplexSink: EventSink {
     public func receive(_ event: Event) {
         let kind = event.kind
         for sink in sinks where sink.isEnabled(kind) { sink.receive(event) }
+    }
+
+    public func receive(fault: FaultEvent) {
+        for sink in sinks where sink.isEnabled(.fault) { sink.receive(fault: fault) }
+    }
+
+    public func receive(cacheMiss: CacheMissEvent) {
+        for sink in sinks where sink.isEnabled(.cacheMiss) { sink.receive(cacheMiss: cacheMiss) }
+    }
+
+    public func receive(sql: SQLEvent) {
+        for sink in sinks where sink.isEnabled(.sql) { sink.receive(sql: sql) }
+    }
+
+    /// A refresh goes only to the sinks that ask for every context change.
+    public func receive(context: ContextEvent) {
+        for sink in sinks where sink.isEnabled(.context) {
+            if context.kind == .refresh, !sink.details.contains(.contextChanges) { continue }
+            sink.receive(context: context)
+        }
     }
 }

@@ -57,77 +57,67 @@ public final class LTTngSink: EventSink {
         }
     }
 
+    /// Bound values while the `sql` tracepoint is on; every refresh while
+    /// the `context` tracepoint is on.
     public var details: EventDetails {
-        faultline_tp_sql_enabled() != 0 ? [.sqlArguments] : []
+        var details: EventDetails = []
+        if faultline_tp_sql_enabled() != 0 { details.insert(.sqlArguments) }
+        if faultline_tp_context_enabled() != 0 { details.insert(.contextChanges) }
+        return details
     }
 
     public func receive(_ event: Event) {
         switch event {
         case .fetch(let e): trace(e)
-        case .fault(let e): trace(e)
+        case .fault(let e): receive(fault: e)
         case .relationshipFault(let e): trace(e)
-        case .cacheMiss(let e): trace(e)
+        case .cacheMiss(let e): receive(cacheMiss: e)
         case .save(let e): trace(e)
         case .batchRequest(let e): trace(e)
-        case .sql(let e): trace(e)
-        case .context(let e): trace(e)
+        case .sql(let e): receive(sql: e)
+        case .context(let e): receive(context: e)
         case .scenario(let e): trace(e)
         }
     }
 
-    // MARK: The most frequent events, as their fields
+    // The most frequent events go to their tracepoints from their fields,
+    // never through an `Event`. These trace unconditionally: the engine
+    // asks `isEnabled` first.
 
-    // Faults, cache misses, statements and context changes are most of a
-    // busy program's events. The engine passes them here as they are,
-    // without building an event value: building, copying and destroying one
-    // costs more than the tracepoint (about 10 points of wall time on
-    // `make bench-probes`'s workload). These trace unconditionally: callers
-    // ask `isEnabled` first.
-
-    /// Traces a fault (`faultline:fault`).
-    public func traceFault(
-        context: String, entity: String, primaryKey: Int64, source: FaultSource, durationNanoseconds: UInt64,
-        callSite: CallSite
-    ) {
-        context.withCString { context in
-            entity.withCString { entity in
-                callSite.file.withCString { file in
+    public func receive(fault e: FaultEvent) {
+        e.context.withCString { context in
+            e.entity.withCString { entity in
+                e.callSite.file.withCString { file in
                     faultline_tp_fault(
-                        context, entity, primaryKey, source.cName, durationNanoseconds, file, Int64(callSite.line))
+                        context, entity, e.primaryKey, e.source.cName, e.durationNanoseconds, file, Int64(e.callSite.line))
                 }
             }
         }
     }
 
-    /// Traces a fault the row cache could not serve (`faultline:cache_miss`);
-    /// `reason` is `absent` or `stale`.
-    public func traceCacheMiss(entity: String, primaryKey: Int64, reason: String) {
-        entity.withCString { entity in
-            reason.withCString { reason in faultline_tp_cache_miss(entity, primaryKey, reason) }
+    public func receive(cacheMiss e: CacheMissEvent) {
+        e.entity.withCString { entity in
+            e.reason.withCString { reason in faultline_tp_cache_miss(entity, e.primaryKey, reason) }
         }
     }
 
-    /// Traces a statement (`faultline:sql`). `arguments` are the bound
-    /// values in SQL literal syntax, separated by `, `; `queryPlan` the
-    /// `EXPLAIN QUERY PLAN` rows, one a line, or "".
-    public func traceStatement(
-        sql: String, shape: String, arguments: String, durationNanoseconds: UInt64, rowsReturned: Int,
-        rowsChanged: Int, fullScanSteps: Int, sorts: Int, autoIndexes: Int, vmSteps: Int, purpose: String,
-        queryPlan: String, callSite: CallSite
-    ) {
-        sql.withCString { statement in
-            shape.withCString { shape in
+    public func receive(sql e: SQLEvent) {
+        // Most statements have one bound value or none: no joining then.
+        let arguments = e.arguments.count == 1 ? e.arguments[0] : e.arguments.joined(separator: ", ")
+        let queryPlan = e.queryPlan?.joined(separator: "\n") ?? ""
+        e.sql.withCString { statement in
+            e.shape.withCString { shape in
                 arguments.withCString { arguments in
-                    purpose.withCString { purpose in
+                    e.purpose.withCString { purpose in
                         queryPlan.withCString { plan in
-                            callSite.file.withCString { file in
+                            e.callSite.file.withCString { file in
                                 var fields = faultline_sql_fields(
                                     statement: statement, shape: shape, arguments: arguments,
-                                    duration_ns: durationNanoseconds, rows_returned: UInt64(rowsReturned),
-                                    rows_changed: UInt64(rowsChanged), full_scan_steps: UInt64(fullScanSteps),
-                                    sorts: UInt64(sorts), auto_indexes: UInt64(autoIndexes), vm_steps: UInt64(vmSteps),
+                                    duration_ns: e.durationNanoseconds, rows_returned: UInt64(e.rowsReturned),
+                                    rows_changed: UInt64(e.rowsChanged), full_scan_steps: UInt64(e.fullScanSteps),
+                                    sorts: UInt64(e.sorts), auto_indexes: UInt64(e.autoIndexes), vm_steps: UInt64(e.vmSteps),
                                     purpose: purpose, query_plan: plan, call_site_file: file,
-                                    call_site_line: Int64(callSite.line))
+                                    call_site_line: Int64(e.callSite.line))
                                 faultline_tp_sql(&fields)
                             }
                         }
@@ -137,14 +127,12 @@ public final class LTTngSink: EventSink {
         }
     }
 
-    /// Traces a change of a context's state (`faultline:context`).
-    public func traceContextChange(
-        context: String, kind: String, objectsRegistered: Int, objectsRegisteredPeak: Int, detail: String
-    ) {
-        context.withCString { context in
-            kind.withCString { kind in
+    public func receive(context e: ContextEvent) {
+        let detail = e.detail
+        e.context.withCString { context in
+            e.kind.rawValue.withCString { kind in
                 detail.withCString { detail in
-                    faultline_tp_context(context, kind, UInt64(objectsRegistered), UInt64(objectsRegisteredPeak), detail)
+                    faultline_tp_context(context, kind, UInt64(e.objectsRegistered), UInt64(e.objectsRegisteredPeak), detail)
                 }
             }
         }
@@ -183,12 +171,6 @@ extension LTTngSink {
         }
     }
 
-    private func trace(_ e: FaultEvent) {
-        traceFault(
-            context: e.context, entity: e.entity, primaryKey: e.primaryKey, source: e.source,
-            durationNanoseconds: e.durationNanoseconds, callSite: e.callSite)
-    }
-
     private func trace(_ e: RelationshipFaultEvent) {
         e.context.withCString { context in
             e.entity.withCString { entity in
@@ -203,10 +185,6 @@ extension LTTngSink {
                 }
             }
         }
-    }
-
-    private func trace(_ e: CacheMissEvent) {
-        traceCacheMiss(entity: e.entity, primaryKey: e.primaryKey, reason: e.reason)
     }
 
     private func trace(_ e: SaveEvent) {
@@ -230,22 +208,6 @@ extension LTTngSink {
                 }
             }
         }
-    }
-
-    private func trace(_ e: SQLEvent) {
-        // Most statements have one bound value or none: no joining then.
-        traceStatement(
-            sql: e.sql, shape: e.shape,
-            arguments: e.arguments.count == 1 ? e.arguments[0] : e.arguments.joined(separator: ", "),
-            durationNanoseconds: e.durationNanoseconds, rowsReturned: e.rowsReturned, rowsChanged: e.rowsChanged,
-            fullScanSteps: e.fullScanSteps, sorts: e.sorts, autoIndexes: e.autoIndexes, vmSteps: e.vmSteps,
-            purpose: e.purpose, queryPlan: e.queryPlan?.joined(separator: "\n") ?? "", callSite: e.callSite)
-    }
-
-    private func trace(_ e: ContextEvent) {
-        traceContextChange(
-            context: e.context, kind: e.kind, objectsRegistered: e.objectsRegistered,
-            objectsRegisteredPeak: e.objectsRegisteredPeak, detail: e.detail)
     }
 
     private func trace(_ e: ScenarioEvent) {

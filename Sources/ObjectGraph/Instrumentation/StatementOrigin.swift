@@ -1,0 +1,23 @@
+import Probes
+
+/// Why the engine runs the statements of one connection now, and for which
+/// call site: the store sets it before it uses the connection, and the
+/// connection's statement hook reads it into each SQL event.
+///
+/// It lives beside the connection (one per connection, captured by that
+/// connection's hook) rather than in it: the SQLite layer reports what a
+/// statement did, and knows nothing of purposes and call sites.
+final class StatementOrigin {
+    /// `fault`, `fetch Person`, `prefetch Selfie.people`, `transaction`, …
+    @exclusivity(unchecked) var purpose = ""
+    @exclusivity(unchecked) var callSite = CallSite.unknown
+
+    init() {}
+
+    /// Sets both.
+    @inline(__always)
+    func set(_ purpose: String, _ callSite: CallSite) {
+        self.purpose = purpose
+        self.callSite = callSite
+    }
+}
