@@ -144,7 +144,10 @@ public final class LTTngRecording {
     private static func run(_ tool: String, _ arguments: [String], quietly: Bool = false) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
+        // `lttng` never launches a session daemon of its own: if the daemon
+        // seen running goes away, a command fails at once rather than wait
+        // for a daemon whose start-up signal this process may block.
+        process.arguments = [tool] + (tool == "lttng" ? ["--no-sessiond"] : []) + arguments
         let pipe = Pipe()
         // A daemon keeps its streams: give it none to hold open.
         process.standardOutput = quietly ? FileHandle.nullDevice : pipe

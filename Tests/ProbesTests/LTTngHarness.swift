@@ -18,7 +18,8 @@ enum LTTngHarness {
     static func run(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [program] + arguments
+        // As perf-run does: `lttng` fails rather than launch a daemon.
+        process.arguments = [program] + (program == "lttng" ? ["--no-sessiond"] : []) + arguments
         var merged = ProcessInfo.processInfo.environment
         for (key, value) in environment { merged[key] = value }
         process.environment = merged

@@ -126,13 +126,33 @@ extension ManagedObject {
     /// failure.
     @usableFromInline
     final func attributeValueForTypedAccess(_ key: String) -> Value {
-        // The common case first, with nothing to report: a loaded object of
-        // a live context without the concurrency debug flag. A fault, an
-        // unusable object, an unknown key or the flag take the full path,
-        // which fires the fault, checks and reports.
-        if case .loaded = state, contextReference?._withUnsafeGuaranteedRef({ $0.checksConcurrency }) == false,
+        // The common cases first: a loaded object or a fault of a live
+        // context without the concurrency debug flag. An unusable object,
+        // an unknown key or the flag take the full path, which checks and
+        // reports.
+        if contextReference?._withUnsafeGuaranteedRef({ $0.checksConcurrency }) == false,
            let index = objectID.entity.attributePosition(key) {
-            return values[index]
+            switch state {
+            case .loaded:
+                return values[index]
+            case .fault:
+                // A fault of a live context: fire it (it checks and reports)
+                // without the key-value path's second round of checks.
+                let failure = contextReference!._withUnsafeGuaranteedRef { context -> ObjectGraphError? in
+                    do {
+                        try context.fulfill(self)
+                        return nil
+                    } catch let error as ObjectGraphError {
+                        return error
+                    } catch {
+                        preconditionFailure("fulfill throws only ObjectGraphError")
+                    }
+                }
+                if let failure { fail(key, failure.description) }
+                return values[index]
+            case .invalidated:
+                break
+            }
         }
         return typed(key) { () throws(ObjectGraphError) in try self.usableContext(key).attributeValue(self, key) }
     }

@@ -26,22 +26,22 @@ extension ObjectContext {
         }
         try checkUsable(object)
         let id = object.objectID
-        let instrumentation = store.instrumentation
         // Asked once: a session that starts mid-fault gets the next fault,
         // not one with a start time of zero.
         let traced = instrumentation.isOn(.fault)
         let start = traced ? ProbeClock.now() : 0
         let source: FaultSource
-        switch usesRowCache ? store.rowCache.lookup(id, staleness: stalenessNanoseconds) : .miss(.absent) {
-        case .hit(let snapshot):
-            apply(snapshot, to: object)
-            source = .rowCache
-        case .miss(let reason):
+        let missed = usesRowCache
+            ? rowCache.lookup(id, staleness: stalenessNanoseconds) { snapshot in apply(snapshot, to: object) }
+            : .absent
+        if let reason = missed {
             instrumentation.cacheMiss(id, reason: reason.rawValue)
             guard let snapshot = try readRow(id) else { throw .objectDeleted(id) }
-            if usesRowCache { store.rowCache.store(snapshot, for: id) }
+            if usesRowCache { rowCache.store(snapshot, for: id) }
             apply(snapshot, to: object)
             source = .database
+        } else {
+            source = .rowCache
         }
         if traced {
             instrumentation.fault(start: start, context: name, id: id, source: source, callSite: currentCallSite) {
@@ -92,7 +92,7 @@ extension ObjectContext {
 
     /// Fills a fault (or a registered object from a fetched row) with a
     /// snapshot. To-many slots already loaded stay as they are.
-    func apply(_ snapshot: RowSnapshot, to object: ManagedObject) {
+    func apply(_ snapshot: borrowing RowSnapshot, to object: ManagedObject) {
         object.values = snapshot.attributes
         for index in object.entity.toOneIndexes {
             object.slots[index] = .toOne(snapshot.toOne[index], nil)

@@ -28,6 +28,10 @@ public final class ObjectContext {
     }
 
     let queue: DispatchQueue
+    /// The store's row cache and instrumentation, held here too: reaching
+    /// them through `store` on every fault retained and released each.
+    let rowCache: RowCache
+    let instrumentation: Instrumentation
     /// ``ConcurrencyGuard/isOn``, read once.
     let checksConcurrency = ConcurrencyGuard.isOn
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
@@ -68,6 +72,8 @@ public final class ObjectContext {
     public init(store: Store, name: String = "context") {
         self.store = store
         self.name = name
+        self.rowCache = store.rowCache
+        self.instrumentation = store.instrumentation
         self.stalenessInterval = store.configuration.stalenessInterval
         self.stalenessNanoseconds = store.configuration.stalenessInterval?.nanoseconds
         self.queue = DispatchQueue(label: "faultline.context.\(name)")
@@ -255,7 +261,7 @@ public final class ObjectContext {
         } else {
             // A fault loop refreshes unchanged objects: skip empty bookkeeping.
             if !updated.isEmpty { updated[object.objectID] = nil }
-            if !joinChanges.isEmpty { joinChanges.removeAll(involving: object.objectID) }
+            if !joinChanges.tables.isEmpty { joinChanges.removeAll(involving: object.objectID) }
             guard case .loaded = object.state else { return }
             turnIntoFault(object)
         }
@@ -277,8 +283,11 @@ public final class ObjectContext {
     func turnIntoFault(_ object: ManagedObject) {
         object.willTurnIntoFault()
         object.values = []
-        for index in object.slots.indices { object.slots[index] = .fault }
-        object.changedKeys = []
+        for index in object.slots.indices {
+            if case .fault = object.slots[index] { continue }
+            object.slots[index] = .fault
+        }
+        if !object.changedKeys.isEmpty { object.changedKeys = [] }
         object.state = .fault
         object.didTurnIntoFault()
     }

@@ -14,6 +14,9 @@ import Synchronization
 public final class Instrumentation: Sendable {
     /// The sinks, combined; nil when there are none.
     let sink: (any EventSink)?
+    /// Whether some sink may ever ask for an event per refreshed object:
+    /// when none can, a refresh does not even ask.
+    private let refreshEventsPossible: Bool
     private let registered = Atomic<Int>(0)
     private let peak = Atomic<Int>(0)
 
@@ -23,6 +26,7 @@ public final class Instrumentation: Sendable {
         case 1: sink = sinks[0]
         default: sink = MultiplexSink(sinks)
         }
+        refreshEventsPossible = sink?.possibleDetails.contains(.contextChanges) == true
     }
 
     /// Whether some sink wants events of `kind` now.
@@ -58,10 +62,11 @@ public final class Instrumentation: Sendable {
     @inline(__always)
     func fault(start: UInt64, context: String, id: ObjectID, source: FaultSource, callSite: CallSite, values: () -> String) {
         guard let sink else { return }
-        sink.receive(fault: FaultEvent(
+        let event = FaultEvent(
             start: start, durationNanoseconds: ProbeClock.now() &- start, thread: ProbeClock.threadID(), context: context,
             entity: id.entityName, primaryKey: id.primaryKey, source: source, callSite: callSite,
-            values: sink.details.contains(.objectValues) ? values() : nil))
+            values: sink.details.contains(.objectValues) ? values() : nil)
+        sink.receive(fault: event)
     }
 
     // MARK: Registered objects
@@ -98,6 +103,7 @@ public final class Instrumentation: Sendable {
     @inline(__always)
     func contextChanged(_ context: String, kind: ContextChange, prefetchUsage: PrefetchUsage? = nil) {
         #if !FAULTLINE_NO_INSTRUMENTATION
+        if kind == .refresh, !refreshEventsPossible { return }
         guard let sink, sink.isEnabled(.context) else { return }
         if kind == .refresh, !sink.details.contains(.contextChanges) { return }
         sink.receive(context: ContextEvent(

@@ -1,4 +1,4 @@
-import Synchronization
+import Probes
 
 /// Snapshots of rows, shared by the contexts of one store.
 ///
@@ -42,15 +42,12 @@ public final class RowCache: @unchecked Sendable {
         var toMany: [Int: [ObjectID]] = [:]
     }
 
-    private struct State {
-        var entries = ObjectTable<Entry>()
-        var stats = Statistics()
-    }
-
-    /// A futex-based lock: its uncontended path is one atomic exchange, a
-    /// fraction of what `NSLock` (a pthread mutex behind a class) costs on
-    /// every fault.
-    private let state = Mutex(State())
+    /// Guards the two properties below (see ``PlainLock`` for why not
+    /// `NSLock` or `Mutex`).
+    private let lock = PlainLock()
+    // Only touched under `lock`: no dynamic exclusivity check needed.
+    @exclusivity(unchecked) private var entries = ObjectTable<Entry>()
+    @exclusivity(unchecked) private var stats = Statistics()
 
     init() {}
 
@@ -58,18 +55,18 @@ public final class RowCache: @unchecked Sendable {
 
     /// A context registered an object for this ID.
     func register(_ id: ObjectID) {
-        state.withLock { $0.entries.update(id, default: Entry()) { $0.registrations += 1 } }
+        lock.withLock { entries.update(id, default: Entry()) { $0.registrations += 1 } }
     }
 
     /// A context forgot an object for this ID; the row goes when no context
     /// holds it any more.
     func unregister(_ id: ObjectID) {
-        state.withLock { state in
-            let remaining = state.entries.updateIfPresent(id) { entry -> Int in
+        lock.withLock {
+            let remaining = entries.updateIfPresent(id) { entry -> Int in
                 entry.registrations -= 1
                 return entry.registrations
             }
-            if let remaining, remaining <= 0 { state.entries.removeValue(forKey: id) }
+            if let remaining, remaining <= 0 { entries.removeValue(forKey: id) }
         }
     }
 
@@ -79,25 +76,43 @@ public final class RowCache: @unchecked Sendable {
     /// - Parameter staleness: nanoseconds after which a snapshot is stale;
     ///   nil means never.
     func lookup(_ id: ObjectID, staleness: UInt64?) -> Lookup {
-        state.withLock { state in
-            guard let snapshot = state.entries.updateIfPresent(id, { $0.snapshot }) ?? nil else {
-                state.stats.misses += 1
+        lock.withLock {
+            guard let snapshot = entries.updateIfPresent(id, { $0.snapshot }) ?? nil else {
+                stats.misses += 1
                 return .miss(.absent)
             }
             if let staleness, Connection.monotonicNanoseconds() &- snapshot.timestamp >= staleness {
-                state.stats.misses += 1
+                stats.misses += 1
                 return .miss(.stale)
             }
-            state.stats.hits += 1
+            stats.hits += 1
             return .hit(snapshot)
+        }
+    }
+
+    /// Looks up a row for a fault and, on a hit, passes the snapshot to
+    /// `apply` while the lock is held: the snapshot is not copied out (two
+    /// array retains and releases per fault). `apply` must be quick and
+    /// must not use the row cache. Counts the hit or miss; returns nil on a
+    /// hit, the reason on a miss.
+    func lookup(_ id: ObjectID, staleness: UInt64?, apply: (borrowing RowSnapshot) -> Void) -> MissReason? {
+        lock.withLock {
+            let reason: MissReason? = entries.updateIfPresent(id) { entry -> MissReason? in
+                guard let snapshot = entry.snapshot else { return .absent }
+                if let staleness, Connection.monotonicNanoseconds() &- snapshot.timestamp >= staleness { return .stale }
+                apply(snapshot)
+                return nil
+            } ?? .absent
+            if reason == nil { stats.hits += 1 } else { stats.misses += 1 }
+            return reason
         }
     }
 
     /// Keeps a snapshot for a registered object; an older read does not
     /// replace a newer one.
     func store(_ snapshot: RowSnapshot, for id: ObjectID) {
-        state.withLock { state in
-            state.entries.updateIfPresent(id) { entry in
+        lock.withLock {
+            entries.updateIfPresent(id) { entry in
                 guard entry.registrations > 0 else { return }
                 if let existing = entry.snapshot, existing.generation > snapshot.generation { return }
                 entry.snapshot = snapshot
@@ -107,14 +122,14 @@ public final class RowCache: @unchecked Sendable {
 
     /// The cached destination IDs of a to-many relationship, if loaded.
     func toMany(_ id: ObjectID, relationship: Int) -> [ObjectID]? {
-        state.withLock { $0.entries.updateIfPresent(id) { $0.toMany[relationship] } ?? nil }
+        lock.withLock { entries.updateIfPresent(id) { $0.toMany[relationship] } ?? nil }
     }
 
     /// Keeps the destination IDs of a to-many relationship of a registered
     /// object.
     func storeToMany(_ ids: [ObjectID], for id: ObjectID, relationship: Int) {
-        state.withLock { state in
-            state.entries.updateIfPresent(id) { entry in
+        lock.withLock {
+            entries.updateIfPresent(id) { entry in
                 if entry.registrations > 0 { entry.toMany[relationship] = ids }
             }
         }
@@ -123,17 +138,17 @@ public final class RowCache: @unchecked Sendable {
     /// Applies a committed save: new snapshots for written rows, dropped
     /// relationship lists where they changed, deleted rows removed.
     func apply(_ commit: CommittedRows) {
-        state.withLock { state in
+        lock.withLock {
             for (id, snapshot) in commit.snapshots {
-                state.entries.updateIfPresent(id) { $0.snapshot = snapshot }
+                entries.updateIfPresent(id) { $0.snapshot = snapshot }
             }
             for (id, relationships) in commit.toMany {
-                state.entries.updateIfPresent(id) { entry in
+                entries.updateIfPresent(id) { entry in
                     for (relationship, ids) in relationships { entry.toMany[relationship] = ids }
                 }
             }
             for id in commit.invalidatedRows {
-                state.entries.updateIfPresent(id) { entry in
+                entries.updateIfPresent(id) { entry in
                     entry.snapshot = nil
                     entry.toMany = [:]
                 }
@@ -143,9 +158,9 @@ public final class RowCache: @unchecked Sendable {
 
     /// Forgets every snapshot (registrations stay).
     public func removeAllSnapshots() {
-        state.withLock { state in
-            for id in state.entries.keys {
-                state.entries.updateIfPresent(id) { entry in
+        lock.withLock {
+            for id in entries.keys {
+                entries.updateIfPresent(id) { entry in
                     entry.snapshot = nil
                     entry.toMany = [:]
                 }
@@ -157,7 +172,7 @@ public final class RowCache: @unchecked Sendable {
 
     /// The snapshot kept for a row, without counting a hit or miss.
     public func snapshot(for id: ObjectID) -> RowSnapshot? {
-        state.withLock { $0.entries.updateIfPresent(id) { $0.snapshot } ?? nil }
+        lock.withLock { entries.updateIfPresent(id) { $0.snapshot } ?? nil }
     }
 
     /// Whether a snapshot is kept for this row.
@@ -165,17 +180,17 @@ public final class RowCache: @unchecked Sendable {
 
     /// Number of rows with a snapshot.
     public var count: Int {
-        state.withLock { $0.entries.values.reduce(0) { $0 + ($1.snapshot == nil ? 0 : 1) } }
+        lock.withLock { entries.values.reduce(0) { $0 + ($1.snapshot == nil ? 0 : 1) } }
     }
 
     /// How many contexts have an object registered for this ID.
     public func registrations(of id: ObjectID) -> Int {
-        state.withLock { $0.entries.updateIfPresent(id) { $0.registrations } ?? 0 }
+        lock.withLock { entries.updateIfPresent(id) { $0.registrations } ?? 0 }
     }
 
     /// Hits and misses so far.
     public var statistics: Statistics {
-        state.withLock { $0.stats }
+        lock.withLock { stats }
     }
 }
 

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The in-process sink behind reports: exact counters, per-shape statement
 /// aggregates and the insights' evidence, updated in place as each event
 /// comes, and, only when asked for, a bounded buffer of recent events for
@@ -7,7 +5,7 @@ import Synchronization
 ///
 /// Thread-safe; each event costs one lock and a few additions (statements
 /// are aggregated by the shape number computed once per prepared statement).
-public final class Recorder: EventSink {
+public final class Recorder: EventSink, @unchecked Sendable {
     /// What the recorder holds at one moment.
     public struct Snapshot: Sendable {
         public var counters: Counters
@@ -37,10 +35,14 @@ public final class Recorder: EventSink {
         var rowCacheNanoseconds: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    /// Guards `state` (see ``PlainLock`` for why not `Mutex`).
+    private let lock = PlainLock()
+    @exclusivity(unchecked) private var state = State()
     /// How many recent events are kept; 0 keeps none.
     public let bufferCapacity: Int
     public let details: EventDetails
+    /// The recorder's details do not change.
+    public var possibleDetails: EventDetails { details }
 
     /// - Parameters:
     ///   - bufferCapacity: recent events kept for timelines (0: none, and
@@ -62,7 +64,7 @@ public final class Recorder: EventSink {
         case .sql(let e): receive(sql: e)
         case .context(let e): receive(context: e)
         default:
-            state.withLock { state in
+            lock.withLock {
                 state.counters.count(event)
                 state.evidence.add(event)
                 keep(event, in: &state)
@@ -71,7 +73,7 @@ public final class Recorder: EventSink {
     }
 
     public func receive(fault e: FaultEvent) {
-        state.withLock { state in
+        lock.withLock {
             state.counters.count(fault: e)
             state.evidence.add(fault: e)
             if e.source == .rowCache { state.rowCacheNanoseconds &+= e.durationNanoseconds }
@@ -81,11 +83,11 @@ public final class Recorder: EventSink {
 
     public func receive(cacheMiss e: CacheMissEvent) {
         guard bufferCapacity > 0 else { return }
-        state.withLock { keep(.cacheMiss(e), in: &$0) }
+        lock.withLock { keep(.cacheMiss(e), in: &state) }
     }
 
     public func receive(sql e: SQLEvent) {
-        state.withLock { state in
+        lock.withLock {
             state.counters.count(sql: e)
             state.evidence.add(sql: e)
             state.sqlNanoseconds &+= e.durationNanoseconds
@@ -105,7 +107,7 @@ public final class Recorder: EventSink {
     }
 
     public func receive(context e: ContextEvent) {
-        state.withLock { state in
+        lock.withLock {
             state.counters.count(context: e)
             state.evidence.add(context: e)
             if bufferCapacity > 0 { keep(.context(e), in: &state) }
@@ -125,11 +127,11 @@ public final class Recorder: EventSink {
     }
 
     /// The counters so far.
-    public var counters: Counters { state.withLock { $0.counters } }
+    public var counters: Counters { lock.withLock { state.counters } }
 
     /// Everything recorded so far.
     public func snapshot() -> Snapshot {
-        state.withLock { state in
+        lock.withLock {
             let events = state.next == 0 ? state.buffer : Array(state.buffer[state.next...] + state.buffer[..<state.next])
             let statements = state.aggregates.values.sorted {
                 $0.totalNanoseconds != $1.totalNanoseconds ? $0.totalNanoseconds > $1.totalNanoseconds : $0.shape < $1.shape
@@ -142,6 +144,6 @@ public final class Recorder: EventSink {
 
     /// Forgets everything recorded.
     public func reset() {
-        state.withLock { $0 = State() }
+        lock.withLock { state = State() }
     }
 }

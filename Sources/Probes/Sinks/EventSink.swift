@@ -21,6 +21,11 @@ public protocol EventSink: AnyObject, Sendable {
     func isEnabled(_ kind: EventKind) -> Bool
     /// Optional, costlier parts of events the sink wants now.
     var details: EventDetails { get }
+    /// Every optional part the sink may ever want (``details`` may change
+    /// over time, as the LTTng sink's do when a session starts). The engine
+    /// reads it once, so that a part no sink can want costs nothing to
+    /// leave out, not even the question. By default, every part.
+    var possibleDetails: EventDetails { get }
     /// Receives one event.
     func receive(_ event: Event)
     /// Receives an object fault.
@@ -36,6 +41,7 @@ public protocol EventSink: AnyObject, Sendable {
 extension EventSink {
     public func isEnabled(_ kind: EventKind) -> Bool { true }
     public var details: EventDetails { [] }
+    public var possibleDetails: EventDetails { .all }
     public func receive(fault: FaultEvent) { receive(.fault(fault)) }
     public func receive(cacheMiss: CacheMissEvent) { receive(.cacheMiss(cacheMiss)) }
     public func receive(sql: SQLEvent) { receive(.sql(sql)) }
@@ -56,6 +62,8 @@ public struct EventDetails: OptionSet, Sendable {
     /// A `context` event for every object refreshed (a fault loop's worth
     /// of them), not only for resets, saves, merges and prefetch usage.
     public static let contextChanges = EventDetails(rawValue: 8)
+    /// Every part.
+    public static let all: EventDetails = [.sqlArguments, .objectValues, .queryPlans, .contextChanges]
 }
 
 /// A sink that wants nothing.
@@ -78,6 +86,10 @@ public final class MultiplexSink: EventSink {
 
     public var details: EventDetails {
         sinks.reduce(into: EventDetails()) { $0.formUnion($1.details) }
+    }
+
+    public var possibleDetails: EventDetails {
+        sinks.reduce(into: EventDetails()) { $0.formUnion($1.possibleDetails) }
     }
 
     public func receive(_ event: Event) {

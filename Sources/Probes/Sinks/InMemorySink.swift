@@ -4,6 +4,7 @@ import Synchronization
 public final class InMemorySink: EventSink {
     private let storage = Mutex<[Event]>([])
     public let details: EventDetails
+    public var possibleDetails: EventDetails { details }
 
     /// - Parameter details: by default every context change too.
     public init(details: EventDetails = [.contextChanges]) { self.details = details }

@@ -66,6 +66,9 @@ public final class LTTngSink: EventSink {
         return details
     }
 
+    /// What an enabled `sql` or `context` tracepoint asks for.
+    public var possibleDetails: EventDetails { [.sqlArguments, .contextChanges] }
+
     public func receive(_ event: Event) {
         switch event {
         case .fetch(let e): trace(e)

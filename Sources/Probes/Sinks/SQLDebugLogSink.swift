@@ -56,6 +56,9 @@ public final class SQLDebugLogSink: EventSink {
         }
     }
 
+    /// The level does not change.
+    public var possibleDetails: EventDetails { details }
+
     public var details: EventDetails {
         var details: EventDetails = []
         if level >= 2 { details.insert(.sqlArguments) }
