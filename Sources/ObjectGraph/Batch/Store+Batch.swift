@@ -128,7 +128,7 @@ extension Store {
         throws(ObjectGraphError) -> BatchResult
     {
         let entity = try model.entity(request.entityName)
-        var select = "SELECT t0.pk FROM \(quoted(entity.table)) t0"
+        var select = entity.sql.selectAllKeys
         var arguments: [DatabaseValue] = []
         if let predicate = request.predicate {
             var builder = QueryBuilder(model: model, root: entity)
@@ -152,7 +152,7 @@ extension Store {
         let pending = keys.filter { !changes.deleted.contains(ObjectID(entity: entity, primaryKey: $0)) }
         guard !pending.isEmpty else { return }
         for key in pending { changes.deleted.insert(ObjectID(entity: entity, primaryKey: key)) }
-        let list = jsonArray(pending.map { ObjectID(entity: entity, primaryKey: $0) })
+        let list = KeyList.argument(pending.map { ObjectID(entity: entity, primaryKey: $0) })
         for relationship in entity.relationships {
             let destination = model.destination(of: relationship)
             switch relationship.storage {
@@ -217,7 +217,7 @@ extension Store {
                 }
             }
         }
-        try connection.run("DELETE FROM \(quoted(entity.table)) WHERE pk IN (SELECT value FROM json_each(?))", [list])
+        try connection.run(entity.sql.deleteRows, [list])
     }
 
     /// Runs a batch body in a write transaction with history, row cache

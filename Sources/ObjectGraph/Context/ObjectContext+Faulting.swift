@@ -66,10 +66,9 @@ extension ObjectContext {
     /// One primary-key SELECT.
     func readRow(_ id: ObjectID) throws(ObjectGraphError) -> RowSnapshot? {
         let entity = id.entity
-        let sql = "SELECT \(entity.snapshotColumns) FROM \(quoted(entity.table)) t0 WHERE t0.pk = ?"
         return try storeRead(purpose: "fault") { connection, generation in
             var snapshot: RowSnapshot?
-            try connection.query(sql, [.integer(id.primaryKey)]) { row in
+            try connection.query(entity.sql.selectRow, [.integer(id.primaryKey)]) { row in
                 snapshot = RowSnapshot.read(row, entity: entity, model: store.model, generation: generation)
             }
             return snapshot

@@ -100,7 +100,7 @@ extension ObjectContext {
         let loadValues = !request.returnsObjectsAsFaults || !prefetchPaths.isEmpty
         var objects: [ManagedObject]
         if request.includesPropertyValues || !prefetchPaths.isEmpty {
-            let sql = query.sql(columns: entity.snapshotColumns)
+            let sql = query.sql(columns: entity.sql.snapshotColumns)
             objects = try storeRead(purpose: purpose) { connection, generation in
                 var objects: [ManagedObject] = []
                 try connection.query(sql, query.arguments) { row in
@@ -200,10 +200,9 @@ extension ObjectContext {
     /// Loads the rows of a page of IDs in one SELECT; objects come back with
     /// their values, in the order of `ids`.
     func loadRows(_ ids: [ObjectID], entity: EntityDescription, purpose: String) throws(ObjectGraphError) -> [ManagedObject] {
-        let sql = "SELECT \(entity.snapshotColumns) FROM \(quoted(entity.table)) t0 WHERE t0.pk IN (SELECT value FROM json_each(?))"
         let loaded: [ObjectID: ManagedObject] = try storeRead(purpose: purpose) { connection, generation in
             var loaded: [ObjectID: ManagedObject] = [:]
-            try connection.query(sql, [jsonArray(ids)]) { row in
+            try connection.query(entity.sql.selectRows, [KeyList.argument(ids)]) { row in
                 let id = ObjectID(entity: entity, primaryKey: row.int64(0))
                 let snapshot = RowSnapshot.read(row, entity: entity, model: store.model, generation: generation)
                 loaded[id] = register(id, snapshot: snapshot, fulfill: true)
@@ -277,20 +276,6 @@ extension ObjectContext {
         }
         return keyed.map(\.0)
     }
-}
-
-/// A JSON array of primary keys, bound as one parameter and read with
-/// `json_each`: one statement shape whatever the number of keys, and no
-/// limit on the number of bound variables.
-func jsonArray(_ ids: [ObjectID]) -> DatabaseValue {
-    var text = "["
-    text.reserveCapacity(ids.count * 6 + 2)
-    for (offset, id) in ids.enumerated() {
-        if offset > 0 { text += "," }
-        text += String(id.primaryKey)
-    }
-    text += "]"
-    return .text(text)
 }
 
 /// The SQL of a fetch request: FROM, WHERE, ORDER BY, LIMIT and OFFSET, and

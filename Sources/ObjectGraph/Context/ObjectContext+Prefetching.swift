@@ -76,12 +76,12 @@ extension ObjectContext {
             return ids.sorted().compactMap { loaded[$0] }
 
         case .inverseForeignKey(let column):
-            let sql = "SELECT \(destination.snapshotColumns) FROM \(quoted(destination.table)) t0 "
+            let sql = "SELECT \(destination.sql.snapshotColumns) FROM \(quoted(destination.table)) t0 "
                 + "WHERE t0.\(quoted(column)) IN (SELECT value FROM json_each(?)) ORDER BY t0.\(quoted(column)), t0.pk"
             let inverseIndex = relationship.inverseIndex!
             let groups: [Int64: [ManagedObject]] = try storeRead(purpose: purpose) { connection, generation in
                 var groups: [Int64: [ManagedObject]] = [:]
-                try connection.query(sql, [jsonArray(sources.map(\.objectID))]) { row in
+                try connection.query(sql, [KeyList.argument(sources.map(\.objectID))]) { row in
                     let id = ObjectID(entity: destination, primaryKey: row.int64(0))
                     let snapshot = RowSnapshot.read(row, entity: destination, model: store.model, generation: generation)
                     let object = register(id, snapshot: snapshot, fulfill: true)
@@ -102,7 +102,7 @@ extension ObjectContext {
                 + "WHERE \(sourceColumn) IN (SELECT value FROM json_each(?)) ORDER BY \(sourceColumn), \(destinationColumn)"
             let pairs: [(Int64, Int64)] = try storeRead(purpose: purpose) { connection, _ in
                 var pairs: [(Int64, Int64)] = []
-                try connection.query(sql, [jsonArray(sources.map(\.objectID))]) { row in
+                try connection.query(sql, [KeyList.argument(sources.map(\.objectID))]) { row in
                     pairs.append((row.int64(0), row.int64(1)))
                 }
                 return pairs

@@ -89,7 +89,7 @@ extension ObjectContext {
                 }
                 for object in deletedObjects {
                     current = object.objectID
-                    try connection.run("DELETE FROM \(quoted(object.entity.table)) WHERE pk = ?", [.integer(object.objectID.primaryKey)])
+                    try connection.run(object.entity.sql.deleteRow, [.integer(object.objectID.primaryKey)])
                 }
                 current = nil
                 let derived = try DerivedAttributes.update(changes, model: model, on: connection)
@@ -152,36 +152,33 @@ extension ObjectContext {
 
     private func insertRow(_ object: ManagedObject, _ connection: Connection) throws {
         let entity = object.entity
-        var columns = ["pk"]
         var arguments: [DatabaseValue] = [.integer(object.objectID.primaryKey)]
+        arguments.reserveCapacity(1 + entity.attributes.count + entity.toOneIndexes.count)
         for attribute in entity.attributes {
-            columns.append(quoted(attribute.column))
             arguments.append(object.values[attribute.index].databaseValue)
         }
         for index in entity.toOneIndexes {
-            columns.append(quoted(entity.relationships[index].foreignKeyColumn!))
             arguments.append(foreignKey(object, index))
         }
-        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        try connection.run(
-            "INSERT INTO \(quoted(entity.table)) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))", arguments)
+        try connection.run(entity.sql.insertRow, arguments)
     }
 
     private func updateRow(_ object: ManagedObject, _ connection: Connection) throws {
         let entity = object.entity
-        var assignments: [String] = []
+        var attributes: [Int] = []
+        var toOnes: [Int] = []
         var arguments: [DatabaseValue] = []
         for attribute in entity.attributes where object.changedKeys.contains(attribute.name) {
-            assignments.append("\(quoted(attribute.column)) = ?")
+            attributes.append(attribute.index)
             arguments.append(object.values[attribute.index].databaseValue)
         }
         for index in entity.toOneIndexes where object.changedKeys.contains(entity.relationships[index].name) {
-            assignments.append("\(quoted(entity.relationships[index].foreignKeyColumn!)) = ?")
+            toOnes.append(index)
             arguments.append(foreignKey(object, index))
         }
-        guard !assignments.isEmpty else { return }
+        guard !arguments.isEmpty else { return }
         arguments.append(.integer(object.objectID.primaryKey))
-        try connection.run("UPDATE \(quoted(entity.table)) SET \(assignments.joined(separator: ", ")) WHERE pk = ?", arguments)
+        try connection.run(entity.sql.updateRow(attributes: attributes, toOnes: toOnes), arguments)
     }
 
     private func foreignKey(_ object: ManagedObject, _ index: Int) -> DatabaseValue {

@@ -135,11 +135,14 @@ public final class Model: Sendable {
             }
         }
 
+        let statements = declarations.indices.map { index in
+            EntitySQL(table: declarations[index].name, attributes: resolvedAttributes[index], relationships: resolvedRelationships[index])
+        }
         let entities = declarations.enumerated().map { index, declaration in
             EntityDescription(
                 name: declaration.name, index: index, attributes: resolvedAttributes[index],
                 relationships: resolvedRelationships[index], uniquenessConstraints: declaration.uniquenessConstraints,
-                objectType: declaration.objectType)
+                objectType: declaration.objectType, sql: statements[index])
         }
         let tables = Set(entities.map(\.table))
         for entity in entities {

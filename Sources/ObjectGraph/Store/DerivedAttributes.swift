@@ -20,7 +20,7 @@ enum DerivedAttributes {
                     let destination = model.destination(of: relationship)
                     let changed = touched.filter { $0.entity === destination }
                     guard !changed.isEmpty else { continue }
-                    let list = jsonArray(changed.sorted())
+                    let list = KeyList.argument(changed.sorted())
                     switch relationship.storage {
                     case .joinTable(let table, let source, let target):
                         try connection.query(
@@ -41,7 +41,7 @@ enum DerivedAttributes {
             targets.subtract(changes.deleted.filter { $0.entity === entity }.map(\.primaryKey))
             guard !targets.isEmpty else { continue }
             let ids = targets.sorted().map { ObjectID(entity: entity, primaryKey: $0) }
-            let list = jsonArray(ids)
+            let list = KeyList.argument(ids)
             let table = quoted(entity.table)
             var assignments: [String] = []
             for attribute in derived {

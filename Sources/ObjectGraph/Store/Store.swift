@@ -69,7 +69,7 @@ public final class Store: @unchecked Sendable {
             do {
                 for entity in model.entities {
                     var maximum: Int64 = 0
-                    try connection.query("SELECT max(pk) FROM \(quoted(entity.table))") { row in maximum = row.optionalInt64(0) ?? 0 }
+                    try connection.query(entity.sql.selectMaximumKey) { row in maximum = row.optionalInt64(0) ?? 0 }
                     keys.append(maximum + 1)
                 }
                 try connection.query("SELECT value FROM faultline_metadata WHERE key = 'store_identifier'") { row in
