@@ -155,52 +155,41 @@ extension Store {
         let list = KeyList.argument(pending.map { ObjectID(entity: entity, primaryKey: $0) })
         for relationship in entity.relationships {
             let destination = model.destination(of: relationship)
-            switch relationship.storage {
-            case .joinTable(let table, let source, let target):
+            switch relationship.sql.deletion {
+            case .joinRows(let destinations, let delete):
                 var partners: [Int64] = []
-                try connection.query("SELECT \(target) FROM \(quoted(table)) WHERE \(source) IN (SELECT value FROM json_each(?))", [list]) {
-                    partners.append($0.int64(0))
-                }
+                try connection.query(destinations, [list]) { partners.append($0.int64(0)) }
                 if relationship.deleteRule == .deny, !partners.isEmpty {
                     throw ObjectGraphError.deleteDenied(object: ObjectID(entity: entity, primaryKey: pending[0]), key: relationship.name)
                 }
-                try connection.run("DELETE FROM \(quoted(table)) WHERE \(source) IN (SELECT value FROM json_each(?))", [list])
+                try connection.run(delete, [list])
                 let ids = partners.map { ObjectID(entity: destination, primaryKey: $0) }
                 if relationship.deleteRule == .cascade {
                     try deleteRows(partners, of: destination, connection, &changes)
                 } else {
                     changes.updated.formUnion(ids.filter { !changes.deleted.contains($0) })
                 }
-            case .inverseForeignKey, .foreignKey:
-                let inverse = model.inverse(of: relationship)
-                guard let inverseColumn = inverse?.foreignKeyColumn else {
-                    // A to-one whose inverse is to-many (or none): the key is in
-                    // the deleted row; cascade deletes the destinations, and
-                    // their to-many lists change.
-                    guard case .foreignKey(let column) = relationship.storage else { continue }
-                    var targets: [Int64] = []
-                    try connection.query(
-                        "SELECT \(quoted(column)) FROM \(quoted(entity.table)) WHERE pk IN (SELECT value FROM json_each(?)) AND \(quoted(column)) IS NOT NULL",
-                        [list]
-                    ) { targets.append($0.int64(0)) }
-                    switch relationship.deleteRule {
-                    case .deny where !targets.isEmpty:
-                        throw ObjectGraphError.deleteDenied(object: ObjectID(entity: entity, primaryKey: pending[0]), key: relationship.name)
-                    case .cascade:
-                        try deleteRows(targets, of: destination, connection, &changes)
-                    default:
-                        if inverse != nil {
-                            changes.updated.formUnion(targets.map { ObjectID(entity: destination, primaryKey: $0) }.filter { !changes.deleted.contains($0) })
-                        }
+            case .keyInOwners(let destinations):
+                // A to-one whose inverse is to-many (or none): the key is in
+                // the deleted row; cascade deletes the destinations, and
+                // their to-many lists change.
+                var targets: [Int64] = []
+                try connection.query(destinations, [list]) { targets.append($0.int64(0)) }
+                switch relationship.deleteRule {
+                case .deny where !targets.isEmpty:
+                    throw ObjectGraphError.deleteDenied(object: ObjectID(entity: entity, primaryKey: pending[0]), key: relationship.name)
+                case .cascade:
+                    try deleteRows(targets, of: destination, connection, &changes)
+                default:
+                    if model.inverse(of: relationship) != nil {
+                        changes.updated.formUnion(targets.map { ObjectID(entity: destination, primaryKey: $0) }.filter { !changes.deleted.contains($0) })
                     }
-                    continue
                 }
+            case .keyInDestinations(let holdersSQL, let nullify):
                 // A to-many by foreign key, or the other side of a one-to-one:
                 // the destinations hold this object's key.
                 var holders: [Int64] = []
-                try connection.query(
-                    "SELECT pk FROM \(quoted(destination.table)) WHERE \(quoted(inverseColumn)) IN (SELECT value FROM json_each(?))", [list]
-                ) { holders.append($0.int64(0)) }
+                try connection.query(holdersSQL, [list]) { holders.append($0.int64(0)) }
                 guard !holders.isEmpty else { continue }
                 switch relationship.deleteRule {
                 case .deny:
@@ -208,9 +197,7 @@ extension Store {
                 case .cascade:
                     try deleteRows(holders, of: destination, connection, &changes)
                 case .nullify:
-                    try connection.run(
-                        "UPDATE \(quoted(destination.table)) SET \(quoted(inverseColumn)) = NULL WHERE \(quoted(inverseColumn)) IN (SELECT value FROM json_each(?))",
-                        [list])
+                    try connection.run(nullify, [list])
                     changes.updated.formUnion(holders.map { ObjectID(entity: destination, primaryKey: $0) }.filter { !changes.deleted.contains($0) })
                 case .noAction:
                     break
@@ -298,13 +285,7 @@ extension Store {
         guard let description = entity.relationship(named: relationship) else {
             throw .unknownKey(entity: entity.name, key: relationship)
         }
-        let sql: String
-        switch description.storage {
-        case .joinTable(let table, let source, let target):
-            sql = "INSERT OR IGNORE INTO \(quoted(table)) (\(source), \(target)) VALUES (?, ?)"
-        case .inverseForeignKey(let column):
-            sql = "UPDATE \(quoted(model.destination(of: description).table)) SET \(quoted(column)) = ? WHERE pk = ?"
-        case .foreignKey:
+        guard let sql = description.sql.relate else {
             throw .invalidBatchRequest("\(entity.name).\(relationship) is not a to-many relationship")
         }
         let destination = model.destination(of: description)

@@ -75,16 +75,12 @@ extension ObjectContext {
                     try updateRow(object, connection)
                 }
                 current = nil
-                for (table, changes) in joinTables {
+                for (_, changes) in joinTables {
                     for pair in changes.deleted.sorted() {
-                        try connection.run(
-                            "DELETE FROM \(quoted(table)) WHERE source = ? AND destination = ?",
-                            [.integer(pair.source), .integer(pair.destination)])
+                        try connection.run(changes.sql.deleteRow, [.integer(pair.source), .integer(pair.destination)])
                     }
                     for pair in changes.inserted.sorted() {
-                        try connection.run(
-                            "INSERT INTO \(quoted(table)) (source, destination) VALUES (?, ?)",
-                            [.integer(pair.source), .integer(pair.destination)])
+                        try connection.run(changes.sql.insertRow, [.integer(pair.source), .integer(pair.destination)])
                     }
                 }
                 for object in deletedObjects {

@@ -36,7 +36,7 @@ struct QueryBuilder {
 
     /// `"Entity" t0 LEFT JOIN …`.
     var from: String {
-        ([quoted(root.table) + " " + rootAlias] + joins).joined(separator: " ")
+        ([root.sql.table + " " + rootAlias] + joins).joined(separator: " ")
     }
 
     /// What a key path ends on.
@@ -79,14 +79,13 @@ struct QueryBuilder {
                 throw .unknownKey(entity: entity.name, key: component)
             }
             if relationship.isToMany || index == parts.count - 1 { return (alias, entity, index) }
-            let column = "\(alias).\(quoted(relationship.foreignKeyColumn!))"
             let destination = model.destination(of: relationship)
             path += (path.isEmpty ? "" : ".") + component
             if let existing = aliases[path] {
                 alias = existing
             } else {
                 let next = "\(prefix)\(aliases.count + 1)"
-                joins.append("LEFT JOIN \(quoted(destination.table)) \(next) ON \(next).pk = \(column)")
+                joins.append(relationship.sql.leftJoin(next, from: alias))
                 aliases[path] = next
                 alias = next
             }
@@ -114,22 +113,15 @@ struct QueryBuilder {
         guard !relationship.isToMany else {
             throw .invalidPredicate("\(entity.name).\(key) is a to-many relationship; key path \(keyPath) needs ANY, ALL, NONE or @count")
         }
-        return .toOne(column: "\(alias).\(quoted(relationship.foreignKeyColumn!))", relationship, destination: model.destination(of: relationship))
+        return .toOne(column: relationship.sql.foreignKey(in: alias), relationship, destination: model.destination(of: relationship))
     }
 
-    /// A to-many step in a key path: the correlated FROM and WHERE over its
-    /// destinations, and a builder for conditions on them.
+    /// A to-many step in a key path: its destinations for the owner row (the
+    /// correlated FROM and WHERE), and a builder for conditions on them.
     private struct ToMany {
         var relationship: RelationshipDescription
         var owner: EntityDescription
-        /// The owner's alias (`t0`), and the join table (name, owner column,
-        /// destination column) when the relationship has one.
-        var ownerAlias: String
-        var joinTable: (table: String, source: String, target: String)?
-        var from: String
-        var correlation: String
-        /// FROM without the destination table (for a bare count of a join table).
-        var countFrom: String
+        var destinations: CorrelatedDestinations
         var child: QueryBuilder
         /// The key path after the to-many step, if any.
         var rest: String?
@@ -144,37 +136,18 @@ struct QueryBuilder {
         subqueries += 1
         let childPrefix = "\(prefix == "t" ? "" : prefix)s\(subqueries)_"
         let destination = model.destination(of: relationship)
-        let d = childPrefix + "0"
-        let j = childPrefix + "j"
-        let from: String
-        let correlation: String
-        let countFrom: String
-        switch relationship.storage {
-        case .inverseForeignKey(let column):
-            from = "\(quoted(destination.table)) \(d)"
-            countFrom = from
-            correlation = "\(d).\(quoted(column)) = \(alias).pk"
-        case .joinTable(let table, let source, let target):
-            from = "\(quoted(table)) \(j) JOIN \(quoted(destination.table)) \(d) ON \(d).pk = \(j).\(target)"
-            countFrom = "\(quoted(table)) \(j)"
-            correlation = "\(j).\(source) = \(alias).pk"
-        case .foreignKey:
+        guard let destinations = relationship.sql.destinations(of: alias, alias: childPrefix + "0", joinAlias: childPrefix + "j") else {
             preconditionFailure("to-one storage for to-many \(relationship.name)")
         }
         let rest = index + 1 < parts.count ? parts[(index + 1)...].joined(separator: ".") : nil
         let child = QueryBuilder(model: model, root: destination, prefix: childPrefix, variable: childVariable)
-        var joinTable: (table: String, source: String, target: String)?
-        if case .joinTable(let table, let source, let target) = relationship.storage { joinTable = (table, source, target) }
-        return ToMany(
-            relationship: relationship, owner: entity, ownerAlias: alias, joinTable: joinTable, from: from, correlation: correlation,
-            countFrom: countFrom, child: child, rest: rest)
+        return ToMany(relationship: relationship, owner: entity, destinations: destinations, child: child, rest: rest)
     }
 
     /// `SELECT … FROM <to-many> <child joins> WHERE <correlation> [AND <condition>]`.
     private mutating func subquery(_ select: String, _ many: ToMany, condition: String?, bare: Bool = false) -> String {
-        let from = bare ? many.countFrom : ([many.from] + many.child.joins).joined(separator: " ")
         arguments += many.child.arguments
-        return "SELECT \(select) FROM \(from) WHERE \(many.correlation)" + (condition.map { " AND \($0)" } ?? "")
+        return many.destinations.select(select, joins: many.child.joins, where: condition, bare: bare)
     }
 
     // MARK: WHERE
@@ -398,17 +371,15 @@ struct QueryBuilder {
             var child = many.child
             condition = try child.compileKey(rest, c.op, c.rhs, c.options)
             many.child = child
-        } else if quantifier != .all, let join = many.joinTable, Self.namesObjects(c) {
+        } else if quantifier != .all, let key = many.destinations.joinedDestinationKey, Self.namesObjects(c) {
             // `ANY people == %@`, `ANY people IN %@` and their NONE: the
-            // owners are the join table's rows that
-            // point at the objects, read through its index, not an EXISTS
-            // per owner row that visits every destination.
-            let j = many.child.prefix + "j"
+            // owners are the join table's rows that point at the objects,
+            // read through its index, not an EXISTS per owner row that
+            // visits every destination.
             var child = many.child
-            let keys = try child.compileToOne("\(j).\(join.target)", model.destination(of: many.relationship), path, c.op, c.rhs)
+            let keys = try child.compileToOne(key, model.destination(of: many.relationship), path, c.op, c.rhs)
             arguments += child.arguments
-            let owners = "SELECT \(j).\(join.source) FROM \(quoted(join.table)) \(j) WHERE \(keys)"
-            return "\(many.ownerAlias).pk \(quantifier == .none ? "NOT IN" : "IN") (\(owners))"
+            return many.destinations.owners(whereDestination: keys, negated: quantifier == .none)
         } else {
             // `ANY people == %@`: the destination itself.
             let d = many.child.rootAlias

@@ -43,7 +43,7 @@ final class EntitySQL: Sendable {
         let table = quoted(name)
         self.table = table
         attributeColumns = attributes.map { quoted($0.column) }
-        foreignKeyColumns = relationships.map { $0.foreignKeyColumn.map(quoted) }
+        foreignKeyColumns = relationships.map { RelationshipSQL.foreignKeyColumn(of: $0).map(quoted) }
         let toOneColumns = foreignKeyColumns.compactMap { $0 }
         snapshotColumns = (["t0.pk"] + (attributeColumns + toOneColumns).map { "t0.\($0)" }).joined(separator: ", ")
         selectRow = "SELECT \(snapshotColumns) FROM \(table) t0 WHERE t0.pk = ?"

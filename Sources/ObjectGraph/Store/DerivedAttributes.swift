@@ -20,20 +20,8 @@ enum DerivedAttributes {
                     let destination = model.destination(of: relationship)
                     let changed = touched.filter { $0.entity === destination }
                     guard !changed.isEmpty else { continue }
-                    let list = KeyList.argument(changed.sorted())
-                    switch relationship.storage {
-                    case .joinTable(let table, let source, let target):
-                        try connection.query(
-                            "SELECT \(source) FROM \(quoted(table)) WHERE \(target) IN (SELECT value FROM json_each(?))", [list]
-                        ) { targets.insert($0.int64(0)) }
-                    case .inverseForeignKey(let column):
-                        try connection.query(
-                            "SELECT \(quoted(column)) FROM \(quoted(destination.table)) WHERE pk IN (SELECT value FROM json_each(?)) AND \(quoted(column)) IS NOT NULL",
-                            [list]
-                        ) { targets.insert($0.int64(0)) }
-                    case .foreignKey:
-                        break
-                    }
+                    guard let owners = relationship.sql.ownersOfDestinations else { continue }
+                    try connection.query(owners, [KeyList.argument(changed.sorted())]) { targets.insert($0.int64(0)) }
                 case .lowercase:
                     break
                 }
@@ -71,22 +59,11 @@ enum DerivedAttributes {
             return "faultline_fold(\(table).\(quoted(name)), 1)"
         case .count(let name), .sum(let name, _):
             let relationship = entity.relationship(named: name)!
-            let destination = model.destination(of: relationship)
             var summed: String?
             if case .sum(_, let attribute) = derivation { summed = "d.\(quoted(attribute))" }
             let select = summed.map { "COALESCE(SUM(\($0)), 0)" } ?? "COUNT(*)"
-            switch relationship.storage {
-            case .joinTable(let joinTable, let source, let target):
-                if summed == nil {
-                    return "(SELECT COUNT(*) FROM \(quoted(joinTable)) j WHERE j.\(source) = \(table).pk)"
-                }
-                return "(SELECT \(select) FROM \(quoted(joinTable)) j JOIN \(quoted(destination.table)) d ON d.pk = j.\(target) "
-                    + "WHERE j.\(source) = \(table).pk)"
-            case .inverseForeignKey(let column):
-                return "(SELECT \(select) FROM \(quoted(destination.table)) d WHERE d.\(quoted(column)) = \(table).pk)"
-            case .foreignKey:
-                return "NULL"
-            }
+            guard let destinations = relationship.sql.destinations(of: table, alias: "d", joinAlias: "j") else { return "NULL" }
+            return "(\(destinations.select(select, bare: summed == nil)))"
         }
     }
 }

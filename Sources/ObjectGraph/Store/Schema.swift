@@ -19,7 +19,7 @@ enum Schema {
                 columns.append("\(quoted(attribute.column)) \(attribute.type.columnType)\(attribute.isOptional ? "" : " NOT NULL")")
             }
             for index in entity.toOneIndexes {
-                columns.append("\(quoted(entity.relationships[index].foreignKeyColumn!)) INTEGER")
+                columns.append("\(quoted(entity.relationships[index].sql.foreignKeyColumn!)) INTEGER")
             }
             statements.append("CREATE TABLE \(quoted(entity.table)) (\(columns.joined(separator: ", ")))")
             for attribute in entity.attributes where attribute.isIndexed {
@@ -27,7 +27,7 @@ enum Schema {
                     "CREATE INDEX \(quoted("\(entity.table)_\(attribute.column)")) ON \(quoted(entity.table)) (\(quoted(attribute.column)))")
             }
             for index in entity.toOneIndexes {
-                let column = entity.relationships[index].foreignKeyColumn!
+                let column = entity.relationships[index].sql.foreignKeyColumn!
                 statements.append("CREATE INDEX \(quoted("\(entity.table)_\(column)")) ON \(quoted(entity.table)) (\(quoted(column)))")
             }
             for (number, constraint) in entity.uniquenessConstraints.enumerated() {
@@ -36,7 +36,7 @@ enum Schema {
                         + "(\(constraint.map(quoted).joined(separator: ", ")))")
             }
             for relationship in entity.relationships {
-                guard case .joinTable(let table, _, _) = relationship.storage, joinTables.insert(table).inserted else { continue }
+                guard let table = relationship.sql.joinTable?.name, joinTables.insert(table).inserted else { continue }
                 statements.append(
                     "CREATE TABLE \(quoted(table)) (source INTEGER NOT NULL, destination INTEGER NOT NULL, "
                         + "PRIMARY KEY (source, destination)) WITHOUT ROWID")
