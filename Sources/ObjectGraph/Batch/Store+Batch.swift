@@ -227,7 +227,7 @@ extension Store {
                 let derived = try DerivedAttributes.update(changes, model: model, on: connection)
                 for id in derived.keys where !changes.inserted.contains(id) && !changes.deleted.contains(id) { changes.updated.insert(id) }
                 if tracking, !changes.isEmpty {
-                    let number = try HistorySchema.record(changes, author: author, context: changes.contextName, on: connection)
+                    let number = try HistoryRecorder.record(changes, author: author, context: changes.contextName, on: connection)
                     changes.historyToken = HistoryToken(storeIdentifier: identifier, transactionNumber: number)
                 }
                 return changes

@@ -91,7 +91,7 @@ extension ObjectContext {
                 let derived = try DerivedAttributes.update(changes, model: model, on: connection)
                 for id in derived.keys where !changes.inserted.contains(id) { changes.updated.insert(id) }
                 if tracking {
-                    let number = try HistorySchema.record(changes, author: author, context: contextName, on: connection)
+                    let number = try HistoryRecorder.record(changes, author: author, context: contextName, on: connection)
                     changes.historyToken = HistoryToken(storeIdentifier: identifier, transactionNumber: number)
                 }
                 return (changes, derived)
