@@ -144,10 +144,16 @@ struct QueryBuilder {
         return ToMany(relationship: relationship, owner: entity, destinations: destinations, child: child, rest: rest)
     }
 
-    /// `SELECT … FROM <to-many> <child joins> WHERE <correlation> [AND <condition>]`.
-    private mutating func subquery(_ select: String, _ many: ToMany, condition: String?, bare: Bool = false) -> String {
+    /// `[NOT] EXISTS (SELECT 1 FROM <to-many> <child joins> WHERE <correlation> [AND <condition>])`.
+    private mutating func exists(_ many: ToMany, condition: String?, negated: Bool = false, bare: Bool = false) -> String {
         arguments += many.child.arguments
-        return many.destinations.select(select, joins: many.child.joins, where: condition, bare: bare)
+        return many.destinations.exists(joins: many.child.joins, where: condition, bare: bare, negated: negated)
+    }
+
+    /// `(SELECT <expression> FROM <to-many> <child joins> WHERE <correlation> [AND <condition>])`.
+    private mutating func scalar(_ expression: String, _ many: ToMany, condition: String?, bare: Bool) -> String {
+        arguments += many.child.arguments
+        return many.destinations.scalar(expression, joins: many.child.joins, where: condition, bare: bare)
     }
 
     // MARK: WHERE
@@ -386,9 +392,10 @@ struct QueryBuilder {
             condition = try many.child.compileToOne("\(d).pk", model.destination(of: many.relationship), path, c.op, c.rhs)
         }
         switch quantifier {
-        case .any: return "EXISTS (\(subquery("1", many, condition: condition)))"
-        case .none: return "NOT EXISTS (\(subquery("1", many, condition: condition)))"
-        case .all: return "NOT EXISTS (\(subquery("1", many, condition: "(\(condition)) IS NOT 1")))"
+        case .any: return exists(many, condition: condition)
+        case .none: return exists(many, condition: condition, negated: true)
+        // No destination for which the condition is not true.
+        case .all: return exists(many, condition: "(\(condition)) IS NOT 1", negated: true)
         }
     }
 
@@ -464,17 +471,17 @@ struct QueryBuilder {
 
         // Counts compared with zero: EXISTS stops at the first row.
         if select == "COUNT(*)", case .value(let value) = rhs, case .integer(let n)? = value.converted(to: .int64) {
-            let exists: Bool? = switch (op, n) {
+            let nonEmpty: Bool? = switch (op, n) {
             case (.greater, 0), (.notEqual, 0), (.greaterOrEqual, 1): true
             case (.equal, 0), (.less, 1), (.lessOrEqual, 0): false
             default: nil
             }
-            if let exists {
-                return "\(exists ? "" : "NOT ")EXISTS (\(subquery("1", many, condition: condition, bare: bare && condition == nil)))"
+            if let nonEmpty {
+                return exists(many, condition: condition, negated: !nonEmpty, bare: bare && condition == nil)
             }
         }
-        let scalar = "(\(subquery(select, many, condition: condition, bare: bare && condition == nil)))"
-        return try compileColumn(scalar, type, owner: root.name, key: label, op, rhs, [])
+        let value = scalar(select, many, condition: condition, bare: bare && condition == nil)
+        return try compileColumn(value, type, owner: root.name, key: label, op, rhs, [])
     }
 
     // MARK: ORDER BY

@@ -20,11 +20,26 @@ struct CorrelatedDestinations {
     let joinTable: (table: String, alias: String, ownerColumn: String, destinationColumn: String)?
 
     /// `SELECT <columns> FROM <from> <joins> WHERE <correlation> [AND
-    /// <condition>]`. `bare` reads `countFrom` (only when neither `joins`
-    /// nor `condition` needs the destination's row).
+    /// <condition>]`. `joins` are the destination's own (a condition's
+    /// to-one key paths); `bare` reads `countFrom` (only when neither
+    /// `joins` nor `condition` needs the destination's row).
     func select(_ columns: String, joins: [String] = [], where condition: String? = nil, bare: Bool = false) -> String {
         let source = bare ? countFrom : ([from] + joins).joined(separator: " ")
         return "SELECT \(columns) FROM \(source) WHERE \(correlation)" + (condition.map { " AND \($0)" } ?? "")
+    }
+
+    /// `(SELECT <expression> FROM … WHERE <correlation> [AND <condition>])`:
+    /// a value over the destinations (`COUNT(*)`, `COALESCE(SUM(…), 0)`, …).
+    func scalar(_ expression: String, joins: [String] = [], where condition: String? = nil, bare: Bool = false) -> String {
+        "(" + select(expression, joins: joins, where: condition, bare: bare) + ")"
+    }
+
+    /// `EXISTS (SELECT 1 FROM … WHERE <correlation> [AND <condition>])`, or
+    /// `NOT EXISTS` when `negated`: whether the owner row has a destination
+    /// (satisfying `condition`). SQLite stops at the first one, where a
+    /// count compared with zero would visit them all.
+    func exists(joins: [String] = [], where condition: String? = nil, bare: Bool = false, negated: Bool = false) -> String {
+        (negated ? "NOT EXISTS (" : "EXISTS (") + select("1", joins: joins, where: condition, bare: bare) + ")"
     }
 
     /// `s1_j.destination`: the join table's column of destination keys, to
