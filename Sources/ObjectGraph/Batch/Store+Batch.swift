@@ -13,7 +13,7 @@ extension Store {
     {
         let entity = try model.entity(request.entityName)
         guard !request.propertiesToUpdate.isEmpty else { throw .invalidBatchRequest("batch update of \(entity.name) sets nothing") }
-        var assignments: [String] = []
+        var assignments: [BatchSQL.Assignment] = []
         var arguments: [DatabaseValue] = []
         for key in request.propertiesToUpdate.keys.sorted() {
             guard let attribute = entity.attribute(named: key) else { throw .unknownKey(entity: entity.name, key: key) }
@@ -26,7 +26,7 @@ extension Store {
                 if converted.isNull, !attribute.isOptional {
                     throw .invalidBatchRequest("batch update of \(entity.name) sets non-optional \(key) to nil")
                 }
-                assignments.append("\(quoted(attribute.column)) = ?")
+                assignments.append(.value(column: attribute.column))
                 arguments.append(converted.databaseValue)
             case .arithmetic(let source, let op, let operand):
                 guard let other = entity.attribute(named: source) else { throw .unknownKey(entity: entity.name, key: source) }
@@ -37,19 +37,18 @@ extension Store {
                 guard let number = operand.converted(to: .double), !number.isNull else {
                     throw .typeMismatch(entity: entity.name, key: key, expected: "a number", got: operand.typeName)
                 }
-                assignments.append("\(quoted(attribute.column)) = \(quoted(other.column)) \(op.rawValue) ?")
+                assignments.append(.arithmetic(column: attribute.column, source: other.column, op))
                 arguments.append((operand.converted(to: .int64) ?? number).databaseValue)
             }
         }
-        var sql = "UPDATE \(quoted(entity.table)) SET \(assignments.joined(separator: ", "))"
+        var matching: (from: String, condition: String)?
         if let predicate = request.predicate {
             var builder = QueryBuilder(model: model, root: entity)
             let condition = try builder.compile(predicate)
-            sql += " WHERE pk IN (SELECT t0.pk FROM \(builder.from) WHERE \(condition))"
+            matching = (builder.from, condition)
             arguments += builder.arguments
         }
-        sql += " RETURNING pk"
-        let statement = sql
+        let statement = BatchSQL.update(entity, setting: assignments, matching: matching)
         let bound = arguments
         return try runBatch("update", entity, request.resultType, author: author, CallSite(file: file, line: line)) { connection in
             var ids: [ObjectID] = []
@@ -97,17 +96,7 @@ extension Store {
             }
             prepared.append(values)
         }
-        let columns = ["pk"] + entity.attributes.map { quoted($0.column) }
-        var sql = "INSERT INTO \(quoted(entity.table)) (\(columns.joined(separator: ", "))) VALUES "
-            + "(\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
-        if let constraint = entity.uniquenessConstraints.first {
-            let updates = entity.attributes.filter { !constraint.contains($0.name) }
-                .map { "\(quoted($0.column)) = excluded.\(quoted($0.column))" }
-            sql += " ON CONFLICT (\(constraint.map(quoted).joined(separator: ", "))) DO "
-                + (updates.isEmpty ? "NOTHING" : "UPDATE SET \(updates.joined(separator: ", "))")
-        }
-        sql += " RETURNING pk"
-        let statement = sql
+        let statement = BatchSQL.insert(entity)
         let first = allocatePrimaryKeys(for: entity, count: prepared.count)
         return try runBatch("insert", entity, request.resultType, author: author, CallSite(file: file, line: line)) { connection in
             var inserted = Set<ObjectID>()
@@ -128,15 +117,15 @@ extension Store {
         throws(ObjectGraphError) -> BatchResult
     {
         let entity = try model.entity(request.entityName)
-        var select = entity.sql.selectAllKeys
+        var matching: (from: String, condition: String)?
         var arguments: [DatabaseValue] = []
         if let predicate = request.predicate {
             var builder = QueryBuilder(model: model, root: entity)
             let condition = try builder.compile(predicate)
-            select = "SELECT t0.pk FROM \(builder.from) WHERE \(condition)"
+            matching = (builder.from, condition)
             arguments = builder.arguments
         }
-        let query = select
+        let query = BatchSQL.selectKeys(entity, matching: matching)
         let bound = arguments
         return try runBatch("delete", entity, request.resultType, author: author, CallSite(file: file, line: line)) { connection in
             var keys: [Int64] = []
