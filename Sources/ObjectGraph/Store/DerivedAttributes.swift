@@ -1,7 +1,7 @@
 /// Keeps derived attributes (``Derivation``) up to date: inside the write
 /// transaction of a save or batch request, recomputes them with one UPDATE
-/// per derived attribute for the rows the changes affect, and reads the new
-/// values back so that contexts and the row cache hold them.
+/// per entity of the rows the changes affect (``DerivedAttributeSQL``), and
+/// reads the new values back so that contexts and the row cache hold them.
 enum DerivedAttributes {
     /// Recomputes what `changes` affect. Returns the new derived values of
     /// each affected object (attribute index → value).
@@ -30,17 +30,8 @@ enum DerivedAttributes {
             guard !targets.isEmpty else { continue }
             let ids = targets.sorted().map { ObjectID(entity: entity, primaryKey: $0) }
             let list = KeyList.argument(ids)
-            let table = quoted(entity.table)
-            var assignments: [String] = []
-            for attribute in derived {
-                assignments.append("\(quoted(attribute.column)) = \(expression(attribute.derivation!, of: entity, model: model))")
-            }
-            try connection.run(
-                "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE pk IN (SELECT value FROM json_each(?))", [list])
-            try connection.query(
-                "SELECT pk, \(derived.map { quoted($0.column) }.joined(separator: ", ")) FROM \(table) WHERE pk IN (SELECT value FROM json_each(?))",
-                [list]
-            ) { row in
+            try connection.run(DerivedAttributeSQL.update(derived, of: entity), [list])
+            try connection.query(DerivedAttributeSQL.select(derived, of: entity), [list]) { row in
                 var values: [Int: Value] = [:]
                 for (offset, attribute) in derived.enumerated() {
                     values[attribute.index] = Value.read(row, offset + 1, as: attribute.type)
@@ -49,21 +40,5 @@ enum DerivedAttributes {
             }
         }
         return result
-    }
-
-    /// The SQL that computes a derivation for the row of `entity` being updated.
-    static func expression(_ derivation: Derivation, of entity: EntityDescription, model: Model) -> String {
-        let table = quoted(entity.table)
-        switch derivation {
-        case .lowercase(let name):
-            return "faultline_fold(\(table).\(quoted(name)), 1)"
-        case .count(let name), .sum(let name, _):
-            let relationship = entity.relationship(named: name)!
-            var summed: String?
-            if case .sum(_, let attribute) = derivation { summed = "d.\(quoted(attribute))" }
-            let select = summed.map { "COALESCE(SUM(\($0)), 0)" } ?? "COUNT(*)"
-            guard let destinations = relationship.sql.destinations(of: table, alias: "d", joinAlias: "j") else { return "NULL" }
-            return "(\(destinations.select(select, bare: summed == nil)))"
-        }
     }
 }
