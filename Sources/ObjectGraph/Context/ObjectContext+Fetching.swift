@@ -138,9 +138,7 @@ extension ObjectContext {
         }
         let query = try SelectQuery(request, entity: entity, model: store.model, applyingLimits: false)
         let limited = request.fetchLimit > 0 || request.fetchOffset > 0
-        let sql = limited
-            ? "SELECT count(*) FROM (\(query.sql(columns: "t0.pk")) LIMIT ? OFFSET ?)"
-            : "SELECT count(*) FROM \(query.from)\(query.whereClause)"
+        let sql = query.countSQL(limited: limited)
         let arguments = query.arguments + (limited
             ? [.integer(Int64(request.fetchLimit > 0 ? request.fetchLimit : -1)), .integer(Int64(request.fetchOffset))]
             : [])
@@ -275,44 +273,5 @@ extension ObjectContext {
             return lhs.0.objectID.primaryKey < rhs.0.objectID.primaryKey
         }
         return keyed.map(\.0)
-    }
-}
-
-/// The SQL of a fetch request: FROM, WHERE, ORDER BY, LIMIT and OFFSET, and
-/// the arguments to bind.
-struct SelectQuery {
-    let entity: EntityDescription
-    var builder: QueryBuilder
-    let whereClause: String
-    let orderClause: String
-    let limitClause: String
-    private let limitArguments: [DatabaseValue]
-
-    init<Object>(_ request: FetchRequest<Object>, entity: EntityDescription, model: Model, applyingLimits: Bool)
-        throws(ObjectGraphError)
-    {
-        guard request.fetchLimit >= 0, request.fetchOffset >= 0, request.fetchBatchSize >= 0 else {
-            throw .invalidFetchRequest("fetchLimit, fetchOffset and fetchBatchSize must not be negative")
-        }
-        self.entity = entity
-        var builder = QueryBuilder(model: model, root: entity)
-        whereClause = try request.predicate.map { predicate throws(ObjectGraphError) in " WHERE " + (try builder.compile(predicate)) } ?? ""
-        let order = try builder.orderBy(request.sortKeys)
-        orderClause = order.isEmpty ? "" : " ORDER BY " + order
-        if applyingLimits, request.fetchLimit > 0 || request.fetchOffset > 0 {
-            limitClause = " LIMIT ? OFFSET ?"
-            limitArguments = [.integer(Int64(request.fetchLimit > 0 ? request.fetchLimit : -1)), .integer(Int64(request.fetchOffset))]
-        } else {
-            limitClause = ""
-            limitArguments = []
-        }
-        self.builder = builder
-    }
-
-    var from: String { builder.from }
-    var arguments: [DatabaseValue] { builder.arguments + limitArguments }
-
-    func sql(columns: String) -> String {
-        "SELECT \(columns) FROM \(builder.from)\(whereClause)\(orderClause)\(limitClause)"
     }
 }
