@@ -183,6 +183,11 @@ struct QueryBuilder {
     }
 
     private mutating func compile(_ c: Comparison) throws(ObjectGraphError) -> String {
+        if c.isContainsOnKeyPath, case .keyPath(let path) = c.lhs, let parts = try? components(path),
+            let relationship = model.toManyRelationship(at: parts, from: root)
+        {
+            return try compileContains(c, path, relationship)
+        }
         if let quantifier = c.quantifier { return try compileQuantified(c, quantifier) }
         switch (c.lhs, c.rhs) {
         case (.aggregate, _), (.subqueryCount, _):
@@ -214,7 +219,7 @@ struct QueryBuilder {
             }
             return try compileColumn(column, attribute.type, owner: owner.name, key: path, op, rhs, options)
         case .toOne(let column, _, let destination):
-            return try compileToOne(column, destination, path, op, rhs)
+            return try compileToOne(column, destination, owner: root.name, path, op, rhs)
         }
     }
 
@@ -331,9 +336,12 @@ struct QueryBuilder {
         }
     }
 
-    private mutating func compileToOne(_ column: String, _ destination: EntityDescription, _ path: String, _ op: ComparisonOperator, _ rhs: ObjectExpression)
-        throws(ObjectGraphError) -> String
-    {
+    /// A comparison of a key column (a to-one's foreign key, a destination's
+    /// or a join table's key) with objects or nil; errors name `owner`, the
+    /// entity `path` starts from.
+    private mutating func compileToOne(
+        _ column: String, _ destination: EntityDescription, owner: String, _ path: String, _ op: ComparisonOperator, _ rhs: ObjectExpression
+    ) throws(ObjectGraphError) -> String {
         var ids: [ObjectID?] = []
         switch rhs {
         case .value(let value) where value.isNull: ids = [nil]
@@ -341,15 +349,15 @@ struct QueryBuilder {
         case .list(let items) where op == .in:
             for item in items {
                 guard case .object(let id) = item else {
-                    throw .typeMismatch(entity: root.name, key: path, expected: "\(destination.name) objects", got: "\(item)")
+                    throw .typeMismatch(entity: owner, key: path, expected: "\(destination.name) objects", got: "\(item)")
                 }
                 ids.append(id)
             }
         case .variable(let name): throw .invalidPredicate("variable $\(name) has no value")
-        default: throw .typeMismatch(entity: root.name, key: path, expected: "\(destination.name) object", got: "\(rhs)")
+        default: throw .typeMismatch(entity: owner, key: path, expected: "\(destination.name) object", got: "\(rhs)")
         }
         for case let id? in ids where id.entity !== destination {
-            throw .typeMismatch(entity: root.name, key: path, expected: "\(destination.name) object", got: "\(id.entityName) object")
+            throw .typeMismatch(entity: owner, key: path, expected: "\(destination.name) object", got: "\(id.entityName) object")
         }
         switch op {
         case .equal, .notEqual:
@@ -383,13 +391,13 @@ struct QueryBuilder {
             // read through its index, not an EXISTS per owner row that
             // visits every destination.
             var child = many.child
-            let keys = try child.compileToOne(key, model.destination(of: many.relationship), path, c.op, c.rhs)
+            let keys = try child.compileToOne(key, model.destination(of: many.relationship), owner: root.name, path, c.op, c.rhs)
             arguments += child.arguments
             return many.destinations.owners(whereDestination: keys, negated: quantifier == .none)
         } else {
             // `ANY people == %@`: the destination itself.
             let d = many.child.rootAlias
-            condition = try many.child.compileToOne("\(d).pk", model.destination(of: many.relationship), path, c.op, c.rhs)
+            condition = try many.child.compileToOne("\(d).pk", model.destination(of: many.relationship), owner: root.name, path, c.op, c.rhs)
         }
         switch quantifier {
         case .any: return exists(many, condition: condition)
@@ -397,6 +405,28 @@ struct QueryBuilder {
         // No destination for which the condition is not true.
         case .all: return exists(many, condition: "(\(condition)) IS NOT 1", negated: true)
         }
+    }
+
+    /// `toMany CONTAINS object`: compiled as `ANY toMany == object`, the
+    /// same SQL (join-table membership, or the destination by key). Only one
+    /// object, of the destination's entity, fits on the right.
+    private mutating func compileContains(_ c: Comparison, _ path: String, _ relationship: RelationshipDescription)
+        throws(ObjectGraphError) -> String
+    {
+        let destination = model.destination(of: relationship).name
+        switch c.rhs {
+        case .object: break
+        case .variable(let name): throw .invalidPredicate("variable $\(name) has no value")
+        case .list:
+            throw .invalidPredicate(
+                "\(path) CONTAINS takes one \(destination) object; for any of several, write ANY \(path) IN {…}")
+        default:
+            throw .typeMismatch(entity: root.name, key: path, expected: "\(destination) object for CONTAINS", got: "\(c.rhs)")
+        }
+        guard c.options.isEmpty else {
+            throw .invalidPredicate("\(path) CONTAINS\(c.options.modifier): [c] and [d] apply to strings, not to objects")
+        }
+        return try compileQuantified(c.asAnyEqual, .any)
     }
 
     /// Whether a comparison's right side names objects (`== object`,
