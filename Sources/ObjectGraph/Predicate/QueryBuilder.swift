@@ -395,9 +395,9 @@ struct QueryBuilder {
             arguments += child.arguments
             return many.destinations.owners(whereDestination: keys, negated: quantifier == .none)
         } else {
-            // `ANY people == %@`: the destination itself.
-            let d = many.child.rootAlias
-            condition = try many.child.compileToOne("\(d).pk", model.destination(of: many.relationship), owner: root.name, path, c.op, c.rhs)
+            // `ANY employees == %@`: the destination itself, by key.
+            condition = try many.child.compileToOne(
+                many.destinations.destinationKey, model.destination(of: many.relationship), owner: root.name, path, c.op, c.rhs)
         }
         switch quantifier {
         case .any: return exists(many, condition: condition)

@@ -14,6 +14,8 @@ struct CorrelatedDestinations {
     let countFrom: String
     /// `s1_0."company_pk" = t0.pk`, or `s1_j.destination = t0.pk`.
     let correlation: String
+    /// `s1_0.pk`: the destination row's key, to compare with objects.
+    let destinationKey: String
     /// The owner row's reference (`t0`) and, for a many-to-many, the join
     /// table with its alias and the owner's and destination's columns.
     let owner: String

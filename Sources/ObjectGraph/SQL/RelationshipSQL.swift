@@ -175,13 +175,14 @@ final class RelationshipSQL: Sendable {
         case .inverseForeignKey(let column):
             let from = "\(destinationTable) \(alias)"
             return CorrelatedDestinations(
-                from: from, countFrom: from, correlation: "\(alias).\(quoted(column)) = \(owner).pk", owner: owner, joinTable: nil)
+                from: from, countFrom: from, correlation: "\(alias).\(quoted(column)) = \(owner).pk", destinationKey: "\(alias).pk",
+                owner: owner, joinTable: nil)
         case .joinTable(_, let source, let target):
             let table = joinTable!.table
             return CorrelatedDestinations(
                 from: "\(table) \(joinAlias) JOIN \(destinationTable) \(alias) ON \(alias).pk = \(joinAlias).\(target)",
-                countFrom: "\(table) \(joinAlias)", correlation: "\(joinAlias).\(source) = \(owner).pk", owner: owner,
-                joinTable: (table, joinAlias, source, target))
+                countFrom: "\(table) \(joinAlias)", correlation: "\(joinAlias).\(source) = \(owner).pk",
+                destinationKey: "\(alias).pk", owner: owner, joinTable: (table, joinAlias, source, target))
         }
     }
 }
