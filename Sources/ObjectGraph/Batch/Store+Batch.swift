@@ -13,7 +13,7 @@ extension Store {
     {
         let entity = try model.entity(request.entityName)
         guard !request.propertiesToUpdate.isEmpty else { throw .invalidBatchRequest("batch update of \(entity.name) sets nothing") }
-        var assignments: [String] = []
+        var assignments: [BatchSQL.Assignment] = []
         var arguments: [DatabaseValue] = []
         for key in request.propertiesToUpdate.keys.sorted() {
             guard let attribute = entity.attribute(named: key) else { throw .unknownKey(entity: entity.name, key: key) }
@@ -26,7 +26,7 @@ extension Store {
                 if converted.isNull, !attribute.isOptional {
                     throw .invalidBatchRequest("batch update of \(entity.name) sets non-optional \(key) to nil")
                 }
-                assignments.append("\(quoted(attribute.column)) = ?")
+                assignments.append(.value(column: attribute.column))
                 arguments.append(converted.databaseValue)
             case .arithmetic(let source, let op, let operand):
                 guard let other = entity.attribute(named: source) else { throw .unknownKey(entity: entity.name, key: source) }
@@ -37,19 +37,18 @@ extension Store {
                 guard let number = operand.converted(to: .double), !number.isNull else {
                     throw .typeMismatch(entity: entity.name, key: key, expected: "a number", got: operand.typeName)
                 }
-                assignments.append("\(quoted(attribute.column)) = \(quoted(other.column)) \(op.rawValue) ?")
+                assignments.append(.arithmetic(column: attribute.column, source: other.column, op))
                 arguments.append((operand.converted(to: .int64) ?? number).databaseValue)
             }
         }
-        var sql = "UPDATE \(quoted(entity.table)) SET \(assignments.joined(separator: ", "))"
+        var matching: (from: String, condition: String)?
         if let predicate = request.predicate {
             var builder = QueryBuilder(model: model, root: entity)
             let condition = try builder.compile(predicate)
-            sql += " WHERE pk IN (SELECT t0.pk FROM \(builder.from) WHERE \(condition))"
+            matching = (builder.from, condition)
             arguments += builder.arguments
         }
-        sql += " RETURNING pk"
-        let statement = sql
+        let statement = BatchSQL.update(entity, setting: assignments, matching: matching)
         let bound = arguments
         return try runBatch("update", entity, request.resultType, author: author, CallSite(file: file, line: line)) { connection in
             var ids: [ObjectID] = []
@@ -97,17 +96,7 @@ extension Store {
             }
             prepared.append(values)
         }
-        let columns = ["pk"] + entity.attributes.map { quoted($0.column) }
-        var sql = "INSERT INTO \(quoted(entity.table)) (\(columns.joined(separator: ", "))) VALUES "
-            + "(\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
-        if let constraint = entity.uniquenessConstraints.first {
-            let updates = entity.attributes.filter { !constraint.contains($0.name) }
-                .map { "\(quoted($0.column)) = excluded.\(quoted($0.column))" }
-            sql += " ON CONFLICT (\(constraint.map(quoted).joined(separator: ", "))) DO "
-                + (updates.isEmpty ? "NOTHING" : "UPDATE SET \(updates.joined(separator: ", "))")
-        }
-        sql += " RETURNING pk"
-        let statement = sql
+        let statement = BatchSQL.insert(entity)
         let first = allocatePrimaryKeys(for: entity, count: prepared.count)
         return try runBatch("insert", entity, request.resultType, author: author, CallSite(file: file, line: line)) { connection in
             var inserted = Set<ObjectID>()
@@ -128,15 +117,15 @@ extension Store {
         throws(ObjectGraphError) -> BatchResult
     {
         let entity = try model.entity(request.entityName)
-        var select = "SELECT t0.pk FROM \(quoted(entity.table)) t0"
+        var matching: (from: String, condition: String)?
         var arguments: [DatabaseValue] = []
         if let predicate = request.predicate {
             var builder = QueryBuilder(model: model, root: entity)
             let condition = try builder.compile(predicate)
-            select = "SELECT t0.pk FROM \(builder.from) WHERE \(condition)"
+            matching = (builder.from, condition)
             arguments = builder.arguments
         }
-        let query = select
+        let query = BatchSQL.selectKeys(entity, matching: matching)
         let bound = arguments
         return try runBatch("delete", entity, request.resultType, author: author, CallSite(file: file, line: line)) { connection in
             var keys: [Int64] = []
@@ -152,55 +141,44 @@ extension Store {
         let pending = keys.filter { !changes.deleted.contains(ObjectID(entity: entity, primaryKey: $0)) }
         guard !pending.isEmpty else { return }
         for key in pending { changes.deleted.insert(ObjectID(entity: entity, primaryKey: key)) }
-        let list = jsonArray(pending.map { ObjectID(entity: entity, primaryKey: $0) })
+        let list = KeyList.argument(pending.map { ObjectID(entity: entity, primaryKey: $0) })
         for relationship in entity.relationships {
             let destination = model.destination(of: relationship)
-            switch relationship.storage {
-            case .joinTable(let table, let source, let target):
+            switch relationship.sql.deletion {
+            case .joinRows(let destinations, let delete):
                 var partners: [Int64] = []
-                try connection.query("SELECT \(target) FROM \(quoted(table)) WHERE \(source) IN (SELECT value FROM json_each(?))", [list]) {
-                    partners.append($0.int64(0))
-                }
+                try connection.query(destinations, [list]) { partners.append($0.int64(0)) }
                 if relationship.deleteRule == .deny, !partners.isEmpty {
                     throw ObjectGraphError.deleteDenied(object: ObjectID(entity: entity, primaryKey: pending[0]), key: relationship.name)
                 }
-                try connection.run("DELETE FROM \(quoted(table)) WHERE \(source) IN (SELECT value FROM json_each(?))", [list])
+                try connection.run(delete, [list])
                 let ids = partners.map { ObjectID(entity: destination, primaryKey: $0) }
                 if relationship.deleteRule == .cascade {
                     try deleteRows(partners, of: destination, connection, &changes)
                 } else {
                     changes.updated.formUnion(ids.filter { !changes.deleted.contains($0) })
                 }
-            case .inverseForeignKey, .foreignKey:
-                let inverse = model.inverse(of: relationship)
-                guard let inverseColumn = inverse?.foreignKeyColumn else {
-                    // A to-one whose inverse is to-many (or none): the key is in
-                    // the deleted row; cascade deletes the destinations, and
-                    // their to-many lists change.
-                    guard case .foreignKey(let column) = relationship.storage else { continue }
-                    var targets: [Int64] = []
-                    try connection.query(
-                        "SELECT \(quoted(column)) FROM \(quoted(entity.table)) WHERE pk IN (SELECT value FROM json_each(?)) AND \(quoted(column)) IS NOT NULL",
-                        [list]
-                    ) { targets.append($0.int64(0)) }
-                    switch relationship.deleteRule {
-                    case .deny where !targets.isEmpty:
-                        throw ObjectGraphError.deleteDenied(object: ObjectID(entity: entity, primaryKey: pending[0]), key: relationship.name)
-                    case .cascade:
-                        try deleteRows(targets, of: destination, connection, &changes)
-                    default:
-                        if inverse != nil {
-                            changes.updated.formUnion(targets.map { ObjectID(entity: destination, primaryKey: $0) }.filter { !changes.deleted.contains($0) })
-                        }
+            case .keyInOwners(let destinations):
+                // A to-one whose inverse is to-many (or none): the key is in
+                // the deleted row; cascade deletes the destinations, and
+                // their to-many lists change.
+                var targets: [Int64] = []
+                try connection.query(destinations, [list]) { targets.append($0.int64(0)) }
+                switch relationship.deleteRule {
+                case .deny where !targets.isEmpty:
+                    throw ObjectGraphError.deleteDenied(object: ObjectID(entity: entity, primaryKey: pending[0]), key: relationship.name)
+                case .cascade:
+                    try deleteRows(targets, of: destination, connection, &changes)
+                default:
+                    if model.inverse(of: relationship) != nil {
+                        changes.updated.formUnion(targets.map { ObjectID(entity: destination, primaryKey: $0) }.filter { !changes.deleted.contains($0) })
                     }
-                    continue
                 }
+            case .keyInDestinations(let holdersSQL, let nullify):
                 // A to-many by foreign key, or the other side of a one-to-one:
                 // the destinations hold this object's key.
                 var holders: [Int64] = []
-                try connection.query(
-                    "SELECT pk FROM \(quoted(destination.table)) WHERE \(quoted(inverseColumn)) IN (SELECT value FROM json_each(?))", [list]
-                ) { holders.append($0.int64(0)) }
+                try connection.query(holdersSQL, [list]) { holders.append($0.int64(0)) }
                 guard !holders.isEmpty else { continue }
                 switch relationship.deleteRule {
                 case .deny:
@@ -208,16 +186,14 @@ extension Store {
                 case .cascade:
                     try deleteRows(holders, of: destination, connection, &changes)
                 case .nullify:
-                    try connection.run(
-                        "UPDATE \(quoted(destination.table)) SET \(quoted(inverseColumn)) = NULL WHERE \(quoted(inverseColumn)) IN (SELECT value FROM json_each(?))",
-                        [list])
+                    try connection.run(nullify, [list])
                     changes.updated.formUnion(holders.map { ObjectID(entity: destination, primaryKey: $0) }.filter { !changes.deleted.contains($0) })
                 case .noAction:
                     break
                 }
             }
         }
-        try connection.run("DELETE FROM \(quoted(entity.table)) WHERE pk IN (SELECT value FROM json_each(?))", [list])
+        try connection.run(entity.sql.deleteRows, [list])
     }
 
     /// Runs a batch body in a write transaction with history, row cache
@@ -240,7 +216,7 @@ extension Store {
                 let derived = try DerivedAttributes.update(changes, model: model, on: connection)
                 for id in derived.keys where !changes.inserted.contains(id) && !changes.deleted.contains(id) { changes.updated.insert(id) }
                 if tracking, !changes.isEmpty {
-                    let number = try HistorySchema.record(changes, author: author, context: changes.contextName, on: connection)
+                    let number = try HistoryRecorder.record(changes, author: author, context: changes.contextName, on: connection)
                     changes.historyToken = HistoryToken(storeIdentifier: identifier, transactionNumber: number)
                 }
                 return changes
@@ -298,13 +274,7 @@ extension Store {
         guard let description = entity.relationship(named: relationship) else {
             throw .unknownKey(entity: entity.name, key: relationship)
         }
-        let sql: String
-        switch description.storage {
-        case .joinTable(let table, let source, let target):
-            sql = "INSERT OR IGNORE INTO \(quoted(table)) (\(source), \(target)) VALUES (?, ?)"
-        case .inverseForeignKey(let column):
-            sql = "UPDATE \(quoted(model.destination(of: description).table)) SET \(quoted(column)) = ? WHERE pk = ?"
-        case .foreignKey:
+        guard let sql = description.sql.relate else {
             throw .invalidBatchRequest("\(entity.name).\(relationship) is not a to-many relationship")
         }
         let destination = model.destination(of: description)

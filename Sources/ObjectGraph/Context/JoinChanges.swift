@@ -17,23 +17,26 @@ struct JoinChanges {
     }
 
     struct Table {
+        /// The table's row statements.
+        let sql: JoinTableSQL
         var inserted: Set<Pair> = []
         var deleted: Set<Pair> = []
     }
 
+    /// The tables with changes, by name.
     private(set) var tables: [String: Table] = [:]
 
     var isEmpty: Bool { tables.values.allSatisfy { $0.inserted.isEmpty && $0.deleted.isEmpty } }
 
-    mutating func add(_ pair: Pair, in table: String) {
-        if tables[table, default: Table()].deleted.remove(pair) == nil {
-            tables[table]!.inserted.insert(pair)
+    mutating func add(_ pair: Pair, in table: JoinTableSQL) {
+        if tables[table.name, default: Table(sql: table)].deleted.remove(pair) == nil {
+            tables[table.name]!.inserted.insert(pair)
         }
     }
 
-    mutating func remove(_ pair: Pair, in table: String) {
-        if tables[table, default: Table()].inserted.remove(pair) == nil {
-            tables[table]!.deleted.insert(pair)
+    mutating func remove(_ pair: Pair, in table: JoinTableSQL) {
+        if tables[table.name, default: Table(sql: table)].inserted.remove(pair) == nil {
+            tables[table.name]!.deleted.insert(pair)
         }
     }
 

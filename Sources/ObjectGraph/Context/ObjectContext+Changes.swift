@@ -58,7 +58,7 @@ extension ObjectContext {
                     try delete(destination)
                 }
             case .noAction:
-                if case .joinTable(let table, _, _) = relationship.storage {
+                if let table = relationship.sql.joinTable {
                     for destination in destinations {
                         joinChanges.remove(pair(object, relationship, destination), in: table)
                     }
@@ -172,7 +172,7 @@ extension ObjectContext {
                 }
             }
         }
-        if case .joinTable(let table, _, _) = relationship.storage {
+        if let table = relationship.sql.joinTable {
             joinChanges.add(pair(a, relationship, b), in: table)
         }
     }
@@ -192,19 +192,15 @@ extension ObjectContext {
                 try setSlot(b, inverse, nil)
             }
         }
-        if case .joinTable(let table, _, _) = relationship.storage {
+        if let table = relationship.sql.joinTable {
             joinChanges.remove(pair(a, relationship, b), in: table)
         }
     }
 
+    /// The join row relating `a` to `b` through `relationship`, a many-to-many.
     func pair(_ a: ManagedObject, _ relationship: RelationshipDescription, _ b: ManagedObject) -> JoinChanges.Pair {
-        guard case .joinTable(_, let sourceColumn, _) = relationship.storage else {
-            preconditionFailure("\(relationship.name) has no join table")
-        }
-        let ends = [a.objectID, b.objectID]
-        return sourceColumn == "source"
-            ? JoinChanges.Pair(source: a.objectID.primaryKey, destination: b.objectID.primaryKey, ends: ends)
-            : JoinChanges.Pair(source: b.objectID.primaryKey, destination: a.objectID.primaryKey, ends: ends)
+        let row = relationship.sql.joinRow(owner: a.objectID.primaryKey, destination: b.objectID.primaryKey)
+        return JoinChanges.Pair(source: row.source, destination: row.destination, ends: [a.objectID, b.objectID])
     }
 
     private func setSlot(_ object: ManagedObject, _ relationship: RelationshipDescription, _ destination: ManagedObject?)

@@ -66,10 +66,9 @@ extension ObjectContext {
     /// One primary-key SELECT.
     func readRow(_ id: ObjectID) throws(ObjectGraphError) -> RowSnapshot? {
         let entity = id.entity
-        let sql = "SELECT \(entity.snapshotColumns) FROM \(quoted(entity.table)) t0 WHERE t0.pk = ?"
         return try storeRead(purpose: "fault") { connection, generation in
             var snapshot: RowSnapshot?
-            try connection.query(sql, [.integer(id.primaryKey)]) { row in
+            try connection.query(entity.sql.selectRow, [.integer(id.primaryKey)]) { row in
                 snapshot = RowSnapshot.read(row, entity: entity, model: store.model, generation: generation)
             }
             return snapshot
@@ -187,13 +186,7 @@ extension ObjectContext {
     /// One SELECT of a to-many relationship's destination keys, in key order.
     func readDestinations(of id: ObjectID, _ relationship: RelationshipDescription) throws(ObjectGraphError) -> [ObjectID] {
         let destination = store.model.destination(of: relationship)
-        let sql: String
-        switch relationship.storage {
-        case .inverseForeignKey(let column):
-            sql = "SELECT t0.pk FROM \(quoted(destination.table)) t0 WHERE t0.\(quoted(column)) = ? ORDER BY t0.pk"
-        case .joinTable(let table, let source, let target):
-            sql = "SELECT \(target) FROM \(quoted(table)) WHERE \(source) = ? ORDER BY \(target)"
-        case .foreignKey:
+        guard let sql = relationship.sql.destinationKeys else {
             preconditionFailure("to-one relationship \(relationship.name) read as to-many")
         }
         return try storeRead(purpose: "relationship fault \(id.entityName).\(relationship.name)") { connection, _ in

@@ -100,7 +100,7 @@ extension ObjectContext {
         let loadValues = !request.returnsObjectsAsFaults || !prefetchPaths.isEmpty
         var objects: [ManagedObject]
         if request.includesPropertyValues || !prefetchPaths.isEmpty {
-            let sql = query.sql(columns: entity.snapshotColumns)
+            let sql = query.sql(columns: entity.sql.snapshotColumns)
             objects = try storeRead(purpose: purpose) { connection, generation in
                 var objects: [ManagedObject] = []
                 try connection.query(sql, query.arguments) { row in
@@ -138,9 +138,7 @@ extension ObjectContext {
         }
         let query = try SelectQuery(request, entity: entity, model: store.model, applyingLimits: false)
         let limited = request.fetchLimit > 0 || request.fetchOffset > 0
-        let sql = limited
-            ? "SELECT count(*) FROM (\(query.sql(columns: "t0.pk")) LIMIT ? OFFSET ?)"
-            : "SELECT count(*) FROM \(query.from)\(query.whereClause)"
+        let sql = query.countSQL(limited: limited)
         let arguments = query.arguments + (limited
             ? [.integer(Int64(request.fetchLimit > 0 ? request.fetchLimit : -1)), .integer(Int64(request.fetchOffset))]
             : [])
@@ -200,10 +198,9 @@ extension ObjectContext {
     /// Loads the rows of a page of IDs in one SELECT; objects come back with
     /// their values, in the order of `ids`.
     func loadRows(_ ids: [ObjectID], entity: EntityDescription, purpose: String) throws(ObjectGraphError) -> [ManagedObject] {
-        let sql = "SELECT \(entity.snapshotColumns) FROM \(quoted(entity.table)) t0 WHERE t0.pk IN (SELECT value FROM json_each(?))"
         let loaded: [ObjectID: ManagedObject] = try storeRead(purpose: purpose) { connection, generation in
             var loaded: [ObjectID: ManagedObject] = [:]
-            try connection.query(sql, [jsonArray(ids)]) { row in
+            try connection.query(entity.sql.selectRows, [KeyList.argument(ids)]) { row in
                 let id = ObjectID(entity: entity, primaryKey: row.int64(0))
                 let snapshot = RowSnapshot.read(row, entity: entity, model: store.model, generation: generation)
                 loaded[id] = register(id, snapshot: snapshot, fulfill: true)
@@ -276,58 +273,5 @@ extension ObjectContext {
             return lhs.0.objectID.primaryKey < rhs.0.objectID.primaryKey
         }
         return keyed.map(\.0)
-    }
-}
-
-/// A JSON array of primary keys, bound as one parameter and read with
-/// `json_each`: one statement shape whatever the number of keys, and no
-/// limit on the number of bound variables.
-func jsonArray(_ ids: [ObjectID]) -> DatabaseValue {
-    var text = "["
-    text.reserveCapacity(ids.count * 6 + 2)
-    for (offset, id) in ids.enumerated() {
-        if offset > 0 { text += "," }
-        text += String(id.primaryKey)
-    }
-    text += "]"
-    return .text(text)
-}
-
-/// The SQL of a fetch request: FROM, WHERE, ORDER BY, LIMIT and OFFSET, and
-/// the arguments to bind.
-struct SelectQuery {
-    let entity: EntityDescription
-    var builder: QueryBuilder
-    let whereClause: String
-    let orderClause: String
-    let limitClause: String
-    private let limitArguments: [DatabaseValue]
-
-    init<Object>(_ request: FetchRequest<Object>, entity: EntityDescription, model: Model, applyingLimits: Bool)
-        throws(ObjectGraphError)
-    {
-        guard request.fetchLimit >= 0, request.fetchOffset >= 0, request.fetchBatchSize >= 0 else {
-            throw .invalidFetchRequest("fetchLimit, fetchOffset and fetchBatchSize must not be negative")
-        }
-        self.entity = entity
-        var builder = QueryBuilder(model: model, root: entity)
-        whereClause = try request.predicate.map { predicate throws(ObjectGraphError) in " WHERE " + (try builder.compile(predicate)) } ?? ""
-        let order = try builder.orderBy(request.sortKeys)
-        orderClause = order.isEmpty ? "" : " ORDER BY " + order
-        if applyingLimits, request.fetchLimit > 0 || request.fetchOffset > 0 {
-            limitClause = " LIMIT ? OFFSET ?"
-            limitArguments = [.integer(Int64(request.fetchLimit > 0 ? request.fetchLimit : -1)), .integer(Int64(request.fetchOffset))]
-        } else {
-            limitClause = ""
-            limitArguments = []
-        }
-        self.builder = builder
-    }
-
-    var from: String { builder.from }
-    var arguments: [DatabaseValue] { builder.arguments + limitArguments }
-
-    func sql(columns: String) -> String {
-        "SELECT \(columns) FROM \(builder.from)\(whereClause)\(orderClause)\(limitClause)"
     }
 }

@@ -60,8 +60,8 @@ extension ObjectContext {
         guard !sources.isEmpty else { return [] }
         let destination = store.model.destination(of: relationship)
         let purpose = "prefetch \(sources[0].entity.name).\(relationship.name)"
-        switch relationship.storage {
-        case .foreignKey:
+        switch relationship.sql.prefetch {
+        case .destinationRowsByKey:
             var ids = Set<ObjectID>()
             for source in sources {
                 try fulfill(source)
@@ -75,13 +75,11 @@ extension ObjectContext {
             }
             return ids.sorted().compactMap { loaded[$0] }
 
-        case .inverseForeignKey(let column):
-            let sql = "SELECT \(destination.snapshotColumns) FROM \(quoted(destination.table)) t0 "
-                + "WHERE t0.\(quoted(column)) IN (SELECT value FROM json_each(?)) ORDER BY t0.\(quoted(column)), t0.pk"
+        case .destinationRowsByForeignKey(let sql):
             let inverseIndex = relationship.inverseIndex!
             let groups: [Int64: [ManagedObject]] = try storeRead(purpose: purpose) { connection, generation in
                 var groups: [Int64: [ManagedObject]] = [:]
-                try connection.query(sql, [jsonArray(sources.map(\.objectID))]) { row in
+                try connection.query(sql, [KeyList.argument(sources.map(\.objectID))]) { row in
                     let id = ObjectID(entity: destination, primaryKey: row.int64(0))
                     let snapshot = RowSnapshot.read(row, entity: destination, model: store.model, generation: generation)
                     let object = register(id, snapshot: snapshot, fulfill: true)
@@ -97,12 +95,10 @@ extension ObjectContext {
             }
             return all.sorted { $0.objectID < $1.objectID }
 
-        case .joinTable(let table, let sourceColumn, let destinationColumn):
-            let sql = "SELECT \(sourceColumn), \(destinationColumn) FROM \(quoted(table)) "
-                + "WHERE \(sourceColumn) IN (SELECT value FROM json_each(?)) ORDER BY \(sourceColumn), \(destinationColumn)"
+        case .keyPairs(let sql):
             let pairs: [(Int64, Int64)] = try storeRead(purpose: purpose) { connection, _ in
                 var pairs: [(Int64, Int64)] = []
-                try connection.query(sql, [jsonArray(sources.map(\.objectID))]) { row in
+                try connection.query(sql, [KeyList.argument(sources.map(\.objectID))]) { row in
                     pairs.append((row.int64(0), row.int64(1)))
                 }
                 return pairs

@@ -23,7 +23,7 @@ extension ObjectContext {
         pinnedToGeneration = false
         try storeRead(purpose: "pin") { connection, _ in
             // A read starts the snapshot the context keeps.
-            try connection.query("SELECT count(*) FROM faultline_metadata") { _ in }
+            try connection.query(SchemaSQL.countMetadata) { _ in }
         }
         readerLease?.reader.pinned = true
         pinnedToGeneration = true

@@ -75,27 +75,23 @@ extension ObjectContext {
                     try updateRow(object, connection)
                 }
                 current = nil
-                for (table, changes) in joinTables {
+                for (_, changes) in joinTables {
                     for pair in changes.deleted.sorted() {
-                        try connection.run(
-                            "DELETE FROM \(quoted(table)) WHERE source = ? AND destination = ?",
-                            [.integer(pair.source), .integer(pair.destination)])
+                        try connection.run(changes.sql.deleteRow, [.integer(pair.source), .integer(pair.destination)])
                     }
                     for pair in changes.inserted.sorted() {
-                        try connection.run(
-                            "INSERT INTO \(quoted(table)) (source, destination) VALUES (?, ?)",
-                            [.integer(pair.source), .integer(pair.destination)])
+                        try connection.run(changes.sql.insertRow, [.integer(pair.source), .integer(pair.destination)])
                     }
                 }
                 for object in deletedObjects {
                     current = object.objectID
-                    try connection.run("DELETE FROM \(quoted(object.entity.table)) WHERE pk = ?", [.integer(object.objectID.primaryKey)])
+                    try connection.run(object.entity.sql.deleteRow, [.integer(object.objectID.primaryKey)])
                 }
                 current = nil
                 let derived = try DerivedAttributes.update(changes, model: model, on: connection)
                 for id in derived.keys where !changes.inserted.contains(id) { changes.updated.insert(id) }
                 if tracking {
-                    let number = try HistorySchema.record(changes, author: author, context: contextName, on: connection)
+                    let number = try HistoryRecorder.record(changes, author: author, context: contextName, on: connection)
                     changes.historyToken = HistoryToken(storeIdentifier: identifier, transactionNumber: number)
                 }
                 return (changes, derived)
@@ -152,36 +148,33 @@ extension ObjectContext {
 
     private func insertRow(_ object: ManagedObject, _ connection: Connection) throws {
         let entity = object.entity
-        var columns = ["pk"]
         var arguments: [DatabaseValue] = [.integer(object.objectID.primaryKey)]
+        arguments.reserveCapacity(1 + entity.attributes.count + entity.toOneIndexes.count)
         for attribute in entity.attributes {
-            columns.append(quoted(attribute.column))
             arguments.append(object.values[attribute.index].databaseValue)
         }
         for index in entity.toOneIndexes {
-            columns.append(quoted(entity.relationships[index].foreignKeyColumn!))
             arguments.append(foreignKey(object, index))
         }
-        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        try connection.run(
-            "INSERT INTO \(quoted(entity.table)) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))", arguments)
+        try connection.run(entity.sql.insertRow, arguments)
     }
 
     private func updateRow(_ object: ManagedObject, _ connection: Connection) throws {
         let entity = object.entity
-        var assignments: [String] = []
+        var attributes: [Int] = []
+        var toOnes: [Int] = []
         var arguments: [DatabaseValue] = []
         for attribute in entity.attributes where object.changedKeys.contains(attribute.name) {
-            assignments.append("\(quoted(attribute.column)) = ?")
+            attributes.append(attribute.index)
             arguments.append(object.values[attribute.index].databaseValue)
         }
         for index in entity.toOneIndexes where object.changedKeys.contains(entity.relationships[index].name) {
-            assignments.append("\(quoted(entity.relationships[index].foreignKeyColumn!)) = ?")
+            toOnes.append(index)
             arguments.append(foreignKey(object, index))
         }
-        guard !assignments.isEmpty else { return }
+        guard !arguments.isEmpty else { return }
         arguments.append(.integer(object.objectID.primaryKey))
-        try connection.run("UPDATE \(quoted(entity.table)) SET \(assignments.joined(separator: ", ")) WHERE pk = ?", arguments)
+        try connection.run(entity.sql.updateRow(attributes: attributes, toOnes: toOnes), arguments)
     }
 
     private func foreignKey(_ object: ManagedObject, _ index: Int) -> DatabaseValue {

@@ -5,7 +5,7 @@ extension Store {
     public func sql<Object>(for request: FetchRequest<Object>) throws(ObjectGraphError) -> (sql: String, arguments: [DatabaseValue]) {
         let entity = try model.entity(request.entityName)
         let query = try SelectQuery(request, entity: entity, model: model, applyingLimits: true)
-        return (query.sql(columns: entity.snapshotColumns), query.arguments)
+        return (query.sql(columns: entity.sql.snapshotColumns), query.arguments)
     }
 
     /// SQLite's `EXPLAIN QUERY PLAN` for a statement, one row per step,

@@ -25,17 +25,10 @@ public struct HistoryTransaction: Sendable, Equatable {
     public let changes: ChangeSet
 }
 
-/// The tables that hold persistent history, created when a store opens
-/// with history tracking on.
-enum HistorySchema {
-    static let statements = [
-        "CREATE TABLE IF NOT EXISTS faultline_history_transaction (number INTEGER PRIMARY KEY AUTOINCREMENT, "
-            + "author TEXT, context TEXT NOT NULL, timestamp REAL NOT NULL)",
-        "CREATE TABLE IF NOT EXISTS faultline_history_change (transaction_number INTEGER NOT NULL, "
-            + "entity TEXT NOT NULL, pk INTEGER NOT NULL, kind INTEGER NOT NULL)",
-        "CREATE INDEX IF NOT EXISTS faultline_history_change_transaction ON faultline_history_change (transaction_number)",
-    ]
-
+/// Records persistent history in the tables ``HistorySQL`` creates when a
+/// store opens with history tracking on; names the kinds of change a
+/// change row holds.
+enum HistoryRecorder {
     static let insert = 1
     static let update = 2
     static let delete = 3
@@ -45,14 +38,12 @@ enum HistorySchema {
     static func record(_ changes: ChangeSet, author: String?, context: String, on connection: Connection) throws -> Int64 {
         var number: Int64 = 0
         try connection.query(
-            "INSERT INTO faultline_history_transaction (author, context, timestamp) VALUES (?, ?, ?) RETURNING number",
-            [author.map { .text($0) } ?? .null, .text(context), .real(Date().timeIntervalSince1970)]
+            HistorySQL.insertTransaction, [author.map { .text($0) } ?? .null, .text(context), .real(Date().timeIntervalSince1970)]
         ) { row in number = row.int64(0) }
         for (kind, ids) in [(insert, changes.inserted), (update, changes.updated), (delete, changes.deleted)] {
             for id in ids.sorted() {
                 try connection.run(
-                    "INSERT INTO faultline_history_change (transaction_number, entity, pk, kind) VALUES (?, ?, ?, ?)",
-                    [.integer(number), .text(id.entityName), .integer(id.primaryKey), .integer(Int64(kind))])
+                    HistorySQL.insertChange, [.integer(number), .text(id.entityName), .integer(id.primaryKey), .integer(Int64(kind))])
             }
         }
         return number

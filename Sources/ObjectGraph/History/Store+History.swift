@@ -7,7 +7,7 @@ extension Store {
         guard configuration.persistentHistoryTracking else { throw .historyDisabled }
         return try storeRead("history") { connection, _ in
             var number: Int64?
-            try connection.query("SELECT max(number) FROM faultline_history_transaction") { row in number = row.optionalInt64(0) }
+            try connection.query(HistorySQL.selectNewestTransaction) { row in number = row.optionalInt64(0) }
             return number.map { HistoryToken(storeIdentifier: storeIdentifier, transactionNumber: $0) }
         }
     }
@@ -19,17 +19,10 @@ extension Store {
     {
         guard configuration.persistentHistoryTracking else { throw .historyDisabled }
         if let token { try check(token) }
-        var sql = "SELECT number, author, context, timestamp FROM faultline_history_transaction WHERE number > ?"
+        let sql = HistorySQL.selectTransactions(byAuthor: author != nil, excludingAuthor: excludingAuthor != nil)
         var arguments: [DatabaseValue] = [.integer(token?.transactionNumber ?? 0)]
-        if let author {
-            sql += " AND author = ?"
-            arguments.append(.text(author))
-        }
-        if let excludingAuthor {
-            sql += " AND author IS NOT ?"
-            arguments.append(.text(excludingAuthor))
-        }
-        sql += " ORDER BY number"
+        if let author { arguments.append(.text(author)) }
+        if let excludingAuthor { arguments.append(.text(excludingAuthor)) }
         let model = self.model
         let identifier = storeIdentifier
         return try storeRead("history") { connection, _ in
@@ -40,14 +33,12 @@ extension Store {
             var result: [HistoryTransaction] = []
             for (number, author, context, timestamp) in transactions {
                 var changes = ChangeSet(contextName: context, author: author)
-                try connection.query(
-                    "SELECT entity, pk, kind FROM faultline_history_change WHERE transaction_number = ?", [.integer(number)]
-                ) { row in
+                try connection.query(HistorySQL.selectChanges, [.integer(number)]) { row in
                     guard let entity = model.entity(named: row.string(0)) else { return }
                     let id = ObjectID(entity: entity, primaryKey: row.int64(1))
                     switch Int(row.int64(2)) {
-                    case HistorySchema.insert: changes.inserted.insert(id)
-                    case HistorySchema.update: changes.updated.insert(id)
+                    case HistoryRecorder.insert: changes.inserted.insert(id)
+                    case HistoryRecorder.update: changes.updated.insert(id)
                     default: changes.deleted.insert(id)
                     }
                 }
@@ -69,9 +60,8 @@ extension Store {
         try check(token)
         do {
             return try pool.write(purpose: "history", callSite: .unknown) { connection in
-                try connection.run("DELETE FROM faultline_history_change WHERE transaction_number <= ?", [.integer(token.transactionNumber)])
-                return try connection.run(
-                    "DELETE FROM faultline_history_transaction WHERE number <= ?", [.integer(token.transactionNumber)])
+                try connection.run(HistorySQL.deleteChanges, [.integer(token.transactionNumber)])
+                return try connection.run(HistorySQL.deleteTransactions, [.integer(token.transactionNumber)])
             }
         } catch let error as SQLiteError {
             throw .saveFailed(error)

@@ -22,13 +22,12 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// Indexes of the to-one relationships, whose foreign keys are read with
     /// every row.
     let toOneIndexes: [Int]
-    /// `t0."pk", t0."a", …, t0."fk_pk"`: the columns a row snapshot reads, in
-    /// order: primary key, attributes, to-one foreign keys.
-    let snapshotColumns: String
+    /// The statements on the entity's table.
+    let sql: EntitySQL
 
     init(
         name: String, index: Int, attributes: [AttributeDescription], relationships: [RelationshipDescription],
-        uniquenessConstraints: [[String]], objectType: ManagedObject.Type
+        uniquenessConstraints: [[String]], objectType: ManagedObject.Type, sql: EntitySQL
     ) {
         self.name = name
         self.index = index
@@ -41,10 +40,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         self.attributeNames = attributes.map(\.name)
         self.relationshipIndex = Dictionary(uniqueKeysWithValues: relationships.enumerated().map { ($1.name, $0) })
         self.toOneIndexes = relationships.indices.filter { !relationships[$0].isToMany }
-        var columns = ["t0.pk"]
-        columns += attributes.map { "t0.\(quoted($0.column))" }
-        columns += toOneIndexes.map { "t0.\(quoted(relationships[$0].foreignKeyColumn!))" }
-        self.snapshotColumns = columns.joined(separator: ", ")
+        self.sql = sql
     }
 
     /// The position of the attribute named `key`: a linear search for an

@@ -135,16 +135,28 @@ public final class Model: Sendable {
             }
         }
 
+        let statements = declarations.indices.map { index in
+            EntitySQL(table: declarations[index].name, attributes: resolvedAttributes[index], relationships: resolvedRelationships[index])
+        }
+        for entity in resolvedRelationships.indices {
+            for r in resolvedRelationships[entity].indices {
+                let relationship = resolvedRelationships[entity][r]
+                let destination = relationship.destinationIndex
+                resolvedRelationships[entity][r].sql = RelationshipSQL(
+                    relationship, inverse: relationship.inverseIndex.map { resolvedRelationships[destination][$0] },
+                    owner: statements[entity], destination: statements[destination])
+            }
+        }
         let entities = declarations.enumerated().map { index, declaration in
             EntityDescription(
                 name: declaration.name, index: index, attributes: resolvedAttributes[index],
                 relationships: resolvedRelationships[index], uniquenessConstraints: declaration.uniquenessConstraints,
-                objectType: declaration.objectType)
+                objectType: declaration.objectType, sql: statements[index])
         }
         let tables = Set(entities.map(\.table))
         for entity in entities {
             for relationship in entity.relationships {
-                if case .joinTable(let table, _, _) = relationship.storage, tables.contains(table) {
+                if let table = relationship.sql.joinTable?.name, tables.contains(table) {
                     throw .invalidModel("\(entity.name).\(relationship.name): join table \(table) has the name of an entity")
                 }
             }

@@ -15,6 +15,9 @@ public struct RelationshipDescription: Sendable {
     public internal(set) var inverseIndex: Int?
     /// How the store keeps the relationship.
     var storage: Storage = .foreignKey(column: "")
+    /// The relationship's statements and SQL fragments. Set with `storage`
+    /// when the model is built (it needs the tables at both ends).
+    var sql: RelationshipSQL!
 
     init(name: String, destinationName: String, inverseName: String?, isToMany: Bool, deleteRule: DeleteRule, isOptional: Bool) {
         self.name = name
@@ -36,17 +39,5 @@ public struct RelationshipDescription: Sendable {
         /// A many-to-many: a join table with one row per (source,
         /// destination) pair. `sourceColumn` holds this side's keys.
         case joinTable(table: String, sourceColumn: String, destinationColumn: String)
-    }
-
-    /// Whether this is the to-many side of a many-to-many relationship.
-    var isManyToMany: Bool {
-        if case .joinTable = storage { return true }
-        return false
-    }
-
-    /// The foreign key column of a to-one relationship.
-    var foreignKeyColumn: String? {
-        if case .foreignKey(let column) = storage { return column }
-        return nil
     }
 }

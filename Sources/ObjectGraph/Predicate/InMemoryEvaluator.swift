@@ -42,6 +42,9 @@ struct InMemoryEvaluator {
             return try !evaluate(operand, on: object)
         case .comparison(let c):
             if let quantifier = c.quantifier { return try quantified(c, quantifier, object) }
+            if c.isContainsOnKeyPath, case .object = c.rhs, case .keyPath(let path) = c.lhs, endsAtToMany(path, object) {
+                return try quantified(c.asAnyEqual, .any, object)
+            }
             return Self.compare(try operand(c.lhs, object), c.op, try operand(c.rhs, object), c.options)
         }
     }
@@ -52,6 +55,15 @@ struct InMemoryEvaluator {
         let name = String(path[path.index(after: path.startIndex)..<dot])
         guard let bound = bindings[name] else { return (object, path) }
         return (bound, String(path[path.index(after: dot)...]))
+    }
+
+    /// Whether `path` ends at a to-many relationship (`toMany CONTAINS
+    /// object` then means `ANY toMany == object`).
+    private func endsAtToMany(_ path: String, _ object: ManagedObject) -> Bool {
+        let (target, rest) = subject(path, object)
+        guard let model = target.context?.store.model else { return false }
+        let parts = rest.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        return model.toManyRelationship(at: parts, from: target.entity) != nil
     }
 
     private func operand(_ expression: ObjectExpression, _ object: ManagedObject) throws -> Operand {

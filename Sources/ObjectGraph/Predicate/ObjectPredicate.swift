@@ -90,7 +90,8 @@ public indirect enum ObjectExpression: Sendable, Hashable {
     /// A key of the entity, or a path through to-one relationships
     /// (`owner.name`); inside `SUBQUERY`, a path from its variable
     /// (`$x.rating`). A to-one relationship itself compares with objects and
-    /// nil; a to-many one needs a quantifier or an aggregate.
+    /// nil; a to-many one needs a quantifier or an aggregate, or `CONTAINS`
+    /// with one object (`people CONTAINS %@`, which is `ANY people == %@`).
     case keyPath(String)
     /// A constant.
     case value(Value)
@@ -174,6 +175,8 @@ public struct Key: Sendable {
 
     public func like(_ pattern: String, options: ComparisonOptions = []) -> ObjectPredicate { compare(.like, .value(.string(pattern)), options) }
     public func contains(_ text: String, options: ComparisonOptions = []) -> ObjectPredicate { compare(.contains, .value(.string(text)), options) }
+    /// `toMany CONTAINS object`: the to-many relationship at the path holds the object.
+    public func contains(_ object: ObjectID) -> ObjectPredicate { compare(.contains, .object(object)) }
     public func beginsWith(_ text: String, options: ComparisonOptions = []) -> ObjectPredicate { compare(.beginsWith, .value(.string(text)), options) }
     public func endsWith(_ text: String, options: ComparisonOptions = []) -> ObjectPredicate { compare(.endsWith, .value(.string(text)), options) }
     public func matches(_ regex: String, options: ComparisonOptions = []) -> ObjectPredicate { compare(.matches, .value(.string(regex)), options) }

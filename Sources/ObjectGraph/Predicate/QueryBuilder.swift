@@ -36,7 +36,7 @@ struct QueryBuilder {
 
     /// `"Entity" t0 LEFT JOIN …`.
     var from: String {
-        ([quoted(root.table) + " " + rootAlias] + joins).joined(separator: " ")
+        ([root.sql.table + " " + rootAlias] + joins).joined(separator: " ")
     }
 
     /// What a key path ends on.
@@ -79,14 +79,13 @@ struct QueryBuilder {
                 throw .unknownKey(entity: entity.name, key: component)
             }
             if relationship.isToMany || index == parts.count - 1 { return (alias, entity, index) }
-            let column = "\(alias).\(quoted(relationship.foreignKeyColumn!))"
             let destination = model.destination(of: relationship)
             path += (path.isEmpty ? "" : ".") + component
             if let existing = aliases[path] {
                 alias = existing
             } else {
                 let next = "\(prefix)\(aliases.count + 1)"
-                joins.append("LEFT JOIN \(quoted(destination.table)) \(next) ON \(next).pk = \(column)")
+                joins.append(relationship.sql.leftJoin(next, from: alias))
                 aliases[path] = next
                 alias = next
             }
@@ -114,22 +113,15 @@ struct QueryBuilder {
         guard !relationship.isToMany else {
             throw .invalidPredicate("\(entity.name).\(key) is a to-many relationship; key path \(keyPath) needs ANY, ALL, NONE or @count")
         }
-        return .toOne(column: "\(alias).\(quoted(relationship.foreignKeyColumn!))", relationship, destination: model.destination(of: relationship))
+        return .toOne(column: relationship.sql.foreignKey(in: alias), relationship, destination: model.destination(of: relationship))
     }
 
-    /// A to-many step in a key path: the correlated FROM and WHERE over its
-    /// destinations, and a builder for conditions on them.
+    /// A to-many step in a key path: its destinations for the owner row (the
+    /// correlated FROM and WHERE), and a builder for conditions on them.
     private struct ToMany {
         var relationship: RelationshipDescription
         var owner: EntityDescription
-        /// The owner's alias (`t0`), and the join table (name, owner column,
-        /// destination column) when the relationship has one.
-        var ownerAlias: String
-        var joinTable: (table: String, source: String, target: String)?
-        var from: String
-        var correlation: String
-        /// FROM without the destination table (for a bare count of a join table).
-        var countFrom: String
+        var destinations: CorrelatedDestinations
         var child: QueryBuilder
         /// The key path after the to-many step, if any.
         var rest: String?
@@ -144,37 +136,24 @@ struct QueryBuilder {
         subqueries += 1
         let childPrefix = "\(prefix == "t" ? "" : prefix)s\(subqueries)_"
         let destination = model.destination(of: relationship)
-        let d = childPrefix + "0"
-        let j = childPrefix + "j"
-        let from: String
-        let correlation: String
-        let countFrom: String
-        switch relationship.storage {
-        case .inverseForeignKey(let column):
-            from = "\(quoted(destination.table)) \(d)"
-            countFrom = from
-            correlation = "\(d).\(quoted(column)) = \(alias).pk"
-        case .joinTable(let table, let source, let target):
-            from = "\(quoted(table)) \(j) JOIN \(quoted(destination.table)) \(d) ON \(d).pk = \(j).\(target)"
-            countFrom = "\(quoted(table)) \(j)"
-            correlation = "\(j).\(source) = \(alias).pk"
-        case .foreignKey:
+        guard let destinations = relationship.sql.destinations(of: alias, alias: childPrefix + "0", joinAlias: childPrefix + "j") else {
             preconditionFailure("to-one storage for to-many \(relationship.name)")
         }
         let rest = index + 1 < parts.count ? parts[(index + 1)...].joined(separator: ".") : nil
         let child = QueryBuilder(model: model, root: destination, prefix: childPrefix, variable: childVariable)
-        var joinTable: (table: String, source: String, target: String)?
-        if case .joinTable(let table, let source, let target) = relationship.storage { joinTable = (table, source, target) }
-        return ToMany(
-            relationship: relationship, owner: entity, ownerAlias: alias, joinTable: joinTable, from: from, correlation: correlation,
-            countFrom: countFrom, child: child, rest: rest)
+        return ToMany(relationship: relationship, owner: entity, destinations: destinations, child: child, rest: rest)
     }
 
-    /// `SELECT … FROM <to-many> <child joins> WHERE <correlation> [AND <condition>]`.
-    private mutating func subquery(_ select: String, _ many: ToMany, condition: String?, bare: Bool = false) -> String {
-        let from = bare ? many.countFrom : ([many.from] + many.child.joins).joined(separator: " ")
+    /// `[NOT] EXISTS (SELECT 1 FROM <to-many> <child joins> WHERE <correlation> [AND <condition>])`.
+    private mutating func exists(_ many: ToMany, condition: String?, negated: Bool = false, bare: Bool = false) -> String {
         arguments += many.child.arguments
-        return "SELECT \(select) FROM \(from) WHERE \(many.correlation)" + (condition.map { " AND \($0)" } ?? "")
+        return many.destinations.exists(joins: many.child.joins, where: condition, bare: bare, negated: negated)
+    }
+
+    /// `(SELECT <expression> FROM <to-many> <child joins> WHERE <correlation> [AND <condition>])`.
+    private mutating func scalar(_ expression: String, _ many: ToMany, condition: String?, bare: Bool) -> String {
+        arguments += many.child.arguments
+        return many.destinations.scalar(expression, joins: many.child.joins, where: condition, bare: bare)
     }
 
     // MARK: WHERE
@@ -204,6 +183,11 @@ struct QueryBuilder {
     }
 
     private mutating func compile(_ c: Comparison) throws(ObjectGraphError) -> String {
+        if c.isContainsOnKeyPath, case .keyPath(let path) = c.lhs, let parts = try? components(path),
+            let relationship = model.toManyRelationship(at: parts, from: root)
+        {
+            return try compileContains(c, path, relationship)
+        }
         if let quantifier = c.quantifier { return try compileQuantified(c, quantifier) }
         switch (c.lhs, c.rhs) {
         case (.aggregate, _), (.subqueryCount, _):
@@ -235,7 +219,7 @@ struct QueryBuilder {
             }
             return try compileColumn(column, attribute.type, owner: owner.name, key: path, op, rhs, options)
         case .toOne(let column, _, let destination):
-            return try compileToOne(column, destination, path, op, rhs)
+            return try compileToOne(column, destination, owner: root.name, path, op, rhs)
         }
     }
 
@@ -352,9 +336,12 @@ struct QueryBuilder {
         }
     }
 
-    private mutating func compileToOne(_ column: String, _ destination: EntityDescription, _ path: String, _ op: ComparisonOperator, _ rhs: ObjectExpression)
-        throws(ObjectGraphError) -> String
-    {
+    /// A comparison of a key column (a to-one's foreign key, a destination's
+    /// or a join table's key) with objects or nil; errors name `owner`, the
+    /// entity `path` starts from.
+    private mutating func compileToOne(
+        _ column: String, _ destination: EntityDescription, owner: String, _ path: String, _ op: ComparisonOperator, _ rhs: ObjectExpression
+    ) throws(ObjectGraphError) -> String {
         var ids: [ObjectID?] = []
         switch rhs {
         case .value(let value) where value.isNull: ids = [nil]
@@ -362,15 +349,15 @@ struct QueryBuilder {
         case .list(let items) where op == .in:
             for item in items {
                 guard case .object(let id) = item else {
-                    throw .typeMismatch(entity: root.name, key: path, expected: "\(destination.name) objects", got: "\(item)")
+                    throw .typeMismatch(entity: owner, key: path, expected: "\(destination.name) objects", got: "\(item)")
                 }
                 ids.append(id)
             }
         case .variable(let name): throw .invalidPredicate("variable $\(name) has no value")
-        default: throw .typeMismatch(entity: root.name, key: path, expected: "\(destination.name) object", got: "\(rhs)")
+        default: throw .typeMismatch(entity: owner, key: path, expected: "\(destination.name) object", got: "\(rhs)")
         }
         for case let id? in ids where id.entity !== destination {
-            throw .typeMismatch(entity: root.name, key: path, expected: "\(destination.name) object", got: "\(id.entityName) object")
+            throw .typeMismatch(entity: owner, key: path, expected: "\(destination.name) object", got: "\(id.entityName) object")
         }
         switch op {
         case .equal, .notEqual:
@@ -398,27 +385,48 @@ struct QueryBuilder {
             var child = many.child
             condition = try child.compileKey(rest, c.op, c.rhs, c.options)
             many.child = child
-        } else if quantifier != .all, let join = many.joinTable, Self.namesObjects(c) {
+        } else if quantifier != .all, let key = many.destinations.joinedDestinationKey, Self.namesObjects(c) {
             // `ANY people == %@`, `ANY people IN %@` and their NONE: the
-            // owners are the join table's rows that
-            // point at the objects, read through its index, not an EXISTS
-            // per owner row that visits every destination.
-            let j = many.child.prefix + "j"
+            // owners are the join table's rows that point at the objects,
+            // read through its index, not an EXISTS per owner row that
+            // visits every destination.
             var child = many.child
-            let keys = try child.compileToOne("\(j).\(join.target)", model.destination(of: many.relationship), path, c.op, c.rhs)
+            let keys = try child.compileToOne(key, model.destination(of: many.relationship), owner: root.name, path, c.op, c.rhs)
             arguments += child.arguments
-            let owners = "SELECT \(j).\(join.source) FROM \(quoted(join.table)) \(j) WHERE \(keys)"
-            return "\(many.ownerAlias).pk \(quantifier == .none ? "NOT IN" : "IN") (\(owners))"
+            return many.destinations.owners(whereDestination: keys, negated: quantifier == .none)
         } else {
-            // `ANY people == %@`: the destination itself.
-            let d = many.child.rootAlias
-            condition = try many.child.compileToOne("\(d).pk", model.destination(of: many.relationship), path, c.op, c.rhs)
+            // `ANY employees == %@`: the destination itself, by key.
+            condition = try many.child.compileToOne(
+                many.destinations.destinationKey, model.destination(of: many.relationship), owner: root.name, path, c.op, c.rhs)
         }
         switch quantifier {
-        case .any: return "EXISTS (\(subquery("1", many, condition: condition)))"
-        case .none: return "NOT EXISTS (\(subquery("1", many, condition: condition)))"
-        case .all: return "NOT EXISTS (\(subquery("1", many, condition: "(\(condition)) IS NOT 1")))"
+        case .any: return exists(many, condition: condition)
+        case .none: return exists(many, condition: condition, negated: true)
+        // No destination for which the condition is not true.
+        case .all: return exists(many, condition: "(\(condition)) IS NOT 1", negated: true)
         }
+    }
+
+    /// `toMany CONTAINS object`: compiled as `ANY toMany == object`, the
+    /// same SQL (join-table membership, or the destination by key). Only one
+    /// object, of the destination's entity, fits on the right.
+    private mutating func compileContains(_ c: Comparison, _ path: String, _ relationship: RelationshipDescription)
+        throws(ObjectGraphError) -> String
+    {
+        let destination = model.destination(of: relationship).name
+        switch c.rhs {
+        case .object: break
+        case .variable(let name): throw .invalidPredicate("variable $\(name) has no value")
+        case .list:
+            throw .invalidPredicate(
+                "\(path) CONTAINS takes one \(destination) object; for any of several, write ANY \(path) IN {…}")
+        default:
+            throw .typeMismatch(entity: root.name, key: path, expected: "\(destination) object for CONTAINS", got: "\(c.rhs)")
+        }
+        guard c.options.isEmpty else {
+            throw .invalidPredicate("\(path) CONTAINS\(c.options.modifier): [c] and [d] apply to strings, not to objects")
+        }
+        return try compileQuantified(c.asAnyEqual, .any)
     }
 
     /// Whether a comparison's right side names objects (`== object`,
@@ -493,17 +501,17 @@ struct QueryBuilder {
 
         // Counts compared with zero: EXISTS stops at the first row.
         if select == "COUNT(*)", case .value(let value) = rhs, case .integer(let n)? = value.converted(to: .int64) {
-            let exists: Bool? = switch (op, n) {
+            let nonEmpty: Bool? = switch (op, n) {
             case (.greater, 0), (.notEqual, 0), (.greaterOrEqual, 1): true
             case (.equal, 0), (.less, 1), (.lessOrEqual, 0): false
             default: nil
             }
-            if let exists {
-                return "\(exists ? "" : "NOT ")EXISTS (\(subquery("1", many, condition: condition, bare: bare && condition == nil)))"
+            if let nonEmpty {
+                return exists(many, condition: condition, negated: !nonEmpty, bare: bare && condition == nil)
             }
         }
-        let scalar = "(\(subquery(select, many, condition: condition, bare: bare && condition == nil)))"
-        return try compileColumn(scalar, type, owner: root.name, key: label, op, rhs, [])
+        let value = scalar(select, many, condition: condition, bare: bare && condition == nil)
+        return try compileColumn(value, type, owner: root.name, key: label, op, rhs, [])
     }
 
     // MARK: ORDER BY

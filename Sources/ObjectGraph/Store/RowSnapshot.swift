@@ -19,7 +19,7 @@ public struct RowSnapshot: Sendable, Equatable {
     }
 
     /// Reads a snapshot from a row whose first columns are
-    /// `entity.snapshotColumns` (primary key first).
+    /// `entity.sql.snapshotColumns` (primary key first).
     static func read(_ row: Row, entity: EntityDescription, model: Model, generation: UInt64) -> RowSnapshot {
         var attributes: [Value] = []
         attributes.reserveCapacity(entity.attributes.count)

@@ -1,50 +1,8 @@
-/// The SQL schema of a model, and the check that a store file matches it.
-///
-/// Tables: one per entity (`pk INTEGER PRIMARY KEY`, one column per
-/// attribute, one `<name>_pk` column per to-one relationship, indexed), one
-/// join table per many-to-many relationship (`source`, `destination`,
-/// primary key on both, `WITHOUT ROWID`, plus an index on `destination`),
-/// a unique index per uniqueness constraint, and `faultline_metadata`, which
-/// records the model's hash and canonical description.
+/// A store file's schema: created in an empty database, or checked against
+/// the model (its hash and canonical description in `faultline_metadata`).
+/// The statements are ``SchemaSQL``'s.
 enum Schema {
     static let formatVersion = "1"
-
-    /// The statements that create the schema, in order.
-    static func statements(for model: Model) -> [String] {
-        var statements = ["CREATE TABLE faultline_metadata (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)"]
-        var joinTables = Set<String>()
-        for entity in model.entities {
-            var columns = ["pk INTEGER PRIMARY KEY"]
-            for attribute in entity.attributes {
-                columns.append("\(quoted(attribute.column)) \(attribute.type.columnType)\(attribute.isOptional ? "" : " NOT NULL")")
-            }
-            for index in entity.toOneIndexes {
-                columns.append("\(quoted(entity.relationships[index].foreignKeyColumn!)) INTEGER")
-            }
-            statements.append("CREATE TABLE \(quoted(entity.table)) (\(columns.joined(separator: ", ")))")
-            for attribute in entity.attributes where attribute.isIndexed {
-                statements.append(
-                    "CREATE INDEX \(quoted("\(entity.table)_\(attribute.column)")) ON \(quoted(entity.table)) (\(quoted(attribute.column)))")
-            }
-            for index in entity.toOneIndexes {
-                let column = entity.relationships[index].foreignKeyColumn!
-                statements.append("CREATE INDEX \(quoted("\(entity.table)_\(column)")) ON \(quoted(entity.table)) (\(quoted(column)))")
-            }
-            for (number, constraint) in entity.uniquenessConstraints.enumerated() {
-                statements.append(
-                    "CREATE UNIQUE INDEX \(quoted("\(entity.table)_unique_\(number)")) ON \(quoted(entity.table)) "
-                        + "(\(constraint.map(quoted).joined(separator: ", ")))")
-            }
-            for relationship in entity.relationships {
-                guard case .joinTable(let table, _, _) = relationship.storage, joinTables.insert(table).inserted else { continue }
-                statements.append(
-                    "CREATE TABLE \(quoted(table)) (source INTEGER NOT NULL, destination INTEGER NOT NULL, "
-                        + "PRIMARY KEY (source, destination)) WITHOUT ROWID")
-                statements.append("CREATE INDEX \(quoted("\(table)_destination")) ON \(quoted(table)) (destination, source)")
-            }
-        }
-        return statements
-    }
 
     /// Creates the schema in an empty database, or checks that an existing
     /// one was made with this model.
@@ -57,13 +15,13 @@ enum Schema {
         do {
             var hasMetadata = false
             var tableCount = 0
-            try connection.query("SELECT name FROM sqlite_schema WHERE type = 'table'") { row in
+            try connection.query(SchemaSQL.selectTableNames) { row in
                 tableCount += 1
                 if row.string(0) == "faultline_metadata" { hasMetadata = true }
             }
             if hasMetadata {
                 var metadata: [String: String] = [:]
-                try connection.query("SELECT key, value FROM faultline_metadata") { row in
+                try connection.query(SchemaSQL.selectMetadata) { row in
                     metadata[row.string(0)] = row.string(1)
                 }
                 guard metadata["model_hash"] != model.hash else { return }
@@ -81,14 +39,14 @@ enum Schema {
             }
             try connection.executeUntraced("BEGIN IMMEDIATE")
             do {
-                for statement in statements(for: model) {
+                for statement in SchemaSQL.createStatements(for: model) {
                     try connection.executeUntraced(statement)
                 }
                 for (key, value) in [
                     ("format_version", formatVersion), ("model_hash", model.hash),
                     ("model_description", model.canonicalDescription.joined(separator: "\n")),
                 ] {
-                    let statement = try connection.cachedStatement("INSERT INTO faultline_metadata (key, value) VALUES (?, ?)")
+                    let statement = try connection.cachedStatement(SchemaSQL.insertMetadata)
                     try connection.execute(statement, [.text(key), .text(value)]) { _ in }
                 }
                 try connection.executeUntraced("COMMIT")

@@ -71,18 +71,18 @@ public final class Store: @unchecked Sendable {
             do {
                 for entity in model.entities {
                     var maximum: Int64 = 0
-                    try connection.query("SELECT max(pk) FROM \(quoted(entity.table))") { row in maximum = row.optionalInt64(0) ?? 0 }
+                    try connection.query(entity.sql.selectMaximumKey) { row in maximum = row.optionalInt64(0) ?? 0 }
                     keys.append(maximum + 1)
                 }
-                try connection.query("SELECT value FROM faultline_metadata WHERE key = 'store_identifier'") { row in
+                try connection.query(SchemaSQL.selectStoreIdentifier) { row in
                     identifier = row.string(0)
                 }
                 if identifier.isEmpty {
                     identifier = UUID().uuidString
-                    try connection.run("INSERT INTO faultline_metadata (key, value) VALUES ('store_identifier', ?)", [.text(identifier)])
+                    try connection.run(SchemaSQL.insertStoreIdentifier, [.text(identifier)])
                 }
                 if configuration.persistentHistoryTracking {
-                    for statement in HistorySchema.statements { try connection.executeUntraced(statement) }
+                    for statement in HistorySQL.createStatements { try connection.executeUntraced(statement) }
                 }
             } catch let error as SQLiteError {
                 throw .store(path: path, reason: Self.explain(error), sqlite: error)

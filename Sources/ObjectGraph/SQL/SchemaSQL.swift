@@ -1,0 +1,86 @@
+/// The statements that create a model's schema, and those on the
+/// `faultline_metadata` table that records which model made a store file
+/// (``Schema`` runs them when a store opens).
+///
+/// Tables: one per entity (`pk INTEGER PRIMARY KEY`, one column per
+/// attribute, one `<name>_pk` column per to-one relationship, indexed), one
+/// join table per many-to-many relationship (`source`, `destination`,
+/// primary key on both, `WITHOUT ROWID`, plus an index on `(destination,
+/// source)` so that either side's keys are searched), an index per indexed
+/// attribute, a unique index per uniqueness constraint, and
+/// `faultline_metadata`. No triggers: derived attributes are recomputed by
+/// the engine inside each write transaction.
+enum SchemaSQL {
+    /// The statements that create the schema of `model` in an empty
+    /// database, in order.
+    static func createStatements(for model: Model) -> [String] {
+        var statements = [createMetadata]
+        var joinTables = Set<String>()
+        for entity in model.entities {
+            let table = entity.sql.table
+            var columns = ["pk INTEGER PRIMARY KEY"]
+            for attribute in entity.attributes {
+                columns.append("\(quoted(attribute.column)) \(attribute.type.columnType)\(attribute.isOptional ? "" : " NOT NULL")")
+            }
+            for index in entity.toOneIndexes {
+                columns.append("\(quoted(entity.relationships[index].sql.foreignKeyColumn!)) INTEGER")
+            }
+            statements.append("CREATE TABLE \(table) (\(columns.joined(separator: ", ")))")
+            for attribute in entity.attributes where attribute.isIndexed {
+                statements.append("CREATE INDEX \(quoted("\(entity.table)_\(attribute.column)")) ON \(table) (\(quoted(attribute.column)))")
+            }
+            for index in entity.toOneIndexes {
+                let column = entity.relationships[index].sql.foreignKeyColumn!
+                statements.append("CREATE INDEX \(quoted("\(entity.table)_\(column)")) ON \(table) (\(quoted(column)))")
+            }
+            for (number, constraint) in entity.uniquenessConstraints.enumerated() {
+                statements.append(
+                    "CREATE UNIQUE INDEX \(quoted("\(entity.table)_unique_\(number)")) ON \(table) "
+                        + "(\(constraint.map(quoted).joined(separator: ", ")))")
+            }
+            for relationship in entity.relationships {
+                guard let joinTable = relationship.sql.joinTable, joinTables.insert(joinTable.name).inserted else { continue }
+                statements.append(
+                    "CREATE TABLE \(joinTable.table) (source INTEGER NOT NULL, destination INTEGER NOT NULL, "
+                        + "PRIMARY KEY (source, destination)) WITHOUT ROWID")
+                statements.append(
+                    "CREATE INDEX \(quoted("\(joinTable.name)_destination")) ON \(joinTable.table) (destination, source)")
+            }
+        }
+        return statements
+    }
+
+    /// `SELECT name FROM sqlite_schema WHERE type = 'table'`: the tables of
+    /// the file, to tell an empty database from one made by something else.
+    static let selectTableNames = "SELECT name FROM sqlite_schema WHERE type = 'table'"
+
+    // MARK: faultline_metadata
+
+    /// One row per key: `format_version`, `model_hash`, `model_description`,
+    /// `store_identifier`.
+    static let createMetadata = "CREATE TABLE faultline_metadata (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)"
+    /// Every key and value.
+    static let selectMetadata = "SELECT key, value FROM faultline_metadata"
+    /// Binds the key, then the value.
+    static let insertMetadata = "INSERT INTO faultline_metadata (key, value) VALUES (?, ?)"
+    /// The store's identifier (what history tokens name), if it has one yet.
+    static let selectStoreIdentifier = "SELECT value FROM faultline_metadata WHERE key = 'store_identifier'"
+    /// Binds the new identifier.
+    static let insertStoreIdentifier = "INSERT INTO faultline_metadata (key, value) VALUES ('store_identifier', ?)"
+    /// `SELECT count(*) FROM faultline_metadata`: the cheapest read of a
+    /// table every store has, which starts a read transaction's snapshot
+    /// (pinning a query generation).
+    static let countMetadata = "SELECT count(*) FROM faultline_metadata"
+}
+
+extension AttributeType {
+    /// The SQLite column type of the attribute's column.
+    fileprivate var columnType: String {
+        switch self {
+        case .int16, .int32, .int64, .bool: "INTEGER"
+        case .double, .date: "REAL"
+        case .string: "TEXT"
+        case .data, .uuid: "BLOB"
+        }
+    }
+}

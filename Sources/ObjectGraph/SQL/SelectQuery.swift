@@ -1,0 +1,49 @@
+/// The SELECT of a fetch request: FROM and WHERE (compiled by
+/// ``QueryBuilder``), ORDER BY, LIMIT and OFFSET, and the values to bind,
+/// for any list of columns (snapshot columns, keys, properties) or a count.
+struct SelectQuery {
+    let entity: EntityDescription
+    var builder: QueryBuilder
+    let whereClause: String
+    let orderClause: String
+    let limitClause: String
+    private let limitArguments: [DatabaseValue]
+
+    init<Object>(_ request: FetchRequest<Object>, entity: EntityDescription, model: Model, applyingLimits: Bool)
+        throws(ObjectGraphError)
+    {
+        guard request.fetchLimit >= 0, request.fetchOffset >= 0, request.fetchBatchSize >= 0 else {
+            throw .invalidFetchRequest("fetchLimit, fetchOffset and fetchBatchSize must not be negative")
+        }
+        self.entity = entity
+        var builder = QueryBuilder(model: model, root: entity)
+        whereClause = try request.predicate.map { predicate throws(ObjectGraphError) in " WHERE " + (try builder.compile(predicate)) } ?? ""
+        let order = try builder.orderBy(request.sortKeys)
+        orderClause = order.isEmpty ? "" : " ORDER BY " + order
+        if applyingLimits, request.fetchLimit > 0 || request.fetchOffset > 0 {
+            limitClause = " LIMIT ? OFFSET ?"
+            limitArguments = [.integer(Int64(request.fetchLimit > 0 ? request.fetchLimit : -1)), .integer(Int64(request.fetchOffset))]
+        } else {
+            limitClause = ""
+            limitArguments = []
+        }
+        self.builder = builder
+    }
+
+    var arguments: [DatabaseValue] { builder.arguments + limitArguments }
+
+    /// `SELECT <columns> FROM … WHERE … ORDER BY … [LIMIT ? OFFSET ?]`.
+    func sql(columns: String) -> String {
+        "SELECT \(columns) FROM \(builder.from)\(whereClause)\(orderClause)\(limitClause)"
+    }
+
+    /// `SELECT count(*) FROM … WHERE …`; when `limited`, the count of the
+    /// keys the query returns under a limit and an offset, bound after the
+    /// query's own values: `SELECT count(*) FROM (SELECT t0.pk … LIMIT ? OFFSET ?)`.
+    /// For a query built without its limits.
+    func countSQL(limited: Bool) -> String {
+        limited
+            ? "SELECT count(*) FROM (\(sql(columns: "t0.pk")) LIMIT ? OFFSET ?)"
+            : "SELECT count(*) FROM \(builder.from)\(whereClause)"
+    }
+}
