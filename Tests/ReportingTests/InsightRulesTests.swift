@@ -81,6 +81,25 @@ import Testing
         // Reading the destinations means the relationship was needed.
         #expect(InsightRules().analyze(counts + [fault("Fireball", 1, .rowCache)]).filter { $0.rule == "repeated-count" }.isEmpty)
     }
+
+    /// The recorder keys repetitions by the statement's interned text; an
+    /// event built by hand (no text number) is keyed by its text: the same
+    /// counts either way.
+    @Test func repetitionsAreTheSameWithInternedTexts() {
+        let texts = ["SELECT a FROM t WHERE pk = ?", "SELECT b FROM t WHERE pk = ?"]
+        var plain = InsightEvidence()
+        var interned = InsightEvidence()
+        for i in 0..<30 {
+            guard case .sql(var event) = sql(texts[i % 2], ["\(i % 3)"]) else { continue }
+            plain.add(sql: event)
+            event.textID = SQLShape.internText(event.sql)
+            interned.add(sql: event)
+        }
+        let counts = { (evidence: InsightEvidence) in evidence.repetitions.mapValues { $0.mapValues(\.count) } }
+        #expect(counts(plain) == counts(interned))
+        #expect(counts(plain)[texts[0]] == [["0"]: 5, ["1"]: 5, ["2"]: 5])
+        #expect(counts(plain)[texts[1]] == [["0"]: 5, ["1"]: 5, ["2"]: 5])
+    }
 }
 
 @Suite struct AcceptedInsightsTests {

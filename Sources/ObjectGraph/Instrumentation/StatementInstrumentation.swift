@@ -7,10 +7,12 @@ import Probes
 final class StatementInfo {
     let shape: String
     let shapeID: Int
+    let textID: Int
     var planRecorded = false
 
     init(sql: String) {
         (shape, shapeID) = SQLShape.intern(sql)
+        textID = SQLShape.internText(sql)
     }
 }
 
@@ -49,7 +51,8 @@ extension Instrumentation {
                 arguments: details.contains(.sqlArguments) ? executed.arguments.map { $0.description } : [],
                 rowsReturned: executed.rowsReturned, rowsChanged: executed.rowsChanged,
                 fullScanSteps: executed.fullScanSteps, sorts: executed.sorts, autoIndexes: executed.autoIndexes,
-                vmSteps: executed.vmSteps, purpose: origin.purpose, queryPlan: plan, callSite: origin.callSite))
+                vmSteps: executed.vmSteps, purpose: origin.purpose, queryPlan: plan, callSite: origin.callSite,
+                textID: info.textID))
         }
     }
 }

@@ -10,6 +10,9 @@ public struct SQLEvent: Sendable {
     /// A number for the shape, the same for every statement of that shape
     /// in this process (``SQLShape/intern(_:)``).
     public var shapeID: Int
+    /// A number for the exact text (``SQLShape/internText(_:)``), or nil
+    /// when the producer did not intern it.
+    public var textID: Int?
     /// Bound values in SQL literal syntax, in parameter order.
     public var arguments: [String]
     public var rowsReturned: Int
@@ -29,8 +32,9 @@ public struct SQLEvent: Sendable {
     public init(
         start: UInt64, durationNanoseconds: UInt64, thread: Int32, sql: String, shape: String, shapeID: Int, arguments: [String],
         rowsReturned: Int, rowsChanged: Int, fullScanSteps: Int, sorts: Int, autoIndexes: Int, vmSteps: Int, purpose: String,
-        queryPlan: [String]?, callSite: CallSite
+        queryPlan: [String]?, callSite: CallSite, textID: Int? = nil
     ) {
+        self.textID = textID
         self.start = start
         self.durationNanoseconds = durationNanoseconds
         self.thread = thread

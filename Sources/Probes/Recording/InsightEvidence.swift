@@ -50,7 +50,15 @@ public struct InsightEvidence: Sendable {
     /// The relationship fault that last led to each destination entity.
     public private(set) var leadingRelationship: [String: String] = [:]
     public private(set) var faultStorms: [String: FaultStorm] = [:]
-    public private(set) var repetitions: [String: [[String]: Repetition]] = [:]
+    /// Executions per statement text and list of bound values.
+    public var repetitions: [String: [[String]: Repetition]] {
+        Dictionary(uniqueKeysWithValues: repetitionsByText.values.map { ($0.sql, $0.lists) })
+    }
+    /// The same, keyed by the text's interned number: hashing an integer per
+    /// execution instead of the statement's text.
+    private var repetitionsByText: [Int: (sql: String, lists: [[String]: Repetition])] = [:]
+    /// Numbers for texts of events that came without one (built by hand).
+    private var textIDs: [String: Int] = [:]
     public private(set) var uncountedExecutions = 0
     public private(set) var fullScans: [String: FullScans] = [:]
     /// Saves of one or two objects: how many, how many objects, the first.
@@ -133,12 +141,27 @@ public struct InsightEvidence: Sendable {
             }
         }
         guard e.purpose != "transaction" else { return }
-        if repetitions[e.sql]?[e.arguments] != nil {
-            repetitions[e.sql]![e.arguments]!.count += 1
-        } else if (repetitions[e.sql]?.count ?? 0) < Self.distinctArgumentListsPerStatement {
-            repetitions[e.sql, default: [:]][e.arguments] = Repetition(count: 1, first: e)
+        let text = e.textID ?? textID(of: e.sql)
+        // Found by index and updated through it: one lookup per level, in
+        // place (a force-unwrapped nested update copied the inner table).
+        guard let position = repetitionsByText.index(forKey: text) else {
+            repetitionsByText[text] = (e.sql, [e.arguments: Repetition(count: 1, first: e)])
+            return
+        }
+        if let inner = repetitionsByText.values[position].lists.index(forKey: e.arguments) {
+            repetitionsByText.values[position].lists.values[inner].count += 1
+        } else if repetitionsByText.values[position].lists.count < Self.distinctArgumentListsPerStatement {
+            repetitionsByText.values[position].lists[e.arguments] = Repetition(count: 1, first: e)
         } else {
             uncountedExecutions += 1
         }
+    }
+
+    /// A number for a text, negative so as not to meet interned ones.
+    private mutating func textID(of sql: String) -> Int {
+        if let id = textIDs[sql] { return id }
+        let id = -1 - textIDs.count
+        textIDs[sql] = id
+        return id
     }
 }

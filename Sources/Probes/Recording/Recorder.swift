@@ -91,10 +91,13 @@ public final class Recorder: EventSink, @unchecked Sendable {
             state.counters.count(sql: e)
             state.evidence.add(sql: e)
             state.sqlNanoseconds &+= e.durationNanoseconds
-            if state.aggregates[e.shapeID] == nil {
-                state.aggregates[e.shapeID] = StatementAggregate(shape: e.shape, purpose: e.purpose, firstCallSite: e.callSite)
+            if let position = state.aggregates.index(forKey: e.shapeID) {
+                state.aggregates.values[position].add(e)
+            } else {
+                var aggregate = StatementAggregate(shape: e.shape, purpose: e.purpose, firstCallSite: e.callSite)
+                aggregate.add(e)
+                state.aggregates[e.shapeID] = aggregate
             }
-            state.aggregates[e.shapeID]!.add(e)
             if !details.isEmpty, !e.arguments.isEmpty {
                 let count = state.arguments[e.shapeID]?.count ?? 0
                 if count < StatementAggregate.distinctLimit {

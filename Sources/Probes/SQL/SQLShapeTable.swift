@@ -2,6 +2,7 @@ import Synchronization
 
 extension SQLShape {
     private static let table = Mutex<[String: Int]>([:])
+    private static let texts = Mutex<[String: Int]>([:])
 
     /// The shape of `sql` and a number for it, the same number for every
     /// statement of that shape in this process. Meant to be called once per
@@ -15,5 +16,18 @@ extension SQLShape {
             return id
         }
         return (shape, id)
+    }
+
+    /// A number for the exact text of `sql`, the same for every statement
+    /// with that text in this process: what counts repetitions without
+    /// hashing the text at every execution. Meant to be called once per
+    /// prepared statement.
+    public static func internText(_ sql: String) -> Int {
+        texts.withLock { texts in
+            if let id = texts[sql] { return id }
+            let id = texts.count
+            texts[sql] = id
+            return id
+        }
     }
 }
