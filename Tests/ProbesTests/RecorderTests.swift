@@ -111,3 +111,43 @@ import Testing
         ])
     }
 }
+
+@Suite struct RefreshEventTests {
+    /// Context events of one kind that reached a sink.
+    func refreshes(_ events: [Event]) -> Int {
+        events.filter { if case .context(let e) = $0 { return e.kind == .refresh } else { return false } }.count
+    }
+
+    /// Refreshes three objects with `sinks` on the store.
+    func refreshThree(_ sinks: [any EventSink]) throws {
+        let path = try Workload.populate(people: 3, selfies: 1, networks: 1)
+        let store = try Workload.store(path, sinks: sinks)
+        let context = ObjectContext(store: store, name: "main")
+        try context.perform {
+            for person in try context.fetch(FetchRequest<ManagedObject>(entityName: "Person")) {
+                _ = try person.value(forKey: "name")
+                context.refresh(person, mergeChanges: false)
+            }
+        }
+    }
+
+    /// An event per refreshed object goes only to sinks that ask for every
+    /// context change, also when they share the store with one that cannot
+    /// (which alone would make a refresh ask nothing).
+    @Test func refreshEventsReachOnlyTheSinksThatAskForThem() throws {
+        let asking = InMemorySink(details: [.contextChanges])
+        let notAsking = InMemorySink(details: [])
+        let buffered = Recorder(bufferCapacity: 100)
+        let counting = Recorder(bufferCapacity: 0)
+        try refreshThree([asking, notAsking, buffered, counting])
+        #expect(refreshes(asking.events) == 3)
+        #expect(refreshes(notAsking.events) == 0)
+        #expect(refreshes(buffered.snapshot().events) == 3)
+
+        let alone = InMemorySink(details: [])
+        try refreshThree([Recorder(bufferCapacity: 0), alone])
+        #expect(refreshes(alone.events) == 0)
+        #expect(!MultiplexSink([Recorder(bufferCapacity: 0), alone]).possibleDetails.contains(.contextChanges))
+        #expect(MultiplexSink([Recorder(bufferCapacity: 1), alone]).possibleDetails.contains(.contextChanges))
+    }
+}

@@ -11,8 +11,9 @@ import Probes
 ///
 /// **Uniquing.** Within a context there is one object per ID: however an
 /// object is reached (a fetch, a relationship, ``object(with:)``) it is the
-/// same instance. Unchanged objects are held weakly and go when the
-/// application drops them; changed ones are held until save or rollback.
+/// same instance. Unchanged objects are not kept alive by the context and
+/// go when the application drops them; changed ones are held until save or
+/// rollback.
 /// Loaded relationships hold their destinations, as Core Data's do, so
 /// objects that point at each other stay alive until they are refreshed,
 /// the context is reset, or the context goes.
