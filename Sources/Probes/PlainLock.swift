@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#else
+import Darwin
+#endif
 
 /// A pthread mutex, held directly and locked around an inlined closure.
 ///

@@ -40,9 +40,15 @@ struct JoinChanges {
         }
     }
 
+    /// Drops the pairs with `id` at one end. Inlined: most refreshes happen
+    /// with no join change pending, and then this is one check.
+    @inline(__always)
     mutating func removeAll(involving id: ObjectID) {
-        // Most refreshes happen with no join change pending.
         guard !tables.isEmpty else { return }
+        removePairs(involving: id)
+    }
+
+    private mutating func removePairs(involving id: ObjectID) {
         for name in Array(tables.keys) {
             tables[name]!.inserted = tables[name]!.inserted.filter { !$0.ends.contains(id) }
             tables[name]!.deleted = tables[name]!.deleted.filter { !$0.ends.contains(id) }

@@ -136,12 +136,7 @@ extension ObjectContext {
         if request.includesPendingChanges && hasChanges {
             return try fetchIDs(request).count
         }
-        let query = try SelectQuery(request, entity: entity, model: store.model, applyingLimits: false)
-        let limited = request.fetchLimit > 0 || request.fetchOffset > 0
-        let sql = query.countSQL(limited: limited)
-        let arguments = query.arguments + (limited
-            ? [.integer(Int64(request.fetchLimit > 0 ? request.fetchLimit : -1)), .integer(Int64(request.fetchOffset))]
-            : [])
+        let (sql, arguments) = try SelectQuery(request, entity: entity, model: store.model, applyingLimits: true).count
         return try storeRead(purpose: "count \(entity.name)") { connection, _ in
             var count = 0
             try connection.query(sql, arguments) { row in count = Int(row.int64(0)) }

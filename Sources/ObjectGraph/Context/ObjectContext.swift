@@ -262,7 +262,7 @@ public final class ObjectContext {
         } else {
             // A fault loop refreshes unchanged objects: skip empty bookkeeping.
             if !updated.isEmpty { updated[object.objectID] = nil }
-            if !joinChanges.tables.isEmpty { joinChanges.removeAll(involving: object.objectID) }
+            joinChanges.removeAll(involving: object.objectID)
             guard case .loaded = object.state else { return }
             turnIntoFault(object)
         }

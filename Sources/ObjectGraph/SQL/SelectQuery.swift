@@ -37,13 +37,13 @@ struct SelectQuery {
         "SELECT \(columns) FROM \(builder.from)\(whereClause)\(orderClause)\(limitClause)"
     }
 
-    /// `SELECT count(*) FROM … WHERE …`; when `limited`, the count of the
-    /// keys the query returns under a limit and an offset, bound after the
-    /// query's own values: `SELECT count(*) FROM (SELECT t0.pk … LIMIT ? OFFSET ?)`.
-    /// For a query built without its limits.
-    func countSQL(limited: Bool) -> String {
-        limited
-            ? "SELECT count(*) FROM (\(sql(columns: "t0.pk")) LIMIT ? OFFSET ?)"
-            : "SELECT count(*) FROM \(builder.from)\(whereClause)"
+    /// How many rows the query returns, and the values to bind:
+    /// `SELECT count(*) FROM … WHERE …`, or, for a query built with a limit
+    /// or an offset, the count of the keys it returns under them,
+    /// `SELECT count(*) FROM (SELECT t0.pk … LIMIT ? OFFSET ?)`.
+    var count: (sql: String, arguments: [DatabaseValue]) {
+        limitClause.isEmpty
+            ? ("SELECT count(*) FROM \(builder.from)\(whereClause)", builder.arguments)
+            : ("SELECT count(*) FROM (\(sql(columns: "t0.pk")))", arguments)
     }
 }

@@ -20,12 +20,6 @@ public final class RowCache: @unchecked Sendable {
         case stale
     }
 
-    /// The result of looking up a row.
-    public enum Lookup: Sendable {
-        case hit(RowSnapshot)
-        case miss(MissReason)
-    }
-
     /// Hits and misses served so far.
     public struct Statistics: Sendable, Equatable {
         public var hits = 0
@@ -72,29 +66,13 @@ public final class RowCache: @unchecked Sendable {
 
     // MARK: Rows
 
-    /// Looks up a row for a fault, counting the hit or miss.
-    /// - Parameter staleness: nanoseconds after which a snapshot is stale;
-    ///   nil means never.
-    func lookup(_ id: ObjectID, staleness: UInt64?) -> Lookup {
-        lock.withLock {
-            guard let snapshot = entries.updateIfPresent(id, { $0.snapshot }) ?? nil else {
-                stats.misses += 1
-                return .miss(.absent)
-            }
-            if let staleness, Connection.monotonicNanoseconds() &- snapshot.timestamp >= staleness {
-                stats.misses += 1
-                return .miss(.stale)
-            }
-            stats.hits += 1
-            return .hit(snapshot)
-        }
-    }
-
     /// Looks up a row for a fault and, on a hit, passes the snapshot to
     /// `apply` while the lock is held: the snapshot is not copied out (two
     /// array retains and releases per fault). `apply` must be quick and
     /// must not use the row cache. Counts the hit or miss; returns nil on a
     /// hit, the reason on a miss.
+    /// - Parameter staleness: nanoseconds after which a snapshot is stale;
+    ///   nil means never.
     func lookup(_ id: ObjectID, staleness: UInt64?, apply: (borrowing RowSnapshot) -> Void) -> MissReason? {
         lock.withLock {
             let reason: MissReason? = entries.updateIfPresent(id) { entry -> MissReason? in

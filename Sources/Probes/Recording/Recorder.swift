@@ -67,7 +67,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
             lock.withLock {
                 state.counters.count(event)
                 state.evidence.add(event)
-                keep(event, in: &state)
+                if bufferCapacity > 0 { keep(event) }
             }
         }
     }
@@ -77,13 +77,13 @@ public final class Recorder: EventSink, @unchecked Sendable {
             state.counters.count(fault: e)
             state.evidence.add(fault: e)
             if e.source == .rowCache { state.rowCacheNanoseconds &+= e.durationNanoseconds }
-            if bufferCapacity > 0 { keep(.fault(e), in: &state) }
+            if bufferCapacity > 0 { keep(.fault(e)) }
         }
     }
 
     public func receive(cacheMiss e: CacheMissEvent) {
         guard bufferCapacity > 0 else { return }
-        lock.withLock { keep(.cacheMiss(e), in: &state) }
+        lock.withLock { keep(.cacheMiss(e)) }
     }
 
     public func receive(sql e: SQLEvent) {
@@ -105,7 +105,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
                     state.aggregates[e.shapeID]!.distinctArgumentLists = state.arguments[e.shapeID]!.count
                 }
             }
-            if bufferCapacity > 0 { keep(.sql(e), in: &state) }
+            if bufferCapacity > 0 { keep(.sql(e)) }
         }
     }
 
@@ -113,13 +113,14 @@ public final class Recorder: EventSink, @unchecked Sendable {
         lock.withLock {
             state.counters.count(context: e)
             state.evidence.add(context: e)
-            if bufferCapacity > 0 { keep(.context(e), in: &state) }
+            if bufferCapacity > 0 { keep(.context(e)) }
         }
     }
 
-    /// Keeps an event in the ring buffer, counting the one it replaces.
-    private func keep(_ event: Event, in state: inout State) {
-        guard bufferCapacity > 0 else { return }
+    /// Keeps an event in the ring buffer (callers check that there is one,
+    /// before they build the event), counting the one it replaces. Called
+    /// with the lock held.
+    private func keep(_ event: Event) {
         if state.buffer.count < bufferCapacity {
             state.buffer.append(event)
         } else {
