@@ -43,16 +43,22 @@ public final class ScenarioIteration {
     public let scale: Double
     public let seed: UInt64
     let scenario: String
+    /// The store's recorder, when the runner measures phases with it.
+    let recorder: Recorder?
     /// The figures the scenario recorded (``record(_:_:)``).
     public private(set) var values: [String: Double] = [:]
+    /// What each phase did (``phase(_:_:)``), in the order they ran.
+    public private(set) var phases: [PhaseMeasurement] = []
 
     /// An iteration of `scenario` on `store` (the runner makes these; a
-    /// benchmark or a test may run a scenario's body by hand).
-    public init(store: Store, scale: Double, seed: UInt64, scenario: String) {
+    /// benchmark or a test may run a scenario's body by hand). With the
+    /// store's `recorder`, each phase also records what it did.
+    public init(store: Store, scale: Double, seed: UInt64, scenario: String, recorder: Recorder? = nil) {
         self.store = store
         self.scale = scale
         self.seed = seed
         self.scenario = scenario
+        self.recorder = recorder
     }
 
     /// A new context on the store: every scenario starts on a fresh one.
@@ -77,12 +83,35 @@ public final class ScenarioIteration {
         if !condition { throw ScenarioFailure(message()) }
     }
 
-    /// Seconds on the monotonic clock taken by `body`.
-    public func time<T>(_ body: () throws -> T) rethrows -> (T, Double) {
+    /// Runs one phase of an experiment (`cold`, `manual`, `batch`) and
+    /// records its time as the figure `<name>Seconds`, and, with a
+    /// recorder, what it did: the counters and the time in SQLite between
+    /// its start and its end. Experiments compare phases on these (a phase
+    /// that runs while another thread works on the store counts that
+    /// thread's work too).
+    public func phase<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
+        let before = recorder?.totals
         let start = ProbeClock.now()
         let result = try body()
-        return (result, Double(ProbeClock.now() - start) / 1e9)
+        let seconds = Double(ProbeClock.now() - start) / 1e9
+        record("\(name)Seconds", seconds)
+        if let before, let after = recorder?.totals {
+            phases.append(PhaseMeasurement(
+                name: name, seconds: seconds, sqliteSeconds: Double(after.sqlNanoseconds &- before.sqlNanoseconds) / 1e9,
+                counters: after.counters.difference(from: before.counters)))
+        }
+        return result
     }
+}
+
+/// What one phase of a scenario's iteration did (``ScenarioIteration/phase(_:_:)``).
+public struct PhaseMeasurement: Sendable {
+    public var name: String
+    public var seconds: Double
+    /// Time spent in SQLite statements during the phase.
+    public var sqliteSeconds: Double
+    /// The counters' increase during the phase (the registered-objects peak aside).
+    public var counters: [String: Int]
 }
 
 /// A scenario that found a wrong result.

@@ -1,3 +1,5 @@
+import Reporting
+
 /// The scenarios, in the order `perf-run` runs them: the built-in ones in
 /// the book's order, then any other scenario declared in Scenarios/.
 ///
@@ -7,7 +9,16 @@
 public enum ScenarioCatalog {
     static let builtIn: [Scenario] = [
         .fetchAll, .didFault, .singleFault, .batchFault, .prefetch, .cache, .uniquing, .predicate, .subquery, .batchUpdate,
+        .batchFaultByPredicate, .singleFaultStaleness0, .prefetchStaleness0,
         .batchInsert, .historyMerge, .derivedCount, .fetchBatchSize, .multiThread,
+    ]
+
+    /// The book's experiments the built-in scenarios repeat (each declared
+    /// next to its scenarios), in the book's order: a run's report judges
+    /// every one whose scenarios ran.
+    public static let experiments: [ExperimentReference] = [
+        .fetchAll, .didFault, .singleFaultVsPrefetch, .batchFaultVsSingleFault, .singleFaultVsPrefetchStaleness0, .cacheColdVsWarm,
+        .uniquing, .predicateOrder, .subqueryVsManual, .batchUpdate,
     ]
 
     public static let all: [Scenario] = {

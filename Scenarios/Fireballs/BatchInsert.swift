@@ -16,12 +16,10 @@ extension Scenario {
         let count = DataSetKind.count(1_000, scale: run.scale)
         let (oneAtATime, batch) = BatchInsertExperiment.values(count: count, seed: run.seed)
         let context = run.context()
-        let ((), oneSeconds) = try run.time { try context.perform { try BatchInsertExperiment.oneAtATime(oneAtATime, in: context) } }
-        let (result, batchSeconds) = try run.time { try BatchInsertExperiment.batch(batch, on: run.store) }
+        try run.phase("oneAtATime") { try context.perform { try BatchInsertExperiment.oneAtATime(oneAtATime, in: context) } }
+        let result = try run.phase("batch") { try BatchInsertExperiment.batch(batch, on: run.store) }
         try run.check(result == .count(count), "the batch insert reported \(result), not \(count)")
         run.record("inserted", Double(2 * count))
-        run.record("oneAtATimeSeconds", oneSeconds)
-        run.record("batchSeconds", batchSeconds)
     }
 }
 

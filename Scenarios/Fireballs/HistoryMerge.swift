@@ -40,7 +40,7 @@ extension Scenario {
             try fireball.setValue(.double(99), forKey: "velocity")
             try other.save()
         }
-        let (merged, historySeconds) = try run.time { () -> Int in
+        let merged = try run.phase("history") { () -> Int in
             let transactions = try store.fetchHistory(after: token, author: "import")
             view.perform {
                 view.merge(transactions)
@@ -49,7 +49,7 @@ extension Scenario {
             return transactions.reduce(0) { $0 + $1.changes.inserted.count + $1.changes.updated.count }
         }
         try view.perform { try run.check(held[0].impactEnergy == 0.5, "the merged change is not visible") }
-        let (count, refreshAllSeconds) = try run.time { () -> Int in
+        let count = try run.phase("refreshAll") { () -> Int in
             try view.perform {
                 view.reset()
                 let all = try view.fetch(FetchRequest<Fireball>())
@@ -59,7 +59,5 @@ extension Scenario {
         }
         try run.check(count == held.count + changed, "the view sees \(count) fireballs, not \(held.count + changed)")
         run.record("mergedObjects", Double(merged))
-        run.record("historySeconds", historySeconds)
-        run.record("refreshAllSeconds", refreshAllSeconds)
     }
 }

@@ -13,7 +13,31 @@ public enum RunReport {
             configuration: Report.Configuration(
                 scale: options.scale, seed: options.seed, iterations: options.iterations, warmup: options.warmup,
                 store: options.store.rawValue, timeoutSeconds: nil),
-            scenarios: scenarios)
+            scenarios: scenarios,
+            experiments: ExperimentAnalysis.analyze(ScenarioCatalog.experiments, scenarios: scenarios))
+    }
+
+    /// A plain-text table of the book's experiments: the source's ratio,
+    /// the measured one with its interval, and the verdict.
+    public static func experimentTable(_ report: Report) -> String? {
+        guard let experiments = report.experiments, !experiments.isEmpty else { return nil }
+        var rows = [["experiment", "book", "measured (95% interval)", "verdict"]]
+        for experiment in experiments {
+            rows.append([
+                experiment.name, experiment.sourceRatio.map(ratio) ?? "-",
+                experiment.measuredRatio.map { measured in
+                    ratio(measured) + (experiment.ratioInterval.map { " (\(ratio($0[0]))–\(ratio($0[1])))" } ?? "")
+                } ?? "-",
+                experiment.verdict.rawValue,
+            ])
+        }
+        return table(rows) + "\nratio: the slower way's time over the recommended way's (above 1: the recommended way is faster)"
+    }
+
+    /// `10x`, `1.14x`, `0.97x`.
+    public static func ratio(_ value: Double) -> String {
+        guard value.isFinite else { return "∞" }
+        return value >= 10 ? String(format: "%.0fx", value) : String(format: "%.2fx", value)
     }
 
     /// A plain-text table: scenario, status, median time, key counters and
@@ -31,6 +55,11 @@ public enum RunReport {
                 scenario.error.map { "error: \($0)" } ?? values,
             ])
         }
+        return table(rows)
+    }
+
+    /// Rows as aligned columns (the last one not padded).
+    static func table(_ rows: [[String]]) -> String {
         let widths = (0..<rows[0].count - 1).map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { index, cell in

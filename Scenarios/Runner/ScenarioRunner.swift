@@ -221,7 +221,9 @@ public final class ScenarioRunner {
         var store = try makeStore(for: scenario, recorder: recorder, index: 0)
         var samples: [Sample] = []
         var counters: [[String: Int]] = []
-        var values: [String: Double] = [:]
+        var values: [[String: Double]] = []
+        var phases: [[PhaseMeasurement]] = []
+        var breakdowns: [TimeBreakdown] = []
         var statements: [StatementAggregate] = []
         let total = options.warmup + options.iterations
         for index in 0..<total {
@@ -238,7 +240,8 @@ public final class ScenarioRunner {
                 : .iteration(scenario: scenario.name, index: index + 1, total: options.warmup, warmup: true))
             recorder.reset()
             store.instrumentation.resetPeak()
-            let iteration = ScenarioIteration(store: store, scale: options.scale, seed: options.seed, scenario: scenario.name)
+            let iteration = ScenarioIteration(
+                store: store, scale: options.scale, seed: options.seed, scenario: scenario.name, recorder: recorder)
             emit(store, scenario.name, phase: "iteration-begin", iteration: number)
             let memoryReset = ProcessMeasurements.resetPeakResident()
             let cpuStart = ProcessMeasurements.cpuSeconds()
@@ -253,12 +256,13 @@ public final class ScenarioRunner {
             var iterationCounters = recorder.counters
             iterationCounters.objectsRegisteredPeak = store.instrumentation.objectsRegisteredPeak
             counters.append(Dictionary(uniqueKeysWithValues: iterationCounters.all.map { ($0.name, $0.value) }))
-            values = iteration.values
+            values.append(iteration.values)
+            phases.append(iteration.phases)
             let snapshot = recorder.snapshot()
             statements = snapshot.statements
             let sqlite = Double(snapshot.sqlNanoseconds) / 1e9
             let rowCache = Double(snapshot.rowCacheNanoseconds) / 1e9
-            report.timeBreakdown = TimeBreakdown(sqliteSeconds: sqlite, rowCacheSeconds: rowCache, otherSeconds: max(0, wall - sqlite - rowCache))
+            breakdowns.append(TimeBreakdown(sqliteSeconds: sqlite, rowCacheSeconds: rowCache, otherSeconds: max(0, wall - sqlite - rowCache)))
             if index == total - 1 { report.insights = InsightRules().analyze(snapshot.evidence) }
             if index == total - 1, options.keptEvents > 0 {
                 events += snapshot.events
@@ -271,13 +275,39 @@ public final class ScenarioRunner {
         var advisory = Set(scenario.timingDependent ? Counters.names : Array(Counters.advisoryByNature))
         for name in Counters.names where Set(counters.map { $0[name] ?? 0 }).count > 1 { advisory.insert(name) }
         report.advisoryCounters = advisory.sorted()
-        report.values = values
+        report.timeBreakdown = breakdowns.isEmpty ? nil : TimeBreakdown(
+            sqliteSeconds: Statistics(breakdowns.map(\.sqliteSeconds)).median,
+            rowCacheSeconds: Statistics(breakdowns.map(\.rowCacheSeconds)).median,
+            otherSeconds: Statistics(breakdowns.map(\.otherSeconds)).median)
+        let figures = Self.figures(values)
+        report.values = figures.mapValues(\.median)
+        report.valueStatistics = figures.isEmpty ? nil : figures
+        report.phases = Self.phases(phases)
         report.statements = statements.map { aggregate in
             StatementReport(
                 shape: aggregate.shape, purpose: aggregate.purpose, count: aggregate.count,
                 totalSeconds: Double(aggregate.totalNanoseconds) / 1e9, maxSeconds: Double(aggregate.maxNanoseconds) / 1e9,
                 rowsReturned: aggregate.rowsReturned, rowsChanged: aggregate.rowsChanged, fullScanSteps: aggregate.fullScanSteps,
                 firstCallSite: aggregate.firstCallSite.description, queryPlan: aggregate.queryPlan)
+        }
+    }
+
+    /// Each figure over the iterations that recorded it.
+    static func figures(_ iterations: [[String: Double]]) -> [String: Statistics] {
+        var samples: [String: [Double]] = [:]
+        for values in iterations {
+            for (name, value) in values { samples[name, default: []].append(value) }
+        }
+        return samples.mapValues { Statistics($0) }
+    }
+
+    /// Phases by name, in the order the last iteration ran them, with the
+    /// samples of every iteration and the counters of the last.
+    static func phases(_ iterations: [[PhaseMeasurement]]) -> [PhaseReport]? {
+        guard let last = iterations.last, !last.isEmpty else { return nil }
+        return last.map { phase in
+            let all = iterations.compactMap { $0.first { $0.name == phase.name } }
+            return PhaseReport(name: phase.name, samples: all.map(\.seconds), sqliteSeconds: all.map(\.sqliteSeconds), counters: phase.counters)
         }
     }
 

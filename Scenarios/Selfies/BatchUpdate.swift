@@ -1,4 +1,5 @@
 import ObjectGraph
+import Reporting
 
 extension Scenario {
     /// One object at a time against one UPDATE.
@@ -15,12 +16,9 @@ extension Scenario {
     ) { run in
         let context = run.context()
         let total = try context.perform { () -> Int in
-            let (count, seconds) = try run.time { try BatchUpdateExperiment.oneAtATime(in: context) }
-            run.record("oneAtATimeSeconds", seconds)
-            return count
+            try run.phase("oneAtATime") { try BatchUpdateExperiment.oneAtATime(in: context) }
         }
-        let (result, batchSeconds) = try run.time { try BatchUpdateExperiment.batch(on: run.store) }
-        run.record("batchSeconds", batchSeconds)
+        let result = try run.phase("batch") { try BatchUpdateExperiment.batch(on: run.store) }
         try run.check(result == .count(total), "the batch update changed \(result), not \(total) rows")
         let check = run.context("check")
         try check.perform {
@@ -47,4 +45,15 @@ public enum BatchUpdateExperiment {
     public static func batch(on store: Store) throws -> BatchResult {
         try store.execute(BatchUpdateRequest(entityName: "Selfie", propertiesToUpdate: ["rating": .value(7)], resultType: .count))
     }
+}
+
+extension ExperimentReference {
+    static let batchUpdate = ExperimentReference(
+        name: "BatchUpdate: one at a time vs batch",
+        lesson: "One batch update request changes every row in SQLite without loading objects: about 10x faster.",
+        source: bookSource + ", BatchUpdate test: one-at-a-time update 0.07 s, batch update 0.007 s",
+        sourceSetting: bookSetting,
+        kind: .timing(
+            baseline: Side(scenario: "BatchUpdate", phase: "oneAtATime", sourceSeconds: 0.07),
+            treatment: Side(scenario: "BatchUpdate", phase: "batch", sourceSeconds: 0.007)))
 }

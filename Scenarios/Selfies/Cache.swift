@@ -1,4 +1,5 @@
 import ObjectGraph
+import Reporting
 
 extension Scenario {
     /// The same objects loaded twice in one context.
@@ -28,11 +29,20 @@ extension Scenario {
                 }
                 return names
             }
-            let (cold, coldSeconds) = try run.time { try pass() }
-            let (warm, warmSeconds) = try run.time { try pass() }
+            let cold = try run.phase("cold") { try pass() }
+            let warm = try run.phase("warm") { try pass() }
             try run.check(cold == warm, "the passes read \(cold) and \(warm) names")
-            run.record("coldSeconds", coldSeconds)
-            run.record("warmSeconds", warmSeconds)
         }
     }
+}
+
+extension ExperimentReference {
+    static let cacheColdVsWarm = ExperimentReference(
+        name: "Cache: cold vs warm",
+        lesson: "A second pass over objects already in the context and the row cache runs without SQL: about 6.7x faster.",
+        source: bookSource + ", Cache test: without cache 0.6 s, with cache 0.09 s",
+        sourceSetting: bookSetting,
+        kind: .timing(
+            baseline: Side(scenario: "Cache", phase: "cold", sourceSeconds: 0.6),
+            treatment: Side(scenario: "Cache", phase: "warm", sourceSeconds: 0.09)))
 }

@@ -1,4 +1,5 @@
 import ObjectGraph
+import Reporting
 
 extension Scenario {
     /// A fault's life: fault, object, fault again.
@@ -26,4 +27,15 @@ extension Scenario {
             try run.check(SocialNetwork.hookCalls == 2, "the fault hooks ran \(SocialNetwork.hookCalls) times, not 2")
         }
     }
+}
+
+extension ExperimentReference {
+    static let didFault = ExperimentReference(
+        name: "DidFault",
+        lesson: "A related object is a fault until a property is read, and refreshing it turns it back into one.",
+        source: bookSource + ", DidFault test: isFault before a read, after it, and after refreshObject(_:mergeChanges: false)",
+        sourceSetting: bookSetting,
+        kind: .behaviour(
+            scenario: "DidFault", expectation: "a fault before the read (1), not after it (0), a fault again after the refresh (1)",
+            figures: ["before": 1, "afterRead": 0, "afterRefresh": 1]))
 }

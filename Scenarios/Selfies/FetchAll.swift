@@ -1,4 +1,5 @@
 import ObjectGraph
+import Reporting
 
 extension Scenario {
     /// Fetching every object of the three entities.
@@ -19,4 +20,13 @@ extension Scenario {
             run.record("objects", Double(people.count + selfies.count + networks.count))
         }
     }
+}
+
+extension ExperimentReference {
+    static let fetchAll = ExperimentReference(
+        name: "FetchAll",
+        lesson: "Fetching every person, selfie and social network returns all of them, as faults, in one query each.",
+        source: bookSource + ", FetchAll test: the counts of people, selfies and social networks",
+        sourceSetting: bookSetting,
+        kind: .behaviour(scenario: "FetchAll", expectation: "every object of the three entities, one fetch each"))
 }

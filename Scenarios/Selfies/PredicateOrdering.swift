@@ -1,4 +1,5 @@
 import ObjectGraph
+import Reporting
 
 extension Scenario {
     /// The order of OR terms.
@@ -30,24 +31,20 @@ extension Scenario {
                 }
                 return matches
             }
-            let (slowSQL, slowSQLSeconds) = try run.time { try sql(slow) }
-            let (fastSQL, fastSQLSeconds) = try run.time { try sql(fast) }
+            let slowSQL = try run.phase("slowSQL") { try sql(slow) }
+            let fastSQL = try run.phase("fastSQL") { try sql(fast) }
             let all = Array(try context.fetch(FetchRequest<Selfie>(returningValues: true)))
             func memory(_ predicate: ObjectPredicate) throws -> Int {
                 var matches = 0
                 for _ in 0..<repeats { matches = try context.filter(all, predicate).count }
                 return matches
             }
-            let (slowMemory, slowMemorySeconds) = try run.time { try memory(slow) }
-            let (fastMemory, fastMemorySeconds) = try run.time { try memory(fast) }
+            let slowMemory = try run.phase("slowMemory") { try memory(slow) }
+            let fastMemory = try run.phase("fastMemory") { try memory(fast) }
             try run.check(Set([slowSQL, fastSQL, slowMemory, fastMemory]).count == 1,
                           "results differ: \(slowSQL), \(fastSQL), \(slowMemory), \(fastMemory)")
             run.record("matches", Double(fastSQL))
             run.record("repeats", Double(repeats))
-            run.record("slowSQLSeconds", slowSQLSeconds)
-            run.record("fastSQLSeconds", fastSQLSeconds)
-            run.record("slowMemorySeconds", slowMemorySeconds)
-            run.record("fastMemorySeconds", fastMemorySeconds)
         }
     }
 }
@@ -58,4 +55,15 @@ extension FetchRequest {
         self.init()
         returnsObjectsAsFaults = !returningValues
     }
+}
+
+extension ExperimentReference {
+    static let predicateOrder = ExperimentReference(
+        name: "Predicate: slow vs fast order",
+        lesson: "Putting the cheap comparison before the costly string match in an OR lets most rows skip the match: about 2.7x faster.",
+        source: bookSource + ", Predicate test: slow predicate 6.3 s, fast predicate 2.3 s (1,000 fetches each)",
+        sourceSetting: bookSetting,
+        kind: .timing(
+            baseline: Side(scenario: "Predicate", phase: "slowSQL", sourceSeconds: 6.3),
+            treatment: Side(scenario: "Predicate", phase: "fastSQL", sourceSeconds: 2.3)))
 }

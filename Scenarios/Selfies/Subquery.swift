@@ -1,4 +1,5 @@
 import ObjectGraph
+import Reporting
 
 extension Scenario {
     /// Walking relationships by hand against one SUBQUERY fetch.
@@ -14,14 +15,12 @@ extension Scenario {
     ) { run in
         let context = run.context()
         try context.perform {
-            let (manual, manualSeconds) = try run.time { try SubqueryExperiment.byHand(in: context) }
+            let manual = try run.phase("manual") { try SubqueryExperiment.byHand(in: context) }
             context.reset()
-            let (found, subquerySeconds) = try run.time { try SubqueryExperiment.withSubquery(in: context) }
+            let found = try run.phase("subquery") { try SubqueryExperiment.withSubquery(in: context) }
             try run.check(manual == found, "by hand \(manual) people, with SUBQUERY \(found)")
             run.record("manualPeople", Double(manual))
             run.record("subqueryPeople", Double(found))
-            run.record("manualSeconds", manualSeconds)
-            run.record("subquerySeconds", subquerySeconds)
         }
     }
 }
@@ -49,4 +48,15 @@ public enum SubqueryExperiment {
         let predicate = try ObjectPredicate(format: "SUBQUERY(selfies, $x, \(subqueryCondition)).@count > 0")
         return try context.fetch(FetchRequest<Person>(predicate: predicate)).count
     }
+}
+
+extension ExperimentReference {
+    static let subqueryVsManual = ExperimentReference(
+        name: "Subquery: by hand vs SUBQUERY",
+        lesson: "One fetch with a SUBQUERY predicate replaces walking the relationships by hand: about 20x faster.",
+        source: bookSource + ", Subquery test: without a subquery just over 30 s, with one about 1.5 s",
+        sourceSetting: bookSetting,
+        kind: .timing(
+            baseline: Side(scenario: "Subquery", phase: "manual", sourceSeconds: 30),
+            treatment: Side(scenario: "Subquery", phase: "subquery", sourceSeconds: 1.5)))
 }

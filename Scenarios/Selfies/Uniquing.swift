@@ -1,4 +1,5 @@
 import ObjectGraph
+import Reporting
 
 extension Scenario {
     /// One object per ID, however reached.
@@ -26,4 +27,13 @@ extension Scenario {
             run.record("people", Double(reference.count))
         }
     }
+}
+
+extension ExperimentReference {
+    static let uniquing = ExperimentReference(
+        name: "Uniquing",
+        lesson: "A context holds one object per row: every selfie's people are the very same objects.",
+        source: bookSource + ", Uniquing test: each selfie's people, sorted by name, are identical objects to the first selfie's",
+        sourceSetting: bookSetting,
+        kind: .behaviour(scenario: "Uniquing", expectation: "the same object for the same person through every selfie"))
 }

@@ -380,6 +380,7 @@ extension PerfRun {
             }
             if !quiet {
                 print(RunReport.summaryTable(report))
+                if let experiments = RunReport.experimentTable(report) { print("\n" + experiments) }
                 print("report: \(jsonPath), \(htmlPath)")
             }
             if let code = signals.exitCode { throw ExitCode(code) }

@@ -42,8 +42,11 @@ public enum ReportFile {
         guard let dictionary = object as? [String: Any], let version = dictionary["schemaVersion"] as? Int else {
             throw ReportError("\(path): not a Faultline report (no schemaVersion)")
         }
-        guard version == Report.currentSchemaVersion else {
-            throw ReportError("\(path): schema version \(version) is not supported (this tool reads \(Report.currentSchemaVersion))")
+        // Version 1 differs only in what `values` mean (the last iteration's
+        // figures, not medians) and in fields it lacks: it still reads.
+        guard (1...Report.currentSchemaVersion).contains(version) else {
+            throw ReportError(
+                "\(path): schema version \(version) is not supported (this tool reads 1 to \(Report.currentSchemaVersion))")
         }
         if let problem = ReportValueCheck.problem(in: object) { throw ReportError("\(path): \(problem)") }
         do {

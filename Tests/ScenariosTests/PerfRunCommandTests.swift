@@ -203,7 +203,7 @@ import Testing
         }
         let cases: [(String, String)] = [
             (try file("{\"schemaVersion\": 1, \"tool\""), "not JSON"),
-            (try file("{\"schemaVersion\": 2}"), "schema version 2 is not supported (this tool reads 1)"),
+            (try file("{\"schemaVersion\": 3}"), "schema version 3 is not supported (this tool reads 1 to 2)"),
             (try file("{\"schemaVersion\": 1}"), "missing field tool"),
             (try file("hello"), "not JSON"),
             (NSTemporaryDirectory() + "missing-\(UUID()).json", "cannot read the file"),

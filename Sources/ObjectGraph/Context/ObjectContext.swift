@@ -22,10 +22,11 @@ public final class ObjectContext {
     /// A name for logs, events and error messages.
     public let name: String
     /// How old a row cache snapshot may be for a fault to use it; nil means
-    /// never stale, `.zero` means always read SQLite. Defaults to the
+    /// never stale (so does a negative interval, as in Core Data), `.zero`
+    /// means always read SQLite. Defaults to the
     /// store's ``StoreConfiguration/stalenessInterval``.
     public var stalenessInterval: Duration? {
-        didSet { stalenessNanoseconds = stalenessInterval?.nanoseconds }
+        didSet { stalenessNanoseconds = stalenessInterval?.stalenessNanoseconds }
     }
 
     let queue: DispatchQueue
@@ -76,7 +77,7 @@ public final class ObjectContext {
         self.rowCache = store.rowCache
         self.instrumentation = store.instrumentation
         self.stalenessInterval = store.configuration.stalenessInterval
-        self.stalenessNanoseconds = store.configuration.stalenessInterval?.nanoseconds
+        self.stalenessNanoseconds = store.configuration.stalenessInterval?.stalenessNanoseconds
         self.queue = DispatchQueue(label: "faultline.context.\(name)")
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }

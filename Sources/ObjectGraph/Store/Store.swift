@@ -103,7 +103,7 @@ public final class Store: @unchecked Sendable {
     }
 
     /// The default staleness interval in nanoseconds (nil: never stale).
-    var stalenessNanoseconds: UInt64? { configuration.stalenessInterval?.nanoseconds }
+    var stalenessNanoseconds: UInt64? { configuration.stalenessInterval?.stalenessNanoseconds }
 
     /// Reserves `count` new primary keys for an entity. Keys are never
     /// reused in the life of the store object, even when a save fails.

@@ -16,7 +16,8 @@ public struct StoreConfiguration: Sendable {
     public var cacheSizeKiB: Int?
     /// How old a row cache snapshot may be before a fault goes back to
     /// SQLite, for contexts that do not set their own. nil (the default)
-    /// means never, as Core Data's default; `.zero` means always.
+    /// or a negative interval means never, as Core Data's default (a
+    /// negative `stalenessInterval`); `.zero` means always.
     public var stalenessInterval: Duration?
     /// Sees every statement executed on any of the store's connections,
     /// BEGIN and COMMIT included (schema set-up excepted). Runs on the
@@ -43,6 +44,10 @@ public struct StoreConfiguration: Sendable {
 }
 
 extension Duration {
+    /// A staleness interval in nanoseconds: nil (never stale) for a
+    /// negative interval, as Core Data reads a negative `stalenessInterval`.
+    var stalenessNanoseconds: UInt64? { self < .zero ? nil : nanoseconds }
+
     /// The duration in whole nanoseconds (negative durations count as 0).
     var nanoseconds: UInt64 {
         let (seconds, attoseconds) = components

@@ -37,6 +37,16 @@ public struct Counters: Codable, Equatable, Sendable {
         "rowsWritten", "saves", "batchRequests", "fullScanSteps", "objectsRegisteredPeak",
     ]
 
+    /// How much each counter grew since `earlier`, by name (the
+    /// registered-objects peak, which is not a count, left out).
+    public func difference(from earlier: Counters) -> [String: Int] {
+        var grown: [String: Int] = [:]
+        for (name, value) in all where name != "objectsRegisteredPeak" {
+            grown[name] = value - (earlier[name] ?? 0)
+        }
+        return grown
+    }
+
     /// Counters whose value depends on timing or memory management, never
     /// a gate in comparisons.
     public static let advisoryByNature: Set<String> = ["objectsRegisteredPeak"]

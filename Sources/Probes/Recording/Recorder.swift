@@ -133,6 +133,12 @@ public final class Recorder: EventSink, @unchecked Sendable {
     /// The counters so far.
     public var counters: Counters { lock.withLock { state.counters } }
 
+    /// The counters and the time in SQLite so far: cheap enough to take
+    /// before and after a step of a scenario.
+    public var totals: (counters: Counters, sqlNanoseconds: UInt64) {
+        lock.withLock { (state.counters, state.sqlNanoseconds) }
+    }
+
     /// Everything recorded so far.
     public func snapshot() -> Snapshot {
         lock.withLock {

@@ -4,20 +4,30 @@ import Foundation
 /// Encoded as JSON by ``ReportFile``; docs/report-schema.md describes it.
 public struct Report: Codable, Equatable, Sendable {
     /// Bumped when a field changes meaning or goes away.
-    public static let currentSchemaVersion = 1
+    /// 2: `values` are medians over the measured iterations (the last
+    /// iteration's before), with `valueStatistics`, `phases` and
+    /// `experiments` added.
+    public static let currentSchemaVersion = 2
 
     public var schemaVersion: Int
     public var tool: Tool
     public var environment: Environment
     public var configuration: Configuration
     public var scenarios: [ScenarioReport]
+    /// The published experiments whose two sides both ran, each with the
+    /// source's figures, the measured ratio and a verdict.
+    public var experiments: [ExperimentReport]?
 
-    public init(tool: Tool, environment: Environment, configuration: Configuration, scenarios: [ScenarioReport]) {
+    public init(
+        tool: Tool, environment: Environment, configuration: Configuration, scenarios: [ScenarioReport],
+        experiments: [ExperimentReport]? = nil
+    ) {
         self.schemaVersion = Self.currentSchemaVersion
         self.tool = tool
         self.environment = environment
         self.configuration = configuration
         self.scenarios = scenarios
+        self.experiments = experiments
     }
 
     public struct Tool: Codable, Equatable, Sendable {
@@ -93,12 +103,17 @@ public struct ScenarioReport: Codable, Equatable, Sendable {
     /// Counters that are not the same in every measured iteration, or that
     /// depend on timing or memory management: shown, never gating.
     public var advisoryCounters: [String]
-    /// The scenario's own figures (`coldSeconds`, `manualPeople`, …).
+    /// The scenario's own figures (`coldSeconds`, `manualPeople`, …): the
+    /// median over the measured iterations.
     public var values: [String: Double]
+    /// Each figure over the measured iterations (min, median, max, …).
+    public var valueStatistics: [String: Statistics]?
+    /// The phases the scenario measured (``PhaseReport``), in the order they ran.
+    public var phases: [PhaseReport]?
     /// The SQL statement shapes that took the most time, in one iteration.
     public var statements: [StatementReport]
     public var insights: [Insight]
-    /// Where the last measured iteration's time went.
+    /// Where the time went: the median of each part over the measured iterations.
     public var timeBreakdown: TimeBreakdown?
     /// With `--lttng`: the counters rebuilt from the LTTng trace for the
     /// last measured iteration (they must equal `counters`, the peak aside).

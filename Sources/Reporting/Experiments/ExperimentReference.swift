@@ -1,0 +1,60 @@
+/// A published experiment that the scenarios repeat: what its source
+/// measured or showed, so that a run can say whether the lesson holds here.
+public struct ExperimentReference: Sendable {
+    /// `SingleFault vs Prefetch`.
+    public var name: String
+    /// The source's lesson, in one sentence.
+    public var lesson: String
+    /// Book, chapter and section (or listing).
+    public var source: String
+    /// Where and how the source measured (device, data size).
+    public var sourceSetting: String
+    public var kind: Kind
+
+    public enum Kind: Sendable {
+        /// Two timed sides. `baseline` is the way the source warns against
+        /// (or measured first), `treatment` the way it recommends; the
+        /// source's ratio is baseline time over treatment time: above 1 the
+        /// treatment is faster, below 1 slower (BatchFault against
+        /// SingleFault in the book).
+        case timing(baseline: Side, treatment: Side)
+        /// A behaviour the source shows without timing it (uniquing, when a
+        /// fault fires): reproduced when the scenario passes its own checks
+        /// and records these figures.
+        case behaviour(scenario: String, expectation: String, figures: [String: Double] = [:])
+    }
+
+    /// One timed side: a scenario's iteration, or one phase of it.
+    public struct Side: Sendable {
+        public var scenario: String
+        /// A phase of the scenario (``PhaseReport``); nil for its whole iteration.
+        public var phase: String?
+        /// What the source printed for it, in seconds.
+        public var sourceSeconds: Double
+
+        public init(scenario: String, phase: String? = nil, sourceSeconds: Double) {
+            self.scenario = scenario
+            self.phase = phase
+            self.sourceSeconds = sourceSeconds
+        }
+
+        /// `SingleFault`, `Cache: cold`.
+        public var label: String { phase.map { "\(scenario): \($0)" } ?? scenario }
+    }
+
+    public init(name: String, lesson: String, source: String, sourceSetting: String, kind: Kind) {
+        self.name = name
+        self.lesson = lesson
+        self.source = source
+        self.sourceSetting = sourceSetting
+        self.kind = kind
+    }
+
+    /// The scenarios it needs.
+    public var scenarios: [String] {
+        switch kind {
+        case .timing(let baseline, let treatment): [baseline.scenario, treatment.scenario]
+        case .behaviour(let scenario, _, _): [scenario]
+        }
+    }
+}

@@ -1,0 +1,58 @@
+/// A published experiment as this run reproduced it (or did not).
+public struct ExperimentReport: Codable, Equatable, Sendable {
+    public var name: String
+    public var lesson: String
+    public var source: String
+    public var sourceSetting: String
+    /// The timed sides (absent for a behaviour).
+    public var baseline: Side?
+    public var treatment: Side?
+    /// The source's baseline time over its treatment time.
+    public var sourceRatio: Double?
+    /// The same from this run's medians, and its 95% bootstrap interval.
+    public var measuredRatio: Double?
+    public var ratioInterval: [Double]?
+    /// For a behaviour: what the source shows.
+    public var expectation: String?
+    public var verdict: ExperimentVerdict
+    /// Why, from this run's counters and timings.
+    public var reason: String
+
+    /// One side as measured.
+    public struct Side: Codable, Equatable, Sendable {
+        /// `SingleFault`, `Cache: cold`.
+        public var label: String
+        public var sourceSeconds: Double
+        public var medianSeconds: Double
+        public var sqliteSeconds: Double
+        /// The counters the reason rests on (statements, rows, faults).
+        public var counters: [String: Int]
+
+        public init(label: String, sourceSeconds: Double, medianSeconds: Double, sqliteSeconds: Double, counters: [String: Int]) {
+            self.label = label
+            self.sourceSeconds = sourceSeconds
+            self.medianSeconds = medianSeconds
+            self.sqliteSeconds = sqliteSeconds
+            self.counters = counters
+        }
+    }
+
+    public init(
+        name: String, lesson: String, source: String, sourceSetting: String, baseline: Side? = nil, treatment: Side? = nil,
+        sourceRatio: Double? = nil, measuredRatio: Double? = nil, ratioInterval: [Double]? = nil, expectation: String? = nil,
+        verdict: ExperimentVerdict, reason: String
+    ) {
+        self.name = name
+        self.lesson = lesson
+        self.source = source
+        self.sourceSetting = sourceSetting
+        self.baseline = baseline
+        self.treatment = treatment
+        self.sourceRatio = sourceRatio
+        self.measuredRatio = measuredRatio
+        self.ratioInterval = ratioInterval
+        self.expectation = expectation
+        self.verdict = verdict
+        self.reason = reason
+    }
+}
