@@ -20,12 +20,19 @@ public struct Scenario: Sendable {
     public let persistentHistory: Bool
     /// Whether its counters depend on timing (several threads): all advisory.
     public let timingDependent: Bool
+    /// Why it runs the same statement again on purpose (the book's code
+    /// does; every refault reads the store), if it does: advice to keep a
+    /// statement's result (`repeated-statement`) is then left out of its
+    /// report, since the repetition is what it measures.
+    public let repeatsStatements: String?
     public let body: @Sendable (ScenarioIteration) throws -> Void
 
     public init(
         name: String, summary: String, dataSet: DataSetKind, writes: Bool = false, needsFileStore: String? = nil,
-        persistentHistory: Bool = false, timingDependent: Bool = false, body: @escaping @Sendable (ScenarioIteration) throws -> Void
+        persistentHistory: Bool = false, timingDependent: Bool = false, repeatsStatements: String? = nil,
+        body: @escaping @Sendable (ScenarioIteration) throws -> Void
     ) {
+        self.repeatsStatements = repeatsStatements
         self.persistentHistory = persistentHistory
         self.timingDependent = timingDependent
         self.name = name

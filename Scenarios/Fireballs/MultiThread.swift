@@ -16,7 +16,8 @@ extension Scenario {
         dataSet: .fireballs,
         writes: true,
         needsFileStore: "the writer and the reader need connections of their own",
-        timingDependent: true
+        timingDependent: true,
+        repeatsStatements: "the reader polls the count on purpose, to report progress while the writer saves"
     ) { run in
         let store = run.store
         let total = DataSetKind.count(10_000, scale: run.scale)

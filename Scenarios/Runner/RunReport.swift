@@ -23,21 +23,9 @@ public enum RunReport {
         guard let experiments = report.experiments, !experiments.isEmpty else { return nil }
         var rows = [["experiment", "book", "measured (95% interval)", "verdict"]]
         for experiment in experiments {
-            rows.append([
-                experiment.name, experiment.sourceRatio.map(ratio) ?? "-",
-                experiment.measuredRatio.map { measured in
-                    ratio(measured) + (experiment.ratioInterval.map { " (\(ratio($0[0]))–\(ratio($0[1])))" } ?? "")
-                } ?? "-",
-                experiment.verdict.rawValue,
-            ])
+            rows.append([experiment.name, experiment.sourceRatioText, experiment.measuredRatioText, experiment.verdict.rawValue])
         }
-        return table(rows) + "\nratio: the slower way's time over the recommended way's (above 1: the recommended way is faster)"
-    }
-
-    /// `10x`, `1.14x`, `0.97x`.
-    public static func ratio(_ value: Double) -> String {
-        guard value.isFinite else { return "∞" }
-        return value >= 10 ? String(format: "%.0fx", value) : String(format: "%.2fx", value)
+        return table(rows) + "\n" + ExperimentReport.ratioNote
     }
 
     /// A plain-text table: scenario, status, median time, key counters and

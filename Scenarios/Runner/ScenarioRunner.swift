@@ -263,7 +263,10 @@ public final class ScenarioRunner {
             let sqlite = Double(snapshot.sqlNanoseconds) / 1e9
             let rowCache = Double(snapshot.rowCacheNanoseconds) / 1e9
             breakdowns.append(TimeBreakdown(sqliteSeconds: sqlite, rowCacheSeconds: rowCache, otherSeconds: max(0, wall - sqlite - rowCache)))
-            if index == total - 1 { report.insights = InsightRules().analyze(snapshot.evidence) }
+            if index == total - 1 {
+                report.insights = InsightRules().analyze(snapshot.evidence)
+                if scenario.repeatsStatements != nil { report.insights.removeAll { $0.rule == "repeated-statement" } }
+            }
             if index == total - 1, options.keptEvents > 0 {
                 events += snapshot.events
                 report.droppedEvents = snapshot.droppedEvents > 0 ? snapshot.droppedEvents : nil

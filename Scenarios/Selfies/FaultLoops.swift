@@ -84,7 +84,8 @@ extension Scenario {
             object. The loop's refaults find the rows just fetched; the fetches read every destination row once \
             per selfie. Compare fetches, rowsRead and sqlStatements with SingleFault.
             """,
-        dataSet: .selfies
+        dataSet: .selfies,
+        repeatsStatements: "the book's code fetches every social network and every person again for each selfie"
     ) { run in
         let context = run.context()
         try context.perform {
@@ -140,7 +141,8 @@ extension Scenario {
             fault, refaults after a refresh included, is a primary-key SELECT. This is the round-trip regime the \
             book's timings suggest: compare sqlStatements and the time per statement with SingleFault.
             """,
-        dataSet: .selfies
+        dataSet: .selfies,
+        repeatsStatements: "with stalenessInterval 0 every refault reads its row again"
     ) { run in
         try FaultLoop.walkRelationships(run, staleness: .zero)
     }
@@ -153,7 +155,8 @@ extension Scenario {
             refault after a refresh still reads its row again, so prefetching saves only the first read of each \
             object. Compare with SingleFaultStaleness0.
             """,
-        dataSet: .selfies
+        dataSet: .selfies,
+        repeatsStatements: "with stalenessInterval 0 every refault reads its row again"
     ) { run in
         try FaultLoop.walkRelationships(run, staleness: .zero, prefetching: true)
     }

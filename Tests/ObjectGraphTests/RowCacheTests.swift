@@ -67,6 +67,20 @@ import Testing
             for person in people { context.refresh(person, mergeChanges: false) }
             for person in people { _ = person.name }
             #expect(store.rowCache.statistics == .init(hits: 3, misses: 3))
+            // A negative interval means never stale, as in Core Data.
+            context.stalenessInterval = .seconds(-1)
+            for person in people { context.refresh(person, mergeChanges: false) }
+            for person in people { _ = person.name }
+            #expect(store.rowCache.statistics == .init(hits: 6, misses: 3))
+        }
+        let negative = try Fixtures.store { $0.stalenessInterval = .milliseconds(-5) }
+        try Fixtures.populate(negative, people: 2, selfies: 1, networks: 1)
+        let other = ObjectContext(store: negative)
+        try other.perform {
+            let people = Array(try other.fetch(FetchRequest<Person>()))
+            for person in people { other.refresh(person, mergeChanges: false) }
+            for person in people { _ = person.name }
+            #expect(negative.rowCache.statistics == .init(hits: 2, misses: 0))
         }
     }
 

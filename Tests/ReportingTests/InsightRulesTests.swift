@@ -44,6 +44,32 @@ import Testing
         #expect(InsightRules().analyze(Array(events.dropFirst())).isEmpty)
     }
 
+    func staleMiss(_ entity: String, _ key: Int64) -> Event {
+        .cacheMiss(CacheMissEvent(start: 0, thread: 1, entity: entity, primaryKey: key, reason: "stale"))
+    }
+
+    @Test func staleReReadsAreNotAFaultStormAPrefetchWouldFix() {
+        let lead = relationshipFault("Selfie", "socialNetworks", to: "SocialNetwork")
+        // 10 first reads, then 90 re-reads of stale rows (staleness 0): a
+        // prefetch saves the 10 only, below the threshold.
+        let first = (1...10).map { fault("SocialNetwork", Int64($0), .database) }
+        var stale: [Event] = []
+        for index in 1...90 {
+            let key = Int64(index % 10 + 1)
+            stale += [staleMiss("SocialNetwork", key), fault("SocialNetwork", key, .database)]
+        }
+        #expect(InsightRules().analyze([lead] + first + stale).isEmpty)
+        #expect(InsightRules().analyze([lead] + stale + first).isEmpty)
+        // 60 first reads and 40 stale ones: the 60 are the storm, and the evidence says the rest.
+        let many = (1...60).map { fault("SocialNetwork", Int64($0), .database) }
+        let insights: [Insight] = InsightRules().analyze([lead] + many + Array(stale.prefix(80)))
+        #expect(insights.map { $0.message } == ["60 faults on SocialNetwork fulfilled one by one from the database; prefetch `socialNetworks`"])
+        #expect(insights.map { $0.evidence } == [
+            "100 database faults of SocialNetwork after relationship faults of Selfie.socialNetworks, 40 of them re-reading stale rows "
+                + "(a prefetch would not save those)",
+        ])
+    }
+
     @Test func repeatedStatement() {
         let same = (0..<10).map { _ in sql("SELECT t0.pk FROM \"Selfie\" t0 WHERE t0.\"rating\" < ?", ["5"]) }
         let insights = InsightRules().analyze(same)
@@ -59,7 +85,7 @@ import Testing
     @Test func fullScanNamesTheColumnToIndex() {
         let scans = (0..<2).map { _ in sql("SELECT t0.pk FROM \"Selfie\" t0 WHERE t0.\"rating\" < ?", ["5"], fullScanSteps: 600) }
         let insights = InsightRules().analyze(scans)
-        #expect(insights.map(\.message) == ["full table scans of Selfie: 1200 rows stepped in 2 executions; an index on Selfie.rating would serve"])
+        #expect(insights.map { $0.message } == ["full table scans of Selfie: 1200 rows stepped in 2 executions; an index on Selfie.rating would serve"])
         #expect(insights.first?.keyPath == "rating")
         // Small tables, and fetches of everything, are fine.
         #expect(InsightRules().analyze([sql("SELECT t0.pk FROM \"Selfie\" t0 WHERE t0.\"rating\" < ?", ["5"], fullScanSteps: 99)]).isEmpty)
@@ -68,7 +94,7 @@ import Testing
 
     @Test func saveInLoop() {
         let insights = InsightRules().analyze((0..<10).map { _ in save(objects: 1) })
-        #expect(insights.map(\.message) == [
+        #expect(insights.map { $0.message } == [
             "10 saves of one or two objects each in context importer; save once after the loop, or use a batch insert"])
         #expect(InsightRules().analyze((0..<10).map { _ in save(objects: 50) }).isEmpty)
         #expect(InsightRules().analyze((0..<9).map { _ in save(objects: 1) }).isEmpty)

@@ -132,7 +132,7 @@ import Testing
         let result = try Self.perfRun(["list", "--json"])
         #expect(result.status == 0)
         let list = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: String]])
-        #expect(list.count == 15)
+        #expect(list.count == ScenarioCatalog.all.count && list.count == 18)
         #expect(list.allSatisfy { ($0["description"] ?? "").count > 80 })
     }
 }

@@ -35,7 +35,7 @@ struct FaultlineVariant {
         case .createDataSet: fatalError("handled above")
         case .fetchAll: return { try Scenario.fetchAll.body(iteration); return iteration.values }
         case .singleFault: return { try Scenario.singleFault.body(iteration); return iteration.values }
-        case .batchFault: return { try Scenario.batchFault.body(iteration); return iteration.values }
+        case .batchFault: return { try Scenario.batchFaultByPredicate.body(iteration); return iteration.values }
         case .prefetch: return { try Scenario.prefetch.body(iteration); return iteration.values }
         case .subqueryByHand:
             let context = iteration.context()

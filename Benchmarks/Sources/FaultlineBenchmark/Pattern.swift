@@ -7,6 +7,10 @@ enum Pattern: String, CaseIterable, Codable, Sendable {
     case createDataSet = "CreateDataSet"
     case fetchAll = "FetchAll"
     case singleFault = "SingleFault"
+    /// The BatchFaultByPredicate scenario's loop (each selfie's own
+    /// destinations fetched with their values), which GRDB's query per selfie
+    /// and relationship matches; the name predates the book-faithful
+    /// BatchFault scenario and is kept so that earlier results compare.
     case batchFault = "BatchFault"
     case prefetch = "Prefetch"
     case subqueryByHand = "Subquery.byHand"

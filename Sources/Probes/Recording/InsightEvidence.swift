@@ -16,6 +16,9 @@ public struct InsightEvidence: Sendable {
         /// `Entity.relationship` of the relationship fault that led there.
         public var relationship: String
         public var callSite: CallSite
+        /// Of `count`, the faults that re-read a row the row cache held but
+        /// found stale (a staleness interval): prefetching would not save them.
+        public var stale = 0
     }
 
     /// Executions of one statement text with one list of bound values.
@@ -70,6 +73,8 @@ public struct InsightEvidence: Sendable {
     public private(set) var faultedEntities: Set<String> = []
     public private(set) var prefetchUsage: [String: PrefetchTotals] = [:]
     private var lastFaultedEntity = ""
+    /// Stale misses of an entity whose first storm fault has not come yet.
+    private var pendingStale: [String: Int] = [:]
 
     public init() {}
 
@@ -90,6 +95,7 @@ public struct InsightEvidence: Sendable {
                 relationshipFaults[key]!.count += 1
             }
         case .fault(let e): add(fault: e)
+        case .cacheMiss(let e): add(cacheMiss: e)
         case .sql(let e): add(sql: e)
         case .save(let e):
             let objects = e.inserted + e.updated + e.deleted
@@ -113,10 +119,20 @@ public struct InsightEvidence: Sendable {
         }
         guard e.source == .database, let relationship = leadingRelationship[e.entity] else { return }
         if faultStorms[e.entity] == nil {
-            faultStorms[e.entity] = FaultStorm(count: 1, relationship: relationship, callSite: e.callSite)
+            faultStorms[e.entity] = FaultStorm(
+                count: 1, relationship: relationship, callSite: e.callSite, stale: pendingStale.removeValue(forKey: e.entity) ?? 0)
         } else {
             faultStorms[e.entity]!.count += 1
         }
+    }
+
+    /// Adds a cache miss: a stale row re-read after a relationship fault led
+    /// to its entity is part of that entity's fault storm, but not one that
+    /// prefetching would save (the miss comes just before its fault).
+    public mutating func add(cacheMiss e: CacheMissEvent) {
+        guard e.reason == "stale", leadingRelationship[e.entity] != nil else { return }
+        faultStorms[e.entity]?.stale += 1
+        if faultStorms[e.entity] == nil { pendingStale[e.entity, default: 0] += 1 }
     }
 
     /// Adds a context change: only prefetch usage is evidence.

@@ -81,9 +81,13 @@ public final class Recorder: EventSink, @unchecked Sendable {
         }
     }
 
+    /// A miss always comes with a SQL round trip: taking the lock for its
+    /// evidence (stale re-reads) costs little beside it.
     public func receive(cacheMiss e: CacheMissEvent) {
-        guard bufferCapacity > 0 else { return }
-        lock.withLock { keep(.cacheMiss(e)) }
+        lock.withLock {
+            state.evidence.add(cacheMiss: e)
+            if bufferCapacity > 0 { keep(.cacheMiss(e)) }
+        }
     }
 
     public func receive(sql e: SQLEvent) {

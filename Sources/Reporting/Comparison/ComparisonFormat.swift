@@ -111,6 +111,14 @@ public enum ReportMarkdown {
             lines.append("| \(escapeMarkdown(scenario.name)) | \(escapeMarkdown(status)) | \(median) | "
                 + counters.joined(separator: " | ") + " | \(scenario.insights.count) |")
         }
+        if let experiments = report.experiments, !experiments.isEmpty {
+            lines += ["", "### The book's experiments", "", "| experiment | book | measured (95% interval) | verdict | why |", "| --- | --- | --- | --- | --- |"]
+            for experiment in experiments {
+                lines.append("| \(escapeMarkdown(experiment.name)) | \(experiment.sourceRatioText) | \(experiment.measuredRatioText) | "
+                    + "\(experiment.verdict.rawValue) | \(escapeMarkdown(experiment.reason)) |")
+            }
+            lines += ["", escapeMarkdown(ExperimentReport.ratioNote) + "."]
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 }

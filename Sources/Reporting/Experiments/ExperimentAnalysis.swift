@@ -58,8 +58,10 @@ public enum ExperimentAnalysis {
         let verdict = ExperimentVerdict.judge(sourceRatio: sourceRatio, measuredRatio: ratio, interval: interval)
         return ExperimentReport(
             name: reference.name, lesson: reference.lesson, source: reference.source, sourceSetting: reference.sourceSetting,
-            baseline: b.side, treatment: t.side, sourceRatio: sourceRatio, measuredRatio: ratio,
-            ratioInterval: [interval.low, interval.high], verdict: verdict,
+            baseline: b.side, treatment: t.side, sourceRatio: sourceRatio,
+            // JSON has no infinity: a treatment measured at 0 s leaves the ratio out.
+            measuredRatio: ratio.isFinite ? ratio : nil,
+            ratioInterval: interval.low.isFinite && interval.high.isFinite ? [interval.low, interval.high] : nil, verdict: verdict,
             reason: timingReason(b.side, t.side, verdict: verdict, sourceRatio: sourceRatio))
     }
 

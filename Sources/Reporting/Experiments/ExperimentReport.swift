@@ -56,3 +56,24 @@ public struct ExperimentReport: Codable, Equatable, Sendable {
         self.reason = reason
     }
 }
+
+extension ExperimentReport {
+    /// `10x`, `1.14x`, `0.97x`; `-` for a behaviour.
+    public var sourceRatioText: String { sourceRatio.map(Self.ratio) ?? "-" }
+
+    /// `1.14x (1.09x–1.20x)`; `-` for a behaviour.
+    public var measuredRatioText: String {
+        guard let measuredRatio else { return "-" }
+        return Self.ratio(measuredRatio) + (ratioInterval.map { " (\(Self.ratio($0[0]))–\(Self.ratio($0[1])))" } ?? "")
+    }
+
+    /// `10x`, `1.14x`, `0.97x`, `∞`.
+    public static func ratio(_ value: Double) -> String {
+        guard value.isFinite else { return "∞" }
+        return value >= 10 ? String(format: "%.0fx", value) : String(format: "%.2fx", value)
+    }
+
+    /// The note under every experiment table.
+    public static let ratioNote = "ratio: the time of the way the book warns against over the time of the way it recommends "
+        + "(above 1: the recommended way is faster); medians of the measured iterations, with a 95% bootstrap interval"
+}

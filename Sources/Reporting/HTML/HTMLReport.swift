@@ -15,6 +15,7 @@ public enum HTMLReport {
     public static func render(_ report: Report, events: [Event] = []) -> String {
         var html = HTMLPage.opening(title: "Faultline report") + "<h1>Faultline report</h1>"
         html += summary(report)
+        html += experiments(report)
         for (title, names) in groups {
             let items = names.compactMap { name in
                 report.scenarios.first { $0.name == name && !$0.samples.isEmpty }.map {
@@ -62,6 +63,32 @@ public enum HTMLReport {
         return html + "</tbody></table></section>"
     }
 
+    /// The book's experiments: lesson, source, both ratios, verdict and why.
+    private static func experiments(_ report: Report) -> String {
+        guard let experiments = report.experiments, !experiments.isEmpty else { return "" }
+        var html = "<section class=\"experiments\"><h2>The book's experiments</h2><table class=\"sortable\" id=\"experiments\"><thead><tr>"
+            + "<th>experiment</th><th>book</th><th>measured (95% interval)</th><th>verdict</th><th>what the book teaches, and why this run agrees or not</th>"
+            + "</tr></thead><tbody>"
+        for experiment in experiments {
+            var sides = ""
+            if let baseline = experiment.baseline, let treatment = experiment.treatment {
+                sides = "<br><span class=\"evidence\">" + escapeHTML(
+                    "book: \(baseline.label) \(SVGChart.format(baseline.sourceSeconds, "s")), \(treatment.label) "
+                        + "\(SVGChart.format(treatment.sourceSeconds, "s")); here: \(SVGChart.format(baseline.medianSeconds, "s")) and "
+                        + "\(SVGChart.format(treatment.medianSeconds, "s"))") + "</span>"
+            } else if let expectation = experiment.expectation {
+                sides = "<br><span class=\"evidence\">" + escapeHTML("expected: " + expectation) + "</span>"
+            }
+            html += "<tr class=\"verdict-\(experiment.verdict.rawValue)\"><td>\(escapeHTML(experiment.name))</td>"
+                + "<td data-value=\"\(experiment.sourceRatio ?? 0)\">\(escapeHTML(experiment.sourceRatioText))</td>"
+                + "<td data-value=\"\(experiment.measuredRatio ?? 0)\">\(escapeHTML(experiment.measuredRatioText))</td>"
+                + "<td class=\"verdict\">\(escapeHTML(experiment.verdict.rawValue))</td>"
+                + "<td><strong>\(escapeHTML(experiment.lesson))</strong>\(sides)<br>\(escapeHTML(experiment.reason))"
+                + "<br><span class=\"site\">\(escapeHTML(experiment.source)). \(escapeHTML(experiment.sourceSetting)).</span></td></tr>"
+        }
+        return html + "</tbody></table><p class=\"stats\">\(escapeHTML(ExperimentReport.ratioNote)).</p></section>"
+    }
+
     private static func anchor(_ name: String) -> String {
         "scenario-" + String(name.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
     }
@@ -79,7 +106,7 @@ public enum HTMLReport {
                     + "max \(SVGChart.format(statistics.max, "s")), standard deviation \(SVGChart.format(statistics.standardDeviation, "s"))")
                 + "</p>"
             if let breakdown = scenario.timeBreakdown {
-                html += "<h3>Where the time went (last iteration)</h3>"
+                html += "<h3>Where the time went (medians of the iterations)</h3>"
                     + SVGChart.bars([
                         ("SQLite (statements)", breakdown.sqliteSeconds), ("row cache (faults)", breakdown.rowCacheSeconds),
                         ("contexts and the scenario", breakdown.otherSeconds),
@@ -98,10 +125,27 @@ public enum HTMLReport {
             }
             html += "</tbody></table>"
         }
+        if let phases = scenario.phases, !phases.isEmpty {
+            html += "<h3>Phases</h3><table class=\"sortable phases\"><thead><tr><th>phase</th><th>median</th><th>min–max</th>"
+                + "<th>SQLite</th><th>statements</th><th>rows read</th><th>faults</th></tr></thead><tbody>"
+            for phase in phases {
+                html += "<tr><td>\(escapeHTML(phase.name))</td><td data-value=\"\(phase.seconds.median)\">"
+                    + "\(escapeHTML(SVGChart.format(phase.seconds.median, "s")))</td>"
+                    + "<td>\(escapeHTML(SVGChart.format(phase.seconds.min, "s") + "–" + SVGChart.format(phase.seconds.max, "s")))</td>"
+                    + "<td data-value=\"\(phase.sqliteSeconds.median)\">\(escapeHTML(SVGChart.format(phase.sqliteSeconds.median, "s")))</td>"
+                    + "<td>\(phase.counters["sqlStatements"] ?? 0)</td><td>\(phase.counters["rowsRead"] ?? 0)</td>"
+                    + "<td>\(phase.counters["faultsFired"] ?? 0)</td></tr>"
+            }
+            html += "</tbody></table>"
+        }
         if !scenario.values.isEmpty {
-            html += "<h3>Figures</h3><table class=\"values\"><tbody>"
+            html += "<h3>Figures (medians, with min–max)</h3><table class=\"values\"><tbody>"
             for (name, value) in scenario.values.sorted(by: { $0.key < $1.key }) {
-                html += "<tr><th>\(escapeHTML(name))</th><td>\(escapeHTML(String(format: "%g", value)))</td></tr>"
+                var range = ""
+                if let statistics = scenario.valueStatistics?[name], statistics.min != statistics.max {
+                    range = String(format: "%g–%g", statistics.min, statistics.max)
+                }
+                html += "<tr><th>\(escapeHTML(name))</th><td>\(escapeHTML(String(format: "%g", value)))</td><td>\(escapeHTML(range))</td></tr>"
             }
             html += "</tbody></table>"
         }
@@ -140,6 +184,7 @@ public enum HTMLReport {
         .status.skipped{color:#8a6d00}tr.advisory{color:#777}tr.full-scan td:nth-child(7){color:#b02a2a;font-weight:bold}
         .insights li{margin:.4em 0}.insights li.accepted{color:#777}.evidence,.site{color:#555;font-size:12px}
         .filter{margin:.3em 0;padding:2px 6px}.description{max-width:850px}
+        .verdict-reproduced .verdict{color:#26734d}.verdict-weaker .verdict{color:#8a6d00}.verdict-absent .verdict,.verdict-inverted .verdict{color:#b02a2a}
         @media print{thead th{cursor:auto}.filter{display:none}}
         """
 

@@ -9,7 +9,7 @@ import Probes
 ///
 /// | rule | fires when |
 /// | --- | --- |
-/// | `fault-storm` | at least `faultStormThreshold` faults of one entity are fulfilled from the database one by one after relationship faults lead to it: prefetch the relationship |
+/// | `fault-storm` | at least `faultStormThreshold` faults of one entity are fulfilled from the database one by one after relationship faults lead to it, not counting re-reads of stale rows (a staleness interval), which a prefetch would not save: prefetch the relationship |
 /// | `repeated-statement` | one statement with the same bound values runs at least `repetitionThreshold` times |
 /// | `full-scan` | a statement shape steps through at least `fullScanThreshold` rows in full table scans: an index on the column it filters would serve |
 /// | `save-in-loop` | at least `saveLoopThreshold` saves of one or two objects each |
@@ -40,13 +40,17 @@ public struct InsightRules: Sendable {
 
     private func faultStorms(_ evidence: InsightEvidence) -> [Insight] {
         evidence.faultStorms.sorted { $0.key < $1.key }.compactMap { entity, storm in
-            guard storm.count >= faultStormThreshold else { return nil }
+            // Stale re-reads would happen after a prefetch too: only the
+            // first reads are what prefetching saves.
+            let avoidable = storm.count - storm.stale
+            guard avoidable >= faultStormThreshold else { return nil }
             let key = storm.relationship.split(separator: ".").last.map(String.init) ?? storm.relationship
+            var evidence = "\(storm.count) database faults of \(entity) after relationship faults of \(storm.relationship)"
+            if storm.stale > 0 { evidence += ", \(storm.stale) of them re-reading stale rows (a prefetch would not save those)" }
             return Insight(
                 rule: "fault-storm", entity: entity, keyPath: key,
-                message: "\(storm.count) faults on \(entity) fulfilled one by one from the database; prefetch `\(key)`",
-                evidence: "\(storm.count) database faults of \(entity) after relationship faults of \(storm.relationship)",
-                callSite: storm.callSite.description)
+                message: "\(avoidable) faults on \(entity) fulfilled one by one from the database; prefetch `\(key)`",
+                evidence: evidence, callSite: storm.callSite.description)
         }
     }
 
