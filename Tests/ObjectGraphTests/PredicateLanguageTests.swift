@@ -59,7 +59,7 @@ import Testing
     @Test func subqueryCountsAboveZeroAreExists() throws {
         let predicate = try ObjectPredicate(format: "SUBQUERY(selfies, $x, $x.rating < 5 OR $x.name LIKE '*e*ie*').@count > 0")
         var builder = QueryBuilder(model: Fixtures.model, root: try Fixtures.model.entity("Person"))
-        #expect(try builder.compile(predicate) == "EXISTS (SELECT 1 FROM \"Person_selfies\" s1_j JOIN \"Selfie\" s1_0 ON s1_0.pk = s1_j.destination WHERE s1_j.source = t0.pk AND (s1_0.\"rating\" < ? OR s1_0.\"name\" GLOB ?))")
+        #expect(try builder.compile(predicate) == "EXISTS (SELECT 1 FROM \"Person_selfies\" s1_j JOIN \"Selfie\" s1_0 ON s1_0.pk = s1_j.destination WHERE s1_j.source = t0.pk AND (s1_0.\"rating\" < ? OR faultline_like(s1_0.\"name\", ?, 0) = 1))")
         #expect(builder.arguments == [.integer(5), .text("*e*ie*")])
     }
 

@@ -142,10 +142,15 @@ import Testing
         let explanation = try PredicateExplanation.explain(
             entity: "Selfie", format: "rating < 5 OR name LIKE '*e*ie*'", dataSet: .selfies, scale: 0.02, cache: ScenarioCounterTests.cache)
         #expect(explanation.predicate == "rating < 5 OR name LIKE \"*e*ie*\"")
-        #expect(explanation.sql == "SELECT t0.pk, t0.\"name\", t0.\"rating\" FROM \"Selfie\" t0 WHERE (t0.\"rating\" < ? OR t0.\"name\" GLOB ?)")
+        #expect(explanation.sql == "SELECT t0.pk, t0.\"name\", t0.\"rating\" FROM \"Selfie\" t0 WHERE (t0.\"rating\" < ? OR faultline_like(t0.\"name\", ?, 0) = 1)")
         #expect(explanation.arguments == ["5", "'*e*ie*'"])
         #expect(explanation.fullScans == ["SCAN t0"])
         #expect(explanation.matches == 10)
+        // The pattern ran only for the rows the rating test did not decide
+        // (rated 5 or more: SELECT count(*) FROM Selfie WHERE rating >= 5).
+        #expect(explanation.rows == 10)
+        #expect(explanation.patternMatches == 9)
+        #expect(explanation.text.contains("patterns:  9 of 10 rows ran the pattern match"))
         #expect(explanation.counters["fetches"] == 1)
         #expect(explanation.counters["rowsRead"] == 10)
     }

@@ -38,7 +38,9 @@ import Testing
         "Prefetch": [1, 180, 0, 180, 0, 5, 230, 0, 0, 0, 9],
         "Cache": [2, 20, 10, 10, 20, 22, 130, 0, 0, 0, 18],
         "Uniquing": [1, 20, 10, 10, 20, 21, 120, 0, 0, 0, 9],
-        "Predicate": [41, 0, 0, 0, 0, 41, 410, 0, 0, 0, 369],
+        // 20 fetches of each order, one more of each to count pattern
+        // matches, and the fetch for the in-memory passes.
+        "Predicate": [43, 0, 0, 0, 0, 43, 430, 0, 0, 0, 387],
         "Subquery": [2, 10, 10, 10, 10, 12, 120, 0, 0, 0, 18],
         "BatchUpdate": [2, 0, 0, 0, 0, 17, 21, 18, 1, 1, 27],
         "BatchInsert": [0, 0, 0, 0, 0, 103, 20, 40, 20, 1, 0],
@@ -76,6 +78,11 @@ import Testing
         #expect(values["Subquery"]?["manualPeople"] == 10)
         #expect(values["Subquery"]?["subqueryPeople"] == 10)
         #expect(values["Predicate"]?["repeats"] == 20)
+        // Every name matches the pattern: the slow order runs it for all 10
+        // selfies, the fast one only for the 9 rated 5 or more.
+        #expect(values["Predicate"]?["likeCallsSlow"] == 10)
+        #expect(values["Predicate"]?["likeCallsFast"] == 9)
+        #expect(values["Predicate"]?["fastOrderSkips"] == 0.1)
         // Phases count what each did: the cold pass's fetch and relationship
         // faults against the warm pass's fetch alone.
         let cache = try #require(reports.first { $0.name == "Cache" })

@@ -90,6 +90,11 @@ enum StringMatching {
     /// invalid expression matches nothing (``QueryBuilder`` refuses it first).
     static func matches(_ text: String, _ pattern: String, _ options: ComparisonOptions) -> Bool {
         guard let expression = regularExpression(pattern, options) else { return false }
+        return matches(text, expression, options)
+    }
+
+    /// `MATCHES` with an expression compiled by ``regularExpression(_:_:)``.
+    static func matches(_ text: String, _ expression: NSRegularExpression, _ options: ComparisonOptions) -> Bool {
         let subject = fold(text, options.subtracting(.caseInsensitive))
         let range = NSRange(subject.startIndex..., in: subject)
         guard let match = expression.firstMatch(in: subject, options: [.anchored], range: range) else { return false }

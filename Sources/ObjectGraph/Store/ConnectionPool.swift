@@ -73,12 +73,15 @@ final class ConnectionPool: @unchecked Sendable {
         set { writer.failureInjection = newValue }
     }
 
+    /// Rows matched by the registered pattern functions on every connection.
+    let patternMatches = PredicateFunctions.MatchCounter()
+
     init(location: Connection.Location, options: Connection.Options, hook: @escaping HookFactory) throws {
         self.location = location
         self.options = options
         self.makeHook = hook
         writer = try Connection(location, options: options)
-        PredicateFunctions.register(on: writer)
+        PredicateFunctions.register(on: writer, counting: patternMatches)
         writer.statementHook = hook(writerOrigin)
         if case .memory = location {
             sharedReader = Reader(writer, origin: writerOrigin)
@@ -200,7 +203,7 @@ final class ConnectionPool: @unchecked Sendable {
         var readerOptions = options
         readerOptions.walMode = false  // the writer already set the journal mode
         let connection = try Connection(location, options: readerOptions)
-        PredicateFunctions.register(on: connection)
+        PredicateFunctions.register(on: connection, counting: patternMatches)
         let origin = StatementOrigin()
         connection.statementHook = makeHook(origin)
         return Reader(connection, origin: origin)

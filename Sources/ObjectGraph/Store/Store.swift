@@ -103,6 +103,12 @@ public final class Store: @unchecked Sendable {
     }
 
     /// The default staleness interval in nanoseconds (nil: never stale).
+    /// Rows the store's SQL has matched against a LIKE or MATCHES pattern
+    /// through a registered function (``ComparisonOptions``-aware LIKE with
+    /// inner wildcards, MATCHES) since the store opened: a predicate's
+    /// costly terms, counted where SQLite runs them.
+    public var patternMatches: Int { pool.patternMatches.count.load(ordering: .relaxed) }
+
     var stalenessNanoseconds: UInt64? { configuration.stalenessInterval?.stalenessNanoseconds }
 
     /// Reserves `count` new primary keys for an entity. Keys are never

@@ -19,7 +19,12 @@ public enum ExperimentAnalysis {
             switch reference.kind {
             case .timing(let baseline, let treatment):
                 guard let b = measured(baseline, in: byName), let t = measured(treatment, in: byName) else { return nil }
-                return timing(reference, b, t)
+                var experiment = timing(reference, b, t)
+                if let bound = reference.bound, let values = byName[bound.scenario]?.values, let best = values[bound.figure] {
+                    experiment.reason += " At most \(ExperimentReport.ratio(best)) is possible here: "
+                        + fill(bound.explanation, values) + "."
+                }
+                return experiment
             case .behaviour(let scenario, let expectation, let figures):
                 return behaviour(reference, byName[scenario]!, expectation: expectation, figures: figures)
             }
@@ -99,8 +104,10 @@ public enum ExperimentAnalysis {
                 }
             } else if abs(otherDifference) > abs(sqlDifference), otherDifference < 0 {
                 text += " \(t.label)'s extra work outside SQLite cancels what it saves in SQL."
+            } else if saved == 0, abs(sqlDifference) >= abs(otherDifference) {
+                text += " Both run the same statements: the difference is work done inside them, per row."
             } else {
-                text += " The SQL \(t.label) saves is cheaper here than in the source's setting."
+                text += " What \(t.label) saves is a smaller share of the time here than in the source's setting."
             }
         case .inverted:
             text += sqlDifference < 0 && abs(sqlDifference) >= abs(otherDifference)
@@ -127,6 +134,16 @@ public enum ExperimentAnalysis {
     }
 
     // MARK: Formatting
+
+    /// `explanation` with each `%name%` replaced by the figure `name`
+    /// (a share below 1 as a percentage).
+    static func fill(_ explanation: String, _ values: [String: Double]) -> String {
+        var text = explanation
+        for (name, value) in values where text.contains("%\(name)%") {
+            text = text.replacingOccurrences(of: "%\(name)%", with: value < 1 && value > 0 ? percent(value) : number(value))
+        }
+        return text
+    }
 
     static func count(_ side: ExperimentReport.Side, _ name: String) -> Int { side.counters[name] ?? 0 }
 

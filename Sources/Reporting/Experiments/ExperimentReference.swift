@@ -10,6 +10,25 @@ public struct ExperimentReference: Sendable {
     /// Where and how the source measured (device, data size).
     public var sourceSetting: String
     public var kind: Kind
+    /// A figure one of the scenarios records that bounds the ratio this run
+    /// can show (the share of work the recommended way may skip), and what
+    /// it is: the reason quotes it.
+    public var bound: Bound?
+
+    public struct Bound: Sendable {
+        public var scenario: String
+        /// A figure of the scenario: the largest ratio possible.
+        public var figure: String
+        /// `the rating test decides 41% of rows first`-style explanation,
+        /// with `%share%` standing for the figure named `share`.
+        public var explanation: String
+
+        public init(scenario: String, figure: String, explanation: String) {
+            self.scenario = scenario
+            self.figure = figure
+            self.explanation = explanation
+        }
+    }
 
     public enum Kind: Sendable {
         /// Two timed sides. `baseline` is the way the source warns against
@@ -42,7 +61,8 @@ public struct ExperimentReference: Sendable {
         public var label: String { phase.map { "\(scenario): \($0)" } ?? scenario }
     }
 
-    public init(name: String, lesson: String, source: String, sourceSetting: String, kind: Kind) {
+    public init(name: String, lesson: String, source: String, sourceSetting: String, kind: Kind, bound: Bound? = nil) {
+        self.bound = bound
         self.name = name
         self.lesson = lesson
         self.source = source
