@@ -321,6 +321,42 @@ __attribute__((noinline)) static int climit_measured(sqlite3 **connections, sqli
     return 0;
 }
 
+// faultline_like(text, pattern, options) as C does it at best: the LIKE
+// pattern (`*`, `?`) turned into a GLOB pattern once per statement (kept as
+// auxiliary data) and matched per row with sqlite3_strglob. Folding
+// options are not in the C limit: a pattern with any is an error.
+static void like_free(void *pattern) { free(pattern); }
+
+static void faultline_like(sqlite3_context *context, int count, sqlite3_value **values) {
+    (void)count;
+    if (sqlite3_value_type(values[0]) == SQLITE_NULL || sqlite3_value_type(values[1]) == SQLITE_NULL) {
+        sqlite3_result_null(context);
+        return;
+    }
+    if (sqlite3_value_int(values[2]) != 0) {
+        sqlite3_result_error(context, "faultline_like: the C limit has no [c] or [d] folding", -1);
+        return;
+    }
+    char *glob = sqlite3_get_auxdata(context, 1);
+    if (glob == NULL) {
+        const unsigned char *pattern = sqlite3_value_text(values[1]);
+        int length = sqlite3_value_bytes(values[1]);
+        glob = malloc((size_t)length * 3 + 1);
+        char *out = glob;
+        for (int i = 0; i < length; i++) {
+            if (pattern[i] == '[') { memcpy(out, "[[]", 3); out += 3; } else { *out++ = (char)pattern[i]; }
+        }
+        *out = 0;
+        sqlite3_set_auxdata(context, 1, glob, like_free);
+        glob = sqlite3_get_auxdata(context, 1);
+        if (glob == NULL) {
+            sqlite3_result_error_nomem(context);
+            return;
+        }
+    }
+    sqlite3_result_int(context, sqlite3_strglob(glob, (const char *)sqlite3_value_text(values[0])) == 0);
+}
+
 int climit_replay(const char *db_path, const char *capture_path, int64_t accesses, climit_result *result, char *error,
                   size_t error_size) {
     memset(result, 0, sizeof *result);
@@ -335,6 +371,8 @@ int climit_replay(const char *db_path, const char *capture_path, int64_t accesse
         // The engine's settings: WAL, synchronous=NORMAL, a busy timeout.
         sqlite3_exec(connections[i], "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL", NULL, NULL, NULL);
         sqlite3_busy_timeout(connections[i], 5000);
+        sqlite3_create_function_v2(connections[i], "faultline_like", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, faultline_like,
+                                   NULL, NULL, NULL);
     }
     sqlite3_stmt **prepared = calloc((size_t)c.connection_count * (size_t)c.statement_count + 1, sizeof(sqlite3_stmt *));
     memory m = {0};
