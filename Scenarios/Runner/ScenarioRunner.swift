@@ -264,7 +264,7 @@ public final class ScenarioRunner {
             let rowCache = Double(snapshot.rowCacheNanoseconds) / 1e9
             breakdowns.append(TimeBreakdown(sqliteSeconds: sqlite, rowCacheSeconds: rowCache, otherSeconds: max(0, wall - sqlite - rowCache)))
             if index == total - 1 {
-                report.insights = InsightRules().analyze(snapshot.evidence)
+                report.insights = InsightRules(indexedColumns: Self.indexedColumns(of: scenario.dataSet.model)).analyze(snapshot.evidence)
                 if scenario.repeatsStatements != nil { report.insights.removeAll { $0.rule == "repeated-statement" } }
             }
             if index == total - 1, options.keptEvents > 0 {
@@ -293,6 +293,12 @@ public final class ScenarioRunner {
                 rowsReturned: aggregate.rowsReturned, rowsChanged: aggregate.rowsChanged, fullScanSteps: aggregate.fullScanSteps,
                 firstCallSite: aggregate.firstCallSite.description, queryPlan: aggregate.queryPlan)
         }
+    }
+
+    /// `Table.column` of every indexed attribute: the insight rules give no
+    /// advice to add an index that exists.
+    static func indexedColumns(of model: Model) -> Set<String> {
+        Set(model.entities.flatMap { entity in entity.attributes.filter(\.isIndexed).map { "\(entity.name).\($0.name)" } })
     }
 
     /// Each figure over the iterations that recorded it.

@@ -54,6 +54,23 @@ import Testing
             + "Fast ran 5 statements reading 2001 rows, SQLite 30 ms of 580 ms (5%)."))
         #expect(experiment.reason.contains("1497 fewer here"))
         #expect(experiment.reason.contains("Both sides fire at least 500000 object faults (499000 and 500000 from the row cache)"))
+        #expect(experiment.reason.contains("1497 fewer here, at about 6.68 µs of SQLite time each"))
+        #expect(experiment.reason.hasSuffix("that in-memory work, the same on both sides, dominates."))
+        #expect(!experiment.reason.contains("still runs"))
+    }
+
+    @Test func roundTripsTheTreatmentKeepsAreSaid() throws {
+        let slow = Self.scenario("Slow", seconds: [1.56, 1.55, 1.57], sqlite: 0.47, counters: [
+            "sqlStatements": 501_501, "rowsRead": 1_001_000, "faultsFired": 500_500, "cacheHits": 0,
+        ])
+        let fast = Self.scenario("Fast", seconds: [1.33, 1.32, 1.34], sqlite: 0.44, counters: [
+            "sqlStatements": 499_005, "rowsRead": 1_000_500, "faultsFired": 499_000, "cacheHits": 0,
+        ])
+        let experiment = try #require(ExperimentAnalysis.analyze([Self.reference], scenarios: [slow, fast]).first)
+        #expect(experiment.verdict == .weaker)
+        #expect(experiment.reason.contains("Fast still runs 499005 statements, 100% of Slow's."))
+        #expect(experiment.reason.hasSuffix(
+            "the engine's side of each round trip (binding, reading the row, filling the object), the same on both sides."))
     }
 
     @Test func anEffectFromSQLIsReproducedAndNamedSo() throws {

@@ -92,6 +92,24 @@ import Testing
         #expect(InsightRules().analyze([sql("SELECT t0.pk FROM \"Selfie\" t0", fullScanSteps: 5_000)]).isEmpty)
     }
 
+    @Test func fullScanAdvisesNoIndexThatCannotHelp() {
+        // A pattern match: no index serves it.
+        let matched = sql("SELECT t0.pk FROM \"Selfie\" t0 WHERE faultline_like(t0.\"name\", ?, 0) = 1", ["'*e*ie*'"], fullScanSteps: 5_000)
+        #expect(InsightRules().analyze([matched]).map { $0.message } == [
+            "full table scans of Selfie: 5000 rows stepped in 1 executions; no index serves a pattern match on Selfie.name: "
+                + "put a cheaper, selective term first, or narrow the rows another way",
+        ])
+        // The column is also compared directly: an index could serve that term.
+        let mixed = sql("SELECT t0.pk FROM \"Selfie\" t0 WHERE faultline_like(t0.\"name\", ?, 0) = 1 AND t0.\"name\" > ?", fullScanSteps: 5_000)
+        #expect(InsightRules().analyze([mixed]).first?.message.hasSuffix("an index on Selfie.name would serve") == true)
+        // An index that exists is not advised again.
+        let either = sql("SELECT t0.pk FROM \"Selfie\" t0 WHERE (t0.\"rating\" < ? OR t0.\"name\" = ?)", fullScanSteps: 5_000)
+        #expect(InsightRules(indexedColumns: ["Selfie.rating"]).analyze([either]).first?.message.hasSuffix(
+            "Selfie.rating has an index, which this condition cannot use (an OR across columns, or a function of the column)") == true)
+        #expect(InsightRules(indexedColumns: ["Person.rating"]).analyze([either]).first?.message.hasSuffix(
+            "an index on Selfie.rating would serve") == true)
+    }
+
     @Test func saveInLoop() {
         let insights = InsightRules().analyze((0..<10).map { _ in save(objects: 1) })
         #expect(insights.map { $0.message } == [

@@ -93,14 +93,23 @@ public enum ExperimentAnalysis {
         case .weaker, .absent:
             let share = b.medianSeconds > 0 ? b.sqliteSeconds / b.medianSeconds : 0
             if saved > 0, share < 0.5 {
-                let perStatement = b.sqliteSeconds / Double(max(1, count(b, "sqlStatements")))
+                // What SQLite spent on the statements saved, per statement.
+                let perStatement = max(0, sqlDifference) / Double(saved)
                 text += " The source's effect comes from round trips to the store: \(saved) fewer here, at about "
-                    + "\(seconds(perStatement)) each, while SQLite is only \(percent(share)) of \(b.label)'s time."
+                    + "\(seconds(perStatement)) of SQLite time each, while SQLite is only \(percent(share)) of \(b.label)'s time."
+                if saved * 2 < count(b, "sqlStatements") {
+                    text += " \(t.label) still runs \(count(t, "sqlStatements")) statements, "
+                        + "\(percent(Double(count(t, "sqlStatements")) / Double(max(1, count(b, "sqlStatements"))))) of \(b.label)'s."
+                }
                 let faults = min(count(b, "faultsFired"), count(t, "faultsFired"))
                 if faults > 0 {
                     let perAccess = (b.medianSeconds - b.sqliteSeconds) / Double(count(b, "faultsFired"))
-                    text += " Both sides fire at least \(faults) object faults (\(count(b, "cacheHits")) and \(count(t, "cacheHits")) "
-                        + "from the row cache), about \(seconds(perAccess)) each outside SQLite in \(b.label): that in-memory work dominates."
+                    let hits = (count(b, "cacheHits"), count(t, "cacheHits"))
+                    text += " Both sides fire at least \(faults) object faults (\(hits.0) and \(hits.1) from the row cache), "
+                        + "about \(seconds(perAccess)) each outside SQLite in \(b.label): "
+                        + (hits.0 * 2 >= count(b, "faultsFired")
+                            ? "that in-memory work, the same on both sides, dominates."
+                            : "the engine's side of each round trip (binding, reading the row, filling the object), the same on both sides.")
                 }
             } else if abs(otherDifference) > abs(sqlDifference), otherDifference < 0 {
                 text += " \(t.label)'s extra work outside SQLite cancels what it saves in SQL."

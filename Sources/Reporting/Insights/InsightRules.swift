@@ -21,8 +21,16 @@ public struct InsightRules: Sendable {
     public var fullScanThreshold = 1_000
     public var saveLoopThreshold = 10
     public var countThreshold = 20
+    /// Columns that have an index (`Table.column`), when the model is known:
+    /// a full scan filtering one of them gets no advice to add the index.
+    public var indexedColumns: Set<String> = []
 
     public init() {}
+
+    /// Rules that know which columns of the model have an index.
+    public init(indexedColumns: Set<String>) {
+        self.indexedColumns = indexedColumns
+    }
 
     /// The insights of a list of events (a log, a test).
     public func analyze(_ events: [Event]) -> [Insight] {
@@ -80,7 +88,16 @@ public struct InsightRules: Sendable {
         evidence.fullScans.filter { $0.value.steps >= fullScanThreshold }.sorted { $0.key < $1.key }.compactMap { shape, scans in
             guard let table = Self.table(in: shape) else { return nil }
             let column = Self.filteredColumn(in: shape)
-            let advice = column.map { "an index on \(table).\($0) would serve" } ?? "an index on the columns it filters would serve"
+            // Advice only where an index could serve: not for a column
+            // matched through a pattern function, nor one that has an index.
+            let advice: String
+            if let column, Self.isOnlyMatched(column, in: shape) {
+                advice = "no index serves a pattern match on \(table).\(column): put a cheaper, selective term first, or narrow the rows another way"
+            } else if let column, indexedColumns.contains("\(table).\(column)") {
+                advice = "\(table).\(column) has an index, which this condition cannot use (an OR across columns, or a function of the column)"
+            } else {
+                advice = column.map { "an index on \(table).\($0) would serve" } ?? "an index on the columns it filters would serve"
+            }
             return Insight(
                 rule: "full-scan", entity: table, keyPath: column ?? "",
                 message: "full table scans of \(table): \(scans.steps) rows stepped in \(scans.executions) executions; \(advice)",
@@ -127,6 +144,19 @@ public struct InsightRules: Sendable {
         guard let from = sql.range(of: "FROM \"") else { return nil }
         let rest = sql[from.upperBound...]
         return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+    }
+
+    /// Whether every use of the root table's `column` in the WHERE clause
+    /// is inside a registered pattern or folding function.
+    static func isOnlyMatched(_ column: String, in sql: String) -> Bool {
+        guard let clause = sql.range(of: " WHERE ") else { return false }
+        let condition = String(sql[clause.upperBound...])
+        let reference = "t0.\"\(column)\""
+        let uses = condition.components(separatedBy: reference).count - 1
+        let wrapped = ["faultline_like(", "faultline_matches(", "faultline_fold("].reduce(0) { total, function in
+            total + condition.components(separatedBy: function + reference).count - 1
+        }
+        return uses > 0 && uses == wrapped
     }
 
     /// The first column the root table is filtered on (`WHERE t0."rating" < ?` → `rating`).
