@@ -68,6 +68,34 @@ import Testing
         #expect(!faster.hasRegression)
     }
 
+    @Test func aSlowerPhaseIsARegressionEvenWhenTheScenarioIsNot() throws {
+        func withPhases(_ cold: [Double]) -> ScenarioReport {
+            var scenario = Self.scenario("Cache", times: Self.steady)
+            scenario.phases = [
+                PhaseReport(name: "cold", samples: cold, sqliteSeconds: cold.map { $0 / 2 }, counters: [:]),
+                PhaseReport(name: "warm", samples: Self.steady.map { $0 / 10 }, sqliteSeconds: Self.steady.map { _ in 0 }, counters: [:]),
+            ]
+            return scenario
+        }
+        let base = Self.report([withPhases(Self.steady.map { $0 / 4 })])
+        let head = Self.report([withPhases(Self.steady.map { $0 / 2 })])
+        let comparison = ReportComparer().compare(base, head)
+        let scenario = try #require(comparison.scenarios.first)
+        #expect(scenario.timing?.verdict == "unchanged")
+        #expect(scenario.phases.map(\.name) == ["cold", "warm"])
+        #expect(scenario.phases.map(\.timing.verdict) == ["slower", "unchanged"])
+        #expect(abs((scenario.phases[0].timing.ratio ?? 0) - 2) < 1e-9)
+        #expect(comparison.hasRegression)
+        let text = try ComparisonFormat.text.render(comparison)
+        #expect(text.contains("  phase cold: 0.0250s → 0.0500s ×2.000 ["), "\(text)")
+        #expect(try ComparisonFormat.markdown.render(comparison).contains("cold: "))
+        let json = try ComparisonFormat.json.render(comparison)
+        #expect(try JSONDecoder().decode(ReportComparison.self, from: Data(json.utf8)) == comparison)
+        // A phase only one report has is not compared.
+        let unphased = Self.report([Self.scenario("Cache", times: Self.steady)])
+        #expect(ReportComparer().compare(unphased, head).scenarios[0].phases.isEmpty)
+    }
+
     @Test func aChangeUnderTheNoiseFloorIsNoise() {
         let base = Self.report([Self.scenario(times: Self.steady)])
         let head = Self.report([Self.scenario(times: Self.steady.map { $0 * 1.03 })])

@@ -59,6 +59,9 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
             lines.append("\(scenario.name): \(scenario.status)\(missingNote(scenario))")
             lines.append("  counters: \(counterSummary(scenario))")
             lines.append("  timing:   \(timingSummary(scenario.timing))")
+            for phase in scenario.phases {
+                lines.append("  phase \(phase.name): \(timingSummary(phase.timing))")
+            }
             for change in scenario.statements {
                 lines.append("  statement \(change.change) (\(change.baseCount) → \(change.headCount)): \(change.shape)")
             }
@@ -80,7 +83,8 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
         lines += ["", "| scenario | counters | timing | new insights |", "| --- | --- | --- | --- |"]
         for scenario in comparison.scenarios {
             let name = scenario.status == "compared" ? scenario.name : "\(scenario.name) (\(scenario.status))\(missingNote(scenario))"
-            let cells = [name, counterSummary(scenario), timingSummary(scenario.timing), scenario.newInsights.map(\.message).joined(separator: "; ")]
+            let timings = [timingSummary(scenario.timing)] + scenario.phases.map { "\($0.name): \(timingSummary($0.timing))" }
+            let cells = [name, counterSummary(scenario), timings.joined(separator: "; "), scenario.newInsights.map(\.message).joined(separator: "; ")]
             lines.append("| " + cells.map(escapeMarkdown).joined(separator: " | ") + " |")
         }
         let statements = comparison.scenarios.flatMap { scenario in scenario.statements.map { (scenario.name, $0) } }

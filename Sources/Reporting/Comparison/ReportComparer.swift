@@ -15,8 +15,9 @@ import Probes
 ///   (when counters compare). With `allowMissing` (a subset run on
 ///   purpose) they are shown, not gating. A scenario that failed in head is
 ///   a regression either way.
-/// - Timings: the medians are compared with a Mann-Whitney U test (p-values
-///   corrected for the number of scenarios with Holm's method) and a
+/// - Timings: the medians of each scenario's time and of each of its
+///   phases' are compared with a Mann-Whitney U test (p-values corrected for
+///   the number of timings with Holm's method) and a
 ///   bootstrap interval of the ratio; slower or faster only when both say so
 ///   and the change is above the noise floor. With fewer than
 ///   `minimumSamples` samples a side the verdict is "inconclusive". Reports
@@ -41,7 +42,8 @@ public struct ReportComparer: Sendable {
         let counterReason = Self.counterIncomparability(base, head)
         let timingReason = Self.timingIncomparability(base, head)
         var scenarios: [ReportComparison.ScenarioComparison] = []
-        var tested: [(index: Int, p: Double, interval: BootstrapRatio.Interval)] = []
+        // Every tested timing: a scenario's (phase nil) or one of its phases'.
+        var tested: [(index: Int, phase: Int?, p: Double, interval: BootstrapRatio.Interval)] = []
         let baseByName = Dictionary(base.scenarios.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         for headScenario in head.scenarios {
             guard let baseScenario = baseByName[headScenario.name] else {
@@ -57,9 +59,18 @@ public struct ReportComparer: Sendable {
             }
             let known = Set(baseScenario.insights.map(\.identity))
             comparison.newInsights = headScenario.insights.filter { !known.contains($0.identity) && !accepted.identities.contains($0.identity) }
-            let (timing, test) = self.timing(baseScenario, headScenario, reason: timingReason)
+            let (timing, test) = self.timing(
+                baseScenario.samples.map(\.wallSeconds), headScenario.samples.map(\.wallSeconds), reason: timingReason)
             comparison.timing = timing
-            if let test { tested.append((scenarios.count, test.p, test.interval)) }
+            if let test { tested.append((scenarios.count, nil, test.p, test.interval)) }
+            let basePhases = Dictionary((baseScenario.phases ?? []).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+            for phase in headScenario.phases ?? [] {
+                guard let before = basePhases[phase.name] else { continue }
+                let (timing, test) = self.timing(before.samples, phase.samples, reason: timingReason)
+                guard let timing else { continue }
+                if let test { tested.append((scenarios.count, comparison.phases.count, test.p, test.interval)) }
+                comparison.phases.append(.init(name: phase.name, timing: timing))
+            }
             let missing = headScenario.status == .skipped && baseScenario.status == .passed
             comparison.regression = headScenario.status == .failed || (missing && !allowMissing)
             scenarios.append(comparison)
@@ -68,19 +79,27 @@ public struct ReportComparer: Sendable {
         for baseScenario in base.scenarios where !headNames.contains(baseScenario.name) {
             scenarios.append(.init(name: baseScenario.name, status: "only in base", regression: baseScenario.status == .passed && !allowMissing))
         }
-        // Holm's correction over every scenario whose timing was tested.
+        // Holm's correction over every timing tested, scenarios' and phases'.
         let adjusted = HolmCorrection.adjust(tested.map(\.p))
         for (test, p) in zip(tested, adjusted) {
-            guard var timing = scenarios[test.index].timing else { continue }
-            timing.adjustedPValue = p
-            timing.verdict = verdict(timing, interval: test.interval, adjustedP: p, scenario: scenarios[test.index].name)
-            scenarios[test.index].timing = timing
+            let name = scenarios[test.index].name
+            if let phase = test.phase {
+                var timing = scenarios[test.index].phases[phase].timing
+                timing.adjustedPValue = p
+                timing.verdict = verdict(timing, interval: test.interval, adjustedP: p, scenario: name)
+                scenarios[test.index].phases[phase].timing = timing
+            } else if var timing = scenarios[test.index].timing {
+                timing.adjustedPValue = p
+                timing.verdict = verdict(timing, interval: test.interval, adjustedP: p, scenario: name)
+                scenarios[test.index].timing = timing
+            }
         }
         for index in scenarios.indices {
             let scenario = scenarios[index]
             scenarios[index].regression = scenario.regression
                 || scenario.counters.contains { $0.verdict == "regression" || $0.verdict == "missing" }
                 || !scenario.newInsights.isEmpty || scenario.timing?.verdict == "slower"
+                || scenario.phases.contains { $0.timing.verdict == "slower" }
         }
         return ReportComparison(
             base: basePath, head: headPath, countersNotComparable: counterReason, timingsNotComparable: timingReason,
@@ -157,10 +176,8 @@ public struct ReportComparer: Sendable {
     /// The timing comparison, and for a tested one its p-value and the
     /// bootstrap interval (whose bounds may be infinite: a base of 0).
     private func timing(
-        _ base: ScenarioReport, _ head: ScenarioReport, reason: String?
+        _ b: [Double], _ h: [Double], reason: String?
     ) -> (ReportComparison.TimingComparison?, (p: Double, interval: BootstrapRatio.Interval)?) {
-        let b = base.samples.map(\.wallSeconds)
-        let h = head.samples.map(\.wallSeconds)
         // A time that is negative or not finite is not a time (ReportFile
         // refuses such reports; a report built in code may hold one).
         guard !b.isEmpty, !h.isEmpty, (b + h).allSatisfy({ $0.isFinite && $0 >= 0 }) else { return (nil, nil) }

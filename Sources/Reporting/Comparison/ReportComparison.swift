@@ -28,6 +28,9 @@ public struct ReportComparison: Codable, Equatable, Sendable {
         public var statements: [StatementChange]
         public var newInsights: [Insight]
         public var timing: TimingComparison?
+        /// The scenario's phases (``PhaseReport``) present in both reports,
+        /// each compared as samples like the scenario's time.
+        public var phases: [PhaseTiming]
         /// Whether this scenario makes the comparison a regression (false
         /// when read from a comparison written before the field existed).
         public var regression: Bool
@@ -42,6 +45,7 @@ public struct ReportComparison: Codable, Equatable, Sendable {
             self.statements = statements
             self.newInsights = newInsights
             self.timing = timing
+            self.phases = []
             self.regression = regression
         }
 
@@ -53,6 +57,7 @@ public struct ReportComparison: Codable, Equatable, Sendable {
             statements = try container.decode([StatementChange].self, forKey: .statements)
             newInsights = try container.decode([Insight].self, forKey: .newInsights)
             timing = try container.decodeIfPresent(TimingComparison.self, forKey: .timing)
+            phases = try container.decodeIfPresent([PhaseTiming].self, forKey: .phases) ?? []
             regression = try container.decodeIfPresent(Bool.self, forKey: .regression) ?? false
         }
     }
@@ -74,6 +79,12 @@ public struct ReportComparison: Codable, Equatable, Sendable {
             try container.encode(head, forKey: .head)  // null, not left out
             try container.encode(verdict, forKey: .verdict)
         }
+    }
+
+    /// One phase's time in base and head.
+    public struct PhaseTiming: Codable, Equatable, Sendable {
+        public var name: String
+        public var timing: TimingComparison
     }
 
     public struct StatementChange: Codable, Equatable, Sendable {

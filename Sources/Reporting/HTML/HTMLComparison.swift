@@ -18,6 +18,13 @@ public enum HTMLComparison {
                 html += "<h3>Median time</h3>" + SVGChart.bars([("base", timing.baseMedian), ("head", timing.headMedian)])
                     + "<p>\(escapeHTML(ComparisonFormat.timingSummary(timing)))</p>"
             }
+            if !scenario.phases.isEmpty {
+                html += "<h3>Phases</h3><ul>"
+                for phase in scenario.phases {
+                    html += "<li>\(escapeHTML(phase.name)): \(escapeHTML(ComparisonFormat.timingSummary(phase.timing)))</li>"
+                }
+                html += "</ul>"
+            }
             if !scenario.counters.isEmpty {
                 html += "<h3>Counters</h3><table class=\"sortable\"><thead><tr><th>counter</th><th>base</th><th>head</th><th>verdict</th></tr></thead><tbody>"
                 for counter in scenario.counters {
