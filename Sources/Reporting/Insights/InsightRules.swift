@@ -15,12 +15,20 @@ import Probes
 /// | `save-in-loop` | at least `saveLoopThreshold` saves of one or two objects each |
 /// | `repeated-count` | at least `countThreshold` relationship faults of one to-many relationship whose destinations are never read: a derived count attribute would do |
 /// | `unused-prefetch` | a relationship prefetched for some objects and read for none of them (unused eager loading) |
+///
+/// The same rules, with the same thresholds, read a SQL debug log
+/// (``analyze(_:)-(SQLLogAnalysis)``, in InsightRules+Log.swift) as far as a
+/// log shows them, with `n-plus-one` for a SELECT shape run with at least
+/// `nPlusOneThreshold` different values.
 public struct InsightRules: Sendable {
     public var faultStormThreshold = 50
     public var repetitionThreshold = 10
     public var fullScanThreshold = 1_000
     public var saveLoopThreshold = 10
     public var countThreshold = 20
+    /// Executions of one SELECT shape with different values that a log's
+    /// `n-plus-one` insight needs (logs only: a run sees the faults).
+    public var nPlusOneThreshold = 50
     /// Columns that have an index (`Table.column`), when the model is known:
     /// a full scan filtering one of them gets no advice to add the index.
     public var indexedColumns: Set<String> = []

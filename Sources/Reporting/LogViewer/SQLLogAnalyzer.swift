@@ -467,33 +467,9 @@ public struct SQLLogAnalyzer {
         result.prefetches = sorted(prefetches)
         result.fullScans = fullScans.sorted()
         result.planRows = planRows.values.sorted { $0.firstLine != $1.firstLine ? $0.firstLine < $1.firstLine : $0.row < $1.row }
-        result.insights = insights(result)
+        result.insights = InsightRules().analyze(result)
         result.timeline = timeline
         result.linesPerBucket = linesPerBucket
         return result
-    }
-
-    /// The report's rules (``InsightRules``) as far as a log can show them,
-    /// with the same thresholds, and N+1 SELECTs.
-    private func insights(_ result: SQLLogAnalysis) -> [SQLLogAnalysis.LogInsight] {
-        let rules = InsightRules()
-        var insights: [SQLLogAnalysis.LogInsight] = []
-        for fault in result.faults where fault.source == "database" && fault.count >= rules.faultStormThreshold {
-            insights.append(.init(
-                rule: "fault-storm", message: "\(fault.count) faults on \(fault.entity) fulfilled one by one from the database; prefetch the relationship that leads to them",
-                firstLine: fault.firstLine))
-        }
-        for shape in result.statements where shape.count - shape.duplicates >= 50 && shape.shape.uppercased().hasPrefix("SELECT") {
-            insights.append(.init(
-                rule: "n-plus-one", message: "\(shape.count) executions of one SELECT shape with different values (N+1): \(shape.shape)",
-                firstLine: shape.firstLine))
-        }
-        for shape in result.statements where shape.duplicates >= rules.repetitionThreshold && !shape.shape.uppercased().hasPrefix("BEGIN")
-            && !shape.shape.uppercased().hasPrefix("COMMIT")
-        {
-            insights.append(.init(
-                rule: "repeated-statement", message: "\(shape.duplicates + 1) identical executions of \(shape.shape)", firstLine: shape.firstLine))
-        }
-        return insights
     }
 }
