@@ -96,23 +96,39 @@ extension ObjectContext {
             return all.sorted { $0.objectID < $1.objectID }
 
         case .keyPairs(let sql):
-            let pairs: [(Int64, Int64)] = try storeRead(purpose: purpose) { connection, _ in
-                var pairs: [(Int64, Int64)] = []
+            // (source, destination) pairs, ordered by source then destination.
+            let (sourceKeys, targetKeys): ([Int64], [Int64]) = try storeRead(purpose: purpose) { connection, _ in
+                var sourceKeys: [Int64] = []
+                var targetKeys: [Int64] = []
                 try connection.query(sql, [KeyList.argument(sources.map(\.objectID))]) { row in
-                    pairs.append((row.int64(0), row.int64(1)))
+                    sourceKeys.append(row.int64(0))
+                    targetKeys.append(row.int64(1))
                 }
-                return pairs
+                return (sourceKeys, targetKeys)
             }
-            let distinct = Set(pairs.map(\.1)).sorted().map { ObjectID(entity: destination, primaryKey: $0) }
+            // Sorting and skipping repeats costs less than hashing each key.
+            var distinctKeys = targetKeys.sorted()
+            distinctKeys.removeConsecutiveDuplicates()
+            let distinct = distinctKeys.map { ObjectID(entity: destination, primaryKey: $0) }
             let loaded = try loadMissing(distinct, of: destination, purpose: purpose)
-            var groups: [Int64: [ManagedObject]] = [:]
-            for (source, target) in pairs {
-                if let object = loaded[ObjectID(entity: destination, primaryKey: target)] {
-                    groups[source, default: []].append(object)
+            // Keys to objects through tables, not a hash per pair.
+            var targets = KeyTable<ManagedObject>(keys: distinct.lazy.map(\.primaryKey))
+            for (id, object) in loaded { targets[id.primaryKey] = object }
+            var bySource = KeyTable<[ManagedObject]>(keys: sources.lazy.map(\.objectID.primaryKey))
+            var start = 0
+            while start < sourceKeys.count {
+                let key = sourceKeys[start]
+                var end = start
+                var objects: [ManagedObject] = []
+                while end < sourceKeys.count, sourceKeys[end] == key {
+                    if let object = targets[targetKeys[end]] { objects.append(object) }
+                    end += 1
                 }
+                bySource[key] = objects
+                start = end
             }
             for source in sources {
-                setLoaded(source, relationship, groups[source.objectID.primaryKey] ?? [])
+                setLoaded(source, relationship, bySource[source.objectID.primaryKey] ?? [])
             }
             return distinct.compactMap { loaded[$0] }
         }
