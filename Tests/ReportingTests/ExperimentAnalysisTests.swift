@@ -86,7 +86,13 @@ import Testing
         let fast = Self.scenario("Fast", seconds: [2, 2, 2], sqlite: 1.5, counters: ["sqlStatements": 2, "rowsRead": 5_000])
         let experiment = try #require(ExperimentAnalysis.analyze([Self.reference], scenarios: [slow, fast]).first)
         #expect(experiment.verdict == .inverted)
-        #expect(experiment.reason.hasSuffix("Fast is slower in SQLite: it reads 5000 rows against 10."))
+        #expect(experiment.reason.hasSuffix("Fast is slower in SQLite (1.40 s more, for 5000 rows in 2 statements against 10 in 10)."))
+        // Slower on both counts: both are said.
+        let both = Self.scenario("Fast", seconds: [2, 2, 2], sqlite: 0.8, counters: ["sqlStatements": 2, "rowsRead": 10])
+        let twice = try #require(ExperimentAnalysis.analyze([Self.reference], scenarios: [slow, both]).first)
+        #expect(twice.reason.hasSuffix(
+            "Fast is slower in SQLite (700 ms more, for 10 rows in 2 statements against 10 in 10) and outside it, "
+                + "in the engine's own work (300 ms more)."))
     }
 
     @Test func phasesAreSidesAndMissingOrFailedScenariosAreNotJudged() throws {

@@ -119,9 +119,14 @@ public enum ExperimentAnalysis {
                 text += " What \(t.label) saves is a smaller share of the time here than in the source's setting."
             }
         case .inverted:
-            text += sqlDifference < 0 && abs(sqlDifference) >= abs(otherDifference)
-                ? " \(t.label) is slower in SQLite: it reads \(count(t, "rowsRead")) rows against \(count(b, "rowsRead"))."
-                : " \(t.label) is slower outside SQLite, in the engine's own work."
+            var parts: [String] = []
+            if sqlDifference < 0 {
+                parts.append("in SQLite (\(seconds(-sqlDifference)) more, for \(plural(count(t, "rowsRead"), "row")) in "
+                    + "\(plural(count(t, "sqlStatements"), "statement")) against \(count(b, "rowsRead")) in \(count(b, "sqlStatements")))")
+            }
+            if otherDifference < 0 { parts.append("outside it, in the engine's own work (\(seconds(-otherDifference)) more)") }
+            text += " \(t.label) is slower " + parts.joined(separator: " and ") + "."
+
         }
         return text
     }
