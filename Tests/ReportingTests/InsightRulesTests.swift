@@ -96,9 +96,14 @@ import Testing
         // A pattern match: no index serves it.
         let matched = sql("SELECT t0.pk FROM \"Selfie\" t0 WHERE faultline_like(t0.\"name\", ?, 0) = 1", ["'*e*ie*'"], fullScanSteps: 5_000)
         #expect(InsightRules().analyze([matched]).map { $0.message } == [
-            "full table scans of Selfie: 5000 rows stepped in 1 executions; no index serves a pattern match on Selfie.name: "
-                + "put a cheaper, selective term first, or narrow the rows another way",
+            "full table scans of Selfie: 5000 rows stepped in 1 executions; no index serves a pattern match on Selfie.name, "
+                + "nor a condition that ORs one: put a cheaper, selective term first, or narrow the rows another way",
         ])
+        // An index on the rating cannot serve a condition that ORs it with a match.
+        let ored = sql("SELECT t0.pk FROM \"Selfie\" t0 WHERE (t0.\"rating\" < ? OR faultline_like(t0.\"name\", ?, 0) = 1)", fullScanSteps: 5_000)
+        #expect(InsightRules().analyze([ored]).first?.message.hasSuffix(
+            "no index serves a pattern match on Selfie, nor a condition that ORs one: put a cheaper, selective term first, "
+                + "or narrow the rows another way") == true)
         // The column is also compared directly: an index could serve that term.
         let mixed = sql("SELECT t0.pk FROM \"Selfie\" t0 WHERE faultline_like(t0.\"name\", ?, 0) = 1 AND t0.\"name\" > ?", fullScanSteps: 5_000)
         #expect(InsightRules().analyze([mixed]).first?.message.hasSuffix("an index on Selfie.name would serve") == true)
@@ -122,8 +127,21 @@ import Testing
         let counts = (1...20).map { relationshipFault("Group", "fireballs", to: "Fireball", key: Int64($0)) }
         let insights = InsightRules().analyze(counts)
         #expect(insights.map(\.identity) == ["repeated-count/Group/fireballs"])
+        #expect(insights.first?.message == "Group.fireballs was loaded 20 times and none of its Fireball objects was read: if only its "
+            + "count is used, a derived count attribute would do; if the IDs are, one fetch of them (a SUBQUERY, or fetchObjectIDs) would")
         // Reading the destinations means the relationship was needed.
         #expect(InsightRules().analyze(counts + [fault("Fireball", 1, .rowCache)]).filter { $0.rule == "repeated-count" }.isEmpty)
+        // So does fetching them with their values (the book's BatchFault),
+        // but not fetching them as faults, nor fetching none.
+        func fetch(asFaults: Bool, count: Int = 10) -> Event {
+            .fetch(FetchEvent(
+                start: 0, durationNanoseconds: 0, thread: 1, context: "main", entity: "Fireball", predicate: "", sort: "",
+                resultType: "objects", resultCount: count, fetchLimit: 0, fetchOffset: 0, fetchBatchSize: 0,
+                returnsObjectsAsFaults: asFaults, includesPropertyValues: true, includesPendingChanges: true, prefetch: "", callSite: site))
+        }
+        #expect(InsightRules().analyze(counts + [fetch(asFaults: false)]).filter { $0.rule == "repeated-count" }.isEmpty)
+        #expect(InsightRules().analyze(counts + [fetch(asFaults: true)]).map(\.rule) == ["repeated-count"])
+        #expect(InsightRules().analyze(counts + [fetch(asFaults: false, count: 0)]).map(\.rule) == ["repeated-count"])
     }
 
     /// The recorder keys repetitions by the statement's interned text; an

@@ -71,6 +71,8 @@ public struct InsightEvidence: Sendable {
     public private(set) var relationshipFaults: [String: RelationshipFaults] = [:]
     /// Entities of which some object fault fired.
     public private(set) var faultedEntities: Set<String> = []
+    /// Entities some fetch returned as objects with their values.
+    public private(set) var fetchedWithValues: Set<String> = []
     public private(set) var prefetchUsage: [String: PrefetchTotals] = [:]
     private var lastFaultedEntity = ""
     /// Stale misses of an entity whose first storm fault has not come yet.
@@ -104,6 +106,9 @@ public struct InsightEvidence: Sendable {
             smallSaveObjects += objects
             if firstSmallSave == nil { firstSmallSave = e }
         case .context(let e): add(context: e)
+        case .fetch(let e):
+            // Objects that come back with their values are there to be read.
+            if e.resultType == "objects", !e.returnsObjectsAsFaults, e.resultCount > 0 { fetchedWithValues.insert(e.entity) }
         default:
             return
         }

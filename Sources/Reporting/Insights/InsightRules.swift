@@ -99,8 +99,9 @@ public struct InsightRules: Sendable {
             // Advice only where an index could serve: not for a column
             // matched through a pattern function, nor one that has an index.
             let advice: String
-            if let column, Self.isOnlyMatched(column, in: shape) {
-                advice = "no index serves a pattern match on \(table).\(column): put a cheaper, selective term first, or narrow the rows another way"
+            if let column, Self.isOnlyMatched(column, in: shape) || Self.orsAPatternMatch(shape) {
+                advice = "no index serves a pattern match on \(table)\(Self.isOnlyMatched(column, in: shape) ? ".\(column)" : ""), "
+                    + "nor a condition that ORs one: put a cheaper, selective term first, or narrow the rows another way"
             } else if let column, indexedColumns.contains("\(table).\(column)") {
                 advice = "\(table).\(column) has an index, which this condition cannot use (an OR across columns, or a function of the column)"
             } else {
@@ -125,10 +126,17 @@ public struct InsightRules: Sendable {
     private func repeatedCounts(_ evidence: InsightEvidence) -> [Insight] {
         evidence.relationshipFaults.sorted { $0.key < $1.key }.compactMap { key, faults in
             let first = faults.first
-            guard faults.count >= countThreshold, !evidence.faultedEntities.contains(first.destinationEntity) else { return nil }
+            // Destinations that faulted, or that a fetch loaded with their
+            // values, may well be read: no advice then.
+            let destination = first.destinationEntity
+            guard faults.count >= countThreshold, !evidence.faultedEntities.contains(destination),
+                  !evidence.fetchedWithValues.contains(destination)
+            else { return nil }
+            // Only the count, or only the IDs, can have been used: both ways out.
             return Insight(
                 rule: "repeated-count", entity: first.entity, keyPath: first.relationship,
-                message: "\(key) was loaded \(faults.count) times and none of its \(first.destinationEntity) objects was read; a derived count attribute would do",
+                message: "\(key) was loaded \(faults.count) times and none of its \(destination) objects was read: if only its count "
+                    + "is used, a derived count attribute would do; if the IDs are, one fetch of them (a SUBQUERY, or fetchObjectIDs) would",
                 evidence: "\(faults.count) relationship faults of \(key), no fault of \(first.destinationEntity)", callSite: first.callSite.description)
         }
     }
@@ -165,6 +173,14 @@ public struct InsightRules: Sendable {
             total + condition.components(separatedBy: function + reference).count - 1
         }
         return uses > 0 && uses == wrapped
+    }
+
+    /// Whether the WHERE clause ORs a term with a pattern match: a row
+    /// must then be read for the match whatever the other term's index.
+    static func orsAPatternMatch(_ sql: String) -> Bool {
+        guard let clause = sql.range(of: " WHERE ") else { return false }
+        let condition = sql[clause.upperBound...]
+        return condition.contains(" OR ") && (condition.contains("faultline_like(") || condition.contains("faultline_matches("))
     }
 
     /// The first column the root table is filtered on (`WHERE t0."rating" < ?` → `rating`).
