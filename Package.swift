@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "Probes", targets: ["Probes"]),
         .library(name: "Reporting", targets: ["Reporting"]),
         .library(name: "Scenarios", targets: ["Scenarios"]),
+        // Measuring persistence code in an application's own tests.
+        .library(name: "Faultline", targets: ["Faultline"]),
         // The LTTng-UST probes, loaded by perf-run at run time when present.
         .library(name: "FaultlineTracepointProvider", type: .dynamic, targets: ["FaultlineTracepointProvider"]),
     ],
@@ -54,6 +56,9 @@ let package = Package(
         // Report model, formats, comparison and SQL debug log parsing.
         .target(name: "Reporting", dependencies: ["Probes"]),
 
+        // Faultline.measure and its checks, for an application's tests.
+        .target(name: "Faultline", dependencies: ["ObjectGraph", "Probes", "Reporting"]),
+
         // Built-in scenarios and their data sets; the catalog lists every
         // scenario file (ScenarioCatalogPlugin).
         .target(name: "Scenarios", dependencies: ["ObjectGraph", "Reporting"], path: "Scenarios", plugins: ["ScenarioCatalogPlugin"]),
@@ -80,6 +85,7 @@ let package = Package(
             dependencies: ["ObjectGraph", "Probes", .product(name: "PropertyBased", package: "swift-property-based")],
             exclude: ["Golden"]
         ),
+        .testTarget(name: "FaultlineTests", dependencies: ["Faultline", "ObjectGraph", "Probes"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Probes"], exclude: ["Fixtures"]),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Reporting", "ObjectGraph", "Probes"]),
         .testTarget(name: "ProbesTests", dependencies: ["Probes", "ObjectGraph", "Scenarios"], exclude: ["Golden"]),

@@ -16,6 +16,9 @@ public final class Store: @unchecked Sendable {
     public let rowCache = RowCache()
     /// Where the engine's events go.
     public let instrumentation: Instrumentation
+    /// Where a measurement attaches its recorder, when the configuration
+    /// ``StoreConfiguration/allowsMeasurement``.
+    public let measurementSlot: MeasurementSlot?
 
     /// A UUID kept in the file, which history tokens carry.
     public let storeIdentifier: String
@@ -48,7 +51,8 @@ public final class Store: @unchecked Sendable {
         case .file(let file): path = file
         case .memory: path = ":memory:"
         }
-        let instrumentation = Instrumentation(sinks: configuration.sinks)
+        measurementSlot = configuration.allowsMeasurement ? MeasurementSlot() : nil
+        let instrumentation = Instrumentation(sinks: configuration.sinks + (measurementSlot.map { [$0] } ?? []))
         self.instrumentation = instrumentation
         do {
             pool = try ConnectionPool(

@@ -30,6 +30,10 @@ public struct StoreConfiguration: Sendable {
     /// for (`FAULTLINE_SQL_DEBUG=1…4`: the SQL debug log); empty means
     /// instrumentation off (one branch per call site).
     public var sinks: [any EventSink] = Instrumentation.environmentSinks()
+    /// Lets a test measure blocks of code on the store (`Faultline.measure`):
+    /// the store gets a ``MeasurementSlot`` among its sinks, which costs an
+    /// atomic load per event check while nothing is measured.
+    public var allowsMeasurement = false
 
     public init() {}
 

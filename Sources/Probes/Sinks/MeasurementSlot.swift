@@ -1,0 +1,45 @@
+import Synchronization
+
+/// A place to plug a recorder into a store for a while: a test measures a
+/// block of code (`Faultline.measure`) by attaching a recorder, running the
+/// block and detaching it. While nothing is attached the slot wants no
+/// event, so a store that allows measurement costs one atomic load per
+/// event check outside measured blocks.
+public final class MeasurementSlot: EventSink, @unchecked Sendable {
+    private let lock = PlainLock()
+    private var attached: Recorder?
+    private let isAttached = Atomic<Bool>(false)
+
+    public init() {}
+
+    /// Attaches `recorder`; false when another one is attached.
+    public func attach(_ recorder: Recorder) -> Bool {
+        lock.withLock {
+            guard attached == nil else { return false }
+            attached = recorder
+            isAttached.store(true, ordering: .releasing)
+            return true
+        }
+    }
+
+    /// Detaches the recorder attached now.
+    public func detach() {
+        lock.withLock {
+            attached = nil
+            isAttached.store(false, ordering: .releasing)
+        }
+    }
+
+    private var current: Recorder? { lock.withLock { attached } }
+
+    public func isEnabled(_ kind: EventKind) -> Bool { isAttached.load(ordering: .acquiring) }
+    public var details: EventDetails { current?.details ?? [] }
+    /// What a measurement's recorder asks for: bound values, to count
+    /// repeated statements.
+    public var possibleDetails: EventDetails { [.sqlArguments] }
+    public func receive(_ event: Event) { current?.receive(event) }
+    public func receive(fault: FaultEvent) { current?.receive(fault: fault) }
+    public func receive(cacheMiss: CacheMissEvent) { current?.receive(cacheMiss: cacheMiss) }
+    public func receive(sql: SQLEvent) { current?.receive(sql: sql) }
+    public func receive(context: ContextEvent) { current?.receive(context: context) }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import ObjectGraph
+import Probes
+import Testing
+@testable import Faultline
+
+final class Author: ManagedObject, EntityNamed {
+    static let entityName = "Author"
+    var name: String {
+        get { self[attribute: "name"] }
+        set { self[attribute: "name"] = newValue }
+    }
+    var posts: [Post] {
+        get { self[toMany: "posts"] }
+        set { self[toMany: "posts"] = newValue }
+    }
+}
+
+final class Post: ManagedObject, EntityNamed {
+    static let entityName = "Post"
+    var title: String {
+        get { self[attribute: "title"] }
+        set { self[attribute: "title"] = newValue }
+    }
+    var author: Author? {
+        get { self[toOne: "author"] }
+        set { self[toOne: "author"] = newValue }
+    }
+}
+
+/// Faultline.measure in an application's test: a small blog model, an N+1
+/// list screen and its prefetching fix, and the checks' failure messages.
+@Suite struct MeasureTests {
+    static let model = try! Model([
+        Entity("Author", Author.self, properties: [.attribute("name", .string), .toMany("posts", "Post", inverse: "author")]),
+        Entity("Post", Post.self, properties: [.attribute("title", .string), .toOne("author", "Author", inverse: "posts")]),
+    ])
+
+    /// 20 authors with 3 posts each.
+    static func store(measurable: Bool = true) throws -> Store {
+        var configuration = StoreConfiguration()
+        configuration.sinks = []
+        configuration.allowsMeasurement = measurable
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-measure-\(UUID().uuidString).sqlite").path
+        let store = try Store(model: model, location: .file(path), configuration: configuration)
+        let context = ObjectContext(store: store)
+        try context.perform {
+            for a in 1...20 {
+                let author = try context.insert(Author.self)
+                author.name = "Author \(a)"
+                for p in 1...3 {
+                    let post = try context.insert(Post.self)
+                    post.title = "Post \(a).\(p)"
+                    post.author = author
+                }
+            }
+            try context.save()
+        }
+        return store
+    }
+
+    /// The list screen: every author with the titles of their posts.
+    static func listScreen(_ context: ObjectContext, prefetching: Bool) throws -> Int {
+        try context.perform {
+            var request = FetchRequest<Author>()
+            if prefetching { request.relationshipKeyPathsForPrefetching = ["posts"] }
+            var titles = 0
+            for author in try context.fetch(request) {
+                _ = author.name
+                for post in author.posts { titles += post.title.isEmpty ? 0 : 1 }
+            }
+            return titles
+        }
+    }
+
+    @Test func anNPlusOneFailsWithTheStatementsAndTheFixPasses() throws {
+        let store = try Self.store()
+        var titles = 0
+        let slow = try Faultline.measure(store) { titles = try Self.listScreen(ObjectContext(store: store), prefetching: false) }
+        #expect(titles == 60)
+        // One fetch, a relationship fault per author, a fault per post, and
+        // the BEGIN DEFERRED that opens the read transaction the context's
+        // faults share.
+        #expect(slow.counters.fetches == 1)
+        #expect(slow.counters.relationshipFaultsFired == 20)
+        #expect(slow.counters.faultsFired == 80)
+        #expect(slow.counters.sqlStatements == 82)
+        let failure = try #require(throws: MeasurementFailure.self) { try slow.requireNoFaultStorm() }
+        #expect(failure.description.hasPrefix("expected no fault storm, found 1:\n  60 faults on Post fulfilled one by one from the database"))
+        #expect(failure.description.contains("statements (82 in all):"))
+        #expect(failure.description.contains("  60 × SELECT t0.pk, t0.\"title\", t0.\"author_pk\" FROM \"Post\" t0 WHERE t0.pk = ?"))
+        #expect(failure.description.contains("(60 rows; first at FaultlineTests/MeasureTests.swift:"))
+        #expect(throws: MeasurementFailure.self) { try slow.requireAtMost(statements: 10) }
+
+        let fast = try Faultline.measure(store) { titles = try Self.listScreen(ObjectContext(store: store), prefetching: true) }
+        #expect(titles == 60)
+        try fast.requireNoFaultStorm()
+        try fast.requireAtMost(statements: 3)
+        try fast.requireAtMost(0, of: "faultsFired")
+        // The fetch and the prefetch of every author's posts.
+        #expect(fast.counters.sqlStatements == 2)
+    }
+
+    @Test func checksSayWhatFailed() throws {
+        let store = try Self.store()
+        let measured = try Faultline.measure(store) {
+            let context = ObjectContext(store: store)
+            try context.perform {
+                _ = try context.fetch(FetchRequest<Post>(predicate: try ObjectPredicate(format: "title BEGINSWITH 'Post 1.'")))
+            }
+        }
+        let scan = try #require(throws: MeasurementFailure.self) { try measured.requireNoFullScan() }
+        #expect(scan.description.hasPrefix(
+            "expected no full table scan, but 1 statement shape stepped through whole tables\nstatements (2 in all):\n> 1 × SELECT"))
+        #expect(scan.description.contains("59 full-scan steps"))
+        let limit = try #require(throws: MeasurementFailure.self) { try measured.requireAtMost(0, of: "rowsRead") }
+        #expect(limit.description.hasPrefix("expected at most 0 rowsRead, got 3"))
+        let unknown = try #require(throws: MeasurementFailure.self) { try measured.requireAtMost(0, of: "rows") }
+        #expect(unknown.description.hasPrefix("no counter rows: the counters are fetches, faultsFired"))
+        try measured.requireNoRepeatedStatement()
+    }
+
+    @Test func onlyTheBlockIsCountedAndOneMeasurementAtATime() throws {
+        let store = try Self.store()
+        _ = try Self.listScreen(ObjectContext(store: store), prefetching: false)
+        let measured = try Faultline.measure(store) {
+            let nested = try #require(throws: MeasurementFailure.self) { _ = try Faultline.measure(store) {} }
+            #expect(nested.description == "another measurement is running on this store: measure one block at a time")
+            let context = ObjectContext(store: store)
+            _ = try context.perform { try context.count(for: FetchRequest<Author>()) }
+        }
+        #expect(measured.counters.sqlStatements == 1)
+        #expect(measured.counters.fetches == 1)
+        // After the block the store records nothing, and a new measurement may start.
+        let empty = try Faultline.measure(store) {}
+        #expect(empty.counters == Counters())
+    }
+
+    @Test func aStoreMustAllowMeasurement() throws {
+        let store = try Self.store(measurable: false)
+        let failure = try #require(throws: MeasurementFailure.self) { _ = try Faultline.measure(store) {} }
+        #expect(failure.description == "the store does not allow measurement: set StoreConfiguration.allowsMeasurement = true when opening it")
+        // What the block throws comes out, and the slot is free again.
+        let measurable = try Self.store()
+        struct Stop: Error {}
+        #expect(throws: Stop.self) { _ = try Faultline.measure(measurable) { throw Stop() } }
+        _ = try Faultline.measure(measurable) {}
+    }
+}
