@@ -5,7 +5,7 @@ import Reporting
 
 /// How to run scenarios.
 public struct RunOptions: Sendable {
-    public enum StoreKind: String, Sendable { case file, memory }
+    public enum StoreKind: String, Sendable, CaseIterable { case file, memory }
 
     public var scale: Double = 1
     public var seed: UInt64 = 1

@@ -81,8 +81,8 @@ extension PerfRun {
         @Argument(help: "The report to judge.")
         var head: String
 
-        @Option(help: "text, markdown, json or html.")
-        var format = "text"
+        @Option(help: "What to print.")
+        var format = ComparisonOutput.text
 
         @Flag(name: .customLong("exact-counters"), help: "Any change of a gating counter, up or down, is a regression.")
         var exactCounters = false
@@ -99,12 +99,6 @@ extension PerfRun {
         @Flag(name: .customLong("allow-missing"), help: "HEAD may lack scenarios (missing or skipped) and counters of BASE: a subset run on purpose.")
         var allowMissing = false
 
-        func validate() throws {
-            guard ComparisonFormat(rawValue: format) != nil || format == "html" else {
-                throw ValidationError("--format must be text, markdown, json or html, not \(format)")
-            }
-        }
-
         func run() throws {
             var comparer = ReportComparer()
             comparer.exactCounters = exactCounters
@@ -114,7 +108,13 @@ extension PerfRun {
                 if let noiseFloor { comparer.noiseFloor = try NoiseFloor.read(noiseFloor) }
                 if let acceptedInsights { comparer.accepted = try AcceptedInsights(contentsOf: acceptedInsights) }
                 let comparison = comparer.compare(try ReportFile.read(base), try ReportFile.read(head), basePath: base, headPath: head)
-                print(format == "html" ? HTMLComparison.render(comparison) : try ComparisonFormat(rawValue: format)!.render(comparison), terminator: "")
+                let text = switch format {
+                case .html: HTMLComparison.render(comparison)
+                case .text: try ComparisonFormat.text.render(comparison)
+                case .markdown: try ComparisonFormat.markdown.render(comparison)
+                case .json: try ComparisonFormat.json.render(comparison)
+                }
+                print(text, terminator: "")
                 if comparison.hasRegression { throw ExitCode.failure }
             } catch let error as ReportError {
                 throw UsageError(error.description)
@@ -168,22 +168,18 @@ extension PerfRun {
         @Argument(help: "The predicate, in format-string syntax (docs/predicates.md).")
         var predicate: String
 
-        @Option(help: "The data set: selfies or fireballs.")
-        var dataset = "selfies"
+        @Option(help: "The data set.")
+        var dataset = DataSetKind.selfies
 
-        @Option(help: "Data set scale, 0.01 to 4.")
-        var scale = 1.0
+        @OptionGroup var scale: ScaleOption
 
         @Flag(help: "Print the explanation as JSON.")
         var json = false
 
         func validate() throws {
-            guard scale >= 0.01, scale <= 4 else { throw ValidationError("--scale must be between 0.01 and 4, not \(scale)") }
-            guard let kind = DataSetKind(rawValue: dataset) else {
-                throw ValidationError("unknown data set \(dataset) (\(DataSetKind.allCases.map(\.rawValue).joined(separator: ", ")))")
-            }
-            guard kind.model.entity(named: entity) != nil else {
-                throw ValidationError("the \(dataset) data set has no entity \(entity) (\(kind.model.entities.map(\.name).joined(separator: ", ")))")
+            guard dataset.model.entity(named: entity) != nil else {
+                throw ValidationError(
+                    "the \(dataset.rawValue) data set has no entity \(entity) (\(dataset.model.entities.map(\.name).joined(separator: ", ")))")
             }
         }
 
@@ -191,7 +187,7 @@ extension PerfRun {
             let explanation: PredicateExplanation
             do {
                 explanation = try PredicateExplanation.explain(
-                    entity: entity, format: predicate, dataSet: DataSetKind(rawValue: dataset)!, scale: scale)
+                    entity: entity, format: predicate, dataSet: dataset, scale: scale.scale)
             } catch let error as PredicateSyntaxError {
                 throw UsageError(error.description)
             } catch let error as ObjectGraphError {
@@ -213,8 +209,7 @@ extension PerfRun {
         @Argument(help: "Scenarios to run (see `perf-run list`); all when none is named.")
         var scenarios: [String] = []
 
-        @Option(parsing: .unconditional, help: "Data set scale, 0.01 to 4: entity counts are max(1, round(500 × scale)).")
-        var scale = 1.0
+        @OptionGroup var scale: ScaleOption
 
         @Option(parsing: .unconditional, help: "Seed of the data generator, 0 to 18446744073709551615.", transform: Self.seed)
         var seed: UInt64 = 1
@@ -225,8 +220,8 @@ extension PerfRun {
         @Option(parsing: .unconditional, help: "Warm-up iterations before the measured ones, 0 to \(Self.maximumIterations).")
         var warmup = 1
 
-        @Option(help: "file (the default) or memory.")
-        var store = "file"
+        @Option(help: "Where the data lives.")
+        var store = RunOptions.StoreKind.file
 
         @Option(help: "Where to write the JSON report (default Reports/latest.json).")
         var json: String?
@@ -279,14 +274,12 @@ extension PerfRun {
         }
 
         func validate() throws {
-            guard scale >= 0.01, scale <= 4 else { throw ValidationError("--scale must be between 0.01 and 4, not \(scale)") }
             guard (1...Self.maximumIterations).contains(iterations) else {
                 throw ValidationError("--iterations must be 1 to \(Self.maximumIterations), not \(iterations)")
             }
             guard (0...Self.maximumIterations).contains(warmup) else {
                 throw ValidationError("--warmup must be 0 to \(Self.maximumIterations), not \(warmup)")
             }
-            guard RunOptions.StoreKind(rawValue: store) != nil else { throw ValidationError("--store must be file or memory, not \(store)") }
             if let timeout, !(timeout > 0 && timeout.isFinite) { throw ValidationError("--timeout must be a positive number of seconds, not \(timeout)") }
             if let sqlDebug, !(1...4).contains(sqlDebug) { throw ValidationError("--sql-debug must be 1 to 4, not \(sqlDebug)") }
             for name in scenarios where ScenarioCatalog.named(name) == nil {
@@ -308,11 +301,11 @@ extension PerfRun {
                 throw UsageError(error.description)
             }
             var options = RunOptions()
-            options.scale = scale
+            options.scale = scale.scale
             options.seed = seed
             options.iterations = iterations
             options.warmup = warmup
-            options.store = RunOptions.StoreKind(rawValue: store)!
+            options.store = store
             options.timeoutSeconds = timeout
             if let level = sqlDebug ?? SQLDebugLogSink.fromEnvironment().map(\.level) {
                 do {

@@ -45,7 +45,12 @@ import Testing
         (["run", "--scale", "5"], "--scale must be between 0.01 and 4, not 5.0\n"),
         (["run", "NoSuchScenario"], "unknown scenario NoSuchScenario (perf-run list shows them)\n"),
         (["run", "FetchAll", "--json", "/proc/nowhere/report.json"], "/proc/nowhere/report.json: cannot write: cannot create /proc/nowhere: No such file or directory\n"),
-        (["run", "--store", "tape"], "--store must be file or memory, not tape\n"),
+        (["run", "--store", "tape"], "The value 'tape' is invalid for '--store <store>'. Please provide one of 'file' and 'memory'.\n"),
+        (["explain", "Selfie", "rating < 5", "--dataset", "nope"],
+         "The value 'nope' is invalid for '--dataset <dataset>'. Please provide one of 'selfies' and 'fireballs'.\n"),
+        (["compare", "a.json", "b.json", "--format", "xml"],
+         "The value 'xml' is invalid for '--format <format>'. Please provide one of 'text', 'markdown', 'json' or 'html'.\n"),
+        (["explain", "Selfie", "rating < 5", "--scale", "9"], "--scale must be between 0.01 and 4, not 9.0\n"),
     ])
     func badUsageExitsWithTwoAndOneLine(arguments: [String], message: String) throws {
         let result = try Self.perfRun(arguments)
