@@ -56,6 +56,9 @@ let package = Package(
         // Report model, formats, comparison and SQL debug log parsing.
         .target(name: "Reporting", dependencies: ["Probes"]),
 
+        // Core Data models (.xcdatamodeld) read into Faultline's model.
+        .target(name: "ModelImport", dependencies: ["ObjectGraph"]),
+
         // Faultline.measure and its checks, for an application's tests.
         .target(name: "Faultline", dependencies: ["ObjectGraph", "Probes", "Reporting"]),
 
@@ -69,7 +72,7 @@ let package = Package(
         .executableTarget(
             name: "PerfRun",
             dependencies: [
-                "Scenarios", "Reporting", "ObjectGraph",
+                "Scenarios", "Reporting", "ObjectGraph", "ModelImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -86,6 +89,7 @@ let package = Package(
             exclude: ["Golden"]
         ),
         .testTarget(name: "FaultlineTests", dependencies: ["Faultline", "ObjectGraph", "Probes"]),
+        .testTarget(name: "ModelImportTests", dependencies: ["ModelImport", "ObjectGraph"], exclude: ["Fixtures"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Probes"], exclude: ["Fixtures"]),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Reporting", "ObjectGraph", "Probes"]),
         .testTarget(name: "ProbesTests", dependencies: ["Probes", "ObjectGraph", "Scenarios"], exclude: ["Golden"]),

@@ -37,7 +37,7 @@ struct PerfRun: ParsableCommand {
         commandName: "perf-run",
         abstract: "Runs Faultline's performance scenarios and reports what the persistence code did.",
         version: RunReport.toolVersion,
-        subcommands: [List.self, Run.self, Explain.self, Compare.self, ReportCommand.self, Log.self])
+        subcommands: [List.self, Run.self, Explain.self, Compare.self, ReportCommand.self, Log.self, ModelCommand.self])
 }
 
 /// A one-line usage error (exit code 2).

@@ -84,7 +84,8 @@ public enum Property: Sendable {
             deleteRule: deleteRule, isOptional: true))
     }
 
-    var name: String {
+    /// The attribute's or relationship's name.
+    public var name: String {
         switch self {
         case .attribute(let a): a.name
         case .relationship(let r): r.name

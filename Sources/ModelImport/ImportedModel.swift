@@ -1,0 +1,28 @@
+import ObjectGraph
+
+/// A Core Data model as Faultline could take it: the model (nil when even
+/// its remains do not make one), the declarations, what was skipped and
+/// why, and what changed on the way.
+public struct ImportedModel: Sendable {
+    public var model: Model?
+    public var declarations: [Entity]
+    public var skipped: [Skipped]
+    public var notes: [String]
+    /// Why no model could be made, when none was.
+    public var error: String?
+
+    /// Something of the Core Data model that Faultline does not take.
+    public struct Skipped: Codable, Equatable, Sendable {
+        /// `Entity.property`, `Entity`, `configuration Name`, …
+        public var element: String
+        public var reason: String
+        /// The line of the element in the model's XML, when known.
+        public var line: Int?
+
+        public init(element: String, reason: String, line: Int? = nil) {
+            self.element = element
+            self.reason = reason
+            self.line = line
+        }
+    }
+}

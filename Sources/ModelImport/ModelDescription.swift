@@ -1,0 +1,87 @@
+import ObjectGraph
+
+/// An imported model as data (`perf-run model import --json`): entities
+/// with their attributes and relationships, what was skipped and why, and
+/// what changed on the way.
+public struct ModelDescription: Codable, Equatable, Sendable {
+    public struct Entity: Codable, Equatable, Sendable {
+        public var name: String
+        public var attributes: [Attribute]
+        public var relationships: [Relationship]
+        public var uniquenessConstraints: [[String]]
+    }
+
+    public struct Attribute: Codable, Equatable, Sendable {
+        public var name: String
+        public var type: String
+        public var optional: Bool
+        /// The default value as Swift would write it, when there is one.
+        public var defaultValue: String?
+        public var indexed: Bool
+        public var derivation: String?
+    }
+
+    public struct Relationship: Codable, Equatable, Sendable {
+        public var name: String
+        public var destination: String
+        public var inverse: String?
+        public var toMany: Bool
+        public var deleteRule: String
+        public var optional: Bool
+    }
+
+    /// The model file read (the current version's `contents`).
+    public var source: String
+    public var versions: [String]
+    public var entities: [Entity]
+    public var skipped: [ImportedModel.Skipped]
+    public var notes: [String]
+    public var error: String?
+
+    public init(_ imported: ImportedModel, source: String, versions: [String]) {
+        self.source = source
+        self.versions = versions
+        entities = imported.declarations.map { declaration in
+            var attributes: [Attribute] = []
+            var relationships: [Relationship] = []
+            for property in declaration.properties {
+                switch property {
+                case .attribute(let a):
+                    attributes.append(Attribute(
+                        name: a.name, type: a.type.rawValue, optional: a.isOptional,
+                        defaultValue: a.defaultValue.isNull ? nil : ModelSwiftSource.literal(a.defaultValue), indexed: a.isIndexed,
+                        derivation: a.derivation?.description))
+                case .relationship(let r):
+                    relationships.append(Relationship(
+                        name: r.name, destination: r.destinationName, inverse: r.inverseName, toMany: r.isToMany,
+                        deleteRule: r.deleteRule.rawValue, optional: r.isOptional))
+                }
+            }
+            return Entity(name: declaration.name, attributes: attributes, relationships: relationships,
+                          uniquenessConstraints: declaration.uniquenessConstraints)
+        }
+        skipped = imported.skipped
+        notes = imported.notes
+        error = imported.error
+    }
+
+    /// A few lines for a terminal: what was imported, changed and skipped.
+    public var text: String {
+        let attributes = entities.reduce(0) { $0 + $1.attributes.count }
+        let relationships = entities.reduce(0) { $0 + $1.relationships.count }
+        var lines = [
+            "model:     \(source)\(versions.count > 1 ? " (current of \(versions.count) versions)" : "")",
+            "imported:  \(entities.count) entities, \(attributes) attributes, \(relationships) relationships",
+        ]
+        if let error { lines.append("error:     \(error)") }
+        if !notes.isEmpty {
+            lines.append("changed:")
+            lines += notes.map { "  \($0)" }
+        }
+        if !skipped.isEmpty {
+            lines.append("skipped:")
+            lines += skipped.map { "  \($0.element): \($0.reason)\($0.line.map { " (line \($0))" } ?? "")" }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import ObjectGraph
+import Testing
+@testable import ModelImport
+
+/// Mapping a Core Data model: what is kept, changed and skipped, and bad input.
+@Suite struct CoreDataModelImportTests {
+    static func write(_ files: [String: String]) throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-model-\(UUID().uuidString)")
+        for (path, text) in files {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        return root
+    }
+
+    static let blog = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="21754" systemVersion="22E252" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+            <entity name="Item" representedClassName="Item" isAbstract="YES" syncable="YES">
+                <attribute name="created" optional="YES" attributeType="Date" usesScalarValueType="NO"/>
+                <attribute name="title" attributeType="String" defaultValueString="Untitled"/>
+            </entity>
+            <entity name="Post" representedClassName="Post" parentEntity="Item" syncable="YES">
+                <attribute name="rating" optional="YES" attributeType="Integer 16" defaultValueString="3" usesScalarValueType="YES"/>
+                <attribute name="price" optional="YES" attributeType="Decimal" defaultValueString="0.0"/>
+                <attribute name="style" optional="YES" attributeType="Transformable"/>
+                <attribute name="commentCount" optional="YES" attributeType="Integer 64" derived="YES" derivationExpression="comments.@count" usesScalarValueType="YES"/>
+                <attribute name="slug" optional="YES" attributeType="String" derived="YES" derivationExpression="now()"/>
+                <relationship name="author" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Author" inverseName="posts" inverseEntity="Author"/>
+                <relationship name="comments" optional="YES" toMany="YES" ordered="YES" deletionRule="Cascade" destinationEntity="Comment" inverseName="post" inverseEntity="Comment"/>
+                <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag"/>
+                <relationship name="related" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="related" inverseEntity="Item"/>
+                <fetchedProperty name="recentComments" optional="YES">
+                    <fetchRequest name="fetchedPropertyFetchRequest" entity="Comment"/>
+                </fetchedProperty>
+                <fetchIndex name="byRating">
+                    <fetchIndexElement property="rating" type="Binary" order="ascending"/>
+                </fetchIndex>
+                <fetchIndex name="byRatingAndTitle">
+                    <fetchIndexElement property="rating" type="Binary" order="ascending"/>
+                    <fetchIndexElement property="title" type="Binary" order="ascending"/>
+                </fetchIndex>
+            </entity>
+            <entity name="Author" representedClassName="Author" syncable="YES">
+                <attribute name="name" attributeType="String"/>
+                <attribute name="id" optional="YES" attributeType="UUID" usesScalarValueType="NO"/>
+                <relationship name="posts" optional="YES" toMany="YES" deletionRule="Deny" destinationEntity="Post" inverseName="author" inverseEntity="Post"/>
+                <uniquenessConstraints>
+                    <uniquenessConstraint>
+                        <constraint value="name"/>
+                    </uniquenessConstraint>
+                </uniquenessConstraints>
+            </entity>
+            <entity name="Comment" representedClassName="Comment" syncable="YES">
+                <attribute name="body" optional="YES" attributeType="String"/>
+                <attribute name="site" optional="YES" attributeType="URI"/>
+                <relationship name="post" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Post" inverseName="comments" inverseEntity="Post"/>
+            </entity>
+            <entity name="Tag" representedClassName="Tag" syncable="YES">
+                <attribute name="name" attributeType="String"/>
+            </entity>
+            <configuration name="Cloud">
+                <memberEntity name="Post"/>
+            </configuration>
+        </model>
+        """
+
+    @Test func aModelIsKeptChangedAndSkippedWithReasons() throws {
+        let root = try Self.write(["Blog.xcdatamodeld/Blog.xcdatamodel/contents": Self.blog])
+        let (contents, versions) = try CoreDataModelFile.locate(root.appendingPathComponent("Blog.xcdatamodeld").path)
+        #expect(versions == ["Blog.xcdatamodel"])
+        let imported = CoreDataModelImport.importModel(try CoreDataModelXML.read(contents))
+        let model = try #require(imported.model)
+        #expect(model.entities.map(\.name) == ["Post", "Author", "Comment", "Tag"])
+        let post = try model.entity("Post")
+        // Inherited first, then its own; Decimal as a double; indexed by its one-property fetch index.
+        #expect(post.attributes.map(\.name) == ["created", "title", "rating", "price", "commentCount"])
+        #expect(post.attributes.map(\.type) == [.date, .string, .int16, .double, .int64])
+        #expect(post.attribute(named: "title")?.defaultValue == .string("Untitled"))
+        #expect(post.attribute(named: "title")?.isOptional == false)
+        #expect(post.attribute(named: "rating")?.defaultValue == .integer(3))
+        #expect(post.attribute(named: "rating")?.isIndexed == true)
+        #expect(post.attribute(named: "commentCount")?.derivation == .count("comments"))
+        #expect(post.relationships.map(\.name) == ["author", "comments"])
+        #expect(try model.entity("Author").relationship(named: "posts")?.deleteRule == .deny)
+        #expect(try model.entity("Author").uniquenessConstraints == [["name"]])
+        #expect(try model.entity("Comment").attribute(named: "site")?.type == .string)
+        #expect(imported.skipped.map(\.element) == [
+            "configuration Cloud", "Item", "Post index (rating, title)", "Post.style", "Post.slug", "Post.tags", "Post.related",
+            "Post.recentComments",
+        ])
+        #expect(imported.skipped.first { $0.element == "Post.style" }?.reason == "transformable: a value only the app's transformer can read")
+        #expect(imported.skipped.first { $0.element == "Post.style" }?.line == 10)
+        #expect(imported.skipped.first { $0.element == "Post.related" }?.reason == "destination Item is abstract (no entity inheritance)")
+        #expect(imported.notes == [
+            "Post: flattened, with the properties of Item", "Post.price: Decimal stored as a double",
+            "Post.comments: ordered, imported unordered (destinations in key order)", "Comment.site: URI stored as a string",
+        ])
+        // The Swift source declares the same model.
+        let swift = ModelSwiftSource.render(imported.declarations)
+        #expect(swift.contains("        .derived(\"commentCount\", .int64, .count(\"comments\")),"))
+        #expect(swift.contains("        .toMany(\"posts\", \"Post\", inverse: \"author\", deleteRule: .deny),"))
+        #expect(swift.contains("    ], uniquenessConstraints: [[\"name\"]]),"))
+        #expect(swift.contains("        .attribute(\"title\", .string, default: .string(\"Untitled\")),"))
+    }
+
+    @Test func whatTheModelsChecksRefuseIsSkippedNotFatal() throws {
+        let xml = """
+            <model>
+                <entity name="A"><attribute name="pk" attributeType="Integer 64"/><relationship name="bs" toMany="YES" destinationEntity="B" inverseName="a"/></entity>
+                <entity name="B"><attribute name="x" attributeType="Transformable"/><relationship name="a" maxCount="1" destinationEntity="A" inverseName="nothing"/></entity>
+            </model>
+            """
+        let root = try Self.write(["contents": xml])
+        let imported = CoreDataModelImport.importModel(try CoreDataModelXML.read(root.appendingPathComponent("contents").path))
+        #expect(imported.model != nil)
+        #expect(imported.skipped.map(\.element) == ["B.x", "A.pk", "A.bs", "B.a"])
+        #expect(imported.skipped[1].reason.contains("reserved"))
+    }
+
+    @Test func theCurrentVersionIsTheOneXcodeNames() throws {
+        let root = try Self.write([
+            "M.xcdatamodeld/M.xcdatamodel/contents": "<model><entity name=\"Old\"/></model>",
+            "M.xcdatamodeld/M 2.xcdatamodel/contents": "<model><entity name=\"New\"/></model>",
+            "M.xcdatamodeld/.xccurrentversion": """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+                <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>M.xcdatamodel</string></dict></plist>
+                """,
+        ])
+        let (contents, versions) = try CoreDataModelFile.locate(root.appendingPathComponent("M.xcdatamodeld").path)
+        #expect(versions == ["M 2.xcdatamodel", "M.xcdatamodel"])
+        #expect(contents.hasSuffix("M.xcdatamodeld/M.xcdatamodel/contents"))
+        #expect(try CoreDataModelXML.read(contents).entities.map(\.name) == ["Old"])
+    }
+
+    @Test(arguments: [
+        ("contents", "<model><entity name=\"A\"><attribute name=\"x\" attributeType=\"String\"</entity></model>", ":1:84: not well-formed XML: "),
+        ("contents", "<model><entity name=\"A\">", ":1:25: not well-formed XML: the document ends before its elements are closed"),
+        ("contents", "<model><a></b></model>", ":1:23: not well-formed XML: a closing tag does not match its opening tag"),
+        ("contents", "<model><entity><attribute name=\"x\"/></entity></model>", ":1:15: <entity>: no name"),
+        ("contents", "<plist><dict/></plist>", ":1:1: no <model> element: not a Core Data model"),
+        ("contents", "", ":1:1: no <model> element: not a Core Data model"),
+    ])
+    func badInputIsOneLineNamingFileLineAndElement(file: String, text: String, expected: String) throws {
+        let root = try Self.write([file: text])
+        let path = root.appendingPathComponent(file).path
+        let error = try #require(throws: ModelImportError.self) { _ = try CoreDataModelXML.read(path) }
+        #expect(error.description.hasPrefix(path + ":"), "\(error)")
+        #expect(error.description.contains(expected), "\(error)")
+        #expect(!error.description.contains("\n"))
+    }
+
+    @Test func missingFilesAndVersionsSayWhich() throws {
+        let root = try Self.write([
+            "Empty.xcdatamodeld/readme.txt": "nothing",
+            "Bad.xcdatamodeld/B.xcdatamodel/contents": "<model/>",
+            "Bad.xcdatamodeld/.xccurrentversion": "<plist version=\"1.0\"><dict><key>_XCCurrentVersionName</key><string>C.xcdatamodel</string></dict></plist>",
+        ])
+        let empty = root.appendingPathComponent("Empty.xcdatamodeld").path
+        #expect(throws: ModelImportError("\(empty): neither a contents file nor .xcdatamodel versions inside (is it a Core Data model?)")) {
+            _ = try CoreDataModelFile.locate(empty)
+        }
+        let bad = root.appendingPathComponent("Bad.xcdatamodeld").path
+        #expect(throws: ModelImportError("\(bad)/.xccurrentversion: names C.xcdatamodel, which is not among the versions (B.xcdatamodel)")) {
+            _ = try CoreDataModelFile.locate(bad)
+        }
+        #expect(throws: ModelImportError("/nonexistent/M.xcdatamodeld: no such file or directory")) {
+            _ = try CoreDataModelFile.locate("/nonexistent/M.xcdatamodeld")
+        }
+    }
+}
