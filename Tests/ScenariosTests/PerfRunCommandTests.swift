@@ -74,6 +74,39 @@ import Testing
         #expect(message == "--lttng needs lttng, which is not installed (Debian: lttng-tools, babeltrace2)\n")
     }
 
+    @Test func modelImportPrintsTheModelAndSaysWhatItSkipped() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-model-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let good = directory.appendingPathComponent("contents").path
+        try """
+            <model>
+                <entity name="Author"><attribute name="name" attributeType="String"/><attribute name="avatar" optional="YES" attributeType="Transformable"/>
+                    <relationship name="posts" optional="YES" toMany="YES" destinationEntity="Post" inverseName="author"/></entity>
+                <entity name="Post"><attribute name="title" optional="YES" attributeType="String"/>
+                    <relationship name="author" optional="YES" maxCount="1" destinationEntity="Author" inverseName="posts"/></entity>
+            </model>
+            """.write(toFile: good, atomically: true, encoding: .utf8)
+        let text = try Self.perfRun(["model", "import", good])
+        #expect(text.status == 0)
+        #expect(text.stdout == "model:     \(good)\nimported:  2 entities, 2 attributes, 2 relationships\nskipped:\n"
+            + "  Author.avatar: transformable: a value only the app's transformer can read (line 2)\n")
+        let swift = try Self.perfRun(["model", "import", good, "--swift"])
+        #expect(swift.status == 0)
+        #expect(swift.stdout.hasPrefix("import ObjectGraph\n\nlet model = try! Model([\n    Entity(\"Author\", properties: [\n"))
+        #expect(swift.stderr == "1 skipped, 0 changed: perf-run model import \(good) says which\n")
+        let json = try Self.perfRun(["model", "import", good, "--json"])
+        let decoded = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect((decoded?["entities"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Author", "Post"])
+        let bad = directory.appendingPathComponent("bad").path
+        try "<model><entity name=\"A\">".write(toFile: bad, atomically: true, encoding: .utf8)
+        let broken = try Self.perfRun(["model", "import", bad])
+        #expect(broken.status == 2)
+        #expect(broken.stderr == "\(bad):1:25: not well-formed XML: the document ends before its elements are closed\n")
+        let both = try Self.perfRun(["model", "import", good, "--swift", "--json"])
+        #expect(both.status == 2)
+        #expect(both.stderr == "--swift and --json: choose one\n")
+    }
+
     @Test func unknownOptionsAreUsageErrorsToo() throws {
         let result = try Self.perfRun(["run", "--bogus"])
         #expect(result.status == 2)
