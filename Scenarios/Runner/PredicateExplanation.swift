@@ -26,13 +26,32 @@ public struct PredicateExplanation: Codable, Sendable {
     ) throws -> PredicateExplanation {
         let predicate = try ObjectPredicate(format: format)
         let path = try cache.file(for: dataSet, scale: scale, seed: seed)
+        return try explain(entity: entity, predicate: predicate, model: dataSet.model) { copy in try DataSetCache.copy(path, to: copy) }
+    }
+
+    /// Explains `format` for `entity` of any model (an application's,
+    /// `perf-run model import`) on its default data set (``ModelDataSet``),
+    /// built for this explanation.
+    public static func explain(entity: String, format: String, model: Model, scale: Double) throws -> PredicateExplanation {
+        let predicate = try ObjectPredicate(format: format)
+        return try explain(entity: entity, predicate: predicate, model: model) { copy in
+            var configuration = StoreConfiguration()
+            configuration.sinks = []
+            try ModelDataSet.build(into: try Store(model: model, location: .file(copy), configuration: configuration), scale: scale)
+        }
+    }
+
+    /// Explains `predicate` on a store file that `fill` makes at the path it gets.
+    private static func explain(
+        entity: String, predicate: ObjectPredicate, model: Model, fill: (String) throws -> Void
+    ) throws -> PredicateExplanation {
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-explain-\(getpid()).sqlite").path
-        try DataSetCache.copy(path, to: copy)
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: copy + suffix) } }
+        try fill(copy)
         let recorder = Recorder(bufferCapacity: 0)
         var configuration = StoreConfiguration()
         configuration.sinks = [recorder]
-        let store = try Store(model: dataSet.model, location: .file(copy), configuration: configuration)
+        let store = try Store(model: model, location: .file(copy), configuration: configuration)
         let request = FetchRequest<ManagedObject>(entityName: entity, predicate: predicate)
         let (sql, arguments) = try store.sql(for: request)
         let plan = try store.queryPlan(sql)

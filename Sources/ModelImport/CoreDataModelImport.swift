@@ -242,3 +242,17 @@ public enum CoreDataModelImport {
         return String(body[body.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
     }
 }
+
+/// A Core Data model file read into a Faultline model in one step.
+public enum ImportedModelFile {
+    /// The model at `path`; throws when the file cannot be read or nothing
+    /// of it makes a model.
+    public static func read(_ path: String) throws -> Model {
+        let (contents, _) = try CoreDataModelFile.locate(path)
+        let imported = CoreDataModelImport.importModel(try CoreDataModelXML.read(contents))
+        guard let model = imported.model else {
+            throw ModelImportError("\(path): no model can be made of it: \(imported.error ?? "nothing maps")")
+        }
+        return model
+    }
+}

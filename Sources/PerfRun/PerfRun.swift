@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ModelImport
 import ObjectGraph
 import Probes
 import Reporting
@@ -171,12 +172,16 @@ extension PerfRun {
         @Option(help: "The data set.")
         var dataset = DataSetKind.selfies
 
+        @Option(help: "A Core Data model (.xcdatamodeld, .xcdatamodel or contents) to explain on instead of --dataset, with a default data set of 100 × scale objects per entity.")
+        var model: String?
+
         @OptionGroup var scale: ScaleOption
 
         @Flag(help: "Print the explanation as JSON.")
         var json = false
 
         func validate() throws {
+            guard model == nil else { return }  // checked once the model is read
             guard dataset.model.entity(named: entity) != nil else {
                 throw ValidationError(
                     "the \(dataset.rawValue) data set has no entity \(entity) (\(dataset.model.entities.map(\.name).joined(separator: ", ")))")
@@ -186,8 +191,18 @@ extension PerfRun {
         func run() throws {
             let explanation: PredicateExplanation
             do {
-                explanation = try PredicateExplanation.explain(
-                    entity: entity, format: predicate, dataSet: dataset, scale: scale.scale)
+                if let model {
+                    let imported = try ImportedModelFile.read(model)
+                    guard imported.entity(named: entity) != nil else {
+                        throw UsageError("\(model) has no entity \(entity) (\(imported.entities.map(\.name).joined(separator: ", ")))")
+                    }
+                    explanation = try PredicateExplanation.explain(entity: entity, format: predicate, model: imported, scale: scale.scale)
+                } else {
+                    explanation = try PredicateExplanation.explain(
+                        entity: entity, format: predicate, dataSet: dataset, scale: scale.scale)
+                }
+            } catch let error as ModelImportError {
+                throw UsageError(error.description)
             } catch let error as PredicateSyntaxError {
                 throw UsageError(error.description)
             } catch let error as ObjectGraphError {

@@ -102,6 +102,14 @@ import Testing
         let broken = try Self.perfRun(["model", "import", bad])
         #expect(broken.status == 2)
         #expect(broken.stderr == "\(bad):1:25: not well-formed XML: the document ends before its elements are closed\n")
+        // The model's own predicate on its default data set (10 objects of
+        // each entity at scale 0.1; post N belongs to author N).
+        let explained = try Self.perfRun(["explain", "Author", "ANY posts.title == 'Post.title 3'", "--model", good, "--scale", "0.1"])
+        #expect(explained.status == 0, "\(explained.stderr)")
+        #expect(explained.stdout.contains("matches:   1 of 10 Author objects"), "\(explained.stdout)")
+        let unknown = try Self.perfRun(["explain", "Reader", "name == 'x'", "--model", good])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr == "\(good) has no entity Reader (Author, Post)\n")
         let both = try Self.perfRun(["model", "import", good, "--swift", "--json"])
         #expect(both.status == 2)
         #expect(both.stderr == "--swift and --json: choose one\n")
