@@ -12,9 +12,13 @@ public enum CoreDataModelFile {
             throw ModelImportError("\(path): no such file or directory")
         }
         guard isDirectory.boolValue else { return (path, []) }
+        // Paths as the user gave them (relative stays relative).
+        func inside(_ components: String...) -> String {
+            components.reduce(path) { ($0 as NSString).appendingPathComponent($1) }
+        }
         let url = URL(fileURLWithPath: path)
-        if FileManager.default.fileExists(atPath: url.appendingPathComponent("contents").path) {
-            return (url.appendingPathComponent("contents").path, [])
+        if FileManager.default.fileExists(atPath: inside("contents")) {
+            return (inside("contents"), [])
         }
         let versions = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
             .filter { $0.hasSuffix(".xcdatamodel") }.sorted()
@@ -25,7 +29,7 @@ public enum CoreDataModelFile {
         guard versions.contains(current) else {
             throw ModelImportError("\(path)/.xccurrentversion: names \(current), which is not among the versions (\(versions.joined(separator: ", ")))")
         }
-        let contents = url.appendingPathComponent(current).appendingPathComponent("contents").path
+        let contents = inside(current, "contents")
         guard FileManager.default.fileExists(atPath: contents) else {
             throw ModelImportError("\(contents): missing (a model saved by Xcode 4 or later has one per version)")
         }
