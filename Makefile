@@ -32,6 +32,9 @@ test: test-system-packages
 	.build/debug/perf-run compare Reports/baseline.json .build/baseline-check.json --exact-counters
 	# The benchmark is not timed here, but a change that breaks it is caught:
 	# one small round checks that the variants agree (no callgrind).
+	# An application's package that depends on Faultline: its tests measure its queries.
+	$(SWIFT) build --package-path Examples/Blog --build-tests -j $(JOBS)
+	$(SWIFT) test --package-path Examples/Blog --skip-build
 	$(SWIFT) build --package-path Benchmarks -j $(JOBS)
 	Benchmarks/.build/debug/faultline-benchmark run --rounds 1 --scale 0.02 --callgrind-scale 0 --json .build/bench-check.json
 
@@ -65,7 +68,7 @@ fuzz-predicates: test-system-packages
 	FAULTLINE_FUZZ_COUNT=1000000 $(SWIFT) test --skip-build --filter PredicateFuzzTests
 
 clean:
-	rm -rf .build .build-nosinks Benchmarks/.build
+	rm -rf .build .build-nosinks Benchmarks/.build Examples/Blog/.build
 
 bench-log: system-packages
 	scripts/bench-log.sh

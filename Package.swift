@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "Scenarios", targets: ["Scenarios"]),
         // Measuring persistence code in an application's own tests.
         .library(name: "Faultline", targets: ["Faultline"]),
+        // Core Data models read into Faultline's model.
+        .library(name: "ModelImport", targets: ["ModelImport"]),
         // The LTTng-UST probes, loaded by perf-run at run time when present.
         .library(name: "FaultlineTracepointProvider", type: .dynamic, targets: ["FaultlineTracepointProvider"]),
     ],
