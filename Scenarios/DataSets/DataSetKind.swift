@@ -1,50 +1,77 @@
 import Foundation
 import ObjectGraph
 
-/// The data sets scenarios run on.
-public enum DataSetKind: String, Sendable, CaseIterable {
+/// A data set scenarios run on: its model, how to build it at a scale from
+/// a seed, and the rows a built file must have. The runner builds it once
+/// per (name, scale, seed, generator version), caches and verifies it.
+///
+/// The built-in ones are ``selfies`` and ``fireballs``; an application
+/// declares its own with ``init(name:model:generatorVersion:expectedRows:build:)``.
+public struct DataSetKind: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+    /// Names the cached files: letters, digits and `-`.
+    public let name: String
+    public let model: Model
+    /// Bumped when the generator changes what it builds: cached files of
+    /// another version are not used.
+    public let generatorVersion: Int
+    private let rows: @Sendable (Double) -> [String: Int]
+    private let builder: @Sendable (Store, Double, UInt64, (Int, Int) throws -> Void) throws -> Void
+
+    /// - Parameters:
+    ///   - expectedRows: the rows of each table a file built at a scale has
+    ///     (the cache checks them before it reuses a file).
+    ///   - build: builds the data into an empty store at a scale from a
+    ///     seed, calling `step(done, total)` now and then (it throws to stop).
+    public init(
+        name: String, model: Model, generatorVersion: Int = 1, expectedRows: @escaping @Sendable (Double) -> [String: Int],
+        build: @escaping @Sendable (Store, Double, UInt64, (Int, Int) throws -> Void) throws -> Void
+    ) {
+        self.name = name
+        self.model = model
+        self.generatorVersion = generatorVersion
+        self.rows = expectedRows
+        self.builder = build
+    }
+
     /// People, selfies and social networks; every selfie related to every
     /// person and every network (500 of each at scale 1, 250,000 rows in
     /// each join table).
-    case selfies
+    public static let selfies = DataSetKind(
+        name: "selfies", model: SelfiesDataSet.model, expectedRows: SelfiesDataSet.expectedRows(scale:),
+        build: { store, scale, seed, step in try SelfiesDataSet.build(into: store, scale: scale, seed: seed, step: step) })
+
     /// Fireballs (10,000 at scale 1) with a timestamp, energies, position
     /// and velocity, in groups (100 at scale 1) that count them in a
     /// derived attribute.
-    case fireballs
+    public static let fireballs = DataSetKind(
+        name: "fireballs", model: FireballsDataSet.model, expectedRows: FireballsDataSet.expectedRows(scale:),
+        build: { store, scale, seed, step in try FireballsDataSet.build(into: store, scale: scale, seed: seed, step: step) })
 
-    public var model: Model {
-        switch self {
-        case .selfies: SelfiesDataSet.model
-        case .fireballs: FireballsDataSet.model
-        }
+    /// The built-in data sets.
+    public static let builtIn: [DataSetKind] = [.selfies, .fireballs]
+
+    /// The name (the form reports and file names use).
+    public var rawValue: String { name }
+    public var description: String { name }
+
+    /// The built-in data set of this name.
+    public init?(rawValue: String) {
+        guard let found = Self.builtIn.first(where: { $0.name == rawValue }) else { return nil }
+        self = found
     }
 
-    /// Bumped when the generator changes what it builds: cached files of
-    /// another version are not used.
-    public var generatorVersion: Int {
-        switch self {
-        case .selfies: 1
-        case .fireballs: 1
-        }
-    }
+    public static func == (lhs: DataSetKind, rhs: DataSetKind) -> Bool { lhs.name == rhs.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
     /// Builds the data set into an empty store, in one transaction;
     /// `step(done, total)` follows the work, at least every
     /// ``rowsPerStep`` rows, and stops it by throwing.
     public func build(into store: Store, scale: Double, seed: UInt64, step: (Int, Int) throws -> Void = { _, _ in }) throws {
-        switch self {
-        case .selfies: try SelfiesDataSet.build(into: store, scale: scale, seed: seed, step: step)
-        case .fireballs: try FireballsDataSet.build(into: store, scale: scale, seed: seed, step: step)
-        }
+        try builder(store, scale, seed, step)
     }
 
     /// Row counts a built file must have, by table.
-    public func expectedRows(scale: Double) -> [String: Int] {
-        switch self {
-        case .selfies: SelfiesDataSet.expectedRows(scale: scale)
-        case .fireballs: FireballsDataSet.expectedRows(scale: scale)
-        }
-    }
+    public func expectedRows(scale: Double) -> [String: Int] { rows(scale) }
 
     /// The most rows a build writes between two steps: small enough that a
     /// stop is seen within a few milliseconds.

@@ -6,7 +6,9 @@ import Scenarios
 // and lists the choices in the help.
 
 extension RunOptions.StoreKind: ExpressibleByArgument {}
-extension DataSetKind: ExpressibleByArgument {}
+extension DataSetKind: ExpressibleByArgument {
+    public static var allValueStrings: [String] { builtIn.map(\.name) }
+}
 
 /// What `perf-run compare` prints.
 enum ComparisonOutput: String, CaseIterable, ExpressibleByArgument {

@@ -116,6 +116,33 @@ import Testing
         #expect(declared.insights.isEmpty)
     }
 
+    @Test func anApplicationsOwnDataSetAndScenarioRunLikeTheBuiltIns() throws {
+        let model = try Model([
+            Entity("Shelf", properties: [.attribute("label", .string), .toMany("books", "Book", inverse: "shelf")]),
+            Entity("Book", properties: [.attribute("title", .string), .attribute("pages", .int32), .toOne("shelf", "Shelf", inverse: "books")]),
+        ])
+        let library = DataSetKind(
+            name: "library-test", model: model,
+            expectedRows: { scale in ["Shelf": ModelDataSet.count(scale: scale), "Book": ModelDataSet.count(scale: scale)] },
+            build: { store, scale, _, _ in try ModelDataSet.build(into: store, scale: scale) })
+        let shelves = Scenario(name: "Shelves", summary: "every shelf's books", dataSet: library) { run in
+            let context = run.context()
+            let titles = try context.perform {
+                try context.fetch(FetchRequest<ManagedObject>(entityName: "Shelf")).reduce(0) { total, shelf in
+                    total + (try shelf.objects(forKey: "books")).count
+                }
+            }
+            run.record("books", Double(titles))
+        }
+        let report = try #require(ScenarioRunner(options: Self.options(), cache: Self.cache).run([shelves]).first)
+        #expect(report.status == .passed, "\(report.error ?? "")")
+        #expect(report.dataSet == "library-test")
+        // Two objects of each at scale 0.02; book N on shelf N.
+        #expect(report.values["books"] == 2)
+        #expect(report.counters["fetches"] == 1)
+        #expect(report.counters["relationshipFaultsFired"] == 2)
+    }
+
     @Test func figuresAreMediansOverTheIterations() throws {
         final class Count: @unchecked Sendable { var value = 0 }
         let count = Count()
