@@ -38,6 +38,8 @@ test: test-system-packages
 	# An application's package that depends on Faultline: its tests measure its queries.
 	$(SWIFT) build --package-path Examples/Blog --build-tests -j $(JOBS)
 	$(SWIFT) test --package-path Examples/Blog --skip-build
+	$(SWIFT) build --package-path Examples/Blog --product blog-perf -j $(JOBS)
+	Examples/Blog/.build/debug/blog-perf run --scale 0.1 --iterations 2 --warmup 1 --quiet --json .build/blog-check.json --html .build/blog-check.html
 	$(SWIFT) build --package-path Benchmarks -j $(JOBS)
 	Benchmarks/.build/debug/faultline-benchmark run --rounds 1 --scale 0.02 --callgrind-scale 0 --json .build/bench-check.json
 

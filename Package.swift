@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "Faultline", targets: ["Faultline"]),
         // Core Data models read into Faultline's model.
         .library(name: "ModelImport", targets: ["ModelImport"]),
+        // The perf-run command, for an application's own scenarios.
+        .library(name: "PerfRunCommand", targets: ["PerfRunCommand"]),
         // The LTTng-UST probes, loaded by perf-run at run time when present.
         .library(name: "FaultlineTracepointProvider", type: .dynamic, targets: ["FaultlineTracepointProvider"]),
     ],
@@ -70,14 +72,17 @@ let package = Package(
         .executableTarget(name: "ScenarioCatalogGenerator"),
         .plugin(name: "ScenarioCatalogPlugin", capability: .buildTool(), dependencies: ["ScenarioCatalogGenerator"]),
 
-        // The command-line tool: argument parsing only.
-        .executableTarget(
-            name: "PerfRun",
+        // The perf-run command as a library: argument parsing only, on the
+        // built-in scenarios or an application's own.
+        .target(
+            name: "PerfRunCommand",
             dependencies: [
                 "Scenarios", "Reporting", "ObjectGraph", "ModelImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // perf-run itself: the command on the built-in scenarios.
+        .executableTarget(name: "PerfRun", dependencies: ["PerfRunCommand", "Scenarios"]),
 
         // The probes-cost workload (make bench-probes, the LTTng test).
         .executableTarget(

@@ -3,7 +3,8 @@ import PackageDescription
 
 /// An application's package that uses Faultline as a dependency: its model
 /// comes from a Core Data model file (`perf-run model import`), and its
-/// tests gate the persistence code's queries (`Faultline.measure`).
+/// tests gate the persistence code's queries (`Faultline.measure`), and its
+/// scenarios run with the perf-run command (`swift run blog-perf run`).
 let package = Package(
     name: "Blog",
     platforms: [.macOS(.v14)],
@@ -12,6 +13,15 @@ let package = Package(
     ],
     targets: [
         .target(name: "Blog", dependencies: [.product(name: "ObjectGraph", package: "Faultline")]),
+        // The blog's scenarios on its own data set, and its perf-run command.
+        .target(
+            name: "BlogScenarios",
+            dependencies: ["Blog", .product(name: "Scenarios", package: "Faultline"), .product(name: "ObjectGraph", package: "Faultline")]
+        ),
+        .executableTarget(
+            name: "blog-perf",
+            dependencies: ["BlogScenarios", .product(name: "PerfRunCommand", package: "Faultline"), .product(name: "Scenarios", package: "Faultline")]
+        ),
         .testTarget(
             name: "BlogTests",
             dependencies: [

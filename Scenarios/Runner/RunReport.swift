@@ -6,7 +6,11 @@ import Reporting
 public enum RunReport {
     public static let toolVersion = "0.1.0"
 
-    public static func make(_ scenarios: [ScenarioReport], options: RunOptions, commandLine: [String]) -> Report {
+    /// - Parameter experiments: the published experiments to judge against the scenarios that ran.
+    public static func make(
+        _ scenarios: [ScenarioReport], options: RunOptions, commandLine: [String],
+        experiments: [ExperimentReference] = ScenarioCatalog.experiments
+    ) -> Report {
         Report(
             tool: Report.Tool(name: "perf-run", version: toolVersion, commandLine: commandLine),
             environment: RunEnvironment.current(),
@@ -14,7 +18,7 @@ public enum RunReport {
                 scale: options.scale, seed: options.seed, iterations: options.iterations, warmup: options.warmup,
                 store: options.store.rawValue, timeoutSeconds: nil),
             scenarios: scenarios,
-            experiments: ExperimentAnalysis.analyze(ScenarioCatalog.experiments, scenarios: scenarios))
+            experiments: ExperimentAnalysis.analyze(experiments, scenarios: scenarios))
     }
 
     /// A plain-text table of the book's experiments: the source's ratio,

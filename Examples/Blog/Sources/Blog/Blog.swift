@@ -17,6 +17,13 @@ public enum Blog {
     /// `authors` authors with `postsPerAuthor` posts each, three comments a
     /// post, and posts tagged with two of `tags` tags.
     public static func seed(_ store: Store, authors: Int = 20, postsPerAuthor: Int = 5, tags: Int = 10) throws {
+        try seed(store, authors: authors, postsPerAuthor: postsPerAuthor, tags: tags, step: { _, _ in })
+    }
+
+    /// The same, calling `step(done, total)` after each author.
+    public static func seed(
+        _ store: Store, authors: Int, postsPerAuthor: Int, tags: Int, step: (Int, Int) throws -> Void
+    ) throws {
         let context = ObjectContext(store: store, name: "seed")
         try context.perform {
             let tagObjects = try (0..<tags).map { number in
@@ -40,6 +47,7 @@ public enum Blog {
                         try comment.setObject(post, forKey: "post")
                     }
                 }
+                try step(a + 1, authors)
             }
             try context.save()
         }

@@ -6,15 +6,33 @@ import Probes
 import Reporting
 import Scenarios
 
-/// `perf-run`: runs Faultline's scenarios and reports what the persistence
-/// code did. Exit codes as `diff` uses them: 0 success, 1 a scenario failed,
-/// 2 bad usage or input (with a one-line reason on standard error).
-@main
-enum PerfRunMain {
-    static func main() {
+/// The `perf-run` command, for Faultline's built-in scenarios or an
+/// application's own: an application's executable target is one line,
+///
+/// ```swift
+/// PerfRunCommand.main(scenarios: [.listScreen, .listScreenPrefetching])
+/// ```
+///
+/// and gets `list`, `run`, `explain`, `compare`, `report`, `log` and `model`
+/// as perf-run has them, on its scenarios and data sets. Exit codes as
+/// `diff` uses them: 0 success, 1 a scenario failed, 2 bad usage or input
+/// (with a one-line reason on standard error).
+public enum PerfRunCommand {
+    /// The scenarios the commands run (set by ``main(scenarios:experiments:)``).
+    nonisolated(unsafe) static var catalog = ScenarioSet.builtIn
+
+    /// Runs the command line on `scenarios` and exits.
+    public static func main(scenarios: [Scenario], experiments: [ExperimentReference] = []) -> Never {
+        main(ScenarioSet(scenarios: scenarios, experiments: experiments))
+    }
+
+    /// Runs the command line on a set of scenarios and exits.
+    public static func main(_ set: ScenarioSet) -> Never {
+        catalog = set
         do {
             var command = try PerfRun.parseAsRoot()
             try command.run()
+            exit(0)
         } catch let code as ExitCode {
             exit(code.rawValue)
         } catch {
@@ -56,12 +74,12 @@ extension PerfRun {
 
         func run() throws {
             if json {
-                let list = ScenarioCatalog.all.map { ["name": $0.name, "dataSet": $0.dataSet.rawValue, "description": $0.summary] }
+                let list = PerfRunCommand.catalog.scenarios.map { ["name": $0.name, "dataSet": $0.dataSet.rawValue, "description": $0.summary] }
                 let data = try JSONSerialization.data(withJSONObject: list, options: [.prettyPrinted, .sortedKeys])
                 print(String(decoding: data, as: UTF8.self))
                 return
             }
-            for scenario in ScenarioCatalog.all {
+            for scenario in PerfRunCommand.catalog.scenarios {
                 print("\(scenario.name) (\(scenario.dataSet.rawValue))")
                 print("    " + scenario.summary + "\n")
             }
@@ -297,7 +315,7 @@ extension PerfRun {
             }
             if let timeout, !(timeout > 0 && timeout.isFinite) { throw ValidationError("--timeout must be a positive number of seconds, not \(timeout)") }
             if let sqlDebug, !(1...4).contains(sqlDebug) { throw ValidationError("--sql-debug must be 1 to 4, not \(sqlDebug)") }
-            for name in scenarios where ScenarioCatalog.named(name) == nil {
+            for name in scenarios where PerfRunCommand.catalog.named(name) == nil {
                 throw ValidationError("unknown scenario \(name) (perf-run list shows them)")
             }
             var seen = Set<String>()
@@ -307,7 +325,7 @@ extension PerfRun {
         }
 
         func run() throws {
-            let selected = scenarios.isEmpty ? ScenarioCatalog.all : scenarios.compactMap(ScenarioCatalog.named)
+            let selected = scenarios.isEmpty ? PerfRunCommand.catalog.scenarios : scenarios.compactMap(PerfRunCommand.catalog.named)
             try checkOutputs()
             let accepted: AcceptedInsights?
             do {
@@ -358,7 +376,8 @@ extension PerfRun {
             defer { signals.cancel() }
             let results = runner.run(selected)
             printer.finish()
-            var report = RunReport.make(results, options: options, commandLine: CommandLine.arguments)
+            var report = RunReport.make(
+                results, options: options, commandLine: CommandLine.arguments, experiments: PerfRunCommand.catalog.experiments)
             var traceDisagrees = false
             if let recording {
                 let traced = try recording.finish()

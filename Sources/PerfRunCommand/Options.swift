@@ -6,8 +6,14 @@ import Scenarios
 // and lists the choices in the help.
 
 extension RunOptions.StoreKind: ExpressibleByArgument {}
+/// The data sets of the scenarios the command runs.
 extension DataSetKind: ExpressibleByArgument {
-    public static var allValueStrings: [String] { builtIn.map(\.name) }
+    public init?(argument: String) {
+        guard let found = PerfRunCommand.catalog.dataSets.first(where: { $0.name == argument }) else { return nil }
+        self = found
+    }
+
+    public static var allValueStrings: [String] { PerfRunCommand.catalog.dataSets.map(\.name) }
 }
 
 /// What `perf-run compare` prints.

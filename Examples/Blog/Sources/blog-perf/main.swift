@@ -1,0 +1,5 @@
+import BlogScenarios
+import PerfRunCommand
+import Scenarios
+
+PerfRunCommand.main(scenarios: Scenario.blogScenarios)

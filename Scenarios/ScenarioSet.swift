@@ -1,0 +1,28 @@
+import Reporting
+
+/// The scenarios a perf-run command runs, and the published experiments
+/// they repeat: Faultline's built-in ones (``builtIn``), or an
+/// application's own (`PerfRunCommand.main(scenarios:experiments:)`).
+public struct ScenarioSet: Sendable {
+    public var scenarios: [Scenario]
+    public var experiments: [ExperimentReference]
+
+    public init(scenarios: [Scenario], experiments: [ExperimentReference] = []) {
+        self.scenarios = scenarios
+        self.experiments = experiments
+    }
+
+    /// The built-in scenarios and the book's experiments.
+    public static let builtIn = ScenarioSet(scenarios: ScenarioCatalog.all, experiments: ScenarioCatalog.experiments)
+
+    /// The scenario with this name (case-insensitive).
+    public func named(_ name: String) -> Scenario? {
+        scenarios.first { $0.name.lowercased() == name.lowercased() }
+    }
+
+    /// The data sets the scenarios run on, each once, in order.
+    public var dataSets: [DataSetKind] {
+        var seen = Set<String>()
+        return scenarios.map(\.dataSet).filter { seen.insert($0.name).inserted }
+    }
+}

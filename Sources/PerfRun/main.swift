@@ -1,0 +1,5 @@
+import PerfRunCommand
+import Scenarios
+
+// perf-run: the command on Faultline's built-in scenarios.
+PerfRunCommand.main(.builtIn)
