@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "Probes", targets: ["Probes"]),
         .library(name: "Reporting", targets: ["Reporting"]),
         .library(name: "Scenarios", targets: ["Scenarios"]),
+        .library(name: "BuiltInScenarios", targets: ["BuiltInScenarios"]),
         // Measuring persistence code in an application's own tests.
         .library(name: "Faultline", targets: ["Faultline"]),
         // Core Data models read into Faultline's model.
@@ -66,9 +67,15 @@ let package = Package(
         // Faultline.measure and its checks, for an application's tests.
         .target(name: "Faultline", dependencies: ["ObjectGraph", "Probes", "Reporting"]),
 
-        // Built-in scenarios and their data sets; the catalog lists every
-        // scenario file (ScenarioCatalogPlugin).
-        .target(name: "Scenarios", dependencies: ["ObjectGraph", "Reporting"], path: "Scenarios", plugins: ["ScenarioCatalogPlugin"]),
+        // Scenarios, data sets and the runner: what a scenario package (the
+        // built-in one, or an application's) builds on.
+        .target(name: "Scenarios", dependencies: ["ObjectGraph", "Probes", "Reporting"]),
+        // The built-in scenarios (the book's experiments and Faultline's
+        // own) and their data sets; the catalog lists every scenario file
+        // (ScenarioCatalogPlugin).
+        .target(
+            name: "BuiltInScenarios", dependencies: ["Scenarios", "ObjectGraph", "Reporting"], path: "Scenarios",
+            plugins: ["ScenarioCatalogPlugin"]),
         .executableTarget(name: "ScenarioCatalogGenerator"),
         .plugin(name: "ScenarioCatalogPlugin", capability: .buildTool(), dependencies: ["ScenarioCatalogGenerator"]),
 
@@ -82,7 +89,7 @@ let package = Package(
             ]
         ),
         // perf-run itself: the command on the built-in scenarios.
-        .executableTarget(name: "PerfRun", dependencies: ["PerfRunCommand", "Scenarios"]),
+        .executableTarget(name: "PerfRun", dependencies: ["PerfRunCommand", "BuiltInScenarios"]),
 
         // The probes-cost workload (make bench-probes, the LTTng test).
         .executableTarget(
@@ -98,8 +105,8 @@ let package = Package(
         .testTarget(name: "FaultlineTests", dependencies: ["Faultline", "ObjectGraph", "Probes"]),
         .testTarget(name: "ModelImportTests", dependencies: ["ModelImport", "ObjectGraph"], exclude: ["Fixtures"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Probes"], exclude: ["Fixtures"]),
-        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Reporting", "ObjectGraph", "Probes"]),
-        .testTarget(name: "ProbesTests", dependencies: ["Probes", "ObjectGraph", "Scenarios"], exclude: ["Golden"]),
+        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "BuiltInScenarios", "Reporting", "ObjectGraph", "Probes"]),
+        .testTarget(name: "ProbesTests", dependencies: ["Probes", "ObjectGraph", "Scenarios", "BuiltInScenarios"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -23,6 +23,7 @@ let package = Package(
             dependencies: [
                 "CLimit",
                 .product(name: "Scenarios", package: "Faultline"),
+                .product(name: "BuiltInScenarios", package: "Faultline"),
                 .product(name: "ObjectGraph", package: "Faultline"),
                 .product(name: "Probes", package: "Faultline"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -1,3 +1,4 @@
+import Scenarios
 import Reporting
 
 /// The scenarios, in the order `perf-run` runs them: the built-in ones in

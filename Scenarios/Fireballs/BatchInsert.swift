@@ -1,4 +1,5 @@
 import ObjectGraph
+import Scenarios
 
 extension Scenario {
     /// Inserting with a save per object against one batch insert.

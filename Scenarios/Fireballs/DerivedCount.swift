@@ -1,4 +1,5 @@
 import ObjectGraph
+import Scenarios
 
 extension Scenario {
     /// A stored count against counting a relationship.

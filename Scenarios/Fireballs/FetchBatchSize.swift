@@ -1,4 +1,5 @@
 import ObjectGraph
+import Scenarios
 
 extension Scenario {
     /// Walking a large fetch with and without a batch size.

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import Scenarios
 
 extension Scenario {
     /// Merging a background import through persistent history.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import ObjectGraph
+import Scenarios
 import Synchronization
 
 extension Scenario {

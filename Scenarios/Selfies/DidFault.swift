@@ -1,4 +1,5 @@
 import ObjectGraph
+import Scenarios
 import Reporting
 
 extension Scenario {

@@ -1,4 +1,5 @@
 import ObjectGraph
+import Scenarios
 import Reporting
 
 /// The loop of the SingleFault, BatchFault and Prefetch scenarios: for each

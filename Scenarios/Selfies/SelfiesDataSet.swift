@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import Scenarios
 
 public final class Person: ManagedObject, EntityNamed {
     public static let entityName = "Person"

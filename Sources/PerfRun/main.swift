@@ -1,3 +1,4 @@
+import BuiltInScenarios
 import PerfRunCommand
 import Scenarios
 

@@ -19,7 +19,7 @@ import Scenarios
 /// (with a one-line reason on standard error).
 public enum PerfRunCommand {
     /// The scenarios the commands run (set by ``main(scenarios:experiments:)``).
-    nonisolated(unsafe) static var catalog = ScenarioSet.builtIn
+    nonisolated(unsafe) static var catalog = ScenarioSet(scenarios: [])
 
     /// Runs the command line on `scenarios` and exits.
     public static func main(scenarios: [Scenario], experiments: [ExperimentReference] = []) -> Never {
@@ -187,8 +187,11 @@ extension PerfRun {
         @Argument(help: "The predicate, in format-string syntax (docs/predicates.md).")
         var predicate: String
 
-        @Option(help: "The data set.")
-        var dataset = DataSetKind.selfies
+        @Option(help: "The data set (by default the first scenario's: selfies for perf-run).")
+        var dataset: DataSetKind?
+
+        /// The data set to explain on.
+        var dataSet: DataSetKind? { dataset ?? PerfRunCommand.catalog.dataSets.first }
 
         @Option(help: "A Core Data model (.xcdatamodeld, .xcdatamodel or contents) to explain on instead of --dataset, with a default data set of 100 × scale objects per entity.")
         var model: String?
@@ -200,9 +203,10 @@ extension PerfRun {
 
         func validate() throws {
             guard model == nil else { return }  // checked once the model is read
-            guard dataset.model.entity(named: entity) != nil else {
+            guard let dataSet else { throw ValidationError("no data set to explain on: give --model") }
+            guard dataSet.model.entity(named: entity) != nil else {
                 throw ValidationError(
-                    "the \(dataset.rawValue) data set has no entity \(entity) (\(dataset.model.entities.map(\.name).joined(separator: ", ")))")
+                    "the \(dataSet.name) data set has no entity \(entity) (\(dataSet.model.entities.map(\.name).joined(separator: ", ")))")
             }
         }
 
@@ -217,7 +221,7 @@ extension PerfRun {
                     explanation = try PredicateExplanation.explain(entity: entity, format: predicate, model: imported, scale: scale.scale)
                 } else {
                     explanation = try PredicateExplanation.explain(
-                        entity: entity, format: predicate, dataSet: dataset, scale: scale.scale)
+                        entity: entity, format: predicate, dataSet: dataSet!, scale: scale.scale)
                 }
             } catch let error as ModelImportError {
                 throw UsageError(error.description)

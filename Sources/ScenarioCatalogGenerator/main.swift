@@ -20,6 +20,8 @@ for input in arguments.dropFirst().sorted() {
 }
 let source = """
     // Generated from the scenario files by ScenarioCatalogGenerator; do not edit.
+    import Scenarios
+
     extension ScenarioCatalog {
         /// Every scenario declared in Scenarios/, in file order.
         static let declared: [Scenario] = [\(names.map { ".\($0)" }.joined(separator: ", "))]

@@ -1,5 +1,6 @@
 import Foundation
 import Scenarios
+import BuiltInScenarios
 import Testing
 
 /// Runs commands for the LTTng tests, and a session daemon when none runs

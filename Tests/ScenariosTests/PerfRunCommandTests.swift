@@ -2,6 +2,7 @@ import Foundation
 import Reporting
 import Testing
 @testable import Scenarios
+@testable import BuiltInScenarios
 
 /// The command line: exit codes and one-line reasons.
 @Suite struct PerfRunCommandTests {

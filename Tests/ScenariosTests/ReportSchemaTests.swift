@@ -2,6 +2,7 @@ import Foundation
 import Reporting
 import Testing
 @testable import Scenarios
+@testable import BuiltInScenarios
 
 /// Reports validate against docs/report.schema.json with Debian's
 /// python3-jsonschema (installed by scripts/install-system-packages.sh --test).

@@ -3,6 +3,7 @@ import ObjectGraph
 import Reporting
 import Testing
 @testable import Scenarios
+@testable import BuiltInScenarios
 
 /// `perf-run run` with bad input, special files, signals, a full disk and a
 /// damaged cache: nothing lost, nothing replaced, no crash, no silent wait.

@@ -4,6 +4,7 @@ import ObjectGraph
 import Probes
 import Testing
 @testable import Scenarios
+@testable import BuiltInScenarios
 
 /// Every scenario at a small scale (10 objects of each entity, 100 rows in
 /// each join table), with its exact counters.

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import BuiltInScenarios
 import Scenarios
 
 /// Starts the worker processes: the files each sample works on, the

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ObjectGraph
+import BuiltInScenarios
 import Scenarios
 
 /// `make bench`: every pattern three ways (the C limit, Faultline with the

@@ -1,5 +1,6 @@
 import ObjectGraph
 import Probes
+import BuiltInScenarios
 import Scenarios
 
 /// A pattern run with Faultline: the scenario's own code, as perf-run runs

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ObjectGraph
+import BuiltInScenarios
 import Scenarios
 
 /// A pattern written as a GRDB user would write it: Codable records,

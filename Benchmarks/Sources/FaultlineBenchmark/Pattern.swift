@@ -1,3 +1,4 @@
+import BuiltInScenarios
 import Scenarios
 
 /// A persistence pattern the benchmark measures three ways (the C limit,

@@ -3,6 +3,7 @@ import CLimit
 import Foundation
 import ObjectGraph
 import Probes
+import BuiltInScenarios
 import Scenarios
 
 /// One sample of one pattern and variant, in a process of its own: the

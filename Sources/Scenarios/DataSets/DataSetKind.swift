@@ -5,9 +5,10 @@ import ObjectGraph
 /// a seed, and the rows a built file must have. The runner builds it once
 /// per (name, scale, seed, generator version), caches and verifies it.
 ///
-/// The built-in ones are ``selfies`` and ``fireballs``; an application
-/// declares its own with ``init(name:model:generatorVersion:expectedRows:build:)``.
-public struct DataSetKind: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+/// Faultline's built-in ones (`selfies`, `fireballs`) are in BuiltInScenarios;
+/// an application declares its own with
+/// ``init(name:model:generatorVersion:expectedRows:build:)``.
+public struct DataSetKind: Sendable, Hashable, CustomStringConvertible {
     /// Names the cached files: letters, digits and `-`.
     public let name: String
     public let model: Model
@@ -33,32 +34,9 @@ public struct DataSetKind: Sendable, Hashable, RawRepresentable, CustomStringCon
         self.builder = build
     }
 
-    /// People, selfies and social networks; every selfie related to every
-    /// person and every network (500 of each at scale 1, 250,000 rows in
-    /// each join table).
-    public static let selfies = DataSetKind(
-        name: "selfies", model: SelfiesDataSet.model, expectedRows: SelfiesDataSet.expectedRows(scale:),
-        build: { store, scale, seed, step in try SelfiesDataSet.build(into: store, scale: scale, seed: seed, step: step) })
-
-    /// Fireballs (10,000 at scale 1) with a timestamp, energies, position
-    /// and velocity, in groups (100 at scale 1) that count them in a
-    /// derived attribute.
-    public static let fireballs = DataSetKind(
-        name: "fireballs", model: FireballsDataSet.model, expectedRows: FireballsDataSet.expectedRows(scale:),
-        build: { store, scale, seed, step in try FireballsDataSet.build(into: store, scale: scale, seed: seed, step: step) })
-
-    /// The built-in data sets.
-    public static let builtIn: [DataSetKind] = [.selfies, .fireballs]
-
     /// The name (the form reports and file names use).
     public var rawValue: String { name }
     public var description: String { name }
-
-    /// The built-in data set of this name.
-    public init?(rawValue: String) {
-        guard let found = Self.builtIn.first(where: { $0.name == rawValue }) else { return nil }
-        self = found
-    }
 
     public static func == (lhs: DataSetKind, rhs: DataSetKind) -> Bool { lhs.name == rhs.name }
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
@@ -75,7 +53,7 @@ public struct DataSetKind: Sendable, Hashable, RawRepresentable, CustomStringCon
 
     /// The most rows a build writes between two steps: small enough that a
     /// stop is seen within a few milliseconds.
-    static let rowsPerStep = 10_000
+    public static let rowsPerStep = 10_000
 
     /// `max(1, round(base × scale))`.
     public static func count(_ base: Int, scale: Double) -> Int {

@@ -9,7 +9,7 @@ public enum RunReport {
     /// - Parameter experiments: the published experiments to judge against the scenarios that ran.
     public static func make(
         _ scenarios: [ScenarioReport], options: RunOptions, commandLine: [String],
-        experiments: [ExperimentReference] = ScenarioCatalog.experiments
+        experiments: [ExperimentReference] = []
     ) -> Report {
         Report(
             tool: Report.Tool(name: "perf-run", version: toolVersion, commandLine: commandLine),

@@ -1,8 +1,9 @@
 import Reporting
 
 /// The scenarios a perf-run command runs, and the published experiments
-/// they repeat: Faultline's built-in ones (``builtIn``), or an
-/// application's own (`PerfRunCommand.main(scenarios:experiments:)`).
+/// they repeat: Faultline's built-in ones (`ScenarioSet.builtIn` in
+/// BuiltInScenarios), or an application's own
+/// (`PerfRunCommand.main(scenarios:experiments:)`).
 public struct ScenarioSet: Sendable {
     public var scenarios: [Scenario]
     public var experiments: [ExperimentReference]
@@ -11,9 +12,6 @@ public struct ScenarioSet: Sendable {
         self.scenarios = scenarios
         self.experiments = experiments
     }
-
-    /// The built-in scenarios and the book's experiments.
-    public static let builtIn = ScenarioSet(scenarios: ScenarioCatalog.all, experiments: ScenarioCatalog.experiments)
 
     /// The scenario with this name (case-insensitive).
     public func named(_ name: String) -> Scenario? {

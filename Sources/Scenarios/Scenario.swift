@@ -4,8 +4,9 @@ import Probes
 /// A performance experiment: what it demonstrates, the data set it runs
 /// on, and one iteration's work.
 ///
-/// Add one by writing a file in Scenarios/ that declares a `Scenario`
-/// (see ``ScenarioCatalog``) and listing it in ``ScenarioCatalog/all``.
+/// A built-in one is a file in Scenarios/ that declares a `Scenario`
+/// (BuiltInScenarios' `ScenarioCatalog` lists them); an application declares
+/// its own and hands them to `PerfRunCommand.main(scenarios:)`.
 public struct Scenario: Sendable {
     public let name: String
     /// One paragraph: what it demonstrates and what to look at in its counters.
