@@ -331,92 +331,42 @@ extension PerfRun {
         func run() throws {
             let selected = scenarios.isEmpty ? PerfRunCommand.catalog.scenarios : scenarios.compactMap(PerfRunCommand.catalog.named)
             try checkOutputs()
-            let accepted: AcceptedInsights?
+            var settings = RunSession.Settings()
+            settings.options.scale = scale.scale
+            settings.options.seed = seed
+            settings.options.iterations = iterations
+            settings.options.warmup = warmup
+            settings.options.store = store
+            settings.options.timeoutSeconds = timeout
+            settings.sqlDebugLevel = sqlDebug
+            settings.sqlLogPath = sqlLog
+            settings.lttngDirectory = lttng ? lttngOutput : nil
+            settings.traceEventsPath = traceEvents
+            settings.jsonPath = jsonPath
+            settings.htmlPath = htmlPath
+            settings.experiments = PerfRunCommand.catalog.experiments
+            let printer = ProgressPrinter(quiet: quiet)
+            let outcome: RunSession.Outcome
             do {
-                accepted = try acceptedInsights.map { try AcceptedInsights(contentsOf: $0) }
+                settings.accepted = try acceptedInsights.map { try AcceptedInsights(contentsOf: $0) }
+                outcome = try RunSession(settings).run(selected) { printer.show($0) }
             } catch let error as ReportError {
                 throw UsageError(error.description)
-            }
-            var options = RunOptions()
-            options.scale = scale.scale
-            options.seed = seed
-            options.iterations = iterations
-            options.warmup = warmup
-            options.store = store
-            options.timeoutSeconds = timeout
-            if let level = sqlDebug ?? SQLDebugLogSink.fromEnvironment().map(\.level) {
-                do {
-                    options.sinks.append(try sqlLog.map { try SQLDebugLogSink(level: level, destination: .file($0)) } ?? SQLDebugLogSink(level: level))
-                } catch let error as SQLDebugLogSink.OpenError {
-                    throw UsageError(error.description)
-                }
-            }
-            var recording: LTTngRecording?
-            if lttng {
-                try removeEarlierTrace()
-                do {
-                    recording = try LTTngRecording(directory: URL(fileURLWithPath: lttngOutput).path)
-                } catch let error as LTTngRecording.Unavailable {
-                    throw UsageError(error.description)
-                }
-            }
-            defer { recording?.tearDown() }
-            switch LTTngSink.load() {
-            case .success(let sink): options.sinks.append(sink)
-            case .failure(let reason) where lttng: throw UsageError("--lttng: \(reason)")
-            case .failure: break
-            }
-            if traceEvents != nil { options.keptEvents = 100_000 }
-            let printer = ProgressPrinter(quiet: quiet)
-            let runner = ScenarioRunner(options: options) { printer.show($0) }
-            do {
-                try runner.prepare()
-            } catch let error as ScenarioFailure {
+            } catch let error as RunSession.SettingsError {
                 throw UsageError(error.description)
             }
-            // Ctrl-C and SIGTERM stop the scenario running now; the report
-            // of what ran is still written, and the exit code is 130 or 143.
-            let signals = StopSignals(runner.interrupt)
-            defer { signals.cancel() }
-            let results = runner.run(selected)
             printer.finish()
-            var report = RunReport.make(
-                results, options: options, commandLine: CommandLine.arguments, experiments: PerfRunCommand.catalog.experiments)
-            var traceDisagrees = false
-            if let recording {
-                let traced = try recording.finish()
-                for index in report.scenarios.indices where report.scenarios[index].status == .passed {
-                    guard let counters = traced[report.scenarios[index].name] else { continue }
-                    let values = Dictionary(uniqueKeysWithValues: counters.all.filter { $0.name != "objectsRegisteredPeak" }.map { ($0.name, $0.value) })
-                    report.scenarios[index].traceCounters = values
-                    var recorded = report.scenarios[index].counters
-                    recorded["objectsRegisteredPeak"] = nil
-                    if recorded != values, !report.scenarios[index].advisoryCounters.contains("sqlStatements") {
-                        traceDisagrees = true
-                        FileHandle.standardError.write(Data("\(report.scenarios[index].name): the trace's counters \(values) differ from the recorder's \(recorded)\n".utf8))
-                    }
-                }
-                if !quiet { print("LTTng trace: \(recording.directory) (babeltrace2 \(recording.directory))") }
-            }
-            if let accepted { report = accepted.mark(report) }
-            try ReportFile.write(report, to: jsonPath)
-            try ReportFile.writeAtomically(Data(HTMLReport.render(report, events: runner.events).utf8), to: htmlPath)
-            if let traceEvents {
-                try ReportFile.writeAtomically(TraceEventFile.render(runner.events), to: traceEvents)
-                for scenario in report.scenarios {
-                    guard let dropped = scenario.droppedEvents else { continue }
-                    FileHandle.standardError.write(Data(
-                        "\(scenario.name): \(dropped) events did not fit in the trace's buffer; the trace starts later than the iteration\n".utf8))
-                }
+            for line in outcome.traceDisagreements + outcome.droppedEvents {
+                FileHandle.standardError.write(Data((line + "\n").utf8))
             }
             if !quiet {
-                print(RunReport.summaryTable(report))
-                if let experiments = RunReport.experimentTable(report) { print("\n" + experiments) }
+                if let directory = outcome.traceDirectory { print("LTTng trace: \(directory) (babeltrace2 \(directory))") }
+                print(RunReport.summaryTable(outcome.report))
+                if let experiments = RunReport.experimentTable(outcome.report) { print("\n" + experiments) }
                 print("report: \(jsonPath), \(htmlPath)")
             }
-            if let code = signals.exitCode { throw ExitCode(code) }
-            if traceDisagrees { throw ExitCode.failure }
-            if results.contains(where: { $0.status == .failed }) { throw ExitCode.failure }
+            if let code = outcome.signalExitCode { throw ExitCode(code) }
+            if !outcome.traceDisagreements.isEmpty || outcome.anyFailed { throw ExitCode.failure }
         }
 
         /// Fails early (exit code 2) when an output could not be written, or
@@ -439,19 +389,6 @@ extension PerfRun {
             } catch let error as ReportError {
                 throw UsageError(error.description)
             }
-        }
-
-        /// Removes the trace an earlier `--lttng` run left at `--lttng-output`,
-        /// and nothing else: a directory there that is not an LTTng trace
-        /// (no `ust` folder, not empty) is refused, not deleted.
-        private func removeEarlierTrace() throws {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: lttngOutput, isDirectory: &isDirectory) else { return }
-            let contents = (try? FileManager.default.contentsOfDirectory(atPath: lttngOutput)) ?? []
-            guard isDirectory.boolValue, contents.isEmpty || contents.contains("ust") else {
-                throw UsageError("--lttng-output \(lttngOutput): exists and is not an LTTng trace; not replaced")
-            }
-            try? FileManager.default.removeItem(atPath: lttngOutput)
         }
     }
 }

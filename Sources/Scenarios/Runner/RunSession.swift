@@ -1,0 +1,136 @@
+import Foundation
+import Probes
+import Reporting
+
+/// A whole run as the perf-run command does it, for the built-in scenarios
+/// or an application's: the sinks the settings ask for (the SQL debug log,
+/// the LTTng tracepoints and a recording), the scenarios with stop signals,
+/// the trace's counters checked against the recorder's, the experiments
+/// judged, and the reports written (JSON and HTML, atomically; a trace
+/// file when asked). What to print is the caller's.
+public struct RunSession {
+    /// What a run is asked to do besides running the scenarios.
+    public struct Settings {
+        public var options = RunOptions()
+        /// SQL debug log level (1 to 4), to standard error or `sqlLogPath`.
+        public var sqlDebugLevel: Int?
+        public var sqlLogPath: String?
+        /// Record with LTTng into this directory (an earlier trace there is replaced).
+        public var lttngDirectory: String?
+        /// Where to write the last iteration's events as a Chrome/Perfetto trace.
+        public var traceEventsPath: String?
+        public var jsonPath = "Reports/latest.json"
+        public var htmlPath = "Reports/latest.html"
+        public var accepted: AcceptedInsights?
+        public var experiments: [ExperimentReference] = []
+        public var commandLine: [String] = CommandLine.arguments
+
+        public init() {}
+    }
+
+    /// What came of a run.
+    public struct Outcome {
+        public var report: Report
+        /// Scenarios whose trace counters differ from the recorder's, with both.
+        public var traceDisagreements: [String]
+        /// Notes on events that did not fit in the trace's buffer.
+        public var droppedEvents: [String]
+        /// The trace's directory, with `lttngDirectory`.
+        public var traceDirectory: String?
+        /// 130 after SIGINT, 143 after SIGTERM: the run stopped early.
+        public var signalExitCode: Int32?
+        public var anyFailed: Bool { report.scenarios.contains { $0.status == .failed } }
+    }
+
+    /// Bad settings or an environment that cannot run: one line.
+    public struct SettingsError: Error, CustomStringConvertible {
+        public let description: String
+        public init(_ description: String) { self.description = description }
+    }
+
+    public let settings: Settings
+
+    public init(_ settings: Settings) { self.settings = settings }
+
+    /// Runs `scenarios` and writes the reports.
+    public func run(_ scenarios: [Scenario], progress: @escaping (RunProgress) -> Void = { _ in }) throws -> Outcome {
+        var options = settings.options
+        if let level = settings.sqlDebugLevel ?? SQLDebugLogSink.fromEnvironment().map(\.level) {
+            do {
+                options.sinks.append(
+                    try settings.sqlLogPath.map { try SQLDebugLogSink(level: level, destination: .file($0)) } ?? SQLDebugLogSink(level: level))
+            } catch let error as SQLDebugLogSink.OpenError {
+                throw SettingsError(error.description)
+            }
+        }
+        var recording: LTTngRecording?
+        if let directory = settings.lttngDirectory {
+            try Self.removeEarlierTrace(directory)
+            do {
+                recording = try LTTngRecording(directory: URL(fileURLWithPath: directory).path)
+            } catch let error as LTTngRecording.Unavailable {
+                throw SettingsError(error.description)
+            }
+        }
+        defer { recording?.tearDown() }
+        switch LTTngSink.load() {
+        case .success(let sink): options.sinks.append(sink)
+        case .failure(let reason) where settings.lttngDirectory != nil: throw SettingsError("--lttng: \(reason)")
+        case .failure: break
+        }
+        if settings.traceEventsPath != nil { options.keptEvents = 100_000 }
+        let runner = ScenarioRunner(options: options, progress: progress)
+        do {
+            try runner.prepare()
+        } catch let error as ScenarioFailure {
+            throw SettingsError(error.description)
+        }
+        // Ctrl-C and SIGTERM stop the scenario running now; the report of
+        // what ran is still written.
+        let signals = StopSignals(runner.interrupt)
+        defer { signals.cancel() }
+        let results = runner.run(scenarios)
+        var report = RunReport.make(results, options: options, commandLine: settings.commandLine, experiments: settings.experiments)
+        var disagreements: [String] = []
+        if let recording {
+            let traced = try recording.finish()
+            for index in report.scenarios.indices where report.scenarios[index].status == .passed {
+                guard let counters = traced[report.scenarios[index].name] else { continue }
+                let values = Dictionary(uniqueKeysWithValues: counters.all.filter { $0.name != "objectsRegisteredPeak" }.map { ($0.name, $0.value) })
+                report.scenarios[index].traceCounters = values
+                var recorded = report.scenarios[index].counters
+                recorded["objectsRegisteredPeak"] = nil
+                if recorded != values, !report.scenarios[index].advisoryCounters.contains("sqlStatements") {
+                    disagreements.append("\(report.scenarios[index].name): the trace's counters \(values) differ from the recorder's \(recorded)")
+                }
+            }
+        }
+        if let accepted = settings.accepted { report = accepted.mark(report) }
+        try ReportFile.write(report, to: settings.jsonPath)
+        try ReportFile.writeAtomically(Data(HTMLReport.render(report, events: runner.events).utf8), to: settings.htmlPath)
+        var dropped: [String] = []
+        if let path = settings.traceEventsPath {
+            try ReportFile.writeAtomically(TraceEventFile.render(runner.events), to: path)
+            for scenario in report.scenarios {
+                guard let count = scenario.droppedEvents else { continue }
+                dropped.append("\(scenario.name): \(count) events did not fit in the trace's buffer; the trace starts later than the iteration")
+            }
+        }
+        return Outcome(
+            report: report, traceDisagreements: disagreements, droppedEvents: dropped, traceDirectory: recording?.directory,
+            signalExitCode: signals.exitCode)
+    }
+
+    /// Removes the trace an earlier recording left in `directory`, and
+    /// nothing else: a directory there that is not an LTTng trace (no `ust`
+    /// folder, not empty) is refused, not deleted.
+    static func removeEarlierTrace(_ directory: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else { return }
+        let contents = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        guard isDirectory.boolValue, contents.isEmpty || contents.contains("ust") else {
+            throw SettingsError("--lttng-output \(directory): exists and is not an LTTng trace; not replaced")
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
