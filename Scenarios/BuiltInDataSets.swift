@@ -5,16 +5,12 @@ extension DataSetKind {
     /// People, selfies and social networks; every selfie related to every
     /// person and every network (500 of each at scale 1, 250,000 rows in
     /// each join table).
-    public static let selfies = DataSetKind(
-        name: "selfies", model: SelfiesDataSet.model, expectedRows: SelfiesDataSet.expectedRows(scale:),
-        build: { store, scale, seed, step in try SelfiesDataSet.build(into: store, scale: scale, seed: seed, step: step) })
+    public static let selfies = DataSetKind(name: "selfies", model: SelfiesDataSet.model, spec: SelfiesDataSet.spec)
 
     /// Fireballs (10,000 at scale 1) with a timestamp, energies, position
     /// and velocity, in groups (100 at scale 1) that count them in a
     /// derived attribute.
-    public static let fireballs = DataSetKind(
-        name: "fireballs", model: FireballsDataSet.model, expectedRows: FireballsDataSet.expectedRows(scale:),
-        build: { store, scale, seed, step in try FireballsDataSet.build(into: store, scale: scale, seed: seed, step: step) })
+    public static let fireballs = DataSetKind(name: "fireballs", model: FireballsDataSet.model, spec: FireballsDataSet.spec)
 
     /// The built-in data sets.
     public static let builtIn: [DataSetKind] = [.selfies, .fireballs]

@@ -39,40 +39,26 @@ enum FireballsDataSet {
         ]),
     ])
 
-    static func expectedRows(scale: Double) -> [String: Int] {
-        ["Fireball": DataSetKind.count(base, scale: scale), "FireballGroup": DataSetKind.count(groupBase, scale: scale)]
-    }
-
-    /// One fireball's values from the generator.
+    /// One more fireball's values (number from 0), as the data set makes them.
     static func values(_ rng: inout SeededGenerator, number: Int) -> [String: Value] {
-        [
-            "timestamp": .date(Date(timeIntervalSince1970: 1_262_304_000 + Double(number) * 3_600)),
-            "radiatedEnergy": .double(Double(Int.random(in: 1...100_000, using: &rng)) / 10),
-            "impactEnergy": .double(Double(Int.random(in: 1...5_000, using: &rng)) / 100),
-            "latitude": .double(Double(Int.random(in: -900...900, using: &rng)) / 10),
-            "longitude": .double(Double(Int.random(in: -1800...1800, using: &rng)) / 10),
-            "altitude": .double(Double(Int.random(in: 0...800, using: &rng)) / 10),
-            "velocity": .double(Double(Int.random(in: 100...700, using: &rng)) / 10),
-        ]
+        spec.entities[1].values(number: number + 1, rng: &rng)
     }
 
-    static func build(into store: Store, scale: Double, seed: UInt64, step: (Int, Int) throws -> Void) throws {
-        try store.performBatchTransaction { try insert(into: store, scale: scale, seed: seed, step: step) }
-    }
-
-    /// The rows, in the caller's transaction.
-    private static func insert(into store: Store, scale: Double, seed: UInt64, step: (Int, Int) throws -> Void) throws {
-        let count = DataSetKind.count(base, scale: scale)
-        let groups = DataSetKind.count(groupBase, scale: scale)
-        var rng = SeededGenerator(seed: seed)
-        try step(0, 3)
-        let groupIDs = try store.execute(BatchInsertRequest(
-            entityName: "FireballGroup", objects: (1...groups).map { ["name": .string("Group \($0)")] }, resultType: .objectIDs)).objectIDs ?? []
-        try step(1, 3)
-        let fireballs = try store.execute(BatchInsertRequest(
-            entityName: "Fireball", objects: (0..<count).map { values(&rng, number: $0) }, resultType: .objectIDs)).objectIDs ?? []
-        try step(2, 3)
-        try store.relate(fireballs.enumerated().map { (groupIDs[$0.offset % groupIDs.count], $0.element) }, through: "fireballs", of: "FireballGroup")
-        try step(3, 3)
-    }
+    /// The data, described: 100 × scale groups, then 10,000 × scale
+    /// fireballs an hour apart with drawn energies and positions, dealt to
+    /// the groups in turn.
+    static let spec = DataSetSpec(entities: [
+        .init("FireballGroup", base: groupBase, attributes: [.init("name", .text("Group {n}"))]),
+        .init("Fireball", base: base, attributes: [
+            .init("timestamp", .dates(start: Date(timeIntervalSince1970: 1_262_304_000), step: 3_600)),
+            .init("radiatedEnergy", .uniformInt(1...100_000, divisor: 10)),
+            .init("impactEnergy", .uniformInt(1...5_000, divisor: 100)),
+            .init("latitude", .uniformInt(-900...900, divisor: 10)),
+            .init("longitude", .uniformInt(-1800...1800, divisor: 10)),
+            .init("altitude", .uniformInt(0...800, divisor: 10)),
+            .init("velocity", .uniformInt(100...700, divisor: 10)),
+        ]),
+    ], relationships: [
+        .init("FireballGroup", "fireballs", .roundRobin),
+    ])
 }

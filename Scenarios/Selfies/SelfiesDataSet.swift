@@ -51,42 +51,14 @@ enum SelfiesDataSet {
         ]),
     ])
 
-    static func expectedRows(scale: Double) -> [String: Int] {
-        let n = DataSetKind.count(base, scale: scale)
-        return ["Person": n, "Selfie": n, "SocialNetwork": n, "Person_selfies": n * n, "Selfie_socialNetworks": n * n]
-    }
-
-    static func build(into store: Store, scale: Double, seed: UInt64, step: (Int, Int) throws -> Void) throws {
-        try store.performBatchTransaction { try insert(into: store, scale: scale, seed: seed, step: step) }
-    }
-
-    /// The rows, in the caller's transaction.
-    private static func insert(into store: Store, scale: Double, seed: UInt64, step: (Int, Int) throws -> Void) throws {
-        let n = DataSetKind.count(base, scale: scale)
-        var rng = SeededGenerator(seed: seed)
-        func ids(_ result: BatchResult) -> [ObjectID] { result.objectIDs ?? [] }
-        // Three entity inserts, then each join table in chunks.
-        let chunk = DataSetKind.rowsPerStep
-        let chunks = (n * n + chunk - 1) / chunk
-        let total = 3 + 2 * chunks
-        try step(0, total)
-        let people = ids(try store.execute(BatchInsertRequest(
-            entityName: "Person", objects: (1...n).map { ["name": .string("Person \($0)")] }, resultType: .objectIDs)))
-        try step(1, total)
-        let selfies = ids(try store.execute(BatchInsertRequest(
-            entityName: "Selfie",
-            objects: (1...n).map { ["name": .string("Selfie \($0)"), "rating": .integer(Int64.random(in: 1...10, using: &rng))] },
-            resultType: .objectIDs)))
-        try step(2, total)
-        let networks = ids(try store.execute(BatchInsertRequest(
-            entityName: "SocialNetwork", objects: (1...n).map { ["name": .string("Network \($0)")] }, resultType: .objectIDs)))
-        try step(3, total)
-        for (index, (relationship, destinations)) in [("people", people), ("socialNetworks", networks)].enumerated() {
-            let pairs = selfies.flatMap { selfie in destinations.map { (selfie, $0) } }
-            for start in stride(from: 0, to: pairs.count, by: chunk) {
-                try store.relate(Array(pairs[start..<min(start + chunk, pairs.count)]), through: relationship, of: "Selfie")
-                try step(3 + index * chunks + start / chunk + 1, total)
-            }
-        }
-    }
+    /// The data, described: 500 × scale of each entity, ratings drawn
+    /// from 1 to 10, every selfie related to every person and network.
+    static let spec = DataSetSpec(entities: [
+        .init("Person", base: base, attributes: [.init("name", .text("Person {n}"))]),
+        .init("Selfie", base: base, attributes: [.init("name", .text("Selfie {n}")), .init("rating", .uniformInt(1...10))]),
+        .init("SocialNetwork", base: base, attributes: [.init("name", .text("Network {n}"))]),
+    ], relationships: [
+        .init("Selfie", "people", .all),
+        .init("Selfie", "socialNetworks", .all),
+    ])
 }

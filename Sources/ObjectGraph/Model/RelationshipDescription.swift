@@ -28,6 +28,13 @@ public struct RelationshipDescription: Sendable {
         self.isOptional = isOptional
     }
 
+    /// The join table of a many-to-many relationship (one row per pair);
+    /// nil for a to-one or a one-to-many.
+    public var joinTable: String? {
+        if case .joinTable(let table, _, _) = storage { return table }
+        return nil
+    }
+
     /// How a relationship is stored.
     enum Storage: Sendable, Equatable {
         /// A to-one: a column of the source's table holding the destination's
