@@ -105,8 +105,12 @@ let package = Package(
         .testTarget(name: "FaultlineTests", dependencies: ["Faultline", "ObjectGraph", "Probes"]),
         .testTarget(name: "ModelImportTests", dependencies: ["ModelImport", "ObjectGraph"], exclude: ["Fixtures"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Probes"], exclude: ["Fixtures"]),
-        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "BuiltInScenarios", "Reporting", "ObjectGraph", "Probes"]),
-        .testTarget(name: "ProbesTests", dependencies: ["Probes", "ObjectGraph", "Scenarios", "BuiltInScenarios"], exclude: ["Golden"]),
+        // What the tests share: finding and running the built products.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "BuiltInScenarios", "Reporting", "ObjectGraph", "Probes", "TestSupport"]),
+        // The command line, run as a user runs it.
+        .testTarget(name: "PerfRunTests", dependencies: ["Scenarios", "BuiltInScenarios", "Reporting", "TestSupport"]),
+        .testTarget(name: "ProbesTests", dependencies: ["Probes", "ObjectGraph", "Scenarios", "BuiltInScenarios", "TestSupport"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -361,8 +361,8 @@ extension PerfRun {
             }
             if !quiet {
                 if let directory = outcome.traceDirectory { print("LTTng trace: \(directory) (babeltrace2 \(directory))") }
-                print(RunReport.summaryTable(outcome.report))
-                if let experiments = RunReport.experimentTable(outcome.report) { print("\n" + experiments) }
+                print(ReportText.summaryTable(outcome.report))
+                if let experiments = ReportText.experimentTable(outcome.report) { print("\n" + experiments) }
                 print("report: \(jsonPath), \(htmlPath)")
             }
             if let code = outcome.signalExitCode { throw ExitCode(code) }

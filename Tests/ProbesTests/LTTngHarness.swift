@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Scenarios
 import BuiltInScenarios
 import Testing
@@ -58,10 +59,7 @@ enum LTTngHarness {
 
     /// The directory of the test executable, where the build puts
     /// faultline-bench and the tracepoint provider.
-    static var buildDirectory: URL {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: executable).deletingLastPathComponent()
-    }
+    static var buildDirectory: URL { BuildProducts.directory }
 
     /// Starts `lttng-sessiond` when none runs; returns the PID it started.
     static func startSessionDaemonIfNeeded() throws -> Int32? {

@@ -1,6 +1,7 @@
 import Foundation
 import ObjectGraph
 import Reporting
+import TestSupport
 import Testing
 @testable import Scenarios
 @testable import BuiltInScenarios
@@ -42,7 +43,7 @@ import Testing
         reader.standardOutput = readerOutput
         try reader.run()
 
-        let result = try PerfRunCommandTests.perfRun([
+        let result = try PerfRunProcess.run([
             "run", "DidFault", "--scale", "0.02", "--iterations", "1", "--quiet", "--json", null, "--html", link,
             "--trace-events", fifo, "--sql-debug", "1", "--sql-log", logLink,
         ])
@@ -60,8 +61,8 @@ import Testing
 
         // report --html and --markdown: the same for the report command.
         let report = directory.appendingPathComponent("report.json").path
-        #expect(try PerfRunCommandTests.perfRun(["run", "FetchAll", "--scale", "0.02", "--iterations", "1", "--quiet", "--json", report]).status == 0)
-        let summary = try PerfRunCommandTests.perfRun(["report", report, "--html", dangling, "--markdown", null])
+        #expect(try PerfRunProcess.run(["run", "FetchAll", "--scale", "0.02", "--iterations", "1", "--quiet", "--json", report]).status == 0)
+        let summary = try PerfRunProcess.run(["report", report, "--html", dangling, "--markdown", null])
         #expect(summary.status == 0, "\(summary.stderr)")
         #expect(Self.kind(dangling) == S_IFLNK)
         #expect(try String(contentsOfFile: directory.appendingPathComponent("made-by-link.json").path, encoding: .utf8).hasPrefix("<!DOCTYPE html>"))
@@ -80,7 +81,7 @@ import Testing
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let json = directory.appendingPathComponent("out/run.json").path
-        let result = try PerfRunCommandTests.perfRun(
+        let result = try PerfRunProcess.run(
             ["run", "FetchAll", "--scale", "0.02", "--iterations", "1", "--quiet", "--json", json], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("out/run.html").path))
@@ -96,7 +97,7 @@ import Testing
     func outputsThatWouldOverwriteEachOtherAreRefused(options: [String], message: String) throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try PerfRunCommandTests.perfRun(["run", "FetchAll"] + options, in: directory)
+        let result = try PerfRunProcess.run(["run", "FetchAll"] + options, in: directory)
         #expect(result.status == 2)
         #expect(result.stderr == message)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
@@ -115,7 +116,7 @@ import Testing
         (["FetchAll", "Predicate", "FetchAll"], "scenario FetchAll is named twice\n"),
     ])
     func badValuesSayWhatIsWrongWithThem(options: [String], message: String) throws {
-        let result = try PerfRunCommandTests.perfRun(["run"] + options)
+        let result = try PerfRunProcess.run(["run"] + options)
         #expect(result.status == 2)
         #expect(result.stderr == message)
     }
@@ -126,14 +127,14 @@ import Testing
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let missing = directory.appendingPathComponent("missing/sql.log").path
-        let result = try PerfRunCommandTests.perfRun([
+        let result = try PerfRunProcess.run([
             "run", "FetchAll", "--scale", "0.02", "--sql-debug", "2", "--sql-log", missing, "--json", directory.appendingPathComponent("r.json").path,
         ])
         #expect(result.status == 2)
         #expect(result.stderr == "cannot write the SQL log \(missing): No such file or directory\n")
         let file = directory.appendingPathComponent("file").path
         FileManager.default.createFile(atPath: file, contents: Data())
-        let underFile = try PerfRunCommandTests.perfRun([
+        let underFile = try PerfRunProcess.run([
             "run", "FetchAll", "--sql-debug", "2", "--sql-log", file + "/sql.log", "--json", directory.appendingPathComponent("r.json").path,
         ])
         #expect(underFile.status == 2)
@@ -145,12 +146,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let json = directory.appendingPathComponent("r.json").path
         let missing = directory.appendingPathComponent("no-such-dir").path
-        let result = try PerfRunCommandTests.perfRun(["run", "FetchAll", "--scale", "0.02", "--json", json], environment: ["TMPDIR": missing])
+        let result = try PerfRunProcess.run(["run", "FetchAll", "--scale", "0.02", "--json", json], environment: ["TMPDIR": missing])
         #expect(result.status == 2)
         #expect(result.stderr == "the temporary directory \(missing) (TMPDIR) does not exist or is not a directory\n")
         let file = directory.appendingPathComponent("a-file").path
         FileManager.default.createFile(atPath: file, contents: Data())
-        let onFile = try PerfRunCommandTests.perfRun(["run", "FetchAll", "--scale", "0.02", "--json", json], environment: ["TMPDIR": file])
+        let onFile = try PerfRunProcess.run(["run", "FetchAll", "--scale", "0.02", "--json", json], environment: ["TMPDIR": file])
         #expect(onFile.status == 2)
         #expect(onFile.stderr == "the temporary directory \(file) (TMPDIR) does not exist or is not a directory\n")
         #expect(!FileManager.default.fileExists(atPath: json))
@@ -216,7 +217,7 @@ import Testing
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let json = directory.appendingPathComponent("r.json").path
-        let command = "ulimit -f 600; trap '' XFSZ; exec \(PerfRunCommandTests.executable) run FetchAll --scale 0.5 --iterations 1 --json \(json)"
+        let command = "ulimit -f 600; trap '' XFSZ; exec \(PerfRunProcess.executable) run FetchAll --scale 0.5 --iterations 1 --json \(json)"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-c", command]
@@ -265,7 +266,7 @@ import Testing
         private var text = ""
 
         init(_ arguments: [String], environment: [String: String]) throws {
-            process.executableURL = URL(fileURLWithPath: PerfRunCommandTests.executable)
+            process.executableURL = URL(fileURLWithPath: PerfRunProcess.executable)
             process.arguments = arguments
             process.environment = environment
             process.standardOutput = FileHandle.nullDevice
@@ -327,7 +328,7 @@ import Testing
             #expect(try ReportFile.read(json).scenarios.first?.error == "stopped: \(reason)")
         }
         let json = directory.appendingPathComponent("r-timeout.json").path
-        let timed = try PerfRunCommandTests.perfRun(
+        let timed = try PerfRunProcess.run(
             ["run", "FetchAll", "DidFault", "--scale", "0.02", "--timeout", "0.5", "--json", json, "--quiet"], environment: environment)
         #expect(timed.status == 1)
         #expect(try ReportFile.read(json).scenarios.map(\.error) == ["stopped: timed out after 0.5 s", "stopped: timed out after 0.5 s"])

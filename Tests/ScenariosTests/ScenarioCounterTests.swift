@@ -2,6 +2,7 @@ import Foundation
 import Reporting
 import ObjectGraph
 import Probes
+import TestSupport
 import Testing
 @testable import Scenarios
 @testable import BuiltInScenarios
@@ -245,7 +246,7 @@ import Testing
     @Test func ctrlCWritesTheReportOfWhatRanAndExits130() throws {
         let report = FileManager.default.temporaryDirectory.appendingPathComponent("interrupted-\(UUID()).json").path
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: PerfRunCommandTests.executable)
+        process.executableURL = URL(fileURLWithPath: PerfRunProcess.executable)
         process.currentDirectoryURL = FileManager.default.temporaryDirectory
         process.arguments = ["run", "FetchAll", "Predicate", "DidFault", "--scale", "0.02", "--iterations", "100000", "--warmup", "0",
                              "--json", report, "--quiet"]

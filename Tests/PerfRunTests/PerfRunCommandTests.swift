@@ -1,44 +1,16 @@
 import Foundation
 import Reporting
+import Scenarios
+import BuiltInScenarios
+import TestSupport
 import Testing
-@testable import Scenarios
-@testable import BuiltInScenarios
 
 /// The command line: exit codes and one-line reasons.
 @Suite struct PerfRunCommandTests {
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
+    static var executable: String { PerfRunProcess.executable }
 
-    /// The perf-run binary built beside the test bundle.
-    static var executable: String {
-        let tests = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: tests).deletingLastPathComponent().appendingPathComponent("perf-run").path
-    }
-
-    /// Runs perf-run to its end. It runs in `directory` (by default the
-    /// system temporary directory, never the checkout: a default output
-    /// path must not replace a user's report), with `environment` added
-    /// and an empty standard input.
-    static func perfRun(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory ?? FileManager.default.temporaryDirectory
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        // Never the terminal's: a command that reads standard input ends.
-        process.standardInput = FileHandle.nullDevice
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    static func perfRun(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> CommandResult {
+        try PerfRunProcess.run(arguments, in: directory, environment: environment)
     }
 
     @Test(arguments: [
@@ -185,9 +157,12 @@ import Testing
 }
 
 @Suite struct ExplainTests {
+    static let cache = DataSetCache(
+        directory: FileManager.default.temporaryDirectory.appendingPathComponent("faultline-test-datasets-\(getpid())"))
+
     @Test func explainShowsTheSQLPlanMatchesAndCounters() throws {
         let explanation = try PredicateExplanation.explain(
-            entity: "Selfie", format: "rating < 5 OR name LIKE '*e*ie*'", dataSet: .selfies, scale: 0.02, cache: ScenarioCounterTests.cache)
+            entity: "Selfie", format: "rating < 5 OR name LIKE '*e*ie*'", dataSet: .selfies, scale: 0.02, cache: Self.cache)
         #expect(explanation.predicate == "rating < 5 OR name LIKE \"*e*ie*\"")
         #expect(explanation.sql == "SELECT t0.pk, t0.\"name\", t0.\"rating\" FROM \"Selfie\" t0 WHERE (t0.\"rating\" < ? OR faultline_like(t0.\"name\", ?, 0) = 1)")
         #expect(explanation.arguments == ["5", "'*e*ie*'"])
@@ -281,7 +256,7 @@ import Testing
 extension PerfRunCommandTests {
     @Test func logReadsALogAndRefusesWhatIsNone() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        let golden = root.appendingPathComponent("ProbesTests/Golden/sql-debug-level-2.log").path
+        let golden = root.appendingPathComponent("ProbesTests/Golden/sql-debug-level-2.log").path  // shared golden file
         let read = try Self.perfRun(["log", golden])
         #expect(read.status == 0, "\(read.stderr)")
         #expect(read.stdout.hasPrefix("37 log lines (faultline) of 37 read\n12 statements in 10 shapes"))

@@ -1,5 +1,6 @@
 import Foundation
 import Reporting
+import TestSupport
 import Testing
 
 /// `perf-run compare`, `report` and `log` with reports and logs that are
@@ -20,7 +21,7 @@ import Testing
         _ arguments: [String], input: Data? = nil, seconds: Double = 60, whileRunning: () throws -> Void = {}
     ) throws -> Outcome {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: PerfRunCommandTests.executable)
+        process.executableURL = URL(fileURLWithPath: PerfRunProcess.executable)
         process.arguments = arguments
         process.currentDirectoryURL = FileManager.default.temporaryDirectory
         let inputPipe = Pipe()

@@ -1,0 +1,48 @@
+import Foundation
+
+/// A run's report as text for a terminal: the summary table of its
+/// scenarios and the table of the experiments judged.
+public enum ReportText {
+    /// A plain-text table of the book's experiments: the source's ratio,
+    /// the measured one with its interval, and the verdict.
+    public static func experimentTable(_ report: Report) -> String? {
+        guard let experiments = report.experiments, !experiments.isEmpty else { return nil }
+        var rows = [["experiment", "book", "measured (95% interval)", "verdict"]]
+        for experiment in experiments {
+            rows.append([experiment.name, experiment.sourceRatioText, experiment.measuredRatioText, experiment.verdict.rawValue])
+        }
+        return table(rows) + "\n" + ExperimentReport.ratioNote
+    }
+
+    /// A plain-text table: scenario, status, median time, key counters and
+    /// the scenario's own figures.
+    public static func summaryTable(_ report: Report) -> String {
+        var rows = [["scenario", "status", "median", "sql", "faults", "misses", "rows read", "values"]]
+        for scenario in report.scenarios {
+            let median = scenario.summary.map { String(format: "%.4fs", $0.wallSeconds.median) } ?? "-"
+            let values = scenario.values.sorted { $0.key < $1.key }.map { key, value in
+                value == value.rounded() && abs(value) < 1e15 ? "\(key)=\(Int(value))" : "\(key)=\(String(format: "%.4g", value))"
+            }.joined(separator: " ")
+            rows.append([
+                scenario.name, scenario.status.rawValue, median, counter(scenario, "sqlStatements"), counter(scenario, "faultsFired"),
+                counter(scenario, "cacheMisses"), counter(scenario, "rowsRead"),
+                scenario.error.map { "error: \($0)" } ?? values,
+            ])
+        }
+        return table(rows)
+    }
+
+    /// Rows as aligned columns (the last one not padded).
+    static func table(_ rows: [[String]]) -> String {
+        let widths = (0..<rows[0].count - 1).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { index, cell in
+                index < widths.count ? cell.padding(toLength: widths[index], withPad: " ", startingAt: 0) : cell
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+
+    private static func counter(_ scenario: ScenarioReport, _ name: String) -> String {
+        scenario.counters[name].map(String.init) ?? "-"
+    }
+}
