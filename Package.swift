@@ -40,10 +40,14 @@ let package = Package(
         ),
 
         // Tracepoint call sites (dynamic linkage: no liblttng-ust link).
-        .target(name: "CTracepoints"),
+        .target(name: "CTracepoints", dependencies: ["CTracepointDefinitions"]),
+        // The tracepoint definitions and their field structures, shared by
+        // the call sites and the provider through an include directory.
+        .target(name: "CTracepointDefinitions"),
         // The tracepoint provider (probes), a separate dynamic library.
         .target(
             name: "FaultlineTracepointProvider",
+            dependencies: ["CTracepointDefinitions"],
             cSettings: [.headerSearchPath(".")],
             linkerSettings: [.linkedLibrary("lttng-ust")]
         ),

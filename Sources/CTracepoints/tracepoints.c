@@ -1,7 +1,7 @@
 #define _GNU_SOURCE
 #define LTTNG_UST_TRACEPOINT_DEFINE
 #define LTTNG_UST_TRACEPOINT_PROBE_DYNAMIC_LINKAGE
-#include "../FaultlineTracepointProvider/faultline_tp.h"
+#include "faultline_tp.h"
 #include "faultline_tracepoints.h"
 
 #include <dlfcn.h>

@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 #include <lttng/tracepoint.h>
-#include "../CTracepoints/include/faultline_tracepoint_fields.h"
+#include "faultline_tracepoint_fields.h"
 
 LTTNG_UST_TRACEPOINT_EVENT(faultline, fetch,
     LTTNG_UST_TP_ARGS(const struct faultline_fetch_fields *, f),
