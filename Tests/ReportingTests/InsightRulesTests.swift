@@ -96,13 +96,18 @@ import Testing
         // A pattern match: no index serves it.
         let matched = sql("SELECT t0.pk FROM \"Selfie\" t0 WHERE faultline_like(t0.\"name\", ?, 0) = 1", ["'*e*ie*'"], fullScanSteps: 5_000)
         #expect(InsightRules().analyze([matched]).map { $0.message } == [
-            "full table scans of Selfie: 5000 rows stepped in 1 executions; no index serves a pattern match on Selfie.name, "
-                + "nor a condition that ORs one: put a cheaper, selective term first, or narrow the rows another way",
+            "full table scans of Selfie: 5000 rows stepped in 1 executions; no index serves a pattern match on Selfie.name: "
+                + "put a cheaper, selective term first, or narrow the rows another way",
         ])
+        // A GLOB from a wildcard (a suffix, a CONTAINS) cannot use an index; a prefix can.
+        let suffix = sql("SELECT t0.pk FROM \"Selfie\" t0 WHERE t0.\"name\" GLOB ?", ["'*fie 1'"], fullScanSteps: 5_000)
+        #expect(InsightRules().analyze([suffix]).first?.message.contains("no index serves this condition (a pattern from a wildcard") == true)
+        let prefix = sql("SELECT t0.pk FROM \"Selfie\" t0 WHERE t0.\"name\" GLOB ?", ["'Sel*'"], fullScanSteps: 5_000)
+        #expect(InsightRules().analyze([prefix]).first?.message.hasSuffix("an index on Selfie.name would serve") == true)
         // An index on the rating cannot serve a condition that ORs it with a match.
         let ored = sql("SELECT t0.pk FROM \"Selfie\" t0 WHERE (t0.\"rating\" < ? OR faultline_like(t0.\"name\", ?, 0) = 1)", fullScanSteps: 5_000)
         #expect(InsightRules().analyze([ored]).first?.message.hasSuffix(
-            "no index serves a pattern match on Selfie, nor a condition that ORs one: put a cheaper, selective term first, "
+            "no index serves this condition (a pattern from a wildcard, or an OR with a match): put a cheaper, selective term first, "
                 + "or narrow the rows another way") == true)
         // The column is also compared directly: an index could serve that term.
         let mixed = sql("SELECT t0.pk FROM \"Selfie\" t0 WHERE faultline_like(t0.\"name\", ?, 0) = 1 AND t0.\"name\" > ?", fullScanSteps: 5_000)

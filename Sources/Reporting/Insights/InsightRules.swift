@@ -99,9 +99,12 @@ public struct InsightRules: Sendable {
             // Advice only where an index could serve: not for a column
             // matched through a pattern function, nor one that has an index.
             let advice: String
-            if let column, Self.isOnlyMatched(column, in: shape) || Self.orsAPatternMatch(shape) {
-                advice = "no index serves a pattern match on \(table)\(Self.isOnlyMatched(column, in: shape) ? ".\(column)" : ""), "
-                    + "nor a condition that ORs one: put a cheaper, selective term first, or narrow the rows another way"
+            if let column, Self.isOnlyMatched(column, in: shape) || Self.orsAPatternMatch(shape)
+                || Self.globsFromAWildcard(shape, scans.first.arguments)
+            {
+                let what = Self.isOnlyMatched(column, in: shape)
+                    ? "a pattern match on \(table).\(column)" : "this condition (a pattern from a wildcard, or an OR with a match)"
+                advice = "no index serves \(what): put a cheaper, selective term first, or narrow the rows another way"
             } else if let column, indexedColumns.contains("\(table).\(column)") {
                 advice = "\(table).\(column) has an index, which this condition cannot use (an OR across columns, or a function of the column)"
             } else {
@@ -173,6 +176,12 @@ public struct InsightRules: Sendable {
             total + condition.components(separatedBy: function + reference).count - 1
         }
         return uses > 0 && uses == wrapped
+    }
+
+    /// Whether the statement matches a GLOB pattern that starts with a
+    /// wildcard (`*abc`, `?bc`: a suffix, a CONTAINS): no index serves it.
+    static func globsFromAWildcard(_ sql: String, _ arguments: [String]) -> Bool {
+        sql.contains(" GLOB ?") && arguments.contains { $0.hasPrefix("'*") || $0.hasPrefix("'?") }
     }
 
     /// Whether the WHERE clause ORs a term with a pattern match: a row
