@@ -65,7 +65,8 @@ extension PerfRun {
 
         /// Exit code 2: nothing in the input was a log line.
         private func noLogLines(in analysis: SQLLogAnalysis) -> UsageError {
-            UsageError("\(name): no SQL debug log lines in \(analysis.lines) lines (expected 'faultline: sql: …' or 'CoreData: sql: …')")
+            if analysis.encoding == "binary" { return UsageError("\(name): not text (binary data), so no SQL debug log lines") }
+            return UsageError("\(name): no SQL debug log lines in \(analysis.lines) lines (expected 'faultline: sql: …' or 'CoreData: sql: …')")
         }
 
         /// Polls a file twice a second and prints the summary when it

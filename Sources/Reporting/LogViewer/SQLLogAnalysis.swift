@@ -10,8 +10,17 @@ public struct SQLLogAnalysis: Codable, Equatable, Sendable {
     public var skippedLines = 0
     /// Lines cut because they were longer than the limit.
     public var truncatedLines = 0
-    /// The format seen: `faultline`, `coredata`, or both.
+    /// First lines whose `CoreData: ` prefix the paste cut (`ata: sql: …`),
+    /// read as log lines.
+    public var recoveredLines = 0
+    /// Lines that continue a wrapped statement, joined to it.
+    public var joinedLines = 0
+    /// The format seen: `faultline`, `coredata` (a cut prefix recovered as
+    /// one of them), `unprefixed` (log lines pasted without the prefix).
     public var formats: [String] = []
+    /// `UTF-16` when the file was UTF-16 (read as UTF-8), `binary` when it
+    /// did not look like text; nil for UTF-8.
+    public var encoding: String?
     public var statements: [ShapeSummary] = []
     public var faults: [FaultSummary] = []
     public var relationshipFaults: [FaultSummary] = []
@@ -19,6 +28,14 @@ public struct SQLLogAnalysis: Codable, Equatable, Sendable {
     public var transactions = 0
     /// Core Data's count requests (`total count request execution time`).
     public var countRequests = 0
+    /// Core Data's annotations that report a fetch's rows (`total fetch
+    /// execution time: … for N rows`, `fetch using … returned N rows`),
+    /// and the rows they report.
+    public var rowCountAnnotations = 0
+    public var rowsReported = 0
+    /// Of those, the ones with no statement before them to attribute the
+    /// rows to (a paste that starts after the SELECT).
+    public var annotationsWithoutStatement = 0
     /// Core Data's bound intarrays (`bound intarray _Z_intarray0 values: …`):
     /// key lists bound for a prefetch or a batch fault.
     public var boundIntarrays = 0

@@ -76,8 +76,46 @@ public struct SQLLogAnalyzer {
     /// no log marker is counted without being decoded: the scan is over
     /// bytes, so skipped output costs little.
     public mutating func consume(_ handle: FileHandle, path: String) throws(LogFileError) {
+        guard let first = try LogFile.read(handle, path: path) else { return flush() }
+        if let encoding = Self.utf16(first) {
+            // Some consoles save UTF-16: read it whole, as UTF-8.
+            var whole = first
+            while let chunk = try LogFile.read(handle, path: path) { whole.append(chunk) }
+            if let text = String(data: whole, encoding: encoding) {
+                analysis.encoding = "UTF-16"
+                consume(chunk: Data(text.utf8))
+                return flush()
+            }
+            consume(chunk: whole)
+            return flush()
+        }
+        noteBinary(first)
+        consume(chunk: first)
         while let chunk = try LogFile.read(handle, path: path) { consume(chunk: chunk) }
         flush()
+    }
+
+    /// The UTF-16 byte order of `data`, if it is UTF-16: a byte order mark,
+    /// or, without one, a NUL in every other byte of its start (text in
+    /// UTF-16 that is mostly ASCII).
+    static func utf16(_ data: Data) -> String.Encoding? {
+        if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) { return .utf16 }
+        let sample = Array(data.prefix(512))
+        guard sample.count >= 8 else { return nil }
+        var zeros = (even: 0, odd: 0)
+        for (index, byte) in sample.enumerated() where byte == 0 {
+            if index % 2 == 0 { zeros.even += 1 } else { zeros.odd += 1 }
+        }
+        let half = sample.count / 2
+        if zeros.odd * 10 >= half * 8, zeros.even * 10 <= half { return .utf16LittleEndian }
+        if zeros.even * 10 >= half * 8, zeros.odd * 10 <= half { return .utf16BigEndian }
+        return nil
+    }
+
+    /// Notes a start of file that is not text (NUL bytes where UTF-16 would
+    /// not put them): the analysis says so.
+    private mutating func noteBinary(_ data: Data) {
+        if data.prefix(4_096).contains(0) { analysis.encoding = "binary" }
     }
 
     /// Bytes of a line not yet ended by a newline.
@@ -150,19 +188,118 @@ public struct SQLLogAnalyzer {
         } else if let at = Self.find(Self.coreDataMarker, in: bytes) {
             (format, restStart) = ("coredata", at + Self.coreDataMarker.count)
         } else {
-            if expectingPlan, let row = Self.planRow(Self.decode(bytes)) {
-                analysis.logLines += 1
-                notePlanRow(row)
-                return
-            }
-            expectingPlan = false
-            analysis.skippedLines += 1
+            consumeUnmarked(bytes)
             return
         }
+        sawMarker = true
+        continuing = false
         analysis.logLines += 1
         formats.insert(format)
         let rest = Self.decode(UnsafeRawBufferPointer(rebasing: bytes[restStart...]))
         handle(rest[...], line: analysis.lines)
+        wrapCheck(bytes.count)
+    }
+
+    /// A statement line may continue on the next lines only when it is as
+    /// long as the lines a terminal or a page wraps at.
+    private mutating func wrapCheck(_ length: Int) {
+        if continuing { continuing = length >= Self.wrapWidth }
+    }
+
+    /// The shortest line that can have been wrapped (terminals wrap at 80,
+    /// e-mails at 72, some pages at 64).
+    static let wrapWidth = 60
+
+    /// Whether a line with a `faultline: ` or `CoreData: ` prefix was read:
+    /// from then on, lines without one are not read as log lines.
+    private var sawMarker = false
+    /// Whether the line before was a statement, which a wrapped line continues.
+    private var continuing = false
+    /// Lines left to find the first plan row after an `EXPLAIN QUERY PLAN`;
+    /// nil while rows are being read or none is expected.
+    private var planWait: Int?
+
+    private static let explainUpper = Array("QUERY PLAN".utf8)
+    private static let explainLower = Array("query plan".utf8)
+    private static let logKeywords = ["sql: ", "annotation: ", "details: ", "plan: "]
+
+    /// A line without a prefix: a plan row, a statement's wrapped
+    /// continuation, a first line whose prefix the paste cut (`ata: sql: …`),
+    /// a log line pasted without its prefix (when no prefixed line came
+    /// before), or other output.
+    private mutating func consumeUnmarked(_ bytes: UnsafeRawBufferPointer) {
+        // Most such lines are other output: decode only what may be a log line.
+        let mayBeLog = expectingPlan || planWait != nil || analysis.logLines == 0 || !sawMarker || (continuing && pending != nil)
+        guard mayBeLog else {
+            if Self.find(Self.explainUpper, in: bytes) != nil || Self.find(Self.explainLower, in: bytes) != nil { planWait = 40 }
+            analysis.skippedLines += 1
+            return
+        }
+        let text = Self.decode(bytes)
+        if expectingPlan || planWait != nil, let row = Self.planRow(text) {
+            analysis.logLines += 1
+            notePlanRow(row)
+            expectingPlan = true
+            planWait = nil
+            continuing = false
+            return
+        }
+        if Self.find(Self.explainUpper, in: bytes) != nil || Self.find(Self.explainLower, in: bytes) != nil {
+            planWait = 40
+        } else if let wait = planWait {
+            planWait = wait > 1 ? wait - 1 : nil
+        }
+        expectingPlan = false
+        let trimmed = text.drop { $0 == " " || $0 == "\t" }
+        if analysis.logLines == 0, let rest = Self.cutPrefix(trimmed) {
+            // The paste began inside the prefix: a damaged first line.
+            analysis.recoveredLines += 1
+            formats.insert(rest.format)
+            analysis.logLines += 1
+            continuing = false
+            handle(rest.text, line: analysis.lines)
+            wrapCheck(bytes.count)
+            return
+        }
+        if !sawMarker, Self.logKeywords.contains(where: { trimmed.utf8.starts(with: $0.utf8) }) {
+            formats.insert("unprefixed")
+            analysis.logLines += 1
+            continuing = false
+            handle(trimmed, line: analysis.lines)
+            wrapCheck(bytes.count)
+            return
+        }
+        if continuing, pending != nil, !trimmed.isEmpty, bytes.count < 4_096, !Self.startsLikeALogLine(trimmed) {
+            // A statement wrapped by a terminal, an email or a page.
+            pending!.sql += " " + trimmed
+            pending!.shape = SQLShape.normalize(pending!.sql)
+            analysis.logLines += 1
+            analysis.joinedLines += 1
+            return
+        }
+        continuing = false
+        analysis.skippedLines += 1
+    }
+
+    /// `ata: sql: …`, `Data: annotation: …`: a line that starts with the
+    /// end of a `CoreData: ` or `faultline: ` prefix, what follows it.
+    static func cutPrefix(_ line: Substring) -> (format: String, text: Substring)? {
+        guard let colon = line.firstIndex(of: ":") else { return nil }
+        let head = line[..<colon]
+        let rest = line[line.index(after: colon)...].drop { $0 == " " }
+        guard !head.isEmpty, logKeywords.contains(where: { rest.utf8.starts(with: $0.utf8) }) else { return nil }
+        if "CoreData".hasSuffix(head) { return ("coredata", rest) }
+        if "faultline".hasSuffix(head) { return ("faultline", rest) }
+        return nil
+    }
+
+    /// Whether a line looks like the start of a log line of its own (a
+    /// timestamp, an NSLog or `log stream` header, a prompt, a keyword),
+    /// which a wrapped statement's continuation does not.
+    static func startsLikeALogLine(_ line: Substring) -> Bool {
+        if let first = line.unicodeScalars.first, CharacterSet.decimalDigits.contains(first) { return true }
+        for start in ["sqlite>", "...>", "20", "CoreData", "faultline", "```", "#", "//", "$ "] where line.hasPrefix(start) { return true }
+        return line.contains(": sql: ") || line.contains(": annotation: ")
     }
 
     private static func decode(_ bytes: UnsafeRawBufferPointer) -> String {
@@ -248,6 +385,7 @@ public struct SQLLogAnalyzer {
             let control = TransactionControl(sql)
             pending = (SQLShape.normalize(sql), sql, [], line, control)
             expectingPlan = false
+            continuing = true
             if let control { noteTransaction(control, line: line) }
         } else if rest.utf8.starts(with: "details: ".utf8) {
             let detail = rest.dropFirst(9)
@@ -269,18 +407,28 @@ public struct SQLLogAnalyzer {
     }
 
     private mutating func annotation(_ text: Substring, line: Int) {
-        if text.utf8.starts(with: "sql execution time: ".utf8) || text.utf8.starts(with: "sql connection fetch time: ".utf8) {
+        if text.utf8.starts(with: "Bound intarray ".utf8) || text.utf8.starts(with: "bound intarray ".utf8) {
+            // Core Data prints a bound key list as an annotation of its own.
+            analysis.boundIntarrays += 1
+            pending?.binds.append(String(text.dropFirst(15)))
+        } else if text.utf8.starts(with: "sql execution time: ".utf8) || text.utf8.starts(with: "sql connection fetch time: ".utf8) {
             let seconds = Self.seconds(in: text)
             let rows = Self.number(after: "rows: ", in: text)
             finishStatement(seconds: seconds, rows: rows)
         } else if text.utf8.starts(with: "total count request execution time: ".utf8) {
             analysis.countRequests += 1
             finishStatement(seconds: Self.seconds(in: text), rows: nil)
+            fetchHead = nil
         } else if text.utf8.starts(with: "total fetch execution time: ".utf8) {
             // Core Data: the rows of the fetch just run.
-            if let last = lastShape, let rows = Self.number(after: " for ", in: text) { shapes[last]?.summary.rows += rows }
+            if let rows = Self.number(after: " for ", in: text) { noteRows(rows) }
+        } else if text.utf8.starts(with: "fetch using ".utf8), let range = Self.find(" returned ", in: text) {
+            // Level 2-3: `fetch using <statement> returned N rows`.
+            let digits = text.utf8[range.upperBound...].prefix { (0x30...0x39).contains($0) }
+            if let rows = Int(String(decoding: digits, as: UTF8.self)) { noteRows(rows) }
         } else if let range = Self.find("fault fulfilled from ", in: text) {
             finishStatement(seconds: nil, rows: nil)
+            fetchHead = nil
             let rest = text[range.upperBound...]
             let source = rest.utf8.starts(with: "database".utf8) ? "database" : (rest.utf8.starts(with: "context".utf8) ? "context" : "row cache")
             Self.note(&faults, entity: Self.entity(in: rest) ?? "?", source: source, line: line)
@@ -288,6 +436,7 @@ public struct SQLLogAnalyzer {
             timeline[index].faults += 1
         } else if let range = Self.find("relationship fault \"", in: text) {
             finishStatement(seconds: nil, rows: nil)
+            fetchHead = nil
             let relationship = text[range.upperBound...].prefix { $0 != "\"" }
             // The database unless the line says only the row cache served it.
             let fromRowCache = Self.find("from database", in: text) == nil && Self.find("from row cache", in: text) != nil
@@ -302,6 +451,24 @@ public struct SQLLogAnalyzer {
 
     private var lastShape: String?
 
+    /// The first SELECT of the fetch under way: Core Data prints a fetch's
+    /// SELECT, then its prefetches' SELECTs, then the fetch's `total fetch
+    /// execution time … for N rows`, whose rows are the first SELECT's.
+    private var fetchHead: String?
+
+    /// Rows a Core Data annotation reports for the fetch just run.
+    private mutating func noteRows(_ rows: Int) {
+        analysis.rowCountAnnotations += 1
+        analysis.rowsReported += rows
+        finishStatement(seconds: nil, rows: nil)
+        if let head = fetchHead ?? lastShape {
+            shapes[head]?.summary.rows += rows
+        } else {
+            analysis.annotationsWithoutStatement += 1
+        }
+        fetchHead = nil
+    }
+
     private mutating func finishStatement(seconds: Double?, rows: Int?) {
         guard let statement = pending else { return }
         pending = nil
@@ -313,6 +480,11 @@ public struct SQLLogAnalyzer {
             shapeOrder.append(statement.shape)
         }
         var shape = shapes[statement.shape]!
+        if statement.control != nil || !statement.shape.uppercased().hasPrefix("SELECT") {
+            fetchHead = nil
+        } else if fetchHead == nil {
+            fetchHead = statement.shape
+        }
         shape.summary.count += 1
         shape.summary.totalSeconds += seconds ?? 0
         shape.summary.maxSeconds = max(shape.summary.maxSeconds, seconds ?? 0)

@@ -1,0 +1,55 @@
+import Foundation
+import Reporting
+import Testing
+
+/// Real SQLDebug output from public sources (Fixtures/sqldebug-corpus, kept
+/// as the sources printed it): the viewer's counts against the hand counts
+/// of manifest.json, for every file.
+@Suite struct SQLDebugCorpusTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/sqldebug-corpus")
+
+    struct Entry: Decodable {
+        var file: String
+        var statements: Int
+        var selects: Int
+        var fetchesWithRows: Int
+        var rows: Int
+        var faults: Int
+        var fullScans: Int
+    }
+
+    /// The viewer's counts, in the manifest's terms.
+    struct Counts: Equatable, CustomStringConvertible {
+        var statements, selects, fetchesWithRows, rows, faults, fullScans: Int
+        var description: String {
+            "statements \(statements), selects \(selects), fetches with rows \(fetchesWithRows), rows \(rows), faults \(faults), full scans \(fullScans)"
+        }
+    }
+
+    static func counts(_ analysis: SQLLogAnalysis) -> Counts {
+        Counts(
+            statements: analysis.statements.reduce(0) { $0 + $1.count },
+            selects: analysis.statements.filter { $0.shape.uppercased().hasPrefix("SELECT") }.reduce(0) { $0 + $1.count },
+            fetchesWithRows: analysis.rowCountAnnotations, rows: analysis.rowsReported,
+            faults: analysis.faults.reduce(0) { $0 + $1.count }, fullScans: analysis.fullScans.count)
+    }
+
+    static func analyze(_ file: String) throws -> SQLLogAnalysis {
+        var analyzer = SQLLogAnalyzer()
+        let handle = try FileHandle(forReadingFrom: folder.appendingPathComponent(file))
+        try analyzer.consume(handle, path: file)
+        return analyzer.finish()
+    }
+
+    @Test func everyLogOfTheCorpusCountsAsByHand() throws {
+        let manifest = try JSONDecoder().decode([Entry].self, from: Data(contentsOf: Self.folder.appendingPathComponent("manifest.json")))
+        #expect(manifest.count >= 15)
+        for entry in manifest {
+            let got = Self.counts(try Self.analyze(entry.file))
+            let want = Counts(
+                statements: entry.statements, selects: entry.selects, fetchesWithRows: entry.fetchesWithRows, rows: entry.rows,
+                faults: entry.faults, fullScans: entry.fullScans)
+            #expect(got == want, "\(entry.file):\n  by hand: \(want)\n  viewer:  \(got)")
+        }
+    }
+}
