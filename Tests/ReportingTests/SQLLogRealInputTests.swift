@@ -107,6 +107,23 @@ import Testing
         #expect(analysis.skippedLines == 1)
     }
 
+    @Test func anAnnotationWrappedMidPhraseIsJoined() {
+        // Wrapped at 80 columns: the count request's phrase runs on.
+        let log = """
+            2014-07-30 11:45:15.647 App[658:2586] CoreData: sql: SELECT COUNT( DISTINCT t0.Z_P
+            K) FROM ZPERSON t0 WHERE  t0.ZAGE > ?
+            2014-07-30 11:45:15.648 App[658:2586] CoreData: annotation: total count request
+            execution time: 0.0004s for count of 1.
+            CoreData: annotation: total fetch execution time: 0.0025s for 3 rows.
+            App output that follows a complete annotation
+            """
+        let analysis = analyze(log)
+        #expect(analysis.countRequests == 1)
+        #expect(analysis.joinedLines == 2)
+        #expect(analysis.rowsReported == 3)
+        #expect(analysis.skippedLines == 1)
+    }
+
     @Test func utf16LogsAreReadAndBinaryFilesAreSaid() throws {
         let text = "CoreData: sql: SELECT 0, t0.Z_PK FROM ZITEM t0\nCoreData: annotation: total fetch execution time: 0.0010s for 3 rows.\n"
         for encoding in [String.Encoding.utf16, .utf16LittleEndian, .utf16BigEndian] {

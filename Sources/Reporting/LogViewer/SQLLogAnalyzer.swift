@@ -229,9 +229,11 @@ public struct SQLLogAnalyzer {
     /// before), or other output.
     private mutating func consumeUnmarked(_ bytes: UnsafeRawBufferPointer) {
         // Most such lines are other output: decode only what may be a log line.
-        let mayBeLog = expectingPlan || planWait != nil || analysis.logLines == 0 || !sawMarker || (continuing && pending != nil)
+        let mayBeLog = expectingPlan || planWait != nil || analysis.logLines == 0 || !sawMarker
+            || (continuing && (pending != nil || heldAnnotation != nil))
         guard mayBeLog else {
             if Self.find(Self.explainUpper, in: bytes) != nil || Self.find(Self.explainLower, in: bytes) != nil { planWait = 40 }
+            releaseAnnotation()
             analysis.skippedLines += 1
             return
         }
@@ -269,6 +271,20 @@ public struct SQLLogAnalyzer {
             wrapCheck(bytes.count)
             return
         }
+        if continuing, let held = heldAnnotation, !Self.isComplete(held.text), !trimmed.isEmpty, bytes.count < 4_096,
+           !Self.startsLikeALogLine(trimmed)
+        {
+            // An annotation wrapped by a terminal or an e-mail.
+            heldAnnotation!.text += " " + trimmed
+            analysis.logLines += 1
+            analysis.joinedLines += 1
+            return
+        }
+        if heldAnnotation != nil {
+            // A line after an annotation that does not continue it.
+            releaseAnnotation()
+            continuing = false
+        }
         if continuing, pending != nil, !trimmed.isEmpty, bytes.count < 4_096, !Self.startsLikeALogLine(trimmed) {
             // A statement wrapped by a terminal, an email or a page.
             pending!.sql += " " + trimmed
@@ -278,7 +294,19 @@ public struct SQLLogAnalyzer {
             return
         }
         continuing = false
+        releaseAnnotation()
         analysis.skippedLines += 1
+    }
+
+    /// Whether an annotation ends as Core Data's and Faultline's end (a
+    /// full stop, a time in seconds, a row count, a closing parenthesis):
+    /// one that does not was cut by a wrap.
+    static func isComplete(_ annotation: String) -> Bool {
+        let text = annotation.trimmingCharacters(in: .whitespaces)
+        guard let last = text.last else { return true }
+        if last == "." || last == ")" || last == "]" || text.hasSuffix(" rows") || text.hasSuffix(" row") { return true }
+        if last == "s", text.dropLast().last.map({ $0.isNumber }) == true { return true }
+        return last.isNumber
     }
 
     /// `ata: sql: …`, `Data: annotation: …`: a line that starts with the
@@ -378,7 +406,18 @@ public struct SQLLogAnalyzer {
         return nil
     }
 
+    /// An annotation read but not yet acted on, and its line.
+    private var heldAnnotation: (text: String, line: Int)?
+
+    /// Acts on the held annotation, if any.
+    private mutating func releaseAnnotation() {
+        guard let held = heldAnnotation else { return }
+        heldAnnotation = nil
+        annotation(held.text[...], line: held.line)
+    }
+
     private mutating func handle(_ rest: Substring, line: Int) {
+        releaseAnnotation()
         if rest.utf8.starts(with: "sql: ".utf8) {
             finishStatement(seconds: nil, rows: nil)
             let sql = Self.trimmingSpaces(rest.dropFirst(5))
@@ -402,7 +441,9 @@ public struct SQLLogAnalyzer {
         } else if rest.utf8.starts(with: "plan: ".utf8) {
             notePlanRow(String(rest.dropFirst(6)))
         } else if rest.utf8.starts(with: "annotation: ".utf8) {
-            annotation(rest.dropFirst(12), line: line)
+            // Held for a line: a wrapped annotation continues on the next.
+            heldAnnotation = (String(rest.dropFirst(12)), line)
+            continuing = true
         }
     }
 
@@ -623,6 +664,7 @@ public struct SQLLogAnalyzer {
 
     /// The analysis of everything read so far.
     public mutating func finish() -> SQLLogAnalysis {
+        releaseAnnotation()
         finishStatement(seconds: nil, rows: nil)
         while !openTransactions.isEmpty { closeTransaction("open") }
         trimLargestTransactions()
