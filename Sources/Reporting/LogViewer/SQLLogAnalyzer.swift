@@ -271,7 +271,7 @@ public struct SQLLogAnalyzer {
             wrapCheck(bytes.count)
             return
         }
-        if continuing, let held = heldAnnotation, !Self.isComplete(held.text), !trimmed.isEmpty, bytes.count < 4_096,
+        if continuing, let held = heldAnnotation, !Self.isComplete(held.text[...]), !trimmed.isEmpty, bytes.count < 4_096,
            !Self.startsLikeALogLine(trimmed)
         {
             // An annotation wrapped by a terminal or an e-mail.
@@ -301,12 +301,20 @@ public struct SQLLogAnalyzer {
     /// Whether an annotation ends as Core Data's and Faultline's end (a
     /// full stop, a time in seconds, a row count, a closing parenthesis):
     /// one that does not was cut by a wrap.
-    static func isComplete(_ annotation: String) -> Bool {
-        let text = annotation.trimmingCharacters(in: .whitespaces)
-        guard let last = text.last else { return true }
-        if last == "." || last == ")" || last == "]" || text.hasSuffix(" rows") || text.hasSuffix(" row") { return true }
-        if last == "s", text.dropLast().last.map({ $0.isNumber }) == true { return true }
-        return last.isNumber
+    static func isComplete(_ annotation: Substring) -> Bool {
+        // Bytes from the end, spaces and carriage returns skipped.
+        var bytes = annotation.utf8.reversed().drop { $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }.makeIterator()
+        guard let last = bytes.next() else { return true }
+        let isDigit = { (byte: UInt8) in (0x30...0x39).contains(byte) }
+        switch last {
+        case UInt8(ascii: "."), UInt8(ascii: ")"), UInt8(ascii: "]"): return true
+        case UInt8(ascii: "s"):
+            // `0.0012s` (a time) or `rows`.
+            guard let before = bytes.next() else { return false }
+            return isDigit(before) || (before == UInt8(ascii: "w") && bytes.next() == UInt8(ascii: "o") && bytes.next() == UInt8(ascii: "r"))
+        case UInt8(ascii: "w"): return bytes.next() == UInt8(ascii: "o") && bytes.next() == UInt8(ascii: "r")
+        default: return isDigit(last)
+        }
     }
 
     /// `ata: sql: …`, `Data: annotation: …`: a line that starts with the
@@ -418,7 +426,7 @@ public struct SQLLogAnalyzer {
 
     private mutating func handle(_ rest: Substring, line: Int) {
         releaseAnnotation()
-        if rest.utf8.starts(with: "sql: ".utf8) {
+        if Self.starts(rest, with: "sql: ") {
             finishStatement(seconds: nil, rows: nil)
             let sql = Self.trimmingSpaces(rest.dropFirst(5))
             let control = TransactionControl(sql)
@@ -426,7 +434,7 @@ public struct SQLLogAnalyzer {
             expectingPlan = false
             continuing = true
             if let control { noteTransaction(control, line: line) }
-        } else if rest.utf8.starts(with: "details: ".utf8) {
+        } else if Self.starts(rest, with: "details: ") {
             let detail = rest.dropFirst(9)
             if let bind = Self.find("bind[", in: detail), let equals = Self.find("] = ", in: detail[bind.upperBound...]) {
                 pending?.binds.append(String(detail[equals.upperBound...]))
@@ -438,32 +446,38 @@ public struct SQLLogAnalyzer {
             } else if let row = Self.planRow(String(detail)) {
                 notePlanRow(row)
             }
-        } else if rest.utf8.starts(with: "plan: ".utf8) {
+        } else if Self.starts(rest, with: "plan: ") {
             notePlanRow(String(rest.dropFirst(6)))
-        } else if rest.utf8.starts(with: "annotation: ".utf8) {
-            // Held for a line: a wrapped annotation continues on the next.
-            heldAnnotation = (String(rest.dropFirst(12)), line)
-            continuing = true
+        } else if Self.starts(rest, with: "annotation: ") {
+            let text = rest.dropFirst(12)
+            // Faultline's annotations end with their purpose: never cut.
+            if Self.isComplete(text) || Self.find(", purpose: ", in: text) != nil {
+                annotation(text, line: line)
+            } else {
+                // Held for a line: a wrapped annotation continues on the next.
+                heldAnnotation = (String(text), line)
+                continuing = true
+            }
         }
     }
 
     private mutating func annotation(_ text: Substring, line: Int) {
-        if text.utf8.starts(with: "Bound intarray ".utf8) || text.utf8.starts(with: "bound intarray ".utf8) {
+        if Self.starts(text, with: "Bound intarray ") || Self.starts(text, with: "bound intarray ") {
             // Core Data prints a bound key list as an annotation of its own.
             analysis.boundIntarrays += 1
             pending?.binds.append(String(text.dropFirst(15)))
-        } else if text.utf8.starts(with: "sql execution time: ".utf8) || text.utf8.starts(with: "sql connection fetch time: ".utf8) {
+        } else if Self.starts(text, with: "sql execution time: ") || Self.starts(text, with: "sql connection fetch time: ") {
             let seconds = Self.seconds(in: text)
             let rows = Self.number(after: "rows: ", in: text)
             finishStatement(seconds: seconds, rows: rows)
-        } else if text.utf8.starts(with: "total count request execution time: ".utf8) {
+        } else if Self.starts(text, with: "total count request execution time: ") {
             analysis.countRequests += 1
             finishStatement(seconds: Self.seconds(in: text), rows: nil)
             fetchHead = nil
-        } else if text.utf8.starts(with: "total fetch execution time: ".utf8) {
+        } else if Self.starts(text, with: "total fetch execution time: ") {
             // Core Data: the rows of the fetch just run.
             if let rows = Self.number(after: " for ", in: text) { noteRows(rows) }
-        } else if text.utf8.starts(with: "fetch using ".utf8), let range = Self.find(" returned ", in: text) {
+        } else if Self.starts(text, with: "fetch using "), let range = Self.find(" returned ", in: text) {
             // Level 2-3: `fetch using <statement> returned N rows`.
             let digits = text.utf8[range.upperBound...].prefix { (0x30...0x39).contains($0) }
             if let rows = Int(String(decoding: digits, as: UTF8.self)) { noteRows(rows) }
@@ -471,7 +485,7 @@ public struct SQLLogAnalyzer {
             finishStatement(seconds: nil, rows: nil)
             fetchHead = nil
             let rest = text[range.upperBound...]
-            let source = rest.utf8.starts(with: "database".utf8) ? "database" : (rest.utf8.starts(with: "context".utf8) ? "context" : "row cache")
+            let source = Self.starts(rest, with: "database") ? "database" : (Self.starts(rest, with: "context") ? "context" : "row cache")
             Self.note(&faults, entity: Self.entity(in: rest) ?? "?", source: source, line: line)
             let index = bucket(line)
             timeline[index].faults += 1
@@ -491,6 +505,27 @@ public struct SQLLogAnalyzer {
     }
 
     private var lastShape: String?
+
+    /// Whether `text` starts with `prefix`, comparing bytes in place.
+    @inline(__always)
+    static func starts(_ text: Substring, with prefix: StaticString) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        if let result = text.utf8.withContiguousStorageIfAvailable({ bytes in
+            bytes.count >= count && memcmp(bytes.baseAddress!, prefix.utf8Start, count) == 0
+        }) {
+            return result
+        }
+        return text.utf8.starts(with: UnsafeBufferPointer(start: prefix.utf8Start, count: count))
+    }
+
+    /// Whether a statement is a SELECT (any case), by its first bytes.
+    static func isSelect(_ sql: String) -> Bool {
+        var bytes = sql.utf8.makeIterator()
+        for expected in "select".utf8 {
+            guard let byte = bytes.next(), byte | 0x20 == expected else { return false }
+        }
+        return true
+    }
 
     /// The first SELECT of the fetch under way: Core Data prints a fetch's
     /// SELECT, then its prefetches' SELECTs, then the fetch's `total fetch
@@ -520,8 +555,9 @@ public struct SQLLogAnalyzer {
                 shape: statement.shape, count: 0, duplicates: 0, totalSeconds: 0, maxSeconds: 0, rows: 0, firstLine: statement.line))
             shapeOrder.append(statement.shape)
         }
-        var shape = shapes[statement.shape]!
-        if statement.control != nil || !statement.shape.uppercased().hasPrefix("SELECT") {
+        // Taken out and put back: mutating a copy would copy its value set.
+        var shape = shapes.removeValue(forKey: statement.shape)!
+        if statement.control != nil || !Self.isSelect(statement.shape) {
             fetchHead = nil
         } else if fetchHead == nil {
             fetchHead = statement.shape
