@@ -275,6 +275,12 @@ extension PerfRunCommandTests {
         let none = try Self.perfRun(["log", empty])
         #expect(none.status == 2)
         #expect(none.stderr == "\(empty): no SQL debug log lines in 0 lines (expected 'faultline: sql: …' or 'CoreData: sql: …')\n")
+        let binary = FileManager.default.temporaryDirectory.appendingPathComponent("perf-run-binary-\(UUID()).log").path
+        defer { try? FileManager.default.removeItem(atPath: binary) }
+        FileManager.default.createFile(atPath: binary, contents: Data([0x7F, 0x45, 0x4C, 0x46, 0x02, 0x01, 0x01, 0x00, 0x00, 0x0A]))
+        let notText = try Self.perfRun(["log", binary])
+        #expect(notText.status == 2)
+        #expect(notText.stderr == "\(binary): not text (binary data), so no SQL debug log lines\n")
         let missing = try Self.perfRun(["log", "/nonexistent/app.log"])
         #expect(missing.status == 2)
         #expect(missing.stderr == "/nonexistent/app.log: no such file\n")

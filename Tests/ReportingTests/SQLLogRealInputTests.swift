@@ -38,6 +38,9 @@ import Testing
             CoreData: sql: SELECT 0, t0.Z_PK FROM ZAUTHOR t0 WHERE  t0.Z_PK IN (SELECT * FROM _Z_intarray1)
             CoreData: annotation: sql connection fetch time: 0.0010s
             CoreData: annotation: total fetch execution time: 0.0200s for 1581 rows.
+            CoreData: sql: SELECT 0, t0.Z_PK FROM ZCOMMENT t0 WHERE  t0.ZPOST = ?
+            CoreData: annotation: sql connection fetch time: 0.0001s
+            CoreData: annotation: to-many relationship fault "comments" for objectID 0x1 <x-coredata://A/Post/p1> fulfilled from database.  Got 4 rows
             CoreData: sql: SELECT COUNT( DISTINCT t0.Z_PK) FROM ZPOST t0
             CoreData: annotation: total count request execution time: 0.0010s for count of 1581.
             CoreData: sql: SELECT 0, t0.Z_PK FROM ZTAG t0 WHERE t0.Z_PK = ?
@@ -48,6 +51,9 @@ import Testing
         #expect(rows.first { $0.key.contains("FROM ZPOST t0") && !$0.key.contains("COUNT") }?.value == 1581)
         #expect(rows.filter { $0.key.contains("_Z_intarray") }.allSatisfy { $0.value == 0 })
         #expect(rows.first { $0.key.contains("ZTAG t0 WHERE t0.Z_PK = ?") }?.value == 1)
+        // The to-many fault's rows are its own annotation's, not a fetch's.
+        #expect(rows.first { $0.key.contains("ZCOMMENT") }?.value == 0)
+        #expect(analysis.relationshipFaults.map(\.count) == [1])
         #expect(analysis.rowCountAnnotations == 2)
         #expect(analysis.rowsReported == 1582)
         #expect(analysis.countRequests == 1)
