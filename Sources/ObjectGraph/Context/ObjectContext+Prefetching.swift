@@ -106,7 +106,7 @@ extension ObjectContext {
                 }
                 return (sourceKeys, targetKeys)
             }
-            // Sorting and skipping repeats costs less than hashing each key.
+            // The distinct destination keys, in order.
             var distinctKeys = targetKeys.sorted()
             distinctKeys.removeConsecutiveDuplicates()
             let distinct = distinctKeys.map { ObjectID(entity: destination, primaryKey: $0) }
