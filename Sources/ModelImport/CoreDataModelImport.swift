@@ -223,6 +223,18 @@ public enum CoreDataModelImport {
     /// first (`Entity.property: …`); its name, or nil when none can be found.
     static func remove(culpritOf message: String, from declarations: inout [Entity]) -> String? {
         let body = message.components(separatedBy: "invalid model: ").last ?? message
+        // A name that is not an identifier: `entity name "My Entity" is not…`,
+        // `property name in Post "my-title" is not…`.
+        if body.hasPrefix("entity name \""), let index = declarations.firstIndex(where: { body.contains("\"\($0.name)\"") }) {
+            return declarations.remove(at: index).name
+        }
+        if body.hasPrefix("property name in ") {
+            for index in declarations.indices where body.hasPrefix("property name in \(declarations[index].name) \"") {
+                guard let property = declarations[index].properties.first(where: { body.contains("\"\($0.name)\"") }) else { continue }
+                declarations[index].properties.removeAll { $0.name == property.name }
+                return "\(declarations[index].name).\(property.name)"
+            }
+        }
         let label = body.prefix { $0 != ":" && $0 != " " }
         let parts = label.split(separator: ".", maxSplits: 1).map(String.init)
         guard let index = declarations.firstIndex(where: { $0.name == parts.first }) else { return nil }

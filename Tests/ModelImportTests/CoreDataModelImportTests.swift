@@ -120,6 +120,22 @@ import Testing
         #expect(imported.skipped[1].reason.contains("reserved"))
     }
 
+    @Test func namesFaultlineCannotTakeAreSkippedNotFatal() throws {
+        let xml = """
+            <model>
+                <entity name="Item"><attribute name="my-title" attributeType="String"/><attribute name="ok" attributeType="String"/></entity>
+                <entity name="sqlite_stuff"><attribute name="x" attributeType="String"/></entity>
+            </model>
+            """
+        let root = try Self.write(["contents": xml])
+        let imported = CoreDataModelImport.importModel(try CoreDataModelXML.read(root.appendingPathComponent("contents").path))
+        let model = try #require(imported.model)
+        #expect(model.entities.map(\.name) == ["Item"])
+        #expect(try model.entity("Item").attributes.map(\.name) == ["ok"])
+        #expect(imported.skipped.map(\.element) == ["sqlite_stuff", "Item.my-title"])
+        #expect(imported.skipped.allSatisfy { $0.reason.contains("is not a plain identifier") })
+    }
+
     @Test func theCurrentVersionIsTheOneXcodeNames() throws {
         let root = try Self.write([
             "M.xcdatamodeld/M.xcdatamodel/contents": "<model><entity name=\"Old\"/></model>",
