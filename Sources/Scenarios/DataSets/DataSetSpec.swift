@@ -141,25 +141,37 @@ public struct DataSetSpec: Sendable {
     public func build(into store: Store, scale: Double, seed: UInt64, step: (Int, Int) throws -> Void) throws {
         try store.performBatchTransaction {
             var rng = SeededGenerator(seed: seed)
-            let total = entities.count + relationships.count
-            try step(0, total)
+            // Steps: one per entity and one per chunk of pairs (the total
+            // grows as each relationship's pairs are drawn), so that a stop
+            // is seen within ``DataSetKind/rowsPerStep`` rows.
+            var total = entities.count + relationships.count
+            var done = 0
+            try step(done, total)
             var ids: [String: [ObjectID]] = [:]
-            for (index, entity) in entities.enumerated() {
+            for entity in entities {
                 let objects = (1...count(entity, scale: scale)).map { entity.values(number: $0, rng: &rng) }
                 ids[entity.name] = try store.execute(BatchInsertRequest(entityName: entity.name, objects: objects, resultType: .objectIDs)).objectIDs ?? []
-                try step(index + 1, total)
+                done += 1
+                try step(done, total)
             }
-            for (index, spec) in relationships.enumerated() {
+            for spec in relationships {
                 guard let relationship = store.model.entity(named: spec.entity)?.relationship(named: spec.relationship), relationship.isToMany else {
                     throw ScenarioFailure("data set: \(spec.entity).\(spec.relationship) is not a to-many relationship of the model")
                 }
                 let sources = ids[spec.entity] ?? []
                 let destinations = ids[relationship.destinationName] ?? []
                 let pairs = Self.pairs(sources, destinations, spec.fanOut, rng: &rng)
-                for start in stride(from: 0, to: pairs.count, by: DataSetKind.rowsPerStep) {
-                    try store.relate(Array(pairs[start..<min(start + DataSetKind.rowsPerStep, pairs.count)]), through: spec.relationship, of: spec.entity)
+                let chunk = DataSetKind.rowsPerStep
+                total += max(1, (pairs.count + chunk - 1) / chunk) - 1
+                for start in stride(from: 0, to: pairs.count, by: chunk) {
+                    try store.relate(Array(pairs[start..<min(start + chunk, pairs.count)]), through: spec.relationship, of: spec.entity)
+                    done += 1
+                    try step(done, total)
                 }
-                try step(entities.count + index + 1, total)
+                if pairs.isEmpty {
+                    done += 1
+                    try step(done, total)
+                }
             }
         }
     }
