@@ -151,3 +151,52 @@ import Testing
         #expect(MultiplexSink([Recorder(bufferCapacity: 1), alone]).possibleDetails.contains(.contextChanges))
     }
 }
+
+/// A fault reaches the sinks as parts: the event is made only for a sink
+/// that needs it whole, and at most once.
+@Suite struct FaultPartsTests {
+    final class Collector: EventSink, @unchecked Sendable {
+        var faults: [FaultEvent] = []
+        func receive(_ event: Event) { if case .fault(let e) = event { faults.append(e) } }
+    }
+
+    static func event(_ source: FaultSource) -> FaultEvent {
+        FaultEvent(start: 0, durationNanoseconds: 40, thread: 1, context: "main", entity: "Person", primaryKey: 7, source: source, callSite: .unknown)
+    }
+
+    @Test func theRecorderCountsARowCacheFaultWithoutTheEvent() {
+        let recorder = Recorder()
+        var made = 0
+        recorder.receiveFault(entity: "Person", source: .rowCache, durationNanoseconds: 40) {
+            made += 1
+            return Self.event(.rowCache)
+        }
+        #expect(made == 0)
+        #expect(recorder.counters.faultsFired == 1 && recorder.counters.cacheHits == 1)
+        #expect(recorder.snapshot().rowCacheNanoseconds == 40)
+        #expect(recorder.snapshot().evidence.faultedEntities == ["Person"])
+        // From the database, or with a buffer of events, the event is made.
+        recorder.receiveFault(entity: "Person", source: .database, durationNanoseconds: 40) {
+            made += 1
+            return Self.event(.database)
+        }
+        #expect(made == 1)
+        #expect(recorder.counters.cacheMisses == 1)
+        let keeping = Recorder(bufferCapacity: 10)
+        keeping.receiveFault(entity: "Person", source: .rowCache, durationNanoseconds: 40) { Self.event(.rowCache) }
+        #expect(keeping.snapshot().events.count == 1)
+    }
+
+    @Test func severalSinksShareOneEvent() {
+        let (a, b, recorder) = (Collector(), Collector(), Recorder())
+        let sinks = MultiplexSink([a, recorder, b])
+        var made = 0
+        sinks.receiveFault(entity: "Person", source: .rowCache, durationNanoseconds: 40) {
+            made += 1
+            return Self.event(.rowCache)
+        }
+        #expect(made == 1)
+        #expect(a.faults.map(\.primaryKey) == [7] && b.faults.map(\.primaryKey) == [7])
+        #expect(recorder.counters.cacheHits == 1)
+    }
+}

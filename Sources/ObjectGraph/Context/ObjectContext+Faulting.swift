@@ -44,7 +44,7 @@ extension ObjectContext {
             source = .rowCache
         }
         if traced {
-            instrumentation.fault(start: start, context: name, id: id, source: source, callSite: currentCallSite) {
+            instrumentation.fault(start: start, context: name, id: id, source: source, callSite: { currentCallSite }) {
                 describeValues(object)
             }
         }

@@ -60,13 +60,17 @@ public final class Instrumentation: Sendable {
     /// fault began, if ``isOn(_:)`` said so for `.fault` then). `values`
     /// describes the loaded values, for sinks that want them (level 3 logs).
     @inline(__always)
-    func fault(start: UInt64, context: String, id: ObjectID, source: FaultSource, callSite: CallSite, values: () -> String) {
+    func fault(start: UInt64, context: String, id: ObjectID, source: FaultSource, callSite: () -> CallSite, values: () -> String) {
         guard let sink else { return }
-        let event = FaultEvent(
-            start: start, durationNanoseconds: ProbeClock.now() &- start, thread: ProbeClock.threadID(), context: context,
-            entity: id.entityName, primaryKey: id.primaryKey, source: source, callSite: callSite,
-            values: sink.details.contains(.objectValues) ? values() : nil)
-        sink.receive(fault: event)
+        let duration = ProbeClock.now() &- start
+        // The event itself only for a sink that needs it whole (the
+        // recorder counts a row-cache fault from these parts).
+        sink.receiveFault(entity: id.entityName, source: source, durationNanoseconds: duration) {
+            FaultEvent(
+                start: start, durationNanoseconds: duration, thread: ProbeClock.threadID(), context: context,
+                entity: id.entityName, primaryKey: id.primaryKey, source: source, callSite: callSite(),
+                values: sink.details.contains(.objectValues) ? values() : nil)
+        }
     }
 
     // MARK: Registered objects

@@ -114,14 +114,20 @@ public struct InsightEvidence: Sendable {
         }
     }
 
+    /// Notes that an object of `entity` was faulted.
+    @inline(__always)
+    public mutating func noteFaulted(_ entity: String) {
+        // Faults come in runs of one entity: hash its name once a run.
+        if entity != lastFaultedEntity {
+            faultedEntities.insert(entity)
+            lastFaultedEntity = entity
+        }
+    }
+
     /// Adds an object fault.
     @inline(__always)
     public mutating func add(fault e: FaultEvent) {
-        // Faults come in runs of one entity: hash its name once a run.
-        if e.entity != lastFaultedEntity {
-            faultedEntities.insert(e.entity)
-            lastFaultedEntity = e.entity
-        }
+        noteFaulted(e.entity)
         guard e.source == .database, let relationship = leadingRelationship[e.entity] else { return }
         if faultStorms[e.entity] == nil {
             faultStorms[e.entity] = FaultStorm(

@@ -83,6 +83,18 @@ public final class Recorder: EventSink, @unchecked Sendable {
 
     /// A miss always comes with a SQL round trip: taking the lock for its
     /// evidence (stale re-reads) costs little beside it.
+    /// A fault fulfilled from the row cache only adds to the counters (and
+    /// notes its entity): no event is made unless the buffer keeps events.
+    public func receiveFault(entity: String, source: FaultSource, durationNanoseconds: UInt64, event: () -> FaultEvent) {
+        guard source == .rowCache, bufferCapacity == 0 else { return receive(fault: event()) }
+        lock.withLock {
+            state.counters.faultsFired += 1
+            state.counters.cacheHits += 1
+            state.evidence.noteFaulted(entity)
+            state.rowCacheNanoseconds &+= durationNanoseconds
+        }
+    }
+
     public func receive(cacheMiss e: CacheMissEvent) {
         lock.withLock {
             state.evidence.add(cacheMiss: e)

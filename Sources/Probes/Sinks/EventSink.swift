@@ -30,6 +30,10 @@ public protocol EventSink: AnyObject, Sendable {
     func receive(_ event: Event)
     /// Receives an object fault.
     func receive(fault: FaultEvent)
+    /// Receives an object fault as its parts, the event made by `event`
+    /// only if the sink needs it whole: the engine's hot path (a fault per
+    /// object read in a loop). By default, `receive(fault: event())`.
+    func receiveFault(entity: String, source: FaultSource, durationNanoseconds: UInt64, event: () -> FaultEvent)
     /// Receives a fault the row cache could not serve.
     func receive(cacheMiss: CacheMissEvent)
     /// Receives an executed statement.
@@ -43,6 +47,9 @@ extension EventSink {
     public var details: EventDetails { [] }
     public var possibleDetails: EventDetails { .all }
     public func receive(fault: FaultEvent) { receive(.fault(fault)) }
+    public func receiveFault(entity: String, source: FaultSource, durationNanoseconds: UInt64, event: () -> FaultEvent) {
+        receive(fault: event())
+    }
     public func receive(cacheMiss: CacheMissEvent) { receive(.cacheMiss(cacheMiss)) }
     public func receive(sql: SQLEvent) { receive(.sql(sql)) }
     public func receive(context: ContextEvent) { receive(.context(context)) }
@@ -99,6 +106,19 @@ public final class MultiplexSink: EventSink {
 
     public func receive(fault: FaultEvent) {
         for sink in sinks where sink.isEnabled(.fault) { sink.receive(fault: fault) }
+    }
+
+    /// The event is made at most once, for the sinks that need it whole.
+    public func receiveFault(entity: String, source: FaultSource, durationNanoseconds: UInt64, event: () -> FaultEvent) {
+        var made: FaultEvent?
+        for sink in sinks where sink.isEnabled(.fault) {
+            sink.receiveFault(entity: entity, source: source, durationNanoseconds: durationNanoseconds) {
+                if let made { return made }
+                let new = event()
+                made = new
+                return new
+            }
+        }
     }
 
     public func receive(cacheMiss: CacheMissEvent) {
