@@ -11,15 +11,6 @@ extension DataSetKind {
     /// and velocity, in groups (100 at scale 1) that count them in a
     /// derived attribute.
     public static let fireballs = DataSetKind(name: "fireballs", model: FireballsDataSet.model, spec: FireballsDataSet.spec)
-
-    /// The built-in data sets.
-    public static let builtIn: [DataSetKind] = [.selfies, .fireballs]
-
-    /// The built-in data set of this name.
-    public init?(rawValue: String) {
-        guard let found = Self.builtIn.first(where: { $0.name == rawValue }) else { return nil }
-        self = found
-    }
 }
 
 extension ScenarioSet {

@@ -40,10 +40,9 @@ public enum Faultline {
         defer { slot.detach() }
         try body()
         let snapshot = recorder.snapshot()
-        let indexed = Set(store.model.entities.flatMap { entity in entity.attributes.filter(\.isIndexed).map { "\(entity.name).\($0.name)" } })
         return Measurement(
             counters: snapshot.counters, statements: snapshot.statements,
-            insights: InsightRules(indexedColumns: indexed).analyze(snapshot.evidence),
+            insights: InsightRules(indexedColumns: store.model.indexedColumns).analyze(snapshot.evidence),
             sqliteSeconds: Double(snapshot.sqlNanoseconds) / 1e9)
     }
 }

@@ -74,13 +74,13 @@ extension PerfRun {
 
         func run() throws {
             if json {
-                let list = PerfRunCommand.catalog.scenarios.map { ["name": $0.name, "dataSet": $0.dataSet.rawValue, "description": $0.summary] }
+                let list = PerfRunCommand.catalog.scenarios.map { ["name": $0.name, "dataSet": $0.dataSet.name, "description": $0.summary] }
                 let data = try JSONSerialization.data(withJSONObject: list, options: [.prettyPrinted, .sortedKeys])
                 print(String(decoding: data, as: UTF8.self))
                 return
             }
             for scenario in PerfRunCommand.catalog.scenarios {
-                print("\(scenario.name) (\(scenario.dataSet.rawValue))")
+                print("\(scenario.name) (\(scenario.dataSet.name))")
                 print("    " + scenario.summary + "\n")
             }
         }

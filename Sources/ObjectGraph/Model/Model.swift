@@ -173,6 +173,12 @@ public final class Model: Sendable {
     }
 
     /// The entity with this name, or an `unknownEntity` error.
+    /// `Table.column` of every indexed attribute (the insight rules give no
+    /// advice to add an index that exists).
+    public var indexedColumns: Set<String> {
+        Set(entities.flatMap { entity in entity.attributes.filter(\.isIndexed).map { "\(entity.name).\($0.name)" } })
+    }
+
     public func entity(_ name: String) throws(ObjectGraphError) -> EntityDescription {
         guard let entity = entity(named: name) else { throw .unknownEntity(name) }
         return entity

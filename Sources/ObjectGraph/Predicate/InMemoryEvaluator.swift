@@ -180,12 +180,12 @@ struct InMemoryEvaluator {
             case .greaterOrEqual: return ValueComparison.compare(a, b).map { $0 >= 0 } ?? false
             case .like, .contains, .beginsWith, .endsWith, .matches:
                 guard case .string(let text) = left, case .string(let pattern) = right else { return false }
+                let p = StringMatching.fold(pattern, options)
                 // A LIKE that SQL runs through faultline_like costs the same here.
-                if op == .like, !LikePattern.isPlain(StringMatching.fold(pattern, options)) {
+                if op == .like, !LikePattern.isPlain(p) {
                     return LikePattern.cached(pattern, options).matches(text)
                 }
                 let t = StringMatching.fold(text, options)
-                let p = StringMatching.fold(pattern, options)
                 switch op {
                 case .like: return StringMatching.like(t, p)
                 case .contains: return StringMatching.contains(t, p)

@@ -33,8 +33,8 @@ final class LikePattern: Sendable {
 
     /// Whether the whole of `text` matches.
     func matches(_ text: String) -> Bool {
-        let subject = StringMatching.fold(text, options) as NSString
-        return expression.firstMatch(in: subject as String, options: [], range: NSRange(location: 0, length: subject.length)) != nil
+        let subject = StringMatching.fold(text, options)
+        return expression.firstMatch(in: subject, options: [], range: NSRange(subject.startIndex..., in: subject)) != nil
     }
 
     /// Whether SQLite serves `pattern` (after folding) with GLOB as cheaply

@@ -313,13 +313,13 @@ struct QueryBuilder {
                 arguments.append(.text(text))
                 return "faultline_matches(\(column), ?, \(options.rawValue)) = 1"
             }
-            if op == .like, !LikePattern.isPlain(StringMatching.fold(text, options)) {
+            let folded = StringMatching.fold(text, options)
+            if op == .like, !LikePattern.isPlain(folded) {
                 // As Core Data: a registered function, the pattern compiled
                 // once per statement and matched per row (LikePattern).
                 arguments.append(.text(text))
                 return "faultline_like(\(column), ?, \(options.rawValue)) = 1"
             }
-            let folded = StringMatching.fold(text, options)
             let pattern = switch op {
             case .like: StringMatching.globPattern(like: folded)
             case .contains: "*" + StringMatching.globLiteral(folded) + "*"

@@ -176,6 +176,8 @@ public enum ExperimentAnalysis {
         "\(count) " + (count == 1 ? one : many ?? one + "s")
     }
     static func percent(_ share: Double) -> String { String(format: "%.0f%%", share * 100) }
+    /// A figure as the text reports print it: whole numbers without a
+    /// fraction, others with four significant digits.
     static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(format: "%.4g", value)
     }

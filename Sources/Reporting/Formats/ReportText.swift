@@ -21,7 +21,7 @@ public enum ReportText {
         for scenario in report.scenarios {
             let median = scenario.summary.map { String(format: "%.4fs", $0.wallSeconds.median) } ?? "-"
             let values = scenario.values.sorted { $0.key < $1.key }.map { key, value in
-                value == value.rounded() && abs(value) < 1e15 ? "\(key)=\(Int(value))" : "\(key)=\(String(format: "%.4g", value))"
+                "\(key)=\(ExperimentAnalysis.number(value))"
             }.joined(separator: " ")
             rows.append([
                 scenario.name, scenario.status.rawValue, median, counter(scenario, "sqlStatements"), counter(scenario, "faultsFired"),

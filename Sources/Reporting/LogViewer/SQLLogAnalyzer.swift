@@ -221,6 +221,17 @@ public struct SQLLogAnalyzer {
 
     private static let explainUpper = Array("QUERY PLAN".utf8)
     private static let explainLower = Array("query plan".utf8)
+    /// A wrapped statement or annotation grows to this many bytes at most:
+    /// memory stays bounded whatever follows a long line.
+    static let maximumJoinedBytes = 65_536
+    /// Lines after an `EXPLAIN QUERY PLAN` in which its first row may come.
+    private static let planWindow = 40
+
+    /// Whether a line mentions `QUERY PLAN` (a prompt, a fenced block), in
+    /// upper or lower case.
+    private static func mentionsQueryPlan(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        find(explainUpper, in: bytes) != nil || find(explainLower, in: bytes) != nil
+    }
     private static let logKeywords = ["sql: ", "annotation: ", "details: ", "plan: "]
 
     /// A line without a prefix: a plan row, a statement's wrapped
@@ -232,7 +243,7 @@ public struct SQLLogAnalyzer {
         let mayBeLog = expectingPlan || planWait != nil || analysis.logLines == 0 || !sawMarker
             || (continuing && (pending != nil || heldAnnotation != nil))
         guard mayBeLog else {
-            if Self.find(Self.explainUpper, in: bytes) != nil || Self.find(Self.explainLower, in: bytes) != nil { planWait = 40 }
+            if Self.mentionsQueryPlan(bytes) { planWait = Self.planWindow }
             releaseAnnotation()
             analysis.skippedLines += 1
             return
@@ -246,8 +257,8 @@ public struct SQLLogAnalyzer {
             continuing = false
             return
         }
-        if Self.find(Self.explainUpper, in: bytes) != nil || Self.find(Self.explainLower, in: bytes) != nil {
-            planWait = 40
+        if Self.mentionsQueryPlan(bytes) {
+            planWait = Self.planWindow
         } else if let wait = planWait {
             planWait = wait > 1 ? wait - 1 : nil
         }
@@ -271,7 +282,8 @@ public struct SQLLogAnalyzer {
             wrapCheck(bytes.count)
             return
         }
-        if continuing, let held = heldAnnotation, !Self.isComplete(held.text[...]), !trimmed.isEmpty, bytes.count < 4_096,
+        if continuing, let held = heldAnnotation, held.text.utf8.count < Self.maximumJoinedBytes, !Self.isComplete(held.text[...]),
+           !trimmed.isEmpty, bytes.count < 4_096,
            !Self.startsLikeALogLine(trimmed)
         {
             // An annotation wrapped by a terminal or an e-mail.
@@ -285,7 +297,9 @@ public struct SQLLogAnalyzer {
             releaseAnnotation()
             continuing = false
         }
-        if continuing, pending != nil, !trimmed.isEmpty, bytes.count < 4_096, !Self.startsLikeALogLine(trimmed) {
+        if continuing, (pending?.sql.utf8.count ?? Int.max) < Self.maximumJoinedBytes, !trimmed.isEmpty, bytes.count < 4_096,
+           !Self.startsLikeALogLine(trimmed)
+        {
             // A statement wrapped by a terminal, an email or a page.
             pending!.sql += " " + trimmed
             pending!.shape = SQLShape.normalize(pending!.sql)

@@ -57,7 +57,7 @@ public struct DataSetCache: Sendable {
         step: (Int, Int) -> Void = { _, _ in }, stopReason: () -> String? = { nil }
     ) throws -> String {
         try prepare()
-        let name = "\(kind.rawValue)-scale\(scale)-seed\(seed)-g\(kind.generatorVersion)"
+        let name = "\(kind.name)-scale\(scale)-seed\(seed)-g\(kind.generatorVersion)"
         let path = directory.appendingPathComponent(name + ".sqlite").path
         let lock = open(directory.appendingPathComponent(name + ".lock").path, O_CREAT | O_RDWR, 0o644)
         guard lock >= 0 else {
@@ -80,7 +80,7 @@ public struct DataSetCache: Sendable {
                 for file in [path, Self.checksumPath(path)] { unlink(file) }
             }
         }
-        progress("building data set \(kind.rawValue) at scale \(scale), seed \(seed)")
+        progress("building data set \(kind.name) at scale \(scale), seed \(seed)")
         let building = path + ".building-\(getpid())"
         let parts = [building, building + "-wal", building + "-shm", Self.checksumPath(building)]
         for part in parts { unlink(part) }

@@ -34,8 +34,6 @@ public struct DataSetKind: Sendable, Hashable, CustomStringConvertible {
         self.builder = build
     }
 
-    /// The name (the form reports and file names use).
-    public var rawValue: String { name }
     public var description: String { name }
 
     public static func == (lhs: DataSetKind, rhs: DataSetKind) -> Bool { lhs.name == rhs.name }

@@ -128,7 +128,7 @@ public struct DataSetSpec: Sendable {
             let (s, d) = (count(sources, scale: scale), count(destinations, scale: scale))
             switch spec.fanOut {
             case .all: rows[table, default: 0] += s * d
-            case .fixed(let k): rows[table, default: 0] += s * min(k, d)
+            case .fixed(let k): rows[table, default: 0] += s * max(0, min(k, d))
             case .roundRobin: rows[table, default: 0] += d
             case .uniform, .zipf: break
             }
@@ -211,16 +211,17 @@ public struct DataSetSpec: Sendable {
     /// (source, destination) pairs for a fan-out.
     static func pairs(_ sources: [ObjectID], _ destinations: [ObjectID], _ fanOut: FanOut, rng: inout SeededGenerator) -> [(ObjectID, ObjectID)] {
         guard !sources.isEmpty, !destinations.isEmpty else { return [] }
+        /// `k` distinct destinations at random (none for a negative `k`).
         func drawn(_ k: Int) -> [ObjectID] {
             var chosen = Array(destinations.indices)
             chosen.shuffle(using: &rng)
-            return chosen.prefix(min(k, destinations.count)).sorted().map { destinations[$0] }
+            return chosen.prefix(max(0, min(k, destinations.count))).sorted().map { destinations[$0] }
         }
         switch fanOut {
         case .all: return sources.flatMap { source in destinations.map { (source, $0) } }
         case .fixed(let k):
             return sources.enumerated().flatMap { number, source in
-                (0..<min(k, destinations.count)).map { (source, destinations[(number + $0) % destinations.count]) }
+                (0..<max(0, min(k, destinations.count))).map { (source, destinations[(number + $0) % destinations.count]) }
             }
         case .uniform(let range): return sources.flatMap { source in drawn(Int.random(in: range, using: &rng)).map { (source, $0) } }
         case .zipf(let max, let exponent):

@@ -136,7 +136,7 @@ public final class ScenarioRunner {
     }
 
     public func run(_ scenario: Scenario) -> ScenarioReport {
-        var report = ScenarioReport(name: scenario.name, description: scenario.summary, dataSet: scenario.dataSet.rawValue, status: .passed)
+        var report = ScenarioReport(name: scenario.name, description: scenario.summary, dataSet: scenario.dataSet.name, status: .passed)
         if cancellation.isInterrupted {
             report.status = .skipped
             report.error = "not run: \(cancellation.reason ?? "interrupted")"
@@ -171,7 +171,7 @@ public final class ScenarioRunner {
         configuration.persistentHistoryTracking = scenario.persistentHistory
         switch options.store {
         case .file:
-            let kind = scenario.dataSet.rawValue
+            let kind = scenario.dataSet.name
             let cancellation = self.cancellation
             let source = try cache.file(
                 for: scenario.dataSet, scale: options.scale, seed: options.seed, progress: { progress(.building($0)) },
@@ -264,7 +264,7 @@ public final class ScenarioRunner {
             let rowCache = Double(snapshot.rowCacheNanoseconds) / 1e9
             breakdowns.append(TimeBreakdown(sqliteSeconds: sqlite, rowCacheSeconds: rowCache, otherSeconds: max(0, wall - sqlite - rowCache)))
             if index == total - 1 {
-                report.insights = InsightRules(indexedColumns: Self.indexedColumns(of: scenario.dataSet.model)).analyze(snapshot.evidence)
+                report.insights = InsightRules(indexedColumns: scenario.dataSet.model.indexedColumns).analyze(snapshot.evidence)
                 if scenario.repeatsStatements != nil { report.insights.removeAll { $0.rule == "repeated-statement" } }
             }
             if index == total - 1, options.keptEvents > 0 {
@@ -293,12 +293,6 @@ public final class ScenarioRunner {
                 rowsReturned: aggregate.rowsReturned, rowsChanged: aggregate.rowsChanged, fullScanSteps: aggregate.fullScanSteps,
                 firstCallSite: aggregate.firstCallSite.description, queryPlan: aggregate.queryPlan)
         }
-    }
-
-    /// `Table.column` of every indexed attribute: the insight rules give no
-    /// advice to add an index that exists.
-    static func indexedColumns(of model: Model) -> Set<String> {
-        Set(model.entities.flatMap { entity in entity.attributes.filter(\.isIndexed).map { "\(entity.name).\($0.name)" } })
     }
 
     /// Each figure over the iterations that recorded it.
