@@ -94,7 +94,7 @@ extension ManagedObject {
     }
 
     private func usableContext(_ key: String) throws(ObjectGraphError) -> ObjectContext {
-        if case .invalidated(let reason) = state { throw .objectInvalidated(objectID, reason: reason) }
+        if case .invalidated = state { throw .objectInvalidated(objectID, reason: invalidationReason) }
         guard let context = _context else { throw .objectInvalidated(objectID, reason: "its context was released") }
         ConcurrencyGuard.check(context, "access to \(objectID.entityName).\(key) of \(objectID)")
         return context
@@ -112,49 +112,70 @@ extension ManagedObject {
     /// run time on every read.
     @inlinable
     public final subscript<T: AttributeValue>(attribute key: String) -> T {
-        get {
-            let value = attributeValueForTypedAccess(key)
-            guard let typed = T(attributeValue: value) else { failTypedAccess(key, value, expected: "\(T.self)") }
-            return typed
+        @inline(__always) get {
+            // A loaded object of a live context: convert the stored value in
+            // place. Anything else (a fault, a failure) takes the full path.
+            if let index = loadedAttributePosition(key), let typed = T(attributeValue: values[index]) {
+                return typed
+            }
+            return typedAttribute(key)
         }
         set {
             setAttributeForTypedAccess(key, newValue.attributeValue)
         }
     }
 
-    /// The attribute's value for a typed property; stops the program on a
-    /// failure.
+    /// The position of an attribute of a loaded object of a live context
+    /// without the concurrency debug flag, whose value a typed property can
+    /// read in place; nil for anything else. Inlined into every property:
+    /// a read is then a few compares and the copy of one payload.
+    @inlinable @inline(__always)
+    final func loadedAttributePosition(_ key: String) -> Int? {
+        guard case .loaded = state, hasFastAccess else { return nil }
+        return objectID.entity.attributePosition(key)
+    }
+
+    /// A typed attribute the fast path did not read: a fault to fire, a
+    /// value of another type, or a failure to report (which stops the
+    /// program). Out of line, so that the properties stay small.
+    @inlinable @inline(never)
+    final func typedAttribute<T: AttributeValue>(_ key: String) -> T {
+        let value = attributeValueFiringFault(key)
+        guard let typed = T(attributeValue: value) else { failTypedAccess(key, value, expected: "\(T.self)") }
+        return typed
+    }
+
+    /// Whether the object's context is live and does not check concurrency:
+    /// the typed accessors' fast path needs no further check.
+    @inlinable @inline(__always)
+    final var hasFastAccess: Bool {
+        contextReference?._withUnsafeGuaranteedRef({ $0.checksConcurrency }) == false
+    }
+
+    /// The attribute's value for a typed property that is not loaded (or
+    /// not readable in place): fires the fault, or stops the program with
+    /// the failure.
     @usableFromInline
-    final func attributeValueForTypedAccess(_ key: String) -> Value {
-        // The common cases first: a loaded object or a fault of a live
-        // context without the concurrency debug flag. An unusable object,
-        // an unknown key or the flag take the full path, which checks and
-        // reports.
-        if contextReference?._withUnsafeGuaranteedRef({ $0.checksConcurrency }) == false,
-           let index = objectID.entity.attributePosition(key) {
-            switch state {
-            case .loaded:
-                return values[index]
-            case .fault:
-                // A fault of a live context: fire it (it checks and reports)
-                // without the key-value path's second round of checks.
-                let failure = contextReference!._withUnsafeGuaranteedRef { context -> ObjectGraphError? in
-                    do {
-                        try context.fulfill(self)
-                        return nil
-                    } catch let error as ObjectGraphError {
-                        return error
-                    } catch {
-                        preconditionFailure("fulfill throws only ObjectGraphError")
-                    }
-                }
-                if let failure { fail(key, failure.description) }
-                return values[index]
-            case .invalidated:
-                break
+    final func attributeValueFiringFault(_ key: String) -> Value {
+        // A fault of a live context without the concurrency debug flag: fire
+        // it (it checks and reports) without the key-value path's second
+        // round of checks. An unusable object, an unknown key or the flag
+        // take the full path, which checks and reports.
+        if case .fault = state, hasFastAccess, let index = objectID.entity.attributePosition(key) {
+            if let failure = contextReference.unsafelyUnwrapped._withUnsafeGuaranteedRef({ $0.fulfillReportingFailure(self) }) {
+                fail(key, failure.description)
             }
+            return values[index]
         }
-        return typed(key) { () throws(ObjectGraphError) in try self.usableContext(key).attributeValue(self, key) }
+        return checkedAttributeValue(key)
+    }
+
+    /// The key-value path for a typed property, which checks everything
+    /// and stops the program on a failure. Out of line: its error handling
+    /// made the fault path above twice as long.
+    @inline(never)
+    private func checkedAttributeValue(_ key: String) -> Value {
+        typed(key) { () throws(ObjectGraphError) in try self.usableContext(key).attributeValue(self, key) }
     }
 
     @usableFromInline

@@ -40,7 +40,7 @@ open class ManagedObject {
     /// the object and clears it whenever it forgets the object (unregister,
     /// reset, its own deinit), so it never outlives the context; contexts
     /// and objects stay on one queue.
-    @exclusivity(unchecked) final var contextReference: Unmanaged<ObjectContext>?
+    @usableFromInline @exclusivity(unchecked) final var contextReference: Unmanaged<ObjectContext>?
 
     /// The context, retained for the caller's use.
     final var _context: ObjectContext? {
@@ -53,11 +53,13 @@ open class ManagedObject {
     final func belongs(to context: ObjectContext) -> Bool {
         contextReference?.toOpaque() == Unmanaged.passUnretained(context).toOpaque()
     }
-    @exclusivity(unchecked) final var state: State = .fault
+    @usableFromInline @exclusivity(unchecked) final var state: State = .fault
+    /// Why the object can no longer be used, once `state == .invalidated`.
+    @exclusivity(unchecked) final var invalidationReason = ""
     /// Attribute values; meaningful when `state == .loaded`.
-    @exclusivity(unchecked) final var values: [Value] = []
+    @usableFromInline @exclusivity(unchecked) final var values: [Value] = []
     /// One slot per relationship of the entity.
-    @exclusivity(unchecked) final var slots: [RelationshipSlot]
+    @exclusivity(unchecked) final var slots: RelationshipSlots
     /// Keys changed since the last save (attribute and relationship names).
     @exclusivity(unchecked) final var changedKeys: Set<String> = []
     /// Relationships (by index, the first 64) loaded by a prefetch and not
@@ -70,7 +72,7 @@ open class ManagedObject {
     /// ``ObjectContext/insert(_:)`` or a fetch.
     public required init(objectID: ObjectID) {
         self.objectID = objectID
-        self.slots = Array(repeating: .fault, count: objectID.entity.relationships.count)
+        self.slots = RelationshipSlots(count: objectID.entity.relationships.count)
     }
 
     deinit {
@@ -107,10 +109,73 @@ open class ManagedObject {
     /// Called once when the object is inserted, after its defaults are set.
     open func awakeFromInsert() {}
 
+    /// A plain enum, so that checking it copies and destroys nothing (the
+    /// reason for `invalidated` is kept beside it).
+    @usableFromInline
     enum State {
         case fault
         case loaded
-        case invalidated(reason: String)
+        /// See ``invalidationReason``.
+        case invalidated
+    }
+}
+
+/// The in-memory state of an object's relationships, one slot per
+/// relationship of its entity.
+///
+/// The slots are allocated when the first one is set: most fetched objects
+/// never touch a relationship, and an array per object (its allocation, the
+/// runtime's lookup of its storage type, and its release) cost about a
+/// tenth of a fetched object.
+struct RelationshipSlots {
+    /// Empty while every slot is a fault; `count` slots once one was set.
+    private var storage: [RelationshipSlot] = []
+    /// The number of slots (the entity's relationships).
+    let count: Int
+
+    init(count: Int) {
+        self.count = count
+    }
+
+    init(_ slots: [RelationshipSlot]) {
+        self.storage = slots
+        self.count = slots.count
+    }
+
+    var indices: Range<Int> { 0..<count }
+
+    subscript(index: Int) -> RelationshipSlot {
+        @inline(__always) get {
+            guard !storage.isEmpty else {
+                precondition(UInt(bitPattern: index) < UInt(count), "relationship slot out of range")
+                return .fault
+            }
+            return storage[index]
+        }
+        set {
+            if storage.isEmpty {
+                precondition(UInt(bitPattern: index) < UInt(count), "relationship slot out of range")
+                if case .fault = newValue { return }
+                storage = Array(repeating: .fault, count: count)
+            }
+            storage[index] = newValue
+        }
+    }
+
+    /// Turns every slot into a fault, keeping the storage for the next
+    /// fulfilment (a fault loop would otherwise allocate it again each time).
+    @inline(__always)
+    mutating func makeFaults() {
+        guard !storage.isEmpty else { return }
+        for index in storage.indices {
+            if case .fault = storage[index] { continue }
+            storage[index] = .fault
+        }
+    }
+
+    /// Drops every slot (and so the references it held).
+    mutating func removeAll() {
+        storage = []
     }
 }
 

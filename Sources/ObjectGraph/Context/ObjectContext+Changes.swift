@@ -11,7 +11,7 @@ extension ObjectContext {
         let id = ObjectID(entity: entity, primaryKey: store.allocatePrimaryKeys(for: entity))
         let object = registerFault(id)
         object.values = entity.attributes.map(\.defaultValue)
-        object.slots = entity.relationships.map { $0.isToMany ? .toMany([]) : .toOne(nil, nil) }
+        object.slots = RelationshipSlots(entity.relationships.map { $0.isToMany ? .toMany([]) : .toOne(nil, nil) })
         object.state = .loaded
         object.isInsertedFlag = true
         inserted[id] = object

@@ -8,8 +8,8 @@ import Probes
 extension ObjectContext {
     /// Throws unless the object belongs to this context and can be used.
     func checkUsable(_ object: ManagedObject) throws(ObjectGraphError) {
-        if case .invalidated(let reason) = object.state {
-            throw .objectInvalidated(object.objectID, reason: reason)
+        if case .invalidated = object.state {
+            throw .objectInvalidated(object.objectID, reason: object.invalidationReason)
         }
         guard object.contextReference != nil else {
             throw .objectInvalidated(object.objectID, reason: "its context was released")
@@ -21,10 +21,10 @@ extension ObjectContext {
     func fulfill(_ object: ManagedObject) throws(ObjectGraphError) {
         switch object.state {
         case .loaded: return
-        case .invalidated(let reason): throw .objectInvalidated(object.objectID, reason: reason)
+        case .invalidated: throw .objectInvalidated(object.objectID, reason: object.invalidationReason)
         case .fault: break
         }
-        try checkUsable(object)
+        if !object.belongs(to: self) { try checkUsable(object) }
         let id = object.objectID
         // Asked once: a session that starts mid-fault gets the next fault,
         // not one with a start time of zero.
@@ -47,6 +47,17 @@ extension ObjectContext {
             instrumentation.fault(start: start, context: name, id: id, source: source, callSite: { currentCallSite }) {
                 describeValues(object)
             }
+        }
+    }
+
+    /// Fires the fault, returning the failure instead of throwing it: for
+    /// the typed accessors, which cannot throw.
+    func fulfillReportingFailure(_ object: ManagedObject) -> ObjectGraphError? {
+        do {
+            try fulfill(object)
+            return nil
+        } catch {
+            return error
         }
     }
 

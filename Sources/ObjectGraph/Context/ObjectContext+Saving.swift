@@ -188,7 +188,8 @@ extension ObjectContext {
         var rows = CommittedRows()
         for object in written {
             let entity = object.entity
-            var toOne = [ObjectID?](repeating: nil, count: entity.relationships.count)
+            var toOne: [ObjectID?] = []
+            if !entity.toOneIndexes.isEmpty { toOne = Array(repeating: nil, count: entity.relationships.count) }
             for index in entity.toOneIndexes {
                 if case .toOne(let id, _) = object.slots[index] { toOne[index] = id }
             }

@@ -35,7 +35,7 @@ public final class ObjectContext {
     let rowCache: RowCache
     let instrumentation: Instrumentation
     /// ``ConcurrencyGuard/isOn``, read once.
-    let checksConcurrency = ConcurrencyGuard.isOn
+    @usableFromInline let checksConcurrency = ConcurrencyGuard.isOn
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
     @exclusivity(unchecked) var stalenessNanoseconds: UInt64?
 
@@ -179,7 +179,8 @@ public final class ObjectContext {
         deleted[id] = nil
         joinChanges.removeAll(involving: id)
         object._context = nil
-        object.state = .invalidated(reason: reason)
+        object.state = .invalidated
+        object.invalidationReason = reason
         store.rowCache.unregister(id)
         store.instrumentation.didUnregister()
     }
@@ -217,10 +218,11 @@ public final class ObjectContext {
         joinChanges = JoinChanges()
         for object in objects {
             object._context = nil
-            object.state = .invalidated(reason: reason)
+            object.state = .invalidated
+            object.invalidationReason = reason
             object.values = []
             // Dropping relationship slots breaks reference cycles.
-            for index in object.slots.indices { object.slots[index] = .fault }
+            object.slots.removeAll()
             object.changedKeys = []
         }
         for id in ids { store.rowCache.unregister(id) }
@@ -241,31 +243,36 @@ public final class ObjectContext {
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         ConcurrencyGuard.check(self, "refresh(\(object.objectID))")
         guard object.belongs(to: self), !object.isInsertedFlag, !object.isDeletedFlag else { return }
-        defer { store.instrumentation.contextChanged(name, kind: .refresh) }
         if mergeChanges {
-            guard case .loaded = object.state else { return }
-            let keys = object.changedKeys
-            let values = object.values
-            let slots = object.slots
-            turnIntoFault(object)
-            if (try? fulfill(object)) != nil {
-                for key in keys {
-                    if let index = object.entity.attributeIndex[key] {
-                        object.values[index] = values[index]
-                    } else if let index = object.entity.relationshipIndex[key] {
-                        object.slots[index] = slots[index]
-                    }
-                }
-                object.changedKeys = keys
-            } else {
-                updated[object.objectID] = nil
-            }
+            reloadKeepingChanges(object)
         } else {
             // A fault loop refreshes unchanged objects: skip empty bookkeeping.
             if !updated.isEmpty { updated[object.objectID] = nil }
             joinChanges.removeAll(involving: object.objectID)
-            guard case .loaded = object.state else { return }
-            turnIntoFault(object)
+            if case .loaded = object.state { turnIntoFault(object) }
+        }
+        instrumentation.contextChanged(name, kind: .refresh)
+    }
+
+    /// `refresh(object, mergeChanges: true)` of a registered object that is
+    /// neither inserted nor deleted.
+    private func reloadKeepingChanges(_ object: ManagedObject) {
+        guard case .loaded = object.state else { return }
+        let keys = object.changedKeys
+        let values = object.values
+        let slots = object.slots
+        turnIntoFault(object)
+        if (try? fulfill(object)) != nil {
+            for key in keys {
+                if let index = object.entity.attributeIndex[key] {
+                    object.values[index] = values[index]
+                } else if let index = object.entity.relationshipIndex[key] {
+                    object.slots[index] = slots[index]
+                }
+            }
+            object.changedKeys = keys
+        } else {
+            updated[object.objectID] = nil
         }
     }
 
@@ -285,10 +292,7 @@ public final class ObjectContext {
     func turnIntoFault(_ object: ManagedObject) {
         object.willTurnIntoFault()
         object.values = []
-        for index in object.slots.indices {
-            if case .fault = object.slots[index] { continue }
-            object.slots[index] = .fault
-        }
+        object.slots.makeFaults()
         if !object.changedKeys.isEmpty { object.changedKeys = [] }
         object.state = .fault
         object.didTurnIntoFault()

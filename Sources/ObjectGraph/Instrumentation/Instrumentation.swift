@@ -107,7 +107,14 @@ public final class Instrumentation: Sendable {
     @inline(__always)
     func contextChanged(_ context: String, kind: ContextChange, prefetchUsage: PrefetchUsage? = nil) {
         #if !FAULTLINE_NO_INSTRUMENTATION
+        // Inlined into the caller: a fault loop's refreshes stop here.
         if kind == .refresh, !refreshEventsPossible { return }
+        emitContextChange(context, kind: kind, prefetchUsage: prefetchUsage)
+        #endif
+    }
+
+    private func emitContextChange(_ context: String, kind: ContextChange, prefetchUsage: PrefetchUsage?) {
+        #if !FAULTLINE_NO_INSTRUMENTATION
         guard let sink, sink.isEnabled(.context) else { return }
         if kind == .refresh, !sink.details.contains(.contextChanges) { return }
         sink.receive(context: ContextEvent(

@@ -5,45 +5,48 @@ public protocol AttributeValue {
     /// The value as the model stores it.
     var attributeValue: Value { get }
     /// The Swift value for a stored value, or nil when it does not convert.
-    init?(attributeValue: Value)
+    ///
+    /// Borrows the value: a property read then passes the object's stored
+    /// value in place instead of copying it (and destroying the copy).
+    init?(attributeValue: borrowing Value)
 }
 
 extension Int16: AttributeValue {
     public var attributeValue: Value { .integer(Int64(self)) }
-    public init?(attributeValue: Value) {
-        guard case .integer(let v) = attributeValue, let value = Int16(exactly: v) else { return nil }
+    public init?(attributeValue: borrowing Value) {
+        guard case .integer(let v) = copy attributeValue, let value = Int16(exactly: v) else { return nil }
         self = value
     }
 }
 
 extension Int32: AttributeValue {
     public var attributeValue: Value { .integer(Int64(self)) }
-    public init?(attributeValue: Value) {
-        guard case .integer(let v) = attributeValue, let value = Int32(exactly: v) else { return nil }
+    public init?(attributeValue: borrowing Value) {
+        guard case .integer(let v) = copy attributeValue, let value = Int32(exactly: v) else { return nil }
         self = value
     }
 }
 
 extension Int64: AttributeValue {
     public var attributeValue: Value { .integer(self) }
-    public init?(attributeValue: Value) {
-        guard case .integer(let v) = attributeValue else { return nil }
+    public init?(attributeValue: borrowing Value) {
+        guard case .integer(let v) = copy attributeValue else { return nil }
         self = v
     }
 }
 
 extension Int: AttributeValue {
     public var attributeValue: Value { .integer(Int64(self)) }
-    public init?(attributeValue: Value) {
-        guard case .integer(let v) = attributeValue, let value = Int(exactly: v) else { return nil }
+    public init?(attributeValue: borrowing Value) {
+        guard case .integer(let v) = copy attributeValue, let value = Int(exactly: v) else { return nil }
         self = value
     }
 }
 
 extension Double: AttributeValue {
     public var attributeValue: Value { .double(self) }
-    public init?(attributeValue: Value) {
-        switch attributeValue {
+    public init?(attributeValue: borrowing Value) {
+        switch copy attributeValue {
         case .double(let v): self = v
         case .integer(let v): self = Double(v)
         default: return nil
@@ -53,47 +56,47 @@ extension Double: AttributeValue {
 
 extension Bool: AttributeValue {
     public var attributeValue: Value { .bool(self) }
-    public init?(attributeValue: Value) {
-        guard case .bool(let v) = attributeValue else { return nil }
+    public init?(attributeValue: borrowing Value) {
+        guard case .bool(let v) = copy attributeValue else { return nil }
         self = v
     }
 }
 
 extension String: AttributeValue {
     public var attributeValue: Value { .string(self) }
-    public init?(attributeValue: Value) {
-        guard case .string(let v) = attributeValue else { return nil }
+    public init?(attributeValue: borrowing Value) {
+        guard case .string(let v) = copy attributeValue else { return nil }
         self = v
     }
 }
 
 extension Date: AttributeValue {
     public var attributeValue: Value { .date(self) }
-    public init?(attributeValue: Value) {
-        guard case .date(let v) = attributeValue else { return nil }
+    public init?(attributeValue: borrowing Value) {
+        guard case .date(let v) = copy attributeValue else { return nil }
         self = v
     }
 }
 
 extension Data: AttributeValue {
     public var attributeValue: Value { .data(self) }
-    public init?(attributeValue: Value) {
-        guard case .data(let v) = attributeValue else { return nil }
+    public init?(attributeValue: borrowing Value) {
+        guard case .data(let v) = copy attributeValue else { return nil }
         self = v
     }
 }
 
 extension UUID: AttributeValue {
     public var attributeValue: Value { .uuid(self) }
-    public init?(attributeValue: Value) {
-        guard case .uuid(let v) = attributeValue else { return nil }
+    public init?(attributeValue: borrowing Value) {
+        guard case .uuid(let v) = copy attributeValue else { return nil }
         self = v
     }
 }
 
 extension Optional: AttributeValue where Wrapped: AttributeValue {
     public var attributeValue: Value { self?.attributeValue ?? .null }
-    public init?(attributeValue: Value) {
+    public init?(attributeValue: borrowing Value) {
         if attributeValue.isNull {
             self = .none
         } else if let value = Wrapped(attributeValue: attributeValue) {

@@ -12,11 +12,11 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// The class instantiated for objects of this entity.
     public let objectType: ManagedObject.Type
 
-    let attributeIndex: [String: Int]
+    @usableFromInline let attributeIndex: [String: Int]
     let relationshipIndex: [String: Int]
     /// The attributes' names, in order: a typed property's key is found by
     /// comparing a few short strings, cheaper than hashing it.
-    private let attributeNames: [String]
+    @usableFromInline let attributeNames: [String]
     /// The SQL table.
     let table: String
     /// Indexes of the to-one relationships, whose foreign keys are read with
@@ -46,7 +46,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// The position of the attribute named `key`: a linear search for an
     /// entity of a few attributes (each comparison of two short strings is
     /// a couple of word compares), the dictionary for more.
-    @inline(__always)
+    @inlinable @inline(__always)
     func attributePosition(_ key: String) -> Int? {
         guard attributeNames.count <= 16 else { return attributeIndex[key] }
         for index in attributeNames.indices where attributeNames[index] == key { return index }

@@ -71,6 +71,9 @@ enum SchemaSQL {
     /// table every store has, which starts a read transaction's snapshot
     /// (pinning a query generation).
     static let countMetadata = "SELECT count(*) FROM faultline_metadata"
+    /// Makes a new connection read the schema now: preparing any statement
+    /// that names a table does, and this one reads no row.
+    static let loadSchema = "SELECT 1 FROM faultline_metadata LIMIT 0"
 }
 
 extension AttributeType {

@@ -73,6 +73,9 @@ public final class RowCache: @unchecked Sendable {
     /// hit, the reason on a miss.
     /// - Parameter staleness: nanoseconds after which a snapshot is stale;
     ///   nil means never.
+    /// Inlined into the fault, so that `apply` captures nothing (a closure
+    /// passed to a call retained the context and the object around it).
+    @inline(__always)
     func lookup(_ id: ObjectID, staleness: UInt64?, apply: (borrowing RowSnapshot) -> Void) -> MissReason? {
         lock.withLock {
             let reason: MissReason? = entries.updateIfPresent(id) { entry -> MissReason? in

@@ -3,7 +3,9 @@ public struct RowSnapshot: Sendable, Equatable {
     /// Attribute values, in the entity's attribute order.
     public let attributes: [Value]
     /// One entry per relationship of the entity: the destination of a to-one,
-    /// nil for a to-many (or a to-one that is not set).
+    /// nil for a to-many (or a to-one that is not set). Empty when the
+    /// entity has no to-one relationship, so that such a row allocates no
+    /// array of nils.
     public let toOne: [ObjectID?]
     /// The store generation the row was read at: an older read never
     /// replaces a newer snapshot.
@@ -26,7 +28,8 @@ public struct RowSnapshot: Sendable, Equatable {
         for (offset, attribute) in entity.attributes.enumerated() {
             attributes.append(Value.read(row, offset + 1, as: attribute.type))
         }
-        var toOne = [ObjectID?](repeating: nil, count: entity.relationships.count)
+        var toOne: [ObjectID?] = []
+        if !entity.toOneIndexes.isEmpty { toOne = Array(repeating: nil, count: entity.relationships.count) }
         var column = entity.attributes.count + 1
         for index in entity.toOneIndexes {
             if let key = row.optionalInt64(column) {

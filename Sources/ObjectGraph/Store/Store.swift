@@ -96,6 +96,13 @@ public final class Store: @unchecked Sendable {
         }
         nextKeys = keys
         storeIdentifier = identifier
+        do {
+            try pool.openIdleReader()
+        } catch let error as SQLiteError {
+            throw .store(path: path, reason: Self.explain(error), sqlite: error)
+        } catch {
+            throw .store(path: path, reason: "\(error)", sqlite: nil)
+        }
     }
 
     /// The database file, or `:memory:`.
