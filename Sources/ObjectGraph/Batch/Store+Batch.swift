@@ -229,10 +229,12 @@ extension Store {
             throw .invalidBatchRequest("\(error)")
         }
         var rows = CommittedRows()
-        rows.invalidatedRows = changes.updated.union(changes.deleted).union(changes.inserted)
+        rows.invalidatedRows = changes.updated
+        rows.invalidatedRows.formUnion(changes.deleted)
+        rows.invalidatedRows.formUnion(changes.inserted)
         rowCache.apply(rows)
         let own = { (ids: Set<ObjectID>) in ids.filter { $0.entity === entity } }
-        let affected = own(direct.inserted).count + own(direct.updated).count + own(direct.deleted).count
+        let affected = [direct.inserted, direct.updated, direct.deleted].reduce(0) { $0 + $1.count { $0.entity === entity } }
         if traced {
             instrumentation.emit(.batchRequest(BatchRequestEvent(
                 start: start, durationNanoseconds: ProbeClock.now() &- start, thread: ProbeClock.threadID(), kind: kind,

@@ -148,7 +148,7 @@ extension ObjectContext {
     /// object's fault when the row cache has its row.
     func toOneID(_ object: ManagedObject, _ relationship: RelationshipDescription) throws(ObjectGraphError) -> ObjectID? {
         if case .toOne(let id, _) = object.slots[relationship.index] { return id }
-        if case .fault = object.state, let snapshot = store.rowCache.snapshot(for: object.objectID) {
+        if case .fault = object.state, let snapshot = rowCache.snapshot(for: object.objectID) {
             return snapshot.toOne[relationship.index]
         }
         try fulfill(object)
@@ -168,17 +168,16 @@ extension ObjectContext {
             return objects
         }
         let id = object.objectID
-        let instrumentation = store.instrumentation
         let traced = instrumentation.isOn(.relationshipFault)
         let start = traced ? ProbeClock.now() : 0
         let ids: [ObjectID]
         let source: FaultSource
-        if usesRowCache, let cached = store.rowCache.toMany(id, relationship: relationship.index) {
+        if usesRowCache, let cached = rowCache.toMany(id, relationship: relationship.index) {
             ids = cached
             source = .rowCache
         } else {
             ids = try readDestinations(of: id, relationship)
-            if usesRowCache { store.rowCache.storeToMany(ids, for: id, relationship: relationship.index) }
+            if usesRowCache { rowCache.storeToMany(ids, for: id, relationship: relationship.index) }
             source = .database
         }
         // This context's own loop: no concurrency check per destination.

@@ -55,7 +55,6 @@ extension ObjectContext {
     ) throws(ObjectGraphError) -> Result {
         ConcurrencyGuard.check(self, "fetch of \(request.entityName)")
         try store.checkCancelled()
-        let instrumentation = store.instrumentation
         guard instrumentation.isOn(.fetch) else {
             return try withCallSite(site) { () throws(ObjectGraphError) in try body().0 }
         }
@@ -184,8 +183,16 @@ extension ObjectContext {
     /// Registers (or finds) the object for a fetched row and caches the
     /// row; with `fulfill`, a fault gets the row's values (no fault fires).
     func register(_ id: ObjectID, snapshot: RowSnapshot, fulfill: Bool) -> ManagedObject {
-        let object = registered[id]?.object ?? registerFault(id)
-        if usesRowCache { store.rowCache.store(snapshot, for: id) }
+        let object: ManagedObject
+        if let registeredObject = registered[id]?.object {
+            object = registeredObject
+            if usesRowCache { rowCache.store(snapshot, for: id) }
+        } else {
+            // A new object: its registration and its row in one step of the
+            // row cache.
+            object = makeObject(id)
+            if usesRowCache { rowCache.register(id, storing: snapshot) } else { rowCache.register(id) }
+        }
         if fulfill, case .fault = object.state { apply(snapshot, to: object) }
         return object
     }

@@ -11,7 +11,7 @@ extension ObjectContext {
         ConcurrencyGuard.check(self, "merge(_:)")
         defer {
             advancePinnedGeneration()
-            store.instrumentation.contextChanged(name, kind: .merge)
+            instrumentation.contextChanged(name, kind: .merge)
         }
         for id in changes.deleted.sorted() {
             guard let object = registered[id]?.object else { continue }

@@ -159,6 +159,6 @@ extension ObjectContext {
             source.unreadPrefetches |= 1 << UInt64(relationship.index)
             prefetchUsage["\(source.entity.name).\(relationship.name)", default: (0, 0, currentCallSite)].prefetched += 1
         }
-        if usesRowCache { store.rowCache.storeToMany(objects.map(\.objectID), for: source.objectID, relationship: relationship.index) }
+        if usesRowCache { rowCache.storeToMany(objects.map(\.objectID), for: source.objectID, relationship: relationship.index) }
     }
 }

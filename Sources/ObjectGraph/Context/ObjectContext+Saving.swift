@@ -23,7 +23,6 @@ extension ObjectContext {
         let deletedObjects = self.deletedObjects
         try validate(insertedObjects + updatedObjects)
         let site = CallSite(file: file, line: line)
-        let instrumentation = store.instrumentation
         let traced = instrumentation.isOn(.save)
         let start = traced ? ProbeClock.now() : 0
         func report(_ error: ObjectGraphError?) {
@@ -109,7 +108,7 @@ extension ObjectContext {
                 }
                 var rows = committedRows(insertedObjects + updatedObjects, deletedObjects, generation: generation)
                 rows.invalidatedRows.formUnion(stale)
-                store.rowCache.apply(rows)
+                rowCache.apply(rows)
             }).0
         } catch let error as SQLiteError {
             throw Self.saveError(error, object: current, model: model)

@@ -151,11 +151,18 @@ public final class ObjectContext {
     }
 
     func registerFault(_ id: ObjectID) -> ManagedObject {
+        let object = makeObject(id)
+        rowCache.register(id)
+        return object
+    }
+
+    /// A new fault for an ID, in the identity map; the caller registers the
+    /// ID in the row cache.
+    func makeObject(_ id: ObjectID) -> ManagedObject {
         let object = id.entity.objectType.init(objectID: id)
         object._context = self
         registered[id] = WeakObject(object: object)
-        store.rowCache.register(id)
-        store.instrumentation.didRegister()
+        instrumentation.didRegister()
         return object
     }
 
@@ -163,10 +170,9 @@ public final class ObjectContext {
     /// object's; a reset or an unregistration may have replaced it).
     func objectWillDeallocate(_ object: ManagedObject) {
         let id = object.objectID
-        guard let entry = registered[id], entry.refers(to: object) else { return }
-        registered[id] = nil
-        store.rowCache.unregister(id)
-        store.instrumentation.didUnregister()
+        guard registered.removeValue(forKey: id, if: { $0.refers(to: object) }) else { return }
+        rowCache.unregister(id)
+        instrumentation.didUnregister()
     }
 
     /// Forgets an object: it stays usable only for its ID.
@@ -181,8 +187,8 @@ public final class ObjectContext {
         object._context = nil
         object.state = .invalidated
         object.invalidationReason = reason
-        store.rowCache.unregister(id)
-        store.instrumentation.didUnregister()
+        rowCache.unregister(id)
+        instrumentation.didUnregister()
     }
 
     // MARK: Changes
@@ -204,7 +210,7 @@ public final class ObjectContext {
     public func reset() {
         ConcurrencyGuard.check(self, "reset()")
         invalidateAll(reason: "its context \(name) was reset")
-        store.instrumentation.contextChanged(name, kind: .reset)
+        instrumentation.contextChanged(name, kind: .reset)
     }
 
     func invalidateAll(reason: String) {
@@ -225,8 +231,8 @@ public final class ObjectContext {
             object.slots.removeAll()
             object.changedKeys = []
         }
-        for id in ids { store.rowCache.unregister(id) }
-        store.instrumentation.didUnregister(ids.count)
+        for id in ids { rowCache.unregister(id) }
+        instrumentation.didUnregister(ids.count)
     }
 
     /// Turns an object back into a fault, or reloads it.
@@ -281,7 +287,6 @@ public final class ObjectContext {
         guard !prefetchUsage.isEmpty else { return }
         let usage = prefetchUsage
         prefetchUsage = [:]
-        let instrumentation = store.instrumentation
         guard instrumentation.isOn(.context) else { return }
         for (relationship, counts) in usage.sorted(by: { $0.key < $1.key }) {
             instrumentation.contextChanged(name, kind: .prefetchUsage, prefetchUsage: PrefetchUsage(

@@ -7,6 +7,7 @@ enum DerivedAttributes {
     /// each affected object (attribute index → value).
     static func update(_ changes: ChangeSet, model: Model, on connection: Connection) throws -> [ObjectID: [Int: Value]] {
         var result: [ObjectID: [Int: Value]] = [:]
+        guard model.entities.contains(where: { $0.attributes.contains { $0.derivation != nil } }) else { return result }
         let touched = changes.inserted.union(changes.updated).union(changes.deleted)
         guard !touched.isEmpty else { return result }
         for entity in model.entities {

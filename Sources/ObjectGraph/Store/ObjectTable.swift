@@ -139,10 +139,19 @@ final class ObjectTable<Value> {
         if found { remove(at: index) }
     }
 
+    /// Removes the value for `id` if it satisfies `condition`, with one
+    /// lookup; returns whether it did.
+    func removeValue(forKey id: ObjectID, if condition: (Value) -> Bool) -> Bool {
+        let (index, found) = position(of: id)
+        guard found, condition(slots[index]) else { return false }
+        remove(at: index)
+        return true
+    }
+
     /// Fills the empty slot at `index`; returns whether the table grew (and
     /// so moved the entry).
     @discardableResult
-    private func insert(_ id: ObjectID, _ value: Value, at index: Int) -> Bool {
+    private func insert(_ id: ObjectID, _ value: consuming Value, at index: Int) -> Bool {
         slotKeys[index] = Key(id)
         (ids + index).initialize(to: id)
         (slots + index).initialize(to: value)

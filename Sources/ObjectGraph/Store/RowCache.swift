@@ -52,6 +52,19 @@ public final class RowCache: @unchecked Sendable {
         lock.withLock { entries.update(id, default: Entry()) { $0.registrations += 1 } }
     }
 
+    /// A context registered a new object for this ID, with its row as just
+    /// read: ``register(_:)`` and ``store(_:for:)`` under one lock and one
+    /// table lookup.
+    func register(_ id: ObjectID, storing snapshot: RowSnapshot) {
+        lock.withLock {
+            entries.update(id, default: Entry()) { entry in
+                entry.registrations += 1
+                if let existing = entry.snapshot, existing.generation > snapshot.generation { return }
+                entry.snapshot = snapshot
+            }
+        }
+    }
+
     /// A context forgot an object for this ID; the row goes when no context
     /// holds it any more.
     func unregister(_ id: ObjectID) {
