@@ -175,13 +175,29 @@ import Testing
         #expect(recorder.counters.faultsFired == 1 && recorder.counters.cacheHits == 1)
         #expect(recorder.snapshot().rowCacheNanoseconds == 40)
         #expect(recorder.snapshot().evidence.faultedEntities == ["Person"])
-        // From the database, or with a buffer of events, the event is made.
+        // From the database, the event is made only for the first fault of
+        // a fault storm: after a relationship fault led to the entity.
         recorder.receiveFault(entity: "Person", source: .database, durationNanoseconds: 40) {
             made += 1
             return Self.event(.database)
         }
-        #expect(made == 1)
+        #expect(made == 0)
         #expect(recorder.counters.cacheMisses == 1)
+        recorder.receive(.relationshipFault(RelationshipFaultEvent(
+            start: 0, durationNanoseconds: 0, thread: 1, context: "main", entity: "Selfie", relationship: "people", primaryKey: 1,
+            destinationEntity: "Person", destinationCount: 3, source: .database, callSite: .unknown)))
+        for _ in 0..<3 {
+            recorder.receiveFault(entity: "Person", source: .database, durationNanoseconds: 40) {
+                made += 1
+                return Self.event(.database)
+            }
+        }
+        #expect(made == 1)
+        // The relationship fault from the database is a miss too.
+        #expect(recorder.counters.cacheMisses == 5 && recorder.counters.faultsFired == 5)
+        #expect(recorder.snapshot().evidence.faultStorms["Person"]?.count == 3)
+        #expect(recorder.snapshot().evidence.faultStorms["Person"]?.relationship == "Selfie.people")
+        // With a buffer of events, the event is made.
         let keeping = Recorder(bufferCapacity: 10)
         keeping.receiveFault(entity: "Person", source: .rowCache, durationNanoseconds: 40) { Self.event(.rowCache) }
         #expect(keeping.snapshot().events.count == 1)

@@ -124,6 +124,22 @@ public struct InsightEvidence: Sendable {
         }
     }
 
+    /// Adds a fault given by its parts: its event is made only for a fault
+    /// from the database of an entity reached through a relationship fault,
+    /// which may count toward a fault storm (and needs its call site).
+    /// The same evidence as ``add(fault:)``.
+    public mutating func addFault(entity: String, source: FaultSource, event: () -> FaultEvent) {
+        noteFaulted(entity)
+        guard source == .database, !leadingRelationship.isEmpty else { return }
+        // A storm under way only counts; its first fault needs the event.
+        if let storm = faultStorms.index(forKey: entity) {
+            faultStorms.values[storm].count += 1
+            return
+        }
+        guard leadingRelationship[entity] != nil else { return }
+        add(fault: event())
+    }
+
     /// Adds an object fault.
     @inline(__always)
     public mutating func add(fault e: FaultEvent) {

@@ -81,17 +81,24 @@ public final class Recorder: EventSink, @unchecked Sendable {
         }
     }
 
-    /// A miss always comes with a SQL round trip: taking the lock for its
-    /// evidence (stale re-reads) costs little beside it.
-    /// A fault fulfilled from the row cache only adds to the counters (and
-    /// notes its entity): no event is made unless the buffer keeps events.
+    /// Without an event buffer, a fault only adds to the counters and notes
+    /// its entity; the event is made only for a fault from the database
+    /// that may belong to a fault storm (its entity was reached through a
+    /// relationship fault), whose evidence needs the call site.
     public func receiveFault(entity: String, source: FaultSource, durationNanoseconds: UInt64, event: () -> FaultEvent) {
-        guard source == .rowCache, bufferCapacity == 0 else { return receive(fault: event()) }
+        guard bufferCapacity == 0 else { return receive(fault: event()) }
         lock.withLock {
             state.counters.faultsFired += 1
-            state.counters.cacheHits += 1
-            state.evidence.noteFaulted(entity)
-            state.rowCacheNanoseconds &+= durationNanoseconds
+            switch source {
+            case .rowCache:
+                state.counters.cacheHits += 1
+                state.rowCacheNanoseconds &+= durationNanoseconds
+            case .database:
+                state.counters.cacheMisses += 1
+            case .context:
+                break
+            }
+            state.evidence.addFault(entity: entity, source: source, event: event)
         }
     }
 
