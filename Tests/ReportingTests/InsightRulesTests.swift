@@ -80,6 +80,12 @@ import Testing
         let similar = (0..<10).map { sql("SELECT t0.pk FROM \"Selfie\" t0 WHERE t0.\"rating\" < ?", ["\($0)"]) }
         #expect(InsightRules().analyze(similar).isEmpty)
         #expect(InsightRules().analyze((0..<10).map { _ in sql("BEGIN DEFERRED", purpose: "transaction") }).isEmpty)
+        // Nor writes: there is no result to keep. A read that starts with a
+        // common table expression, in any case, is one.
+        let update = "UPDATE \"Selfie\" SET \"rating\" = ? WHERE pk = ?"
+        #expect(InsightRules().analyze((0..<10).map { _ in sql(update, ["5", "1"], purpose: "save") }).isEmpty)
+        let withClause = "with recent AS (SELECT pk FROM \"Selfie\") SELECT pk FROM recent"
+        #expect(InsightRules().analyze((0..<10).map { _ in sql(withClause) }).map(\.rule) == ["repeated-statement"])
     }
 
     @Test func fullScanNamesTheColumnToIndex() {

@@ -53,7 +53,10 @@ public struct InsightEvidence: Sendable {
     /// The relationship fault that last led to each destination entity.
     public private(set) var leadingRelationship: [String: String] = [:]
     public private(set) var faultStorms: [String: FaultStorm] = [:]
-    /// Executions per statement text and list of bound values.
+    /// Executions per statement text and list of bound values, of reads
+    /// only: the advice for a repeated statement is to keep its result. A
+    /// write's argument lists (a new key per insert) were hashed for
+    /// nothing, a fifth of what the recorder cost on a loop of inserts.
     public var repetitions: [String: [[String]: Repetition]] {
         Dictionary(uniqueKeysWithValues: repetitionsByText.values.map { ($0.sql, $0.lists) })
     }
@@ -162,6 +165,18 @@ public struct InsightEvidence: Sendable {
         if faultStorms[e.entity] == nil { pendingStale[e.entity, default: 0] += 1 }
     }
 
+    /// Whether a statement reads (`SELECT`, or `WITH` for a common table
+    /// expression before one): the first word is enough for the SQL the
+    /// engine writes.
+    static func isRead(_ sql: String) -> Bool {
+        let utf8 = sql.utf8
+        func starts(with word: StaticString) -> Bool {
+            guard utf8.count >= word.utf8CodeUnitCount else { return false }
+            return zip(utf8, UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)).allSatisfy { $0 | 0x20 == $1 | 0x20 }
+        }
+        return starts(with: "SELECT") || starts(with: "WITH")
+    }
+
     /// Adds a context change: only prefetch usage is evidence.
     public mutating func add(context e: ContextEvent) {
         guard let usage = e.prefetchUsage else { return }
@@ -183,7 +198,7 @@ public struct InsightEvidence: Sendable {
                 fullScans[e.shape]!.executions += 1
             }
         }
-        guard e.purpose != "transaction" else { return }
+        guard e.purpose != "transaction", Self.isRead(e.sql) else { return }
         let text = e.textID ?? textID(of: e.sql)
         // Found by index and updated through it: one lookup per level, in
         // place (a force-unwrapped nested update copied the inner table).
