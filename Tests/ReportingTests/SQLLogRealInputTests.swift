@@ -165,4 +165,28 @@ import Testing
         // Without an EXPLAIN nearby, a line that mentions SCAN is prose.
         #expect(analyze("We SCAN the table here.\nCoreData: sql: SELECT 1").fullScans.isEmpty)
     }
+
+    /// The unified log (`log stream`, `log show`, Console.app) prints the
+    /// sender and the subsystem and category where Xcode's console prints
+    /// `CoreData: `. The first line is the one real Core Data line in this
+    /// format the corpus has (file 25); the statement lines follow its
+    /// layout, with the messages of a level 1 fetch.
+    @Test func unifiedLogLinesAreReadLikeTheConsolesPrefix() {
+        let header = "2024-01-10 11:14:38.831786-0800 0x724d65   Debug       0x0                  18248  14   MyApp: (CoreData) "
+        let log = """
+            2024-01-10 11:14:38.831786-0800 0x724d65   Error       0x0                  18248  14   knowledgeconstructiond: (CoreData) [com.apple.coredata:error] error:   file is not a symbolic link
+            \(header)[com.apple.coredata:sql] sql: SELECT 0, t0.Z_PK, t0.ZNAME FROM ZPOST t0 WHERE  t0.ZRATING > ?
+            \(header)[com.apple.coredata:sql] annotation: sql connection fetch time: 0.0012s
+            \(header)[com.apple.coredata:sql] annotation: total fetch execution time: 0.0020s for 12 rows.
+            \(header)sql: SELECT 0, t0.Z_PK, t0.ZNAME FROM ZPOST t0 WHERE  t0.ZRATING > ?
+            """
+        let analysis = analyze(log)
+        #expect(analysis.logLines == 5)
+        #expect(analysis.formats == ["coredata"])
+        #expect(analysis.statements.map(\.count) == [2])
+        #expect(analysis.statements.first?.shape == "SELECT ?, t0.Z_PK, t0.ZNAME FROM ZPOST t0 WHERE t0.ZRATING > ?")
+        #expect(analysis.rowsReported == 12)
+        // A bracket that does not close leaves the message where it starts.
+        #expect(analyze("\(header)[com.apple.coredata:sql sql: SELECT 1").statements.isEmpty)
+    }
 }

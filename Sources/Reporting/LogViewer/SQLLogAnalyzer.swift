@@ -4,11 +4,12 @@ import Probes
 /// Reads SQL debug logs line by line, in bounded memory, and analyzes them.
 ///
 /// It recognizes Faultline's format (docs/sql-debug-log.md) and Core Data's
-/// as Xcode's console and `log stream` print it (`CoreData: sql: …`,
-/// `CoreData: annotation: …`, `CoreData: details: SQLite bind[0] = …`),
-/// wherever the marker stands in the line: after timestamps and NSLog
-/// prefixes, with a prefix cut short (`oreData: sql:`), with ANSI colour
-/// codes. Query plan rows may follow as the sqlite3 shell prints them
+/// as Xcode's console prints it (`CoreData: sql: …`,
+/// `CoreData: annotation: …`, `CoreData: details: SQLite bind[0] = …`) and
+/// as the unified log does (`log stream`, `log show`, Console.app:
+/// `MyApp: (CoreData) [com.apple.coredata:sql] sql: …`), wherever the
+/// marker stands in the line: after timestamps and NSLog prefixes, with a
+/// prefix cut short (`oreData: sql:`), with ANSI colour codes. Query plan rows may follow as the sqlite3 shell prints them
 /// (`0|0|0|SCAN TABLE …`). Every other line is skipped, and counted.
 ///
 /// Memory is bounded whatever the input: at most `maximumShapes` statement
@@ -178,6 +179,12 @@ public struct SQLLogAnalyzer {
     private static let faultlineMarker = Array("faultline: ".utf8)
     /// `CoreData: `, and the same cut short to `oreData: ` or `reData: `.
     private static let coreDataMarker = Array("reData: ".utf8)
+    /// The unified log's sender, where Xcode's console prints `CoreData: `
+    /// (`log stream`, `log show`, Console.app: `MyApp: (CoreData)
+    /// [com.apple.coredata:sql] sql: SELECT …`), with the subsystem and
+    /// category in brackets when the line shows them.
+    private static let unifiedLogSender = Array("(CoreData) ".utf8)
+    private static let bracketEnd = Array("] ".utf8)
 
     private mutating func consume(raw bytes: UnsafeRawBufferPointer) {
         analysis.lines += 1
@@ -187,6 +194,8 @@ public struct SQLLogAnalyzer {
             (format, restStart) = ("faultline", at + Self.faultlineMarker.count)
         } else if let at = Self.find(Self.coreDataMarker, in: bytes) {
             (format, restStart) = ("coredata", at + Self.coreDataMarker.count)
+        } else if let at = Self.find(Self.unifiedLogSender, in: bytes) {
+            (format, restStart) = ("coredata", Self.afterSubsystem(bytes, at + Self.unifiedLogSender.count))
         } else {
             consumeUnmarked(bytes)
             return
@@ -198,6 +207,14 @@ public struct SQLLogAnalyzer {
         let rest = Self.decode(UnsafeRawBufferPointer(rebasing: bytes[restStart...]))
         handle(rest[...], line: analysis.lines)
         wrapCheck(bytes.count)
+    }
+
+    /// Past `[com.apple.coredata:sql] ` when the line has it at `start`.
+    private static func afterSubsystem(_ bytes: UnsafeRawBufferPointer, _ start: Int) -> Int {
+        guard start < bytes.count, bytes[start] == UInt8(ascii: "["),
+              let end = find(bracketEnd, in: UnsafeRawBufferPointer(rebasing: bytes[start...]))
+        else { return start }
+        return start + end + bracketEnd.count
     }
 
     /// A statement line may continue on the next lines only when it is as
