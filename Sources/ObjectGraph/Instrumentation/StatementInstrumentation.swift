@@ -8,7 +8,8 @@ final class StatementInfo {
     let shape: String
     let shapeID: Int
     let textID: Int
-    var planRecorded = false
+    /// Touched only from its statement's connection.
+    @exclusivity(unchecked) var planRecorded = false
 
     init(sql: String) {
         (shape, shapeID) = SQLShape.intern(sql)

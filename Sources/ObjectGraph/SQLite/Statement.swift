@@ -10,8 +10,10 @@ public final class Statement {
     /// The SQL text as it was prepared.
     public let sql: String
     /// A slot for an observer's per-statement data (computed once per
-    /// prepared statement rather than once per execution).
-    public var annotation: AnyObject?
+    /// prepared statement rather than once per execution). Used only by the
+    /// statement's connection, like the statement: no dynamic exclusivity
+    /// check on each execution.
+    @exclusivity(unchecked) public var annotation: AnyObject?
     /// True when the statement does not write (`sqlite3_stmt_readonly`).
     public let isReadOnly: Bool
     /// Number of `?` parameters.

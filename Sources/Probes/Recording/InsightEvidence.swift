@@ -166,15 +166,15 @@ public struct InsightEvidence: Sendable {
     }
 
     /// Whether a statement reads (`SELECT`, or `WITH` for a common table
-    /// expression before one): the first word is enough for the SQL the
-    /// engine writes.
+    /// expression before one), by its first letters, in any case: enough to
+    /// tell the statements SQLite takes apart (`SAVEPOINT` is the only other
+    /// one starting with S and A-L, `WITH` the only one with W).
     static func isRead(_ sql: String) -> Bool {
-        let utf8 = sql.utf8
-        func starts(with word: StaticString) -> Bool {
-            guard utf8.count >= word.utf8CodeUnitCount else { return false }
-            return zip(utf8, UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)).allSatisfy { $0 | 0x20 == $1 | 0x20 }
-        }
-        return starts(with: "SELECT") || starts(with: "WITH")
+        var bytes = sql.utf8.makeIterator()
+        let first = (bytes.next() ?? 0) | 0x20
+        let second = (bytes.next() ?? 0) | 0x20
+        if first == UInt8(ascii: "w") { return second == UInt8(ascii: "i") }
+        return first == UInt8(ascii: "s") && second == UInt8(ascii: "e") && (bytes.next() ?? 0) | 0x20 == UInt8(ascii: "l")
     }
 
     /// Adds a context change: only prefetch usage is evidence.
