@@ -157,7 +157,11 @@ import Testing
 @Suite struct FaultPartsTests {
     final class Collector: EventSink, @unchecked Sendable {
         var faults: [FaultEvent] = []
-        func receive(_ event: Event) { if case .fault(let e) = event { faults.append(e) } }
+        var misses = 0
+        func receive(_ event: Event) {
+            if case .fault(let e) = event { faults.append(e) }
+            if case .cacheMiss = event { misses += 1 }
+        }
     }
 
     static func event(_ source: FaultSource) -> FaultEvent {
@@ -214,5 +218,35 @@ import Testing
         #expect(made == 1)
         #expect(a.faults.map(\.primaryKey) == [7] && b.faults.map(\.primaryKey) == [7])
         #expect(recorder.counters.cacheHits == 1)
+    }
+
+    /// A cache miss too: the recorder without a buffer needs the event of a
+    /// stale miss only (the evidence of a fault storm's stale re-reads).
+    @Test func aCacheMissReachesTheRecorderAsParts() {
+        let recorder = Recorder()
+        var made = 0
+        func miss(_ reason: String, to sink: any EventSink) {
+            sink.receiveCacheMiss(entity: "Person", reason: reason) {
+                made += 1
+                return CacheMissEvent(start: 0, thread: 1, entity: "Person", primaryKey: 7, reason: reason)
+            }
+        }
+        miss("absent", to: recorder)
+        #expect(made == 0)
+        recorder.receive(.relationshipFault(RelationshipFaultEvent(
+            start: 0, durationNanoseconds: 0, thread: 1, context: "main", entity: "Selfie", relationship: "people", primaryKey: 1,
+            destinationEntity: "Person", destinationCount: 3, source: .database, callSite: .unknown)))
+        miss(InsightEvidence.staleMissReason, to: recorder)
+        #expect(made == 1)
+        // Stale before the storm's first fault: kept for the storm.
+        recorder.receiveFault(entity: "Person", source: .database, durationNanoseconds: 40) { Self.event(.database) }
+        #expect(recorder.snapshot().evidence.faultStorms["Person"]?.stale == 1)
+        // Several sinks: made once, for those that need it.
+        let (a, b) = (Collector(), Collector())
+        let sinks = MultiplexSink([a, Recorder(), b])
+        made = 0
+        miss("absent", to: sinks)
+        #expect(made == 1)
+        #expect(a.misses == 1 && b.misses == 1)
     }
 }

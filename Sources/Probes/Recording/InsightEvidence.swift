@@ -58,11 +58,49 @@ public struct InsightEvidence: Sendable {
     /// write's argument lists (a new key per insert) were hashed for
     /// nothing, a fifth of what the recorder cost on a loop of inserts.
     public var repetitions: [String: [[String]: Repetition]] {
-        Dictionary(uniqueKeysWithValues: repetitionsByText.values.map { ($0.sql, $0.lists) })
+        Dictionary(uniqueKeysWithValues: repetitionsByText.values.map { ($0.sql, $0.allLists) })
     }
     /// The same, keyed by the text's interned number: hashing an integer per
     /// execution instead of the statement's text.
-    private var repetitionsByText: [Int: (sql: String, lists: [[String]: Repetition])] = [:]
+    private var repetitionsByText: [Int: TextRepetitions] = [:]
+
+    /// One statement text's executions per list of bound values. The empty
+    /// list (every execution, for a recorder that does not track values) is
+    /// kept beside the table: no empty array hashed per execution.
+    private struct TextRepetitions {
+        var sql: String
+        var withoutArguments: Repetition?
+        var lists: [[String]: Repetition] = [:]
+
+        var listCount: Int { lists.count + (withoutArguments == nil ? 0 : 1) }
+
+        var allLists: [[String]: Repetition] {
+            var all = lists
+            if let withoutArguments { all[[]] = withoutArguments }
+            return all
+        }
+
+        /// Counts an execution in place; false when it has a new list of
+        /// values and the text already has `limit` lists.
+        mutating func count(_ e: SQLEvent, limit: Int) -> Bool {
+            if e.arguments.isEmpty {
+                if withoutArguments != nil {
+                    withoutArguments!.count += 1
+                    return true
+                }
+            } else if let inner = lists.index(forKey: e.arguments) {
+                lists.values[inner].count += 1
+                return true
+            }
+            guard listCount < limit else { return false }
+            if e.arguments.isEmpty {
+                withoutArguments = Repetition(count: 1, first: e)
+            } else {
+                lists[e.arguments] = Repetition(count: 1, first: e)
+            }
+            return true
+        }
+    }
     /// Numbers for texts of events that came without one (built by hand).
     private var textIDs: [String: Int] = [:]
     public private(set) var uncountedExecutions = 0
@@ -160,7 +198,7 @@ public struct InsightEvidence: Sendable {
     /// to its entity is part of that entity's fault storm, but not one that
     /// prefetching would save (the miss comes just before its fault).
     public mutating func add(cacheMiss e: CacheMissEvent) {
-        guard e.reason == "stale", leadingRelationship[e.entity] != nil else { return }
+        guard e.reason == Self.staleMissReason, leadingRelationship[e.entity] != nil else { return }
         faultStorms[e.entity]?.stale += 1
         if faultStorms[e.entity] == nil { pendingStale[e.entity, default: 0] += 1 }
     }
@@ -176,6 +214,10 @@ public struct InsightEvidence: Sendable {
         if first == UInt8(ascii: "w") { return second == UInt8(ascii: "i") }
         return first == UInt8(ascii: "s") && second == UInt8(ascii: "e") && (bytes.next() ?? 0) | 0x20 == UInt8(ascii: "l")
     }
+
+    /// The reason of a miss on a row the cache held but found stale: the
+    /// only misses that are evidence.
+    public static let staleMissReason = "stale"
 
     /// Adds a context change: only prefetch usage is evidence.
     public mutating func add(context e: ContextEvent) {
@@ -203,14 +245,12 @@ public struct InsightEvidence: Sendable {
         // Found by index and updated through it: one lookup per level, in
         // place (a force-unwrapped nested update copied the inner table).
         guard let position = repetitionsByText.index(forKey: text) else {
-            repetitionsByText[text] = (e.sql, [e.arguments: Repetition(count: 1, first: e)])
+            var entry = TextRepetitions(sql: e.sql)
+            _ = entry.count(e, limit: Self.distinctArgumentListsPerStatement)
+            repetitionsByText[text] = entry
             return
         }
-        if let inner = repetitionsByText.values[position].lists.index(forKey: e.arguments) {
-            repetitionsByText.values[position].lists.values[inner].count += 1
-        } else if repetitionsByText.values[position].lists.count < Self.distinctArgumentListsPerStatement {
-            repetitionsByText.values[position].lists[e.arguments] = Repetition(count: 1, first: e)
-        } else {
+        if !repetitionsByText.values[position].count(e, limit: Self.distinctArgumentListsPerStatement) {
             uncountedExecutions += 1
         }
     }

@@ -102,6 +102,15 @@ public final class Recorder: EventSink, @unchecked Sendable {
         }
     }
 
+    /// Without an event buffer, only a stale miss is evidence (an absent
+    /// row counts through its fault): the others take no lock and make no
+    /// event.
+    public func receiveCacheMiss(entity: String, reason: String, event: () -> CacheMissEvent) {
+        guard bufferCapacity == 0 else { return receive(cacheMiss: event()) }
+        guard reason == InsightEvidence.staleMissReason else { return }
+        receive(cacheMiss: event())
+    }
+
     public func receive(cacheMiss e: CacheMissEvent) {
         lock.withLock {
             state.evidence.add(cacheMiss: e)

@@ -36,6 +36,9 @@ public protocol EventSink: AnyObject, Sendable {
     func receiveFault(entity: String, source: FaultSource, durationNanoseconds: UInt64, event: () -> FaultEvent)
     /// Receives a fault the row cache could not serve.
     func receive(cacheMiss: CacheMissEvent)
+    /// Receives a cache miss as its parts, the event made by `event` only
+    /// if the sink needs it whole. By default, `receive(cacheMiss: event())`.
+    func receiveCacheMiss(entity: String, reason: String, event: () -> CacheMissEvent)
     /// Receives an executed statement.
     func receive(sql: SQLEvent)
     /// Receives a change of a context's state.
@@ -51,6 +54,9 @@ extension EventSink {
         receive(fault: event())
     }
     public func receive(cacheMiss: CacheMissEvent) { receive(.cacheMiss(cacheMiss)) }
+    public func receiveCacheMiss(entity: String, reason: String, event: () -> CacheMissEvent) {
+        receive(cacheMiss: event())
+    }
     public func receive(sql: SQLEvent) { receive(.sql(sql)) }
     public func receive(context: ContextEvent) { receive(.context(context)) }
 }
@@ -113,6 +119,19 @@ public final class MultiplexSink: EventSink {
         var made: FaultEvent?
         for sink in sinks where sink.isEnabled(.fault) {
             sink.receiveFault(entity: entity, source: source, durationNanoseconds: durationNanoseconds) {
+                if let made { return made }
+                let new = event()
+                made = new
+                return new
+            }
+        }
+    }
+
+    /// The event is made at most once, for the sinks that need it whole.
+    public func receiveCacheMiss(entity: String, reason: String, event: () -> CacheMissEvent) {
+        var made: CacheMissEvent?
+        for sink in sinks where sink.isEnabled(.cacheMiss) {
+            sink.receiveCacheMiss(entity: entity, reason: reason) {
                 if let made { return made }
                 let new = event()
                 made = new

@@ -40,6 +40,12 @@ public final class MeasurementSlot: EventSink, @unchecked Sendable {
     public func receive(_ event: Event) { current?.receive(event) }
     public func receive(fault: FaultEvent) { current?.receive(fault: fault) }
     public func receive(cacheMiss: CacheMissEvent) { current?.receive(cacheMiss: cacheMiss) }
+    public func receiveFault(entity: String, source: FaultSource, durationNanoseconds: UInt64, event: () -> FaultEvent) {
+        current?.receiveFault(entity: entity, source: source, durationNanoseconds: durationNanoseconds, event: event)
+    }
+    public func receiveCacheMiss(entity: String, reason: String, event: () -> CacheMissEvent) {
+        current?.receiveCacheMiss(entity: entity, reason: reason, event: event)
+    }
     public func receive(sql: SQLEvent) { current?.receive(sql: sql) }
     public func receive(context: ContextEvent) { current?.receive(context: context) }
 }
