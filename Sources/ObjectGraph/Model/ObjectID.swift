@@ -1,3 +1,5 @@
+import Probes
+
 /// The identity of an object: its entity and its primary key.
 ///
 /// Stable across the contexts of one store and `Sendable`: IDs, not
@@ -25,15 +27,10 @@ public struct ObjectID: Hashable, Sendable, Comparable, CustomStringConvertible 
     }
 
     /// The hash `Set` and `Dictionary` use, without SipHash: the same word
-    /// mixed with the table's seed by splitmix64's finalizer (about ten
-    /// instructions, where SipHash cost a tenth of a batch update of 1,000
-    /// rows). The keys are the store's own primary keys, not input chosen
-    /// by an adversary, which is what SipHash guards against.
+    /// mixed by ``KeyHash`` (SipHash cost a tenth of a batch update of 1,000
+    /// rows).
     public func _rawHashValue(seed: Int) -> Int {
-        var x = UInt64(bitPattern: primaryKey) &+ UInt64(entity.index) &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(bitPattern: Int64(seed))
-        x = (x ^ (x >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        x = (x ^ (x >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int(truncatingIfNeeded: x ^ (x >> 31))
+        KeyHash.mix(UInt64(bitPattern: primaryKey) &+ UInt64(entity.index) &* 0x9E37_79B9_7F4A_7C15, seed: seed)
     }
 
     /// Orders by entity, then primary key: the order saves write in.

@@ -58,17 +58,20 @@ public struct InsightEvidence: Sendable {
     /// write's argument lists (a new key per insert) were hashed for
     /// nothing, a fifth of what the recorder cost on a loop of inserts.
     public var repetitions: [String: [[String]: Repetition]] {
-        Dictionary(uniqueKeysWithValues: repetitionsByText.values.map { ($0.sql, $0.allLists) })
+        Dictionary(uniqueKeysWithValues: repetitionsByText.values.filter(\.isRead).map { ($0.sql, $0.allLists) })
     }
     /// The same, keyed by the text's interned number: hashing an integer per
     /// execution instead of the statement's text.
-    private var repetitionsByText: [Int: TextRepetitions] = [:]
+    private var repetitionsByText: [InternedNumber: TextRepetitions] = [:]
 
     /// One statement text's executions per list of bound values. The empty
     /// list (every execution, for a recorder that does not track values) is
     /// kept beside the table: no empty array hashed per execution.
     private struct TextRepetitions {
         var sql: String
+        /// Found once per text (``InsightEvidence/isRead(_:)``): a write's
+        /// executions are not counted.
+        var isRead: Bool
         var withoutArguments: Repetition?
         var lists: [[String]: Repetition] = [:]
 
@@ -83,6 +86,7 @@ public struct InsightEvidence: Sendable {
         /// Counts an execution in place; false when it has a new list of
         /// values and the text already has `limit` lists.
         mutating func count(_ e: SQLEvent, limit: Int) -> Bool {
+            guard isRead else { return true }
             if e.arguments.isEmpty {
                 if withoutArguments != nil {
                     withoutArguments!.count += 1
@@ -240,12 +244,12 @@ public struct InsightEvidence: Sendable {
                 fullScans[e.shape]!.executions += 1
             }
         }
-        guard e.purpose != "transaction", Self.isRead(e.sql) else { return }
-        let text = e.textID ?? textID(of: e.sql)
+        guard e.purpose != "transaction" else { return }
+        let text = InternedNumber(e.textID ?? textID(of: e.sql))
         // Found by index and updated through it: one lookup per level, in
         // place (a force-unwrapped nested update copied the inner table).
         guard let position = repetitionsByText.index(forKey: text) else {
-            var entry = TextRepetitions(sql: e.sql)
+            var entry = TextRepetitions(sql: e.sql, isRead: Self.isRead(e.sql))
             _ = entry.count(e, limit: Self.distinctArgumentListsPerStatement)
             repetitionsByText[text] = entry
             return

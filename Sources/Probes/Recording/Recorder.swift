@@ -25,9 +25,9 @@ public final class Recorder: EventSink, @unchecked Sendable {
 
     private struct State {
         var counters = Counters()
-        var aggregates: [Int: StatementAggregate] = [:]
+        var aggregates: [InternedNumber: StatementAggregate] = [:]
         var evidence = InsightEvidence()
-        var arguments: [Int: Set<[String]>] = [:]
+        var arguments: [InternedNumber: Set<[String]>] = [:]
         var buffer: [Event] = []
         var next = 0
         var dropped = 0
@@ -123,18 +123,19 @@ public final class Recorder: EventSink, @unchecked Sendable {
             state.counters.count(sql: e)
             state.evidence.add(sql: e)
             state.sqlNanoseconds &+= e.durationNanoseconds
-            if let position = state.aggregates.index(forKey: e.shapeID) {
+            let shape = InternedNumber(e.shapeID)
+            if let position = state.aggregates.index(forKey: shape) {
                 state.aggregates.values[position].add(e)
             } else {
                 var aggregate = StatementAggregate(shape: e.shape, purpose: e.purpose, firstCallSite: e.callSite)
                 aggregate.add(e)
-                state.aggregates[e.shapeID] = aggregate
+                state.aggregates[shape] = aggregate
             }
             if !details.isEmpty, !e.arguments.isEmpty {
-                let count = state.arguments[e.shapeID]?.count ?? 0
+                let count = state.arguments[shape]?.count ?? 0
                 if count < StatementAggregate.distinctLimit {
-                    state.arguments[e.shapeID, default: []].insert(e.arguments)
-                    state.aggregates[e.shapeID]!.distinctArgumentLists = state.arguments[e.shapeID]!.count
+                    state.arguments[shape, default: []].insert(e.arguments)
+                    state.aggregates[shape]!.distinctArgumentLists = state.arguments[shape]!.count
                 }
             }
             if bufferCapacity > 0 { keep(.sql(e)) }
