@@ -220,6 +220,42 @@ import Testing
         #expect(recorder.counters.cacheHits == 1)
     }
 
+    /// A statement too: after the first execution of its shape and text,
+    /// the recorder adds one up from its figures, with the same totals,
+    /// aggregates and repetitions as from events.
+    @Test func aStatementReachesTheRecorderAsItsFigures() {
+        func event(_ sql: String, shapeID: Int, textID: Int, rows: Int, purpose: String = "fault", plan: [String]? = nil) -> SQLEvent {
+            SQLEvent(
+                start: 0, durationNanoseconds: UInt64(100 + rows), thread: 1, sql: sql, shape: sql, shapeID: shapeID, arguments: [],
+                rowsReturned: rows, rowsChanged: 0, fullScanSteps: 0, sorts: 0, autoIndexes: 0, vmSteps: 10 * rows, purpose: purpose,
+                queryPlan: plan, callSite: .unknown, textID: textID)
+        }
+        let select = "SELECT pk FROM \"Person\" WHERE pk = ?"
+        let events = (0..<20).map { event(select, shapeID: 9_001, textID: 9_001, rows: $0 % 2) }
+            + [event("BEGIN DEFERRED", shapeID: 9_002, textID: 9_002, rows: 0, purpose: SQLEvent.transactionPurpose)]
+            + (0..<3).map { _ in event("BEGIN DEFERRED", shapeID: 9_002, textID: 9_002, rows: 0, purpose: SQLEvent.transactionPurpose) }
+            + [event(select, shapeID: 9_001, textID: 9_001, rows: 1, plan: ["SEARCH Person USING INTEGER PRIMARY KEY (rowid=?)"])]
+        let (byEvents, byFigures) = (Recorder(), Recorder())
+        var made = 0
+        for e in events {
+            byEvents.receive(sql: e)
+            byFigures.receiveStatement(StatementParts(e)) {
+                made += 1
+                return e
+            }
+        }
+        // The first of each text, and the one with a plan.
+        #expect(made == 3)
+        let (a, b) = (byEvents.snapshot(), byFigures.snapshot())
+        #expect(a.counters == b.counters)
+        #expect(a.sqlNanoseconds == b.sqlNanoseconds)
+        #expect(a.statements == b.statements)
+        #expect(b.statements.map(\.count).sorted() == [4, 21])
+        #expect(b.evidence.repetitions[select]?[[]]?.count == 21)
+        #expect(a.evidence.repetitions[select]?[[]]?.count == 21)
+        #expect(b.evidence.repetitions["BEGIN DEFERRED"] == nil)
+    }
+
     /// A cache miss too: the recorder without a buffer needs the event of a
     /// stale miss only (the evidence of a fault storm's stale re-reads).
     @Test func aCacheMissReachesTheRecorderAsParts() {

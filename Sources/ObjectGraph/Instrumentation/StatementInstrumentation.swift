@@ -46,14 +46,24 @@ extension Instrumentation {
                 info.planRecorded = true
                 plan = statement.connection.explainQueryPlan(statement.sql)
             }
-            sink.receive(sql: SQLEvent(
-                start: executed.start, durationNanoseconds: executed.durationNanoseconds, thread: ProbeClock.threadID(),
-                sql: statement.sql, shape: info.shape, shapeID: info.shapeID,
-                arguments: details.contains(.sqlArguments) ? executed.arguments.map { $0.description } : [],
-                rowsReturned: executed.rowsReturned, rowsChanged: executed.rowsChanged,
-                fullScanSteps: executed.fullScanSteps, sorts: executed.sorts, autoIndexes: executed.autoIndexes,
-                vmSteps: executed.vmSteps, purpose: origin.purpose, queryPlan: plan, callSite: origin.callSite,
-                textID: info.textID))
+            let withArguments = details.contains(.sqlArguments) && !executed.arguments.isEmpty
+            // The figures first; the event itself only for a sink that needs
+            // it whole (the recorder adds up most statements from these).
+            let parts = StatementParts(
+                shapeID: info.shapeID, textID: info.textID, durationNanoseconds: executed.durationNanoseconds,
+                rowsReturned: executed.rowsReturned, rowsChanged: executed.rowsChanged, fullScanSteps: executed.fullScanSteps,
+                sorts: executed.sorts, autoIndexes: executed.autoIndexes, vmSteps: executed.vmSteps,
+                isTransaction: origin.purpose == SQLEvent.transactionPurpose, hasDetails: plan != nil || withArguments)
+            sink.receiveStatement(parts) {
+                SQLEvent(
+                    start: executed.start, durationNanoseconds: executed.durationNanoseconds, thread: ProbeClock.threadID(),
+                    sql: statement.sql, shape: info.shape, shapeID: info.shapeID,
+                    arguments: withArguments ? executed.arguments.map { $0.description } : [],
+                    rowsReturned: executed.rowsReturned, rowsChanged: executed.rowsChanged,
+                    fullScanSteps: executed.fullScanSteps, sorts: executed.sorts, autoIndexes: executed.autoIndexes,
+                    vmSteps: executed.vmSteps, purpose: origin.purpose, queryPlan: plan, callSite: origin.callSite,
+                    textID: info.textID)
+            }
         }
     }
 }

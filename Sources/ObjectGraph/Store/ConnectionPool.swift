@@ -146,11 +146,11 @@ final class ConnectionPool: @unchecked Sendable {
         origin.callSite = callSite
         let current = generation
         if connection.isInTransaction, reader.generation != current, !reader.pinned {
-            origin.purpose = "transaction"
+            origin.purpose = SQLEvent.transactionPurpose
             try connection.commit()
         }
         if !connection.isInTransaction {
-            origin.purpose = "transaction"
+            origin.purpose = SQLEvent.transactionPurpose
             try connection.beginDeferred()
             reader.generation = current
         }
@@ -172,7 +172,7 @@ final class ConnectionPool: @unchecked Sendable {
     ) throws -> T {
         writerLock.lock()
         defer { writerLock.unlock() }
-        writerOrigin.set("transaction", callSite)
+        writerOrigin.set(SQLEvent.transactionPurpose, callSite)
         if sharedReader != nil, writer.isInTransaction {
             try writer.commit()
         }
@@ -181,10 +181,10 @@ final class ConnectionPool: @unchecked Sendable {
         do {
             writerOrigin.purpose = purpose
             result = try body(writer)
-            writerOrigin.purpose = "transaction"
+            writerOrigin.purpose = SQLEvent.transactionPurpose
             try writer.commit()
         } catch {
-            writerOrigin.purpose = "transaction"
+            writerOrigin.purpose = SQLEvent.transactionPurpose
             writer.rollbackIfNeeded()
             throw error
         }

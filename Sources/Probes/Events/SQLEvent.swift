@@ -24,6 +24,8 @@ public struct SQLEvent: Sendable {
     /// Why the engine ran it: `fetch`, `fault`, `relationship fault`,
     /// `prefetch`, `batch page`, `count`, `save`, `batch`, `transaction`.
     public var purpose: String
+    /// The purpose of the BEGIN and COMMIT statements the store runs itself.
+    public static let transactionPurpose = "transaction"
     /// `EXPLAIN QUERY PLAN` rows (`SCAN Person`), when a sink asked for plans
     /// and this is the first execution of its shape.
     public var queryPlan: [String]?

@@ -83,6 +83,15 @@ public struct InsightEvidence: Sendable {
             return all
         }
 
+        /// Counts an execution without values in place, when one was seen
+        /// before (or the text does not read); false otherwise.
+        mutating func countWithoutArguments() -> Bool {
+            guard isRead else { return true }
+            guard withoutArguments != nil else { return false }
+            withoutArguments!.count += 1
+            return true
+        }
+
         /// Counts an execution in place; false when it has a new list of
         /// values and the text already has `limit` lists.
         mutating func count(_ e: SQLEvent, limit: Int) -> Bool {
@@ -207,6 +216,15 @@ public struct InsightEvidence: Sendable {
         if faultStorms[e.entity] == nil { pendingStale[e.entity, default: 0] += 1 }
     }
 
+    /// Counts an execution without bound values of a text seen before, in
+    /// place; false (and nothing counted) when it needs its event: a text
+    /// not seen yet, or one whose executions so far carried values.
+    public mutating func countExecution(text: Int, isTransaction: Bool) -> Bool {
+        guard !isTransaction else { return true }
+        guard let position = repetitionsByText.index(forKey: InternedNumber(text)) else { return false }
+        return repetitionsByText.values[position].countWithoutArguments()
+    }
+
     /// Whether a statement reads (`SELECT`, or `WITH` for a common table
     /// expression before one), by its first letters, in any case: enough to
     /// tell the statements SQLite takes apart (`SAVEPOINT` is the only other
@@ -244,7 +262,7 @@ public struct InsightEvidence: Sendable {
                 fullScans[e.shape]!.executions += 1
             }
         }
-        guard e.purpose != "transaction" else { return }
+        guard e.purpose != SQLEvent.transactionPurpose else { return }
         let text = InternedNumber(e.textID ?? textID(of: e.sql))
         // Found by index and updated through it: one lookup per level, in
         // place (a force-unwrapped nested update copied the inner table).

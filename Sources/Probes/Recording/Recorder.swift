@@ -118,6 +118,30 @@ public final class Recorder: EventSink, @unchecked Sendable {
         }
     }
 
+    /// Without an event buffer or details, a statement whose shape and text
+    /// were seen before (and that has no full scan to note) only adds to
+    /// the counters, its aggregate and its repetition count: no event is
+    /// made. Anything else takes the event.
+    public func receiveStatement(_ parts: StatementParts, event: () -> SQLEvent) {
+        guard bufferCapacity == 0, details.isEmpty, !parts.hasDetails, parts.fullScanSteps == 0,
+              lock.withLock({ count(parts) })
+        else { return receive(sql: event()) }
+    }
+
+    /// Counts a statement from its figures if nothing it adds needs its
+    /// texts; false (and nothing counted) otherwise. Under the lock.
+    private func count(_ parts: StatementParts) -> Bool {
+        guard let aggregate = state.aggregates.index(forKey: InternedNumber(parts.shapeID)),
+              state.evidence.countExecution(text: parts.textID, isTransaction: parts.isTransaction)
+        else { return false }
+        state.counters.sqlStatements += 1
+        state.counters.rowsRead += parts.rowsReturned
+        state.counters.rowsWritten += parts.rowsChanged
+        state.sqlNanoseconds &+= parts.durationNanoseconds
+        state.aggregates.values[aggregate].add(parts)
+        return true
+    }
+
     public func receive(sql e: SQLEvent) {
         lock.withLock {
             state.counters.count(sql: e)

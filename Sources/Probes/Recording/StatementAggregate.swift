@@ -29,16 +29,21 @@ public struct StatementAggregate: Codable, Equatable, Sendable {
     }
 
     /// Adds one execution.
-    public mutating func add(_ event: SQLEvent) {
+    /// Adds an execution given by its figures (no query plan).
+    public mutating func add(_ parts: StatementParts) {
         count += 1
-        totalNanoseconds &+= event.durationNanoseconds
-        maxNanoseconds = max(maxNanoseconds, event.durationNanoseconds)
-        rowsReturned += event.rowsReturned
-        rowsChanged += event.rowsChanged
-        fullScanSteps += event.fullScanSteps
-        sorts += event.sorts
-        autoIndexes += event.autoIndexes
-        vmSteps += event.vmSteps
+        totalNanoseconds &+= parts.durationNanoseconds
+        maxNanoseconds = max(maxNanoseconds, parts.durationNanoseconds)
+        rowsReturned += parts.rowsReturned
+        rowsChanged += parts.rowsChanged
+        fullScanSteps += parts.fullScanSteps
+        sorts += parts.sorts
+        autoIndexes += parts.autoIndexes
+        vmSteps += parts.vmSteps
+    }
+
+    public mutating func add(_ event: SQLEvent) {
+        add(StatementParts(event))
         if queryPlan == nil, let plan = event.queryPlan { queryPlan = plan }
     }
 }

@@ -41,6 +41,10 @@ public protocol EventSink: AnyObject, Sendable {
     func receiveCacheMiss(entity: String, reason: String, event: () -> CacheMissEvent)
     /// Receives an executed statement.
     func receive(sql: SQLEvent)
+    /// Receives an executed statement as its figures, the event made by
+    /// `event` only if the sink needs it whole: a statement per fault in a
+    /// loop. By default, `receive(sql: event())`.
+    func receiveStatement(_ parts: StatementParts, event: () -> SQLEvent)
     /// Receives a change of a context's state.
     func receive(context: ContextEvent)
 }
@@ -58,6 +62,9 @@ extension EventSink {
         receive(cacheMiss: event())
     }
     public func receive(sql: SQLEvent) { receive(.sql(sql)) }
+    public func receiveStatement(_ parts: StatementParts, event: () -> SQLEvent) {
+        receive(sql: event())
+    }
     public func receive(context: ContextEvent) { receive(.context(context)) }
 }
 
@@ -119,6 +126,19 @@ public final class MultiplexSink: EventSink {
         var made: FaultEvent?
         for sink in sinks where sink.isEnabled(.fault) {
             sink.receiveFault(entity: entity, source: source, durationNanoseconds: durationNanoseconds) {
+                if let made { return made }
+                let new = event()
+                made = new
+                return new
+            }
+        }
+    }
+
+    /// The event is made at most once, for the sinks that need it whole.
+    public func receiveStatement(_ parts: StatementParts, event: () -> SQLEvent) {
+        var made: SQLEvent?
+        for sink in sinks where sink.isEnabled(.sql) {
+            sink.receiveStatement(parts) {
                 if let made { return made }
                 let new = event()
                 made = new

@@ -46,6 +46,9 @@ public final class MeasurementSlot: EventSink, @unchecked Sendable {
     public func receiveCacheMiss(entity: String, reason: String, event: () -> CacheMissEvent) {
         current?.receiveCacheMiss(entity: entity, reason: reason, event: event)
     }
+    public func receiveStatement(_ parts: StatementParts, event: () -> SQLEvent) {
+        current?.receiveStatement(parts, event: event)
+    }
     public func receive(sql: SQLEvent) { current?.receive(sql: sql) }
     public func receive(context: ContextEvent) { current?.receive(context: context) }
 }
