@@ -51,12 +51,12 @@ public final class Instrumentation: Sendable {
     @inline(__always)
     func cacheMiss(_ id: ObjectID, reason: @autoclosure () -> String) {
         guard isOn(.cacheMiss), let sink else { return }
-        let start = ProbeClock.now()
         let reason = reason()
-        // The event itself only for a sink that needs it whole (the
-        // recorder needs only the stale ones').
+        // The event itself, and its clock reading, only for a sink that
+        // needs it whole (the recorder needs only the stale ones').
         sink.receiveCacheMiss(entity: id.entityName, reason: reason) {
-            CacheMissEvent(start: start, thread: ProbeClock.threadID(), entity: id.entityName, primaryKey: id.primaryKey, reason: reason)
+            CacheMissEvent(
+                start: ProbeClock.now(), thread: ProbeClock.threadID(), entity: id.entityName, primaryKey: id.primaryKey, reason: reason)
         }
     }
 
