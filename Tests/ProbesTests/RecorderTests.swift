@@ -254,6 +254,17 @@ import Testing
         #expect(b.evidence.repetitions[select]?[[]]?.count == 21)
         #expect(a.evidence.repetitions[select]?[[]]?.count == 21)
         #expect(b.evidence.repetitions["BEGIN DEFERRED"] == nil)
+        // An event without an interned text number is taken whole each time.
+        var handMade = events[0]
+        handMade.textID = nil
+        made = 0
+        for _ in 0..<2 {
+            byFigures.receiveStatement(StatementParts(handMade)) {
+                made += 1
+                return handMade
+            }
+        }
+        #expect(made == 2)
     }
 
     /// A cache miss too: the recorder without a buffer needs the event of a

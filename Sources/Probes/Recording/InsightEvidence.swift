@@ -221,7 +221,8 @@ public struct InsightEvidence: Sendable {
     /// not seen yet, or one whose executions so far carried values.
     public mutating func countExecution(text: Int, isTransaction: Bool) -> Bool {
         guard !isTransaction else { return true }
-        guard let position = repetitionsByText.index(forKey: InternedNumber(text)) else { return false }
+        // A text without an interned number is known by its SQL only.
+        guard text >= 0, let position = repetitionsByText.index(forKey: InternedNumber(text)) else { return false }
         return repetitionsByText.values[position].countWithoutArguments()
     }
 
