@@ -83,11 +83,11 @@ public final class RowCache: @unchecked Sendable {
     /// `apply` while the lock is held: the snapshot is not copied out (two
     /// array retains and releases per fault). `apply` must be quick and
     /// must not use the row cache. Counts the hit or miss; returns nil on a
-    /// hit, the reason on a miss.
+    /// hit, the reason on a miss. Inlined into the fault, so that `apply`
+    /// captures nothing (a closure passed to a call retained the context and
+    /// the object around it).
     /// - Parameter staleness: nanoseconds after which a snapshot is stale;
     ///   nil means never.
-    /// Inlined into the fault, so that `apply` captures nothing (a closure
-    /// passed to a call retained the context and the object around it).
     @inline(__always)
     func lookup(_ id: ObjectID, staleness: UInt64?, apply: (borrowing RowSnapshot) -> Void) -> MissReason? {
         lock.withLock {
