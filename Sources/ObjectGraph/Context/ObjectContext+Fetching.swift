@@ -187,11 +187,13 @@ extension ObjectContext {
         if let registeredObject = registered[id]?.object {
             object = registeredObject
             if usesRowCache { rowCache.store(snapshot, for: id) }
-        } else {
+        } else if usesRowCache {
             // A new object: its registration and its row in one step of the
             // row cache.
             object = makeObject(id)
-            if usesRowCache { rowCache.register(id, storing: snapshot) } else { rowCache.register(id) }
+            rowCache.register(id, storing: snapshot)
+        } else {
+            object = registerFault(id)
         }
         if fulfill, case .fault = object.state { apply(snapshot, to: object) }
         return object

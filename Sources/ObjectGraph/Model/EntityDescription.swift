@@ -22,6 +22,8 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// Indexes of the to-one relationships, whose foreign keys are read with
     /// every row.
     let toOneIndexes: [Int]
+    /// The attributes a save or a batch request recomputes in SQL.
+    let derivedAttributes: [AttributeDescription]
     /// The statements on the entity's table.
     let sql: EntitySQL
 
@@ -40,6 +42,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         self.attributeNames = attributes.map(\.name)
         self.relationshipIndex = Dictionary(uniqueKeysWithValues: relationships.enumerated().map { ($1.name, $0) })
         self.toOneIndexes = relationships.indices.filter { !relationships[$0].isToMany }
+        self.derivedAttributes = attributes.filter { $0.derivation != nil }
         self.sql = sql
     }
 

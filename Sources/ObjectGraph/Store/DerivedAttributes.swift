@@ -7,11 +7,11 @@ enum DerivedAttributes {
     /// each affected object (attribute index → value).
     static func update(_ changes: ChangeSet, model: Model, on connection: Connection) throws -> [ObjectID: [Int: Value]] {
         var result: [ObjectID: [Int: Value]] = [:]
-        guard model.entities.contains(where: { $0.attributes.contains { $0.derivation != nil } }) else { return result }
+        guard model.entities.contains(where: { !$0.derivedAttributes.isEmpty }) else { return result }
         let touched = changes.inserted.union(changes.updated).union(changes.deleted)
         guard !touched.isEmpty else { return result }
         for entity in model.entities {
-            let derived = entity.attributes.filter { $0.derivation != nil }
+            let derived = entity.derivedAttributes
             guard !derived.isEmpty else { continue }
             var targets = Set(changes.inserted.union(changes.updated).filter { $0.entity === entity }.map(\.primaryKey))
             for attribute in derived {

@@ -95,15 +95,14 @@ public struct InsightEvidence: Sendable {
         /// Counts an execution in place; false when it has a new list of
         /// values and the text already has `limit` lists.
         mutating func count(_ e: SQLEvent, limit: Int) -> Bool {
-            guard isRead else { return true }
             if e.arguments.isEmpty {
-                if withoutArguments != nil {
-                    withoutArguments!.count += 1
+                if countWithoutArguments() { return true }
+            } else {
+                guard isRead else { return true }
+                if let inner = lists.index(forKey: e.arguments) {
+                    lists.values[inner].count += 1
                     return true
                 }
-            } else if let inner = lists.index(forKey: e.arguments) {
-                lists.values[inner].count += 1
-                return true
             }
             guard listCount < limit else { return false }
             if e.arguments.isEmpty {
