@@ -24,7 +24,8 @@ public struct Measurement: Sendable {
         try requireNoInsight("fault-storm", "fault storm")
     }
 
-    /// No statement run again with the same bound values 10 times or more.
+    /// No read (a SELECT) run again with the same bound values 10 times or
+    /// more: a result the code could have kept.
     public func requireNoRepeatedStatement() throws {
         try requireNoInsight("repeated-statement", "statement repeated with the same values")
     }
