@@ -4,14 +4,14 @@ import Scenarios
 
 public final class Fireball: ManagedObject, EntityNamed {
     public static let entityName = "Fireball"
-    public var impactEnergy: Double { self[attribute: "impactEnergy"] }
+    @inlinable public var impactEnergy: Double { self[attribute: "impactEnergy"] }
     public var group: FireballGroup? { self[toOne: "group"] }
 }
 
 public final class FireballGroup: ManagedObject, EntityNamed {
     public static let entityName = "FireballGroup"
-    public var name: String { self[attribute: "name"] }
-    public var fireballCount: Int64 { self[attribute: "fireballCount"] ?? 0 }
+    @inlinable public var name: String { self[attribute: "name"] }
+    @inlinable public var fireballCount: Int64 { self[attribute: "fireballCount"] ?? 0 }
     public var fireballs: [Fireball] { self[toMany: "fireballs"] }
 }
 

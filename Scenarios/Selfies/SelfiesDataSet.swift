@@ -2,16 +2,19 @@ import Foundation
 import ObjectGraph
 import Scenarios
 
+// Attribute properties are `@inlinable`: read from another module (the
+// benchmark, an application's scenarios), a typed read then inlines into
+// the caller instead of a call per read (docs/engine.md, "Typed properties").
 public final class Person: ManagedObject, EntityNamed {
     public static let entityName = "Person"
-    public var name: String { self[attribute: "name"] }
+    @inlinable public var name: String { self[attribute: "name"] }
     public var selfies: [Selfie] { self[toMany: "selfies"] }
 }
 
 public final class Selfie: ManagedObject, EntityNamed {
     public static let entityName = "Selfie"
-    public var name: String { self[attribute: "name"] }
-    public var rating: Int16 {
+    @inlinable public var name: String { self[attribute: "name"] }
+    @inlinable public var rating: Int16 {
         get { self[attribute: "rating"] }
         set { self[attribute: "rating"] = newValue }
     }
@@ -21,7 +24,7 @@ public final class Selfie: ManagedObject, EntityNamed {
 
 public final class SocialNetwork: ManagedObject, EntityNamed {
     public static let entityName = "SocialNetwork"
-    public var name: String { self[attribute: "name"] }
+    @inlinable public var name: String { self[attribute: "name"] }
     public var selfies: [Selfie] { self[toMany: "selfies"] }
 
     /// How many times the fault hooks ran (the DidFault scenario reads it).

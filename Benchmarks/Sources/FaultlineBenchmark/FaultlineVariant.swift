@@ -64,10 +64,18 @@ struct FaultlineVariant {
                     request.returnsObjectsAsFaults = false
                     let people = Array(try context.fetch(request))
                     var names = 0
-                    for _ in 0..<Pattern.microPasses {
-                        for person in people {
-                            if refreshes { context.refresh(person, mergeChanges: false) }
-                            names += person.name.isEmpty ? 0 : 1
+                    // Two loops rather than a branch in one: each is the
+                    // loop an application writes.
+                    if refreshes {
+                        for _ in 0..<Pattern.microPasses {
+                            for person in people {
+                                context.refresh(person, mergeChanges: false)
+                                names += person.name.isEmpty ? 0 : 1
+                            }
+                        }
+                    } else {
+                        for _ in 0..<Pattern.microPasses {
+                            for person in people { names += person.name.isEmpty ? 0 : 1 }
                         }
                     }
                     return ["namesRead": Double(names)]
