@@ -56,8 +56,8 @@ void faultline_tp_fetch(const struct faultline_fetch_fields *fields) {
 }
 
 void faultline_tp_fault(const char *context, const char *entity, int64_t primary_key, const char *source,
-    uint64_t duration_ns, const char *call_site_file, int64_t call_site_line) {
-    lttng_ust_do_tracepoint(faultline, fault, context, entity, primary_key, source, duration_ns, call_site_file, call_site_line);
+    uint64_t count, uint64_t duration_ns, const char *call_site_file, int64_t call_site_line) {
+    lttng_ust_do_tracepoint(faultline, fault, context, entity, primary_key, source, count, duration_ns, call_site_file, call_site_line);
 }
 
 void faultline_tp_relationship_fault(const char *context, const char *entity, const char *relationship,
@@ -85,9 +85,9 @@ void faultline_tp_sql(const struct faultline_sql_fields *fields) {
     lttng_ust_do_tracepoint(faultline, sql, fields);
 }
 
-void faultline_tp_context(const char *context, const char *kind, uint64_t objects_registered,
+void faultline_tp_context(const char *context, const char *kind, uint64_t count, uint64_t objects_registered,
     uint64_t objects_registered_peak, const char *detail) {
-    lttng_ust_do_tracepoint(faultline, context, context, kind, objects_registered, objects_registered_peak, detail);
+    lttng_ust_do_tracepoint(faultline, context, context, kind, count, objects_registered, objects_registered_peak, detail);
 }
 
 void faultline_tp_scenario(const char *scenario, const char *phase, const char *step, int64_t iteration) {

@@ -11,6 +11,7 @@ import Testing
         let counters = try #require(report["counters"] as? [String: Int])
         let tally = TraceTally(lines)
         #expect(tally.total >= 100_000)
+        #expect(tally.events >= 50_000)  // runs of row-cache faults and refreshes are one event each
         tally.expectAgreement(with: counters)
     }
 
@@ -27,6 +28,12 @@ import Testing
         let tally = TraceTally(lines)
         tally.expectAgreement(with: counters)
         #expect(tally.refreshes == 200 * 3)  // every item refreshed once a round
+        // Runs: each round reads every item twice from the row cache, from
+        // two lines (two runs of 200), and one group (a run of 1); it
+        // refreshes every item in one run.
+        #expect(tally.rowCacheFaultEvents == 3 * 3)
+        #expect(tally.refreshEvents == 3)
+        #expect(tally.rowCacheFaults == 3 * (200 + 200 + 1))
     }
 
     /// Runs faultline-bench with `sinks` under a session of its own, on a
@@ -126,29 +133,44 @@ import Testing
 }
 
 /// The events of a trace (babeltrace2's text lines), counted as the
-/// recorder counts them.
+/// recorder counts them: an event with a `count` (a run of row-cache faults
+/// or of refreshes) stands for that many.
 private struct TraceTally {
     var counts: [String: Int] = [:]
     var total = 0
+    var events = 0
     var rowCacheFaults = 0
+    var rowCacheFaultEvents = 0
     var databaseFaults = 0
     var databaseRelationshipFaults = 0
     var refreshes = 0
+    var refreshEvents = 0
 
     init(_ lines: [Substring]) {
         for line in lines {
             guard let range = line.range(of: " faultline:") else { continue }
             let name = line[range.upperBound...].prefix { $0 != ":" }
-            counts[String(name), default: 0] += 1
-            total += 1
+            let count = line.range(of: " count = ").map { Int(line[$0.upperBound...].prefix { $0.isNumber })! } ?? 1
+            counts[String(name), default: 0] += count
+            total += count
+            events += 1
             switch name {
             case "fault":
-                if line.contains("source = \"row cache\"") { rowCacheFaults += 1 }
-                if line.contains("source = \"database\"") { databaseFaults += 1 }
+                if line.contains("source = \"row cache\"") {
+                    rowCacheFaults += count
+                    rowCacheFaultEvents += 1
+                }
+                if line.contains("source = \"database\"") {
+                    #expect(count == 1, "a fault that reads the database is traced alone: \(line)")
+                    databaseFaults += count
+                }
             case "relationship_fault":
                 if line.contains("source = \"database\"") { databaseRelationshipFaults += 1 }
             case "context":
-                if line.contains("kind = \"refresh\"") { refreshes += 1 }
+                if line.contains("kind = \"refresh\"") {
+                    refreshes += count
+                    refreshEvents += 1
+                }
             default:
                 break
             }

@@ -43,12 +43,13 @@ LTTNG_UST_TRACEPOINT_EVENT(faultline, fetch,
 
 LTTNG_UST_TRACEPOINT_EVENT(faultline, fault,
     LTTNG_UST_TP_ARGS(const char *, context, const char *, entity, int64_t, primary_key, const char *, source,
-        uint64_t, duration_ns, const char *, call_site_file, int64_t, call_site_line),
+        uint64_t, count, uint64_t, duration_ns, const char *, call_site_file, int64_t, call_site_line),
     LTTNG_UST_TP_FIELDS(
         lttng_ust_field_string(context, context)
         lttng_ust_field_string(entity, entity)
         lttng_ust_field_integer(int64_t, primary_key, primary_key)
         lttng_ust_field_string(source, source)
+        lttng_ust_field_integer(uint64_t, count, count)
         lttng_ust_field_integer(uint64_t, duration_ns, duration_ns)
         lttng_ust_field_string(call_site_file, call_site_file)
         lttng_ust_field_integer(int64_t, call_site_line, call_site_line)
@@ -132,11 +133,12 @@ LTTNG_UST_TRACEPOINT_EVENT(faultline, sql,
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(faultline, context,
-    LTTNG_UST_TP_ARGS(const char *, context, const char *, kind, uint64_t, objects_registered,
+    LTTNG_UST_TP_ARGS(const char *, context, const char *, kind, uint64_t, count, uint64_t, objects_registered,
         uint64_t, objects_registered_peak, const char *, detail),
     LTTNG_UST_TP_FIELDS(
         lttng_ust_field_string(context, context)
         lttng_ust_field_string(kind, kind)
+        lttng_ust_field_integer(uint64_t, count, count)
         lttng_ust_field_integer(uint64_t, objects_registered, objects_registered)
         lttng_ust_field_integer(uint64_t, objects_registered_peak, objects_registered_peak)
         lttng_ust_field_string(detail, detail)

@@ -42,7 +42,7 @@ int faultline_tp_scenario_enabled(void);
 
 void faultline_tp_fetch(const struct faultline_fetch_fields *fields);
 void faultline_tp_fault(const char *context, const char *entity, int64_t primary_key, const char *source,
-    uint64_t duration_ns, const char *call_site_file, int64_t call_site_line);
+    uint64_t count, uint64_t duration_ns, const char *call_site_file, int64_t call_site_line);
 void faultline_tp_relationship_fault(const char *context, const char *entity, const char *relationship,
     int64_t primary_key, const char *destination_entity, uint64_t destination_count, const char *source,
     uint64_t duration_ns, const char *call_site_file, int64_t call_site_line);
@@ -52,7 +52,7 @@ void faultline_tp_save(const char *context, uint64_t inserted, uint64_t updated,
 void faultline_tp_batch_request(const char *kind, const char *entity, uint64_t rows_affected, uint64_t duration_ns,
     const char *call_site_file, int64_t call_site_line);
 void faultline_tp_sql(const struct faultline_sql_fields *fields);
-void faultline_tp_context(const char *context, const char *kind, uint64_t objects_registered,
+void faultline_tp_context(const char *context, const char *kind, uint64_t count, uint64_t objects_registered,
     uint64_t objects_registered_peak, const char *detail);
 void faultline_tp_scenario(const char *scenario, const char *phase, const char *step, int64_t iteration);
 

@@ -89,11 +89,14 @@ public final class ObjectContext {
     /// Runs `body` on the context's queue and waits for it; runs it at once
     /// when already on that queue. Every use of the context and its objects
     /// belongs inside. Events inside are attributed to the caller's line
-    /// unless a call inside has its own.
+    /// unless a call inside has its own. When the outermost block returns,
+    /// the sinks send on what they held back (``Instrumentation``'s
+    /// `flush`).
     public func perform<T>(file: String = #fileID, line: Int = #line, _ body: () throws -> T) rethrows -> T {
         if isOnQueue {
             return try withCallSite(CallSite(file: file, line: line), body)
         }
+        defer { instrumentation.flush() }
         return try queue.sync {
             try withCallSite(CallSite(file: file, line: line), body)
         }

@@ -77,6 +77,15 @@ public final class Instrumentation: Sendable {
         }
     }
 
+    /// Lets the sinks send on what they hold back (the LTTng sink's runs of
+    /// row-cache faults and refreshes): when a context's outermost
+    /// `perform` block returns, so that a run is traced when its work ends.
+    func flush() {
+        #if !FAULTLINE_NO_INSTRUMENTATION
+        sink?.flush()
+        #endif
+    }
+
     // MARK: Registered objects
 
     /// Objects registered in all contexts of the store now.

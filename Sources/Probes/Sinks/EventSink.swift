@@ -47,6 +47,12 @@ public protocol EventSink: AnyObject, Sendable {
     func receiveStatement(_ parts: StatementParts, event: () -> SQLEvent)
     /// Receives a change of a context's state.
     func receive(context: ContextEvent)
+    /// Sends on whatever the sink holds back: the LTTng sink's runs of
+    /// row-cache faults and refreshes, each traced as one event when it
+    /// ends. The engine calls it when a context's outermost `perform`
+    /// block returns; a program that reads a sink's output while it runs
+    /// calls it first. By default, nothing.
+    func flush()
 }
 
 extension EventSink {
@@ -66,6 +72,7 @@ extension EventSink {
         receive(sql: event())
     }
     public func receive(context: ContextEvent) { receive(.context(context)) }
+    public func flush() {}
 }
 
 /// Optional parts of events, built only when a sink asks for them.
@@ -174,5 +181,9 @@ public final class MultiplexSink: EventSink {
             if context.kind == .refresh, !sink.details.contains(.contextChanges) { continue }
             sink.receive(context: context)
         }
+    }
+
+    public func flush() {
+        for sink in sinks { sink.flush() }
     }
 }

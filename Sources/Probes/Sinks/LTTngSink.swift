@@ -8,11 +8,21 @@ import Foundation
 /// does), and when that fails, the tracepoints stay off and nothing else
 /// changes. Whether a tracepoint is on (a session enabled it) is checked
 /// before any event is built: an idle call site costs one call.
-public final class LTTngSink: EventSink {
+///
+/// Row-cache faults and refreshes are traced by runs (``HeldBackRuns``):
+/// consecutive ones of one context (and entity and call site) make one
+/// event with their `count`, traced when the run ends. Every other event
+/// is traced alone, after the runs it ends. A lock orders the two.
+public final class LTTngSink: EventSink, @unchecked Sendable {
     /// The environment variable that names the provider library.
     public static let providerVariable = "FAULTLINE_TRACEPOINT_PROVIDER"
     /// The provider library's file name.
     public static let providerFileName = "libFaultlineTracepointProvider.so"
+
+    private let lock = PlainLock()
+    /// Guarded by `lock`, which also makes the exclusivity checks that
+    /// each access would otherwise pay for unnecessary.
+    @exclusivity(unchecked) private var runs = HeldBackRuns()
 
     private init() {}
 
@@ -31,8 +41,16 @@ public final class LTTngSink: EventSink {
         guard faultline_lttng_available() != 0 else {
             return .failure(LTTngUnavailable(reason: "liblttng-ust-tracepoint.so.1 is not installed (Debian: liblttng-ust1)"))
         }
+        _ = flushAtExit
         return .success(shared)
     }
+
+    /// The runs still held back when the program exits are traced then
+    /// (before lttng-ust's own destructor, which runs after `atexit`
+    /// handlers registered later than it loaded).
+    private static let flushAtExit: Void = {
+        atexit { LTTngSink.shared.flush() }
+    }()
 
     private static let shared = LTTngSink()
 
@@ -71,15 +89,40 @@ public final class LTTngSink: EventSink {
 
     public func receive(_ event: Event) {
         switch event {
-        case .fetch(let e): trace(e)
+        case .fetch(let e): alone { trace(e) }
         case .fault(let e): receive(fault: e)
-        case .relationshipFault(let e): trace(e)
+        case .relationshipFault(let e): alone { trace(e) }
         case .cacheMiss(let e): receive(cacheMiss: e)
-        case .save(let e): trace(e)
-        case .batchRequest(let e): trace(e)
+        case .save(let e): alone { trace(e) }
+        case .batchRequest(let e): alone { trace(e) }
         case .sql(let e): receive(sql: e)
         case .context(let e): receive(context: e)
-        case .scenario(let e): trace(e)
+        case .scenario(let e): alone { trace(e) }
+        }
+    }
+
+    /// Traces the runs held back.
+    public func flush() {
+        lock.withLock { endRuns() }
+    }
+
+    /// Traces an event that no run holds back: after the runs, which it ends.
+    @inline(__always)
+    private func alone(_ trace: () -> Void) {
+        lock.withLock {
+            endRuns()
+            trace()
+        }
+    }
+
+    /// Under the lock.
+    private func endRuns() {
+        guard !runs.isEmpty else { return }
+        for run in runs.endAll() {
+            switch run {
+            case .faults(let run): trace(run)
+            case .refreshes(let run): trace(run)
+            }
         }
     }
 
@@ -88,23 +131,77 @@ public final class LTTngSink: EventSink {
     // asks `isEnabled` first.
 
     public func receive(fault e: FaultEvent) {
-        e.context.withCString { context in
-            e.entity.withCString { entity in
-                e.callSite.file.withCString { file in
-                    faultline_tp_fault(
-                        context, entity, e.primaryKey, e.source.cName, e.durationNanoseconds, file, Int64(e.callSite.line))
-                }
+        lock.withLock {
+            if e.source == .rowCache {
+                if let ended = runs.add(rowCacheFault: e) { trace(ended) }
+            } else {
+                endRuns()
+                traceFault(e, count: 1, durationNanoseconds: e.durationNanoseconds)
             }
         }
     }
 
     public func receive(cacheMiss e: CacheMissEvent) {
-        e.entity.withCString { entity in
-            e.reason.withCString { reason in faultline_tp_cache_miss(entity, e.primaryKey, reason) }
+        alone {
+            e.entity.withCString { entity in
+                e.reason.withCString { reason in faultline_tp_cache_miss(entity, e.primaryKey, reason) }
+            }
         }
     }
 
     public func receive(sql e: SQLEvent) {
+        alone { trace(e) }
+    }
+
+    public func receive(context e: ContextEvent) {
+        lock.withLock {
+            if e.kind == .refresh {
+                if let ended = runs.add(refresh: e) { trace(ended) }
+            } else {
+                endRuns()
+                traceContext(e, count: 1)
+            }
+        }
+    }
+
+    private func trace(_ run: HeldBackRuns.Faults) {
+        traceFault(run.first, count: run.count, durationNanoseconds: run.durationNanoseconds)
+    }
+
+    private func trace(_ run: HeldBackRuns.Refreshes) {
+        traceContext(run.last, count: run.count)
+    }
+}
+
+// One function per tracepoint. Strings reach C through `withCString`, which
+// lends a native string's own bytes (and copies a small one to the stack);
+// an implicit String-to-pointer argument would allocate and copy an array
+// for each string of each event. Each is called with the lock held.
+extension LTTngSink {
+    private func traceFault(_ e: FaultEvent, count: UInt64, durationNanoseconds: UInt64) {
+        e.context.withCString { context in
+            e.entity.withCString { entity in
+                e.callSite.file.withCString { file in
+                    faultline_tp_fault(
+                        context, entity, e.primaryKey, e.source.cName, count, durationNanoseconds, file, Int64(e.callSite.line))
+                }
+            }
+        }
+    }
+
+    private func traceContext(_ e: ContextEvent, count: UInt64) {
+        let detail = e.detail
+        e.context.withCString { context in
+            e.kind.rawValue.withCString { kind in
+                detail.withCString { detail in
+                    faultline_tp_context(
+                        context, kind, count, UInt64(e.objectsRegistered), UInt64(e.objectsRegisteredPeak), detail)
+                }
+            }
+        }
+    }
+
+    private func trace(_ e: SQLEvent) {
         // Most statements have one bound value or none: no joining then.
         let arguments = e.arguments.count == 1 ? e.arguments[0] : e.arguments.joined(separator: ", ")
         let queryPlan = e.queryPlan?.joined(separator: "\n") ?? ""
@@ -130,23 +227,6 @@ public final class LTTngSink: EventSink {
         }
     }
 
-    public func receive(context e: ContextEvent) {
-        let detail = e.detail
-        e.context.withCString { context in
-            e.kind.rawValue.withCString { kind in
-                detail.withCString { detail in
-                    faultline_tp_context(context, kind, UInt64(e.objectsRegistered), UInt64(e.objectsRegisteredPeak), detail)
-                }
-            }
-        }
-    }
-}
-
-// One function per tracepoint. Strings reach C through `withCString`, which
-// lends a native string's own bytes (and copies a small one to the stack);
-// an implicit String-to-pointer argument would allocate and copy an array
-// for each string of each event.
-extension LTTngSink {
     private func trace(_ e: FetchEvent) {
         e.context.withCString { context in
             e.entity.withCString { entity in

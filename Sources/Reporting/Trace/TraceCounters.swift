@@ -46,10 +46,12 @@ public struct TraceCounters {
             case "fetch" where inIteration:
                 current.fetches += 1
             case "fault" where inIteration:
-                current.faultsFired += 1
+                // One event stands for a run of `count` row-cache faults.
+                let count = Int(Self.field(line, "count") ?? "") ?? 1
+                current.faultsFired += count
                 switch Self.field(line, "source") {
-                case "row cache": current.cacheHits += 1
-                case "database": current.cacheMisses += 1
+                case "row cache": current.cacheHits += count
+                case "database": current.cacheMisses += count
                 default: break
                 }
             case "relationship_fault" where inIteration:

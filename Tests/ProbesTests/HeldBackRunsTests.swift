@@ -1,0 +1,70 @@
+@testable import Probes
+import Testing
+
+/// The LTTng sink's runs: which faults and refreshes continue a run, what
+/// an ended run carries, and the order in which pending runs end.
+@Suite struct HeldBackRunsTests {
+    static func fault(_ key: Int64, context: String = "main", entity: String = "Person", line: Int = 10, duration: UInt64 = 5)
+        -> FaultEvent
+    {
+        FaultEvent(
+            start: 0, durationNanoseconds: duration, thread: 1, context: context, entity: entity, primaryKey: key,
+            source: .rowCache, callSite: CallSite(file: "App/Loop.swift", line: line))
+    }
+
+    static func refresh(_ context: String, registered: Int) -> ContextEvent {
+        ContextEvent(start: 0, thread: 1, context: context, kind: .refresh, objectsRegistered: registered, objectsRegisteredPeak: 9)
+    }
+
+    @Test func faultsOfOneContextEntityAndCallSiteMakeOneRun() throws {
+        var runs = HeldBackRuns()
+        var ends: [Bool] = []
+        for (key, duration) in [(1, 5), (2, 7), (3, 11)] as [(Int64, UInt64)] {
+            ends.append(runs.add(rowCacheFault: Self.fault(key, duration: duration)) != nil)
+        }
+        #expect(ends == [false, false, false])
+        // Another call site ends the run: its first key, count and total time.
+        let next = runs.add(rowCacheFault: Self.fault(4, line: 11))
+        let ended = try #require(next)
+        #expect(ended.first.primaryKey == 1)
+        #expect(ended.count == 3)
+        #expect(ended.durationNanoseconds == 23)
+        #expect(runs.faults?.first.primaryKey == 4)
+        #expect(runs.faults?.count == 1)
+    }
+
+    @Test func anotherContextOrEntityEndsAFaultRun() {
+        var runs = HeldBackRuns()
+        _ = runs.add(rowCacheFault: Self.fault(1))
+        #expect(runs.add(rowCacheFault: Self.fault(2, entity: "Selfie"))?.count == 1)
+        #expect(runs.add(rowCacheFault: Self.fault(3, context: "background", entity: "Selfie"))?.count == 1)
+    }
+
+    @Test func refreshesOfOneContextMakeOneRunWithTheLastCounts() throws {
+        var runs = HeldBackRuns()
+        let first = runs.add(refresh: Self.refresh("main", registered: 3))
+        let second = runs.add(refresh: Self.refresh("main", registered: 2))
+        #expect(first == nil && second == nil)
+        let next = runs.add(refresh: Self.refresh("background", registered: 1))
+        let ended = try #require(next)
+        #expect(ended.count == 2)
+        #expect(ended.last.objectsRegistered == 2)
+    }
+
+    @Test func pendingRunsEndInTheOrderTheyStarted() {
+        var runs = HeldBackRuns()
+        _ = runs.add(refresh: Self.refresh("main", registered: 1))
+        _ = runs.add(rowCacheFault: Self.fault(1))
+        _ = runs.add(refresh: Self.refresh("main", registered: 1))
+        _ = runs.add(rowCacheFault: Self.fault(2))
+        let ended = runs.endAll()
+        #expect(ended.count == 2)
+        guard case .refreshes(let refreshes) = ended.first, case .faults(let faults) = ended.last else {
+            Issue.record("the refresh run started first: \(ended)")
+            return
+        }
+        #expect(refreshes.count == 2 && faults.count == 2)
+        #expect(runs.isEmpty)
+        #expect(runs.endAll().isEmpty)
+    }
+}

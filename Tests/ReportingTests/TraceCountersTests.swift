@@ -1,0 +1,45 @@
+import Foundation
+import Probes
+import Reporting
+import Testing
+
+/// Counters rebuilt from babeltrace2's lines of a trace: the lines below
+/// are as babeltrace2 prints the `faultline` events (taken from a trace of
+/// faultline-bench, with a scenario's iteration around them).
+@Suite struct TraceCountersTests {
+    static let lines: [Substring] = [
+        #"[19:25:51.356000000] (+?.?????????) vm faultline:scenario: { cpu_id = 1 }, { scenario = "SingleFault", phase = "iteration-begin", step = "", iteration = -1 }"#,
+        #"[19:25:51.356100000] (+0.000100000) vm faultline:fault: { cpu_id = 1 }, { context = "round", entity = "Item", primary_key = 9, source = "database", count = 1, duration_ns = 107590, call_site_file = "FaultlineBench/ProbeWorkload.swift", call_site_line = 90 }"#,
+        #"[19:25:51.356200000] (+0.000100000) vm faultline:scenario: { cpu_id = 1 }, { scenario = "SingleFault", phase = "iteration-end", step = "", iteration = -1 }"#,
+        #"[19:25:51.356854392] (+0.000654392) vm faultline:scenario: { cpu_id = 1 }, { scenario = "SingleFault", phase = "iteration-begin", step = "", iteration = 1 }"#,
+        #"[19:25:51.357103342] (+0.000248950) vm faultline:sql: { cpu_id = 1 }, { statement = "SELECT t0.pk FROM \"Item\" t0", shape = "SELECT t0.pk FROM \"Item\" t0", arguments = "", duration_ns = 2000, rows_returned = 200, rows_changed = 0, full_scan_steps = 199, sorts = 0, auto_indexes = 0, vm_steps = 1000, purpose = "fetch Item", query_plan = "", call_site_file = "FaultlineBench/ProbeWorkload.swift", call_site_line = 84 }"#,
+        #"[19:25:51.357124704] (+0.000021362) vm faultline:fetch: { cpu_id = 1 }, { context = "round", entity = "Item", predicate = "", sort = "", result_type = "objects", result_count = 200, duration_ns = 398072, fetch_limit = 0, fetch_offset = 0, batch_size = 0, returns_faults = 1, includes_values = 1, includes_pending = 1, prefetch = "", call_site_file = "FaultlineBench/ProbeWorkload.swift", call_site_line = 84 }"#,
+        #"[19:25:51.357327726] (+0.000203022) vm faultline:fault: { cpu_id = 1 }, { context = "round", entity = "Item", primary_key = 1, source = "row cache", count = 200, duration_ns = 30701, call_site_file = "FaultlineBench/ProbeWorkload.swift", call_site_line = 85 }"#,
+        #"[19:25:51.357479141] (+0.000151415) vm faultline:context: { cpu_id = 1 }, { context = "round", kind = "refresh", count = 200, objects_registered = 200, objects_registered_peak = 200, detail = "" }"#,
+        #"[19:25:51.357482616] (+0.000002443) vm faultline:cache_miss: { cpu_id = 1 }, { entity = "Item", primary_key = 1, reason = "absent" }"#,
+        #"[19:25:51.357585790] (+0.000103174) vm faultline:sql: { cpu_id = 1 }, { statement = "SELECT t0.pk FROM \"Item\" t0 WHERE t0.pk = ?", shape = "SELECT t0.pk FROM \"Item\" t0 WHERE t0.pk = ?", arguments = "1", duration_ns = 900, rows_returned = 1, rows_changed = 0, full_scan_steps = 0, sorts = 0, auto_indexes = 0, vm_steps = 12, purpose = "fault", query_plan = "", call_site_file = "FaultlineBench/ProbeWorkload.swift", call_site_line = 90 }"#,
+        #"[19:25:51.357588955] (+0.000003165) vm faultline:fault: { cpu_id = 1 }, { context = "round", entity = "Item", primary_key = 1, source = "database", count = 1, duration_ns = 107590, call_site_file = "FaultlineBench/ProbeWorkload.swift", call_site_line = 90 }"#,
+        #"[19:25:51.358000000] (+0.000411045) vm faultline:relationship_fault: { cpu_id = 1 }, { context = "round", entity = "Group", relationship = "items", primary_key = 1, destination_entity = "Item", destination_count = 200, source = "database", duration_ns = 5000, call_site_file = "FaultlineBench/ProbeWorkload.swift", call_site_line = 92 }"#,
+        #"[19:25:51.359000000] (+0.001000000) vm faultline:scenario: { cpu_id = 1 }, { scenario = "SingleFault", phase = "iteration-end", step = "", iteration = 1 }"#,
+    ]
+
+    @Test func aRunOfRowCacheFaultsCountsAsManyFaults() {
+        let counters = TraceCounters.read(Self.lines)
+        var expected = Counters()
+        expected.fetches = 1
+        expected.faultsFired = 201
+        expected.cacheHits = 200
+        expected.cacheMisses = 2  // the database fault and the relationship fault
+        expected.relationshipFaultsFired = 1
+        expected.sqlStatements = 2
+        expected.rowsRead = 201
+        expected.fullScanSteps = 199
+        #expect(counters == ["SingleFault": expected])
+    }
+
+    @Test func anEventWithoutACountIsOne() {
+        // Traces recorded before runs: a fault line without `count`.
+        let lines = Self.lines.map { Substring($0.replacingOccurrences(of: " count = 200,", with: "")) }
+        #expect(TraceCounters.read(lines)["SingleFault"]?.faultsFired == 2)
+    }
+}
