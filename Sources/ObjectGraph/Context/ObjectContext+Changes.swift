@@ -216,27 +216,43 @@ extension ObjectContext {
     private func insert(_ destination: ManagedObject, into object: ManagedObject, _ relationship: RelationshipDescription)
         throws(ObjectGraphError) -> Bool
     {
-        var objects = try toMany(object, relationship)
         let key = destination.objectID.primaryKey
-        let position = insertionPoint(of: key, in: objects)
-        if position < objects.count, objects[position].objectID.primaryKey == key { return false }
-        objects.insert(destination, at: position)
-        object.slots[relationship.index] = .toMany(objects)
-        markChanged(object, relationship.name)
-        return true
+        let inserted = try changeToMany(object, relationship) { objects in
+            let position = insertionPoint(of: key, in: objects)
+            if position < objects.count, objects[position].objectID.primaryKey == key { return false }
+            objects.insert(destination, at: position)
+            return true
+        }
+        if inserted { markChanged(object, relationship.name) }
+        return inserted
     }
 
     private func remove(_ destination: ManagedObject, from object: ManagedObject, _ relationship: RelationshipDescription)
         throws(ObjectGraphError) -> Bool
     {
-        var objects = try toMany(object, relationship)
         let key = destination.objectID.primaryKey
-        let position = insertionPoint(of: key, in: objects)
-        guard position < objects.count, objects[position].objectID.primaryKey == key else { return false }
-        objects.remove(at: position)
-        object.slots[relationship.index] = .toMany(objects)
-        markChanged(object, relationship.name)
-        return true
+        let removed = try changeToMany(object, relationship) { objects in
+            let position = insertionPoint(of: key, in: objects)
+            guard position < objects.count, objects[position].objectID.primaryKey == key else { return false }
+            objects.remove(at: position)
+            return true
+        }
+        if removed { markChanged(object, relationship.name) }
+        return removed
+    }
+
+    /// Changes a to-many slot's destinations in place. The slot gives up
+    /// its array while `change` runs, so that the array is not shared and
+    /// an insertion or removal does not copy it: adding N destinations one
+    /// by one cost N copies of a growing array (and the releases of every
+    /// element of each old copy), quadratic in N.
+    private func changeToMany<R>(
+        _ object: ManagedObject, _ relationship: RelationshipDescription, _ change: (inout [ManagedObject]) -> R
+    ) throws(ObjectGraphError) -> R {
+        var objects = try toMany(object, relationship)
+        object.slots[relationship.index] = .fault
+        defer { object.slots[relationship.index] = .toMany(objects) }
+        return change(&objects)
     }
 
     private func insertionPoint(of key: Int64, in objects: [ManagedObject]) -> Int {
