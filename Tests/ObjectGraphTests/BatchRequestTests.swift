@@ -32,6 +32,47 @@ import Testing
         #expect(try dumpTables(path)["Selfie"]!.map { $0[2] } == [6, 6, 6, 5, 6, 7].map { DatabaseValue.integer($0) })
     }
 
+    /// An update whose result is a count, with no history, no derived
+    /// attributes and no observer, reads back no keys: the row cache then
+    /// drops every snapshot of the entity, and a refreshed object reads the
+    /// new row.
+    @Test func aBatchUpdateThatCountsReadsNoKeysAndDropsTheEntitysSnapshots() throws {
+        let log = StatementLog()
+        let store = try Fixtures.store(log: log)
+        try Fixtures.populate(store, people: 1, selfies: 6, networks: 1)
+        let context = ObjectContext(store: store)
+        let (selfies, person) = try context.perform {
+            let selfies = Array(try context.fetch(FetchRequest<Selfie>(sortKeys: [SortKey("rating")])))
+            for selfie in selfies { _ = selfie.rating }
+            let person = try #require(try context.fetch(FetchRequest<Person>()).first)
+            _ = person.name
+            return (selfies, person)
+        }
+        #expect(selfies.allSatisfy { store.rowCache.contains($0.objectID) })
+        log.clear()
+        let result = try store.execute(BatchUpdateRequest(
+            entityName: "Selfie", predicate: Key("rating") <= 3, propertiesToUpdate: ["rating": .value(5)], resultType: .count))
+        #expect(result == .count(3))
+        #expect(log.takeSQL() == [
+            "BEGIN IMMEDIATE",
+            "UPDATE \"Selfie\" SET \"rating\" = ? WHERE pk IN (SELECT t0.pk FROM \"Selfie\" t0 WHERE t0.\"rating\" <= ?)",
+            "COMMIT",
+        ])
+        #expect(selfies.allSatisfy { !store.rowCache.contains($0.objectID) })
+        #expect(store.rowCache.contains(person.objectID))
+        try context.perform {
+            for selfie in selfies { context.refresh(selfie, mergeChanges: false) }
+            #expect(selfies.map(\.rating) == [5, 5, 5, 4, 5, 6])
+        }
+        // An observer hears of the rows: they are read back again.
+        let token = store.addChangeObserver { _ in }
+        defer { store.removeChangeObserver(token) }
+        log.clear()
+        #expect(try store.execute(BatchUpdateRequest(entityName: "Selfie", propertiesToUpdate: ["rating": .value(1)], resultType: .count))
+            == .count(6))
+        #expect(log.takeSQL()[1] == "UPDATE \"Selfie\" SET \"rating\" = ? RETURNING pk")
+    }
+
     @Test func badBatchUpdatesLeaveTheStoreUntouched() throws {
         let path = Fixtures.storePath()
         let store = try Fixtures.store(location: .file(path))
@@ -139,10 +180,15 @@ import Probes
         _ = try store.execute(BatchUpdateRequest(entityName: "Selfie", propertiesToUpdate: ["rating": .value(8)]))
         var expected = Counters()
         expected.batchRequests = 1
-        expected.sqlStatements = 3  // BEGIN IMMEDIATE, UPDATE … RETURNING, COMMIT
-        expected.rowsRead = 3  // RETURNING rows
+        expected.sqlStatements = 3  // BEGIN IMMEDIATE, UPDATE, COMMIT
         expected.rowsWritten = 3
         expected.fullScanSteps = 2
+        #expect(recorder.counters == expected)
+
+        // Asked for IDs, the update returns its rows' keys: rows read.
+        recorder.reset()
+        _ = try store.execute(BatchUpdateRequest(entityName: "Selfie", propertiesToUpdate: ["rating": .value(9)], resultType: .objectIDs))
+        expected.rowsRead = 3
         #expect(recorder.counters == expected)
 
         recorder.reset()

@@ -10,11 +10,12 @@ enum BatchSQL {
         case arithmetic(column: String, source: String, UpdateExpression.ArithmeticOperator)
     }
 
-    /// `UPDATE "E" SET … [WHERE pk IN (<matching keys>)] RETURNING pk`.
+    /// `UPDATE "E" SET … [WHERE pk IN (<matching keys>)] [RETURNING pk]`.
     /// Binds the assignments' values in order, then the condition's.
-    static func update(_ entity: EntityDescription, setting assignments: [Assignment], matching query: (from: String, condition: String)?)
-        -> String
-    {
+    static func update(
+        _ entity: EntityDescription, setting assignments: [Assignment], matching query: (from: String, condition: String)?,
+        returningKeys: Bool
+    ) -> String {
         let set = assignments.map { assignment in
             switch assignment {
             case .value(let column): "\(quoted(column)) = ?"
@@ -23,7 +24,7 @@ enum BatchSQL {
         }
         var sql = "UPDATE \(entity.sql.table) SET \(set.joined(separator: ", "))"
         if let query { sql += " WHERE pk IN (\(selectKeys(entity, matching: query)))" }
-        return sql + " RETURNING pk"
+        return returningKeys ? sql + " RETURNING pk" : sql
     }
 
     /// `INSERT INTO "E" (pk, "a", …) VALUES (?, …) [ON CONFLICT (…) DO

@@ -162,6 +162,20 @@ public final class RowCache: @unchecked Sendable {
         }
     }
 
+    /// Forgets every snapshot of an entity's rows (registrations stay):
+    /// after a batch update that counted the rows it changed instead of
+    /// listing them.
+    func removeSnapshots(of entity: EntityDescription) {
+        lock.withLock {
+            for id in entries.keys where id.entity === entity {
+                entries.updateIfPresent(id) { entry in
+                    entry.snapshot = nil
+                    entry.toMany = [:]
+                }
+            }
+        }
+    }
+
     // MARK: Inspection
 
     /// The snapshot kept for a row, without counting a hit or miss.

@@ -167,6 +167,13 @@ public final class Store: @unchecked Sendable {
         return nextObserver
     }
 
+    /// Whether any change observer is registered.
+    var hasChangeObservers: Bool {
+        observersLock.lock()
+        defer { observersLock.unlock() }
+        return !observers.isEmpty
+    }
+
     public func removeChangeObserver(_ token: Int) {
         observersLock.lock()
         observers[token] = nil
