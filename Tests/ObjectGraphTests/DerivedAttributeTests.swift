@@ -44,7 +44,11 @@ import Testing
                 try fireball.setValue(.double(energy), forKey: "energy")
                 try fireball.setObject(group, forKey: "group")
             }
+            log.clear()
             try context.save()
+            // Two fireballs: their owners through the bound list.
+            #expect(log.takeSQL().contains(
+                "SELECT \"group_pk\" FROM \"Fireball\" WHERE pk IN (SELECT value FROM json_each(?)) AND \"group_pk\" IS NOT NULL"))
             #expect(try group.value(forKey: "memberCount") == 2)
             #expect(try group.value(forKey: "energy") == 3.5)
             #expect(try group.value(forKey: "tagCount") == 1)
@@ -64,9 +68,15 @@ import Testing
             }
             #expect(log.takeSQL().filter { $0.contains("Fireball") }.isEmpty)
 
-            // A destination's change moves its source's sum.
+            // A destination's change moves its source's sum. One changed
+            // row: its owner, and the owner's new values, by key.
+            log.clear()
             try fireballs[1].setValue(4.0, forKey: "energy")
             try context.save()
+            let statements = log.takeSQL()
+            #expect(statements.contains("SELECT \"group_pk\" FROM \"Fireball\" WHERE pk = ? AND \"group_pk\" IS NOT NULL"))
+            #expect(statements.contains { $0.hasPrefix("UPDATE \"Group\" SET ") && $0.hasSuffix(" WHERE pk = ?") })
+            #expect(statements.contains { $0.hasPrefix("SELECT pk, ") && $0.hasSuffix(" FROM \"Group\" WHERE pk = ?") })
             #expect(try group.value(forKey: "energy") == 5.5)
             try context.delete(fireballs[0])
             try context.save()

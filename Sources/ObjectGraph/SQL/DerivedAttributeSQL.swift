@@ -5,15 +5,15 @@ enum DerivedAttributeSQL {
     /// `UPDATE "E" SET "a" = <expression>, … WHERE pk IN (…)`, one
     /// expression per derived attribute, computed by SQLite from the row
     /// itself. Binds the rows' ``KeyList``.
-    static func update(_ derived: [AttributeDescription], of entity: EntityDescription) -> String {
+    static func update(_ derived: [AttributeDescription], of entity: EntityDescription) -> KeyListStatement {
         let assignments = derived.map { "\(quoted($0.column)) = \(expression($0.derivation!, of: entity))" }
-        return "UPDATE \(entity.sql.table) SET \(assignments.joined(separator: ", ")) WHERE pk \(KeyList.membership)"
+        return KeyListStatement { "UPDATE \(entity.sql.table) SET \(assignments.joined(separator: ", ")) WHERE pk \($0)" }
     }
 
     /// `SELECT pk, "a", … FROM "E" WHERE pk IN (…)`: the recomputed values.
     /// Binds the rows' ``KeyList``.
-    static func select(_ derived: [AttributeDescription], of entity: EntityDescription) -> String {
-        "SELECT pk, \(derived.map { quoted($0.column) }.joined(separator: ", ")) FROM \(entity.sql.table) WHERE pk \(KeyList.membership)"
+    static func select(_ derived: [AttributeDescription], of entity: EntityDescription) -> KeyListStatement {
+        KeyListStatement { "SELECT pk, \(derived.map { quoted($0.column) }.joined(separator: ", ")) FROM \(entity.sql.table) WHERE pk \($0)" }
     }
 
     /// The value of a derivation for the row of `entity` being updated:

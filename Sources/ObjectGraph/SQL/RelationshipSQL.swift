@@ -36,7 +36,7 @@ final class RelationshipSQL: Sendable {
     /// counts and sums: `SELECT source FROM "J" WHERE destination IN (…)`, or
     /// `SELECT "owner_pk" FROM "D" WHERE pk IN (…) AND "owner_pk" IS NOT
     /// NULL`. Binds the destinations' ``KeyList``. Nil for a to-one.
-    let ownersOfDestinations: String?
+    let ownersOfDestinations: KeyListStatement?
 
     private let storage: RelationshipDescription.Storage
     /// The destination's table, quoted.
@@ -88,8 +88,8 @@ final class RelationshipSQL: Sendable {
         destinationTable = destination.table
         let list = KeyList.membership
         // `SELECT "c" FROM "T" WHERE pk IN (…) AND "c" IS NOT NULL`.
-        func keysIn(_ column: String, of table: String) -> String {
-            "SELECT \(quoted(column)) FROM \(table) WHERE pk \(list) AND \(quoted(column)) IS NOT NULL"
+        func keysIn(_ column: String, of table: String, _ membership: String = list) -> String {
+            "SELECT \(quoted(column)) FROM \(table) WHERE pk \(membership) AND \(quoted(column)) IS NOT NULL"
         }
         switch relationship.storage {
         case .foreignKey(let column):
@@ -114,7 +114,7 @@ final class RelationshipSQL: Sendable {
                 "SELECT \(destination.snapshotColumns) FROM \(destination.table) t0 WHERE t0.\(c) \(list) ORDER BY t0.\(c), t0.pk")
             deletion = Self.keyInDestinations(column, of: destination.table)
             relate = "UPDATE \(destination.table) SET \(c) = ? WHERE pk = ?"
-            ownersOfDestinations = keysIn(column, of: destination.table)
+            ownersOfDestinations = KeyListStatement { keysIn(column, of: destination.table, $0) }
 
         case .joinTable(let name, let source, let target):
             let join = JoinTableSQL(name: name)
@@ -127,7 +127,7 @@ final class RelationshipSQL: Sendable {
                 destinations: "SELECT \(target) FROM \(table) WHERE \(source) \(list)",
                 delete: "DELETE FROM \(table) WHERE \(source) \(list)")
             relate = "INSERT OR IGNORE INTO \(table) (\(source), \(target)) VALUES (?, ?)"
-            ownersOfDestinations = "SELECT \(source) FROM \(table) WHERE \(target) \(list)"
+            ownersOfDestinations = KeyListStatement { membership in "SELECT \(source) FROM \(table) WHERE \(target) \(membership)" }
         }
     }
 

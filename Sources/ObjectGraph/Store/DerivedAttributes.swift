@@ -21,8 +21,8 @@ enum DerivedAttributes {
                     let destination = model.destination(of: relationship)
                     let changed = touched.filter { $0.entity === destination }
                     guard !changed.isEmpty else { continue }
-                    guard let owners = relationship.sql.ownersOfDestinations else { continue }
-                    try connection.query(owners, [KeyList.argument(changed.sorted())]) { targets.insert($0.int64(0)) }
+                    guard let owners = relationship.sql.ownersOfDestinations?.bound(to: changed.sorted()) else { continue }
+                    try connection.query(owners.sql, [owners.argument]) { targets.insert($0.int64(0)) }
                 case .lowercase:
                     break
                 }
@@ -30,9 +30,10 @@ enum DerivedAttributes {
             targets.subtract(changes.deleted.filter { $0.entity === entity }.map(\.primaryKey))
             guard !targets.isEmpty else { continue }
             let ids = targets.sorted().map { ObjectID(entity: entity, primaryKey: $0) }
-            let list = KeyList.argument(ids)
-            try connection.run(DerivedAttributeSQL.update(derived, of: entity), [list])
-            try connection.query(DerivedAttributeSQL.select(derived, of: entity), [list]) { row in
+            let update = DerivedAttributeSQL.update(derived, of: entity).bound(to: ids)
+            try connection.run(update.sql, [update.argument])
+            let select = DerivedAttributeSQL.select(derived, of: entity).bound(to: ids)
+            try connection.query(select.sql, [select.argument]) { row in
                 var values: [Int: Value] = [:]
                 for (offset, attribute) in derived.enumerated() {
                     values[attribute.index] = Value.read(row, offset + 1, as: attribute.type)
