@@ -131,13 +131,9 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
     // asks `isEnabled` first.
 
     public func receive(fault e: FaultEvent) {
+        guard e.source == .rowCache else { return alone { traceFault(e, count: 1, durationNanoseconds: e.durationNanoseconds) } }
         lock.withLock {
-            if e.source == .rowCache {
-                if let ended = runs.add(rowCacheFault: e) { trace(ended) }
-            } else {
-                endRuns()
-                traceFault(e, count: 1, durationNanoseconds: e.durationNanoseconds)
-            }
+            if let ended = runs.add(rowCacheFault: e) { trace(ended) }
         }
     }
 
@@ -154,13 +150,9 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
     }
 
     public func receive(context e: ContextEvent) {
+        guard e.kind == .refresh else { return alone { traceContext(e, count: 1) } }
         lock.withLock {
-            if e.kind == .refresh {
-                if let ended = runs.add(refresh: e) { trace(ended) }
-            } else {
-                endRuns()
-                traceContext(e, count: 1)
-            }
+            if let ended = runs.add(refresh: e) { trace(ended) }
         }
     }
 
