@@ -5,7 +5,8 @@ struct Sample: Codable, Sendable {
     var seconds: Double
     /// Object accesses (the pattern's ``Pattern/accessUnit``).
     var accesses: Int
-    /// Peak resident memory of the whole worker process.
+    /// Peak resident memory of the whole worker process
+    /// (``ProcessMeasurements/peakResidentBytes()``).
     var peakResidentBytes: Int
     /// Rows read and statements executed, where the variant knows them.
     var rowsRead: Int?
@@ -13,13 +14,4 @@ struct Sample: Codable, Sendable {
     /// What the pattern found (names read, people, objects, rows), where
     /// the variant computes it: Faultline's and GRDB's must agree.
     var result: Int?
-}
-
-enum ProcessMemory {
-    /// Peak resident set size of this process (`ru_maxrss`), in bytes.
-    static func peakResidentBytes() -> Int {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return usage.ru_maxrss * 1024
-    }
 }

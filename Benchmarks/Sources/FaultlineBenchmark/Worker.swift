@@ -58,7 +58,7 @@ struct Worker: ParsableCommand {
             }
         }
         return Sample(
-            seconds: result.seconds, accesses: accesses, peakResidentBytes: ProcessMemory.peakResidentBytes(),
+            seconds: result.seconds, accesses: accesses, peakResidentBytes: ProcessMeasurements.peakResidentBytes() ?? 0,
             rowsRead: Int(result.rows_read), statements: Int(result.statements))
     }
 
@@ -81,7 +81,7 @@ struct Worker: ParsableCommand {
             counted = run.accesses(values: values, counters: recorder.counters)
         }
         return Sample(
-            seconds: seconds, accesses: counted, peakResidentBytes: ProcessMemory.peakResidentBytes(),
+            seconds: seconds, accesses: counted, peakResidentBytes: ProcessMeasurements.peakResidentBytes() ?? 0,
             rowsRead: recorder?.counters.rowsRead, statements: recorder?.counters.sqlStatements, result: run.result(values))
     }
 
@@ -92,7 +92,7 @@ struct Worker: ParsableCommand {
         let start = ProbeClock.now()
         let found = try measuredPatternBody(work)
         return Sample(
-            seconds: Double(ProbeClock.now() - start) / 1e9, accesses: accesses, peakResidentBytes: ProcessMemory.peakResidentBytes(),
+            seconds: Double(ProbeClock.now() - start) / 1e9, accesses: accesses, peakResidentBytes: ProcessMeasurements.peakResidentBytes() ?? 0,
             result: found)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// CPU time and peak resident memory of this process.
-enum ProcessMeasurements {
+public enum ProcessMeasurements {
     /// User plus system CPU seconds so far.
     static func cpuSeconds() -> Double {
         var usage = rusage()
@@ -19,8 +19,10 @@ enum ProcessMeasurements {
         return (try? handle.write(contentsOf: Data("5".utf8))) != nil
     }
 
-    /// `VmHWM` from `/proc/self/status`, in bytes.
-    static func peakResidentBytes() -> Int? {
+    /// `VmHWM` from `/proc/self/status`, in bytes: the peak of this
+    /// process image only. (`getrusage`'s `ru_maxrss` survives `execve`, so
+    /// a process spawned by a larger one reports the parent's peak.)
+    public static func peakResidentBytes() -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
         for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
             let number = line.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: " ").first
