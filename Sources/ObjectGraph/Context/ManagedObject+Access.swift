@@ -127,17 +127,20 @@ extension ManagedObject {
 
     /// The position of an attribute of a loaded object of a live context
     /// without the concurrency debug flag, whose value a typed property can
-    /// read in place; nil for anything else. Inlined into every property:
-    /// a read is then a few compares and the copy of one payload.
+    /// read in place; nil for anything else (and for an entity of more than
+    /// 16 attributes, whose key the out-of-line path looks up). Inlined into
+    /// every property: a read is then a few compares and the copy of one
+    /// payload.
     @inlinable @inline(__always)
     final func loadedAttributePosition(_ key: String) -> Int? {
         guard case .loaded = state, hasFastAccess else { return nil }
-        return objectID.entity.attributePosition(key)
+        return objectID.entity.scannedAttributePosition(key)
     }
 
-    /// A typed attribute the fast path did not read: a fault to fire, a
-    /// value of another type, or a failure to report (which stops the
-    /// program). Out of line, so that the properties stay small.
+    /// A typed attribute the fast path did not read: a fault to fire, an
+    /// attribute of a large entity, a value of another type, or a failure
+    /// to report (which stops the program). Out of line, so that the
+    /// properties stay small.
     @inlinable @inline(never)
     final func typedAttribute<T: AttributeValue>(_ key: String) -> T {
         let value = attributeValueFiringFault(key)
@@ -157,15 +160,22 @@ extension ManagedObject {
     /// the failure.
     @usableFromInline
     final func attributeValueFiringFault(_ key: String) -> Value {
-        // A fault of a live context without the concurrency debug flag: fire
-        // it (it checks and reports) without the key-value path's second
-        // round of checks. An unusable object, an unknown key or the flag
-        // take the full path, which checks and reports.
-        if case .fault = state, hasFastAccess, let index = objectID.entity.attributePosition(key) {
-            if let failure = contextReference.unsafelyUnwrapped._withUnsafeGuaranteedRef({ $0.fulfillReportingFailure(self) }) {
-                fail(key, failure.description)
+        // An object of a live context without the concurrency debug flag:
+        // read a loaded one in place (an entity of more than 16 attributes
+        // comes here), fire a fault (it checks and reports) without the
+        // key-value path's second round of checks. An unusable object, an
+        // unknown key or the flag take the full path, which checks and
+        // reports.
+        if hasFastAccess, let index = objectID.entity.attributePosition(key) {
+            switch state {
+            case .loaded: return values[index]
+            case .fault:
+                if let failure = contextReference.unsafelyUnwrapped._withUnsafeGuaranteedRef({ $0.fulfillReportingFailure(self) }) {
+                    fail(key, failure.description)
+                }
+                return values[index]
+            case .invalidated: break
             }
-            return values[index]
         }
         return checkedAttributeValue(key)
     }

@@ -12,7 +12,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// The class instantiated for objects of this entity.
     public let objectType: ManagedObject.Type
 
-    @usableFromInline let attributeIndex: [String: Int]
+    let attributeIndex: [String: Int]
     let relationshipIndex: [String: Int]
     /// The attributes' names, in order: a typed property's key is found by
     /// comparing a few short strings, cheaper than hashing it.
@@ -49,9 +49,23 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// The position of the attribute named `key`: a linear search for an
     /// entity of a few attributes (each comparison of two short strings is
     /// a couple of word compares), the dictionary for more.
-    @inlinable @inline(__always)
+    @usableFromInline @inline(__always)
     func attributePosition(_ key: String) -> Int? {
-        guard attributeNames.count <= 16 else { return attributeIndex[key] }
+        attributeNames.count <= 16 ? scannedAttributePosition(key) : attributeIndex[key]
+    }
+
+    /// The position of the attribute named `key` for an entity of at most
+    /// 16 attributes, by comparing names; nil for an unknown key and for a
+    /// larger entity, which ``attributePosition(_:)`` looks up in the
+    /// dictionary.
+    ///
+    /// Typed properties inline this, and nothing else of the lookup: with a
+    /// dictionary lookup (a call the optimizer cannot see into) on one of
+    /// its paths, the compiler retains and releases the object around every
+    /// read, a third of an attribute read's instructions.
+    @inlinable @inline(__always)
+    func scannedAttributePosition(_ key: String) -> Int? {
+        guard attributeNames.count <= 16 else { return nil }
         for index in attributeNames.indices where attributeNames[index] == key { return index }
         return nil
     }
