@@ -15,6 +15,18 @@ final class Wide: ManagedObject, EntityNamed {
     var label: String { self[attribute: "label"] }
 }
 
+/// Keys that a typed property finds by comparing their bits with the
+/// names' (short ones) and keys it has to look up properly: a long name,
+/// and a long name built at run time. (Names are ASCII identifiers, so no
+/// key equals one in another Unicode form.)
+final class Named: ManagedObject, EntityNamed {
+    static let entityName = "Named"
+    var short: String { self[attribute: "short"] }
+    var long: String { self[attribute: "aVeryLongAttributeName"] }
+    /// The same long name, built at run time: its own storage.
+    var longBuilt: String { self[attribute: String(repeating: "aVeryLong", count: 1) + "AttributeName"] }
+}
+
 /// Typed properties read the same values, fire the same faults and count
 /// the same way whichever path a read takes.
 @Suite(.serialized) struct TypedPropertyTests {
@@ -25,6 +37,41 @@ final class Wide: ManagedObject, EntityNamed {
                 + [.attribute("a19", .int64, default: 0)]
         )
     ])
+
+    static let namedModel = try! Model([
+        Entity(
+            "Named", Named.self,
+            properties: [.attribute("aVeryLongAttributeName", .string), .attribute("short", .string)]
+        )
+    ])
+
+    @Test func stringBitsMatchOnlyTheSameString() {
+        #expect(StringBits("short") == StringBits("sh" + "ort"))
+        #expect(StringBits("short") != StringBits("shorT"))
+        // Equal strings in other forms: a miss, which the caller looks up.
+        #expect("caf\u{E9}" == "cafe\u{301}")
+        #expect(StringBits("caf\u{E9}") != StringBits("cafe\u{301}"))
+        let long = "aVeryLongAttributeName"
+        #expect(StringBits(long) == StringBits(long))
+    }
+
+    @Test func keysThatDoNotMatchByBitsAreLookedUpProperly() throws {
+        let store = try Store(model: Self.namedModel, location: .file(Fixtures.storePath()))
+        let context = ObjectContext(store: store)
+        try context.perform {
+            let named = try context.insert(Named.self)
+            try named.setValue(.string("s"), forKey: "short")
+            try named.setValue(.string("l"), forKey: "aVeryLongAttributeName")
+            try context.save()
+            #expect(!named.isFault)
+            #expect(named.short == "s")
+            #expect(named.long == "l")
+            #expect(named.longBuilt == "l")
+            context.refresh(named, mergeChanges: false)
+            #expect(named.longBuilt == "l")
+            #expect(named.short == "s")
+        }
+    }
 
     @Test func anEntityOfMoreThanSixteenAttributesReadsEveryAttribute() throws {
         #expect(Self.model.entity(named: "Wide")!.attributes.count == Wide.attributeCount + 1)

@@ -14,9 +14,12 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
 
     let attributeIndex: [String: Int]
     let relationshipIndex: [String: Int]
-    /// The attributes' names, in order: a typed property's key is found by
-    /// comparing a few short strings, cheaper than hashing it.
-    @usableFromInline let attributeNames: [String]
+    /// The attributes' names, in order: a key is found by comparing a few
+    /// short strings, cheaper than hashing it.
+    let attributeNames: [String]
+    /// The attributes' names as ``StringBits``, in order, for typed
+    /// properties (``scannedAttributePosition(_:)``).
+    @usableFromInline let attributeNameBits: [StringBits]
     /// The SQL table.
     let table: String
     /// Indexes of the to-one relationships, whose foreign keys are read with
@@ -40,6 +43,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         self.table = name
         self.attributeIndex = Dictionary(uniqueKeysWithValues: attributes.enumerated().map { ($1.name, $0) })
         self.attributeNames = attributes.map(\.name)
+        self.attributeNameBits = attributeNames.map(StringBits.init)
         self.relationshipIndex = Dictionary(uniqueKeysWithValues: relationships.enumerated().map { ($1.name, $0) })
         self.toOneIndexes = relationships.indices.filter { !relationships[$0].isToMany }
         self.derivedAttributes = attributes.filter { $0.derivation != nil }
@@ -51,22 +55,27 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// a couple of word compares), the dictionary for more.
     @usableFromInline @inline(__always)
     func attributePosition(_ key: String) -> Int? {
-        attributeNames.count <= 16 ? scannedAttributePosition(key) : attributeIndex[key]
+        guard attributeNames.count <= 16 else { return attributeIndex[key] }
+        for index in attributeNames.indices where attributeNames[index] == key { return index }
+        return nil
     }
 
     /// The position of the attribute named `key` for an entity of at most
-    /// 16 attributes, by comparing names; nil for an unknown key and for a
-    /// larger entity, which ``attributePosition(_:)`` looks up in the
-    /// dictionary.
+    /// 16 attributes, found by comparing the key's ``StringBits`` with the
+    /// names'; nil when none matches (an unknown key, a key stored
+    /// differently from its name, a larger entity), for which
+    /// ``attributePosition(_:)`` looks properly.
     ///
-    /// Typed properties inline this, and nothing else of the lookup: with a
-    /// dictionary lookup (a call the optimizer cannot see into) on one of
-    /// its paths, the compiler retains and releases the object around every
-    /// read, a third of an attribute read's instructions.
+    /// Typed properties inline this, and nothing else of the lookup: with
+    /// the dictionary lookup on one of its paths (a call the optimizer
+    /// cannot see into), the compiler retained and released the object
+    /// around every read, a third of an attribute read's instructions; and
+    /// each name before the one read cost a call to compare strings.
     @inlinable @inline(__always)
     func scannedAttributePosition(_ key: String) -> Int? {
-        guard attributeNames.count <= 16 else { return nil }
-        for index in attributeNames.indices where attributeNames[index] == key { return index }
+        guard attributeNameBits.count <= 16 else { return nil }
+        let bits = StringBits(key)
+        for index in attributeNameBits.indices where attributeNameBits[index] == bits { return index }
         return nil
     }
 
