@@ -40,6 +40,32 @@ import Testing
         #expect(runs.add(rowCacheFault: Self.fault(3, context: "background", entity: "Selfie"))?.count == 1)
     }
 
+    /// The sink's path without an event: a fault that continues the run
+    /// adds to it from its parts; any other changes nothing, and asks for
+    /// the call site only once context and entity match.
+    @Test func aFaultExtendsTheRunFromItsPartsOnlyIfItContinuesIt() {
+        var runs = HeldBackRuns()
+        var asked = 0
+        func extend(context: String = "main", entity: String = "Person", line: Int = 10, duration: UInt64 = 3) -> Bool {
+            runs.extendFaults(entity: entity, context: context, callSite: {
+                asked += 1
+                return CallSite(file: "App/Loop.swift", line: line)
+            }, durationNanoseconds: duration)
+        }
+        #expect(!extend())
+        #expect(asked == 0 && runs.isEmpty)
+        _ = runs.add(rowCacheFault: Self.fault(1, duration: 5))
+        #expect(extend(duration: 7))
+        #expect(!extend(entity: "Selfie"))
+        #expect(!extend(context: "background"))
+        #expect(asked == 1)
+        #expect(!extend(line: 11))
+        #expect(asked == 2)
+        #expect(runs.faults?.count == 2)
+        #expect(runs.faults?.durationNanoseconds == 12)
+        #expect(runs.faults?.first.primaryKey == 1)
+    }
+
     @Test func refreshesOfOneContextMakeOneRunWithTheLastCounts() throws {
         var runs = HeldBackRuns()
         let first = runs.add(refresh: Self.refresh("main", registered: 3))

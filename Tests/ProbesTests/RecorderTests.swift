@@ -171,7 +171,7 @@ import Testing
     @Test func theRecorderCountsARowCacheFaultWithoutTheEvent() {
         let recorder = Recorder()
         var made = 0
-        recorder.receiveFault(entity: "Person", source: .rowCache, durationNanoseconds: 40) {
+        recorder.receiveFault(entity: "Person", context: "main", source: .rowCache, durationNanoseconds: 40, callSite: { .unknown }) {
             made += 1
             return Self.event(.rowCache)
         }
@@ -181,7 +181,7 @@ import Testing
         #expect(recorder.snapshot().evidence.faultedEntities == ["Person"])
         // From the database, the event is made only for the first fault of
         // a fault storm: after a relationship fault led to the entity.
-        recorder.receiveFault(entity: "Person", source: .database, durationNanoseconds: 40) {
+        recorder.receiveFault(entity: "Person", context: "main", source: .database, durationNanoseconds: 40, callSite: { .unknown }) {
             made += 1
             return Self.event(.database)
         }
@@ -191,7 +191,7 @@ import Testing
             start: 0, durationNanoseconds: 0, thread: 1, context: "main", entity: "Selfie", relationship: "people", primaryKey: 1,
             destinationEntity: "Person", destinationCount: 3, source: .database, callSite: .unknown)))
         for _ in 0..<3 {
-            recorder.receiveFault(entity: "Person", source: .database, durationNanoseconds: 40) {
+            recorder.receiveFault(entity: "Person", context: "main", source: .database, durationNanoseconds: 40, callSite: { .unknown }) {
                 made += 1
                 return Self.event(.database)
             }
@@ -203,7 +203,7 @@ import Testing
         #expect(recorder.snapshot().evidence.faultStorms["Person"]?.relationship == "Selfie.people")
         // With a buffer of events, the event is made.
         let keeping = Recorder(bufferCapacity: 10)
-        keeping.receiveFault(entity: "Person", source: .rowCache, durationNanoseconds: 40) { Self.event(.rowCache) }
+        keeping.receiveFault(entity: "Person", context: "main", source: .rowCache, durationNanoseconds: 40, callSite: { .unknown }) { Self.event(.rowCache) }
         #expect(keeping.snapshot().events.count == 1)
     }
 
@@ -211,7 +211,7 @@ import Testing
         let (a, b, recorder) = (Collector(), Collector(), Recorder())
         let sinks = MultiplexSink([a, recorder, b])
         var made = 0
-        sinks.receiveFault(entity: "Person", source: .rowCache, durationNanoseconds: 40) {
+        sinks.receiveFault(entity: "Person", context: "main", source: .rowCache, durationNanoseconds: 40, callSite: { .unknown }) {
             made += 1
             return Self.event(.rowCache)
         }
@@ -239,7 +239,7 @@ import Testing
         var made = 0
         for e in events {
             byEvents.receive(sql: e)
-            byFigures.receiveStatement(StatementParts(e)) {
+            byFigures.receiveStatement(StatementParts(e), texts: { StatementTexts(e) }) {
                 made += 1
                 return e
             }
@@ -259,7 +259,7 @@ import Testing
         handMade.textID = nil
         made = 0
         for _ in 0..<2 {
-            byFigures.receiveStatement(StatementParts(handMade)) {
+            byFigures.receiveStatement(StatementParts(handMade), texts: { StatementTexts(handMade) }) {
                 made += 1
                 return handMade
             }
@@ -286,7 +286,7 @@ import Testing
         miss(InsightEvidence.staleMissReason, to: recorder)
         #expect(made == 1)
         // Stale before the storm's first fault: kept for the storm.
-        recorder.receiveFault(entity: "Person", source: .database, durationNanoseconds: 40) { Self.event(.database) }
+        recorder.receiveFault(entity: "Person", context: "main", source: .database, durationNanoseconds: 40, callSite: { .unknown }) { Self.event(.database) }
         #expect(recorder.snapshot().evidence.faultStorms["Person"]?.stale == 1)
         // Several sinks: made once, for those that need it.
         let (a, b) = (Collector(), Collector())

@@ -69,7 +69,9 @@ public final class Instrumentation: Sendable {
         let duration = ProbeClock.now() &- start
         // The event itself only for a sink that needs it whole (the
         // recorder counts a row-cache fault from these parts).
-        sink.receiveFault(entity: id.entityName, source: source, durationNanoseconds: duration) {
+        sink.receiveFault(
+            entity: id.entityName, context: context, source: source, durationNanoseconds: duration, callSite: callSite
+        ) {
             FaultEvent(
                 start: start, durationNanoseconds: duration, thread: ProbeClock.threadID(), context: context,
                 entity: id.entityName, primaryKey: id.primaryKey, source: source, callSite: callSite(),

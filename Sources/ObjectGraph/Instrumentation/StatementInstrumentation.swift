@@ -55,6 +55,11 @@ extension Instrumentation {
                 sorts: executed.sorts, autoIndexes: executed.autoIndexes, vmSteps: executed.vmSteps,
                 isTransaction: origin.purpose == SQLEvent.transactionPurpose, hasDetails: plan != nil || withArguments)
             sink.receiveStatement(parts) {
+                StatementTexts(
+                    sql: statement.sql, shape: info.shape,
+                    arguments: withArguments ? Self.rendered(executed.arguments) : "", purpose: origin.purpose,
+                    queryPlan: plan, callSite: origin.callSite)
+            } event: {
                 SQLEvent(
                     start: executed.start, durationNanoseconds: executed.durationNanoseconds, thread: ProbeClock.threadID(),
                     sql: statement.sql, shape: info.shape, shapeID: info.shapeID,
@@ -65,5 +70,10 @@ extension Instrumentation {
                     textID: info.textID)
             }
         }
+    }
+
+    /// Bound values as one text, as ``StatementTexts/arguments`` has them.
+    private static func rendered(_ arguments: [DatabaseValue]) -> String {
+        arguments.count == 1 ? arguments[0].description : StatementTexts.joined(arguments.map(\.description))
     }
 }

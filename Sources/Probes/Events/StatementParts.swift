@@ -1,6 +1,6 @@
 /// An executed statement's figures, without its texts: what a sink that
 /// adds statements up needs once it has seen the statement's shape and
-/// text (``EventSink/receiveStatement(_:event:)``).
+/// text (``EventSink/receiveStatement(_:texts:event:)``).
 public struct StatementParts: Sendable {
     /// ``SQLEvent/shapeID``.
     public var shapeID: Int

@@ -85,7 +85,10 @@ public final class Recorder: EventSink, @unchecked Sendable {
     /// its entity; the event is made only for a fault from the database
     /// that may belong to a fault storm (its entity was reached through a
     /// relationship fault), whose evidence needs the call site.
-    public func receiveFault(entity: String, source: FaultSource, durationNanoseconds: UInt64, event: () -> FaultEvent) {
+    public func receiveFault(
+        entity: String, context: String, source: FaultSource, durationNanoseconds: UInt64,
+        callSite: () -> CallSite, event: () -> FaultEvent
+    ) {
         guard bufferCapacity == 0 else { return receive(fault: event()) }
         lock.withLock {
             state.counters.faultsFired += 1
@@ -122,7 +125,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
     /// were seen before (and that has no full scan to note) only adds to
     /// the counters, its aggregate and its repetition count: no event is
     /// made. Anything else takes the event.
-    public func receiveStatement(_ parts: StatementParts, event: () -> SQLEvent) {
+    public func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent) {
         guard bufferCapacity == 0, details.isEmpty, !parts.hasDetails, parts.fullScanSteps == 0,
               lock.withLock({ count(parts) })
         else { return receive(sql: event()) }

@@ -32,8 +32,13 @@ public protocol EventSink: AnyObject, Sendable {
     func receive(fault: FaultEvent)
     /// Receives an object fault as its parts, the event made by `event`
     /// only if the sink needs it whole: the engine's hot path (a fault per
-    /// object read in a loop). By default, `receive(fault: event())`.
-    func receiveFault(entity: String, source: FaultSource, durationNanoseconds: UInt64, event: () -> FaultEvent)
+    /// object read in a loop). `context` and `callSite` are there for a
+    /// sink that groups faults by them (the LTTng sink's runs); the call
+    /// site is made only when asked for. By default,
+    /// `receive(fault: event())`.
+    func receiveFault(
+        entity: String, context: String, source: FaultSource, durationNanoseconds: UInt64,
+        callSite: () -> CallSite, event: () -> FaultEvent)
     /// Receives a fault the row cache could not serve.
     func receive(cacheMiss: CacheMissEvent)
     /// Receives a cache miss as its parts, the event made by `event` only
@@ -41,10 +46,10 @@ public protocol EventSink: AnyObject, Sendable {
     func receiveCacheMiss(entity: String, reason: String, event: () -> CacheMissEvent)
     /// Receives an executed statement.
     func receive(sql: SQLEvent)
-    /// Receives an executed statement as its figures, the event made by
-    /// `event` only if the sink needs it whole: a statement per fault in a
-    /// loop. By default, `receive(sql: event())`.
-    func receiveStatement(_ parts: StatementParts, event: () -> SQLEvent)
+    /// Receives an executed statement as its figures, its texts made by
+    /// `texts` and the event by `event` only if the sink needs them: a
+    /// statement per fault in a loop. By default, `receive(sql: event())`.
+    func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent)
     /// Receives a change of a context's state.
     func receive(context: ContextEvent)
     /// Sends on whatever the sink holds back: the LTTng sink's runs of
@@ -60,7 +65,10 @@ extension EventSink {
     public var details: EventDetails { [] }
     public var possibleDetails: EventDetails { .all }
     public func receive(fault: FaultEvent) { receive(.fault(fault)) }
-    public func receiveFault(entity: String, source: FaultSource, durationNanoseconds: UInt64, event: () -> FaultEvent) {
+    public func receiveFault(
+        entity: String, context: String, source: FaultSource, durationNanoseconds: UInt64,
+        callSite: () -> CallSite, event: () -> FaultEvent
+    ) {
         receive(fault: event())
     }
     public func receive(cacheMiss: CacheMissEvent) { receive(.cacheMiss(cacheMiss)) }
@@ -68,7 +76,7 @@ extension EventSink {
         receive(cacheMiss: event())
     }
     public func receive(sql: SQLEvent) { receive(.sql(sql)) }
-    public func receiveStatement(_ parts: StatementParts, event: () -> SQLEvent) {
+    public func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent) {
         receive(sql: event())
     }
     public func receive(context: ContextEvent) { receive(.context(context)) }
@@ -129,10 +137,15 @@ public final class MultiplexSink: EventSink {
     }
 
     /// The event is made at most once, for the sinks that need it whole.
-    public func receiveFault(entity: String, source: FaultSource, durationNanoseconds: UInt64, event: () -> FaultEvent) {
+    public func receiveFault(
+        entity: String, context: String, source: FaultSource, durationNanoseconds: UInt64,
+        callSite: () -> CallSite, event: () -> FaultEvent
+    ) {
         var made: FaultEvent?
         for sink in sinks where sink.isEnabled(.fault) {
-            sink.receiveFault(entity: entity, source: source, durationNanoseconds: durationNanoseconds) {
+            sink.receiveFault(
+                entity: entity, context: context, source: source, durationNanoseconds: durationNanoseconds, callSite: callSite
+            ) {
                 if let made { return made }
                 let new = event()
                 made = new
@@ -142,10 +155,10 @@ public final class MultiplexSink: EventSink {
     }
 
     /// The event is made at most once, for the sinks that need it whole.
-    public func receiveStatement(_ parts: StatementParts, event: () -> SQLEvent) {
+    public func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent) {
         var made: SQLEvent?
         for sink in sinks where sink.isEnabled(.sql) {
-            sink.receiveStatement(parts) {
+            sink.receiveStatement(parts, texts: texts) {
                 if let made { return made }
                 let new = event()
                 made = new

@@ -62,6 +62,27 @@ struct HeldBackRuns {
         return ended
     }
 
+    /// Adds a row-cache fault to the pending fault run if it continues it
+    /// (the same context, entity and call site), from its parts, without
+    /// its event; returns false, changing nothing, if it does not.
+    mutating func extendFaults(
+        entity: String, context: String, callSite: () -> CallSite, durationNanoseconds: UInt64
+    ) -> Bool {
+        guard faults != nil else { return false }
+        // Compared in place: copying the first fault out would retain and
+        // release its strings.
+        guard faults.unsafelyUnwrapped.first.entity == entity, faults.unsafelyUnwrapped.first.context == context else {
+            return false
+        }
+        let site = callSite()
+        guard faults.unsafelyUnwrapped.first.callSite.line == site.line,
+            faults.unsafelyUnwrapped.first.callSite.file == site.file
+        else { return false }
+        faults!.count += 1
+        faults!.durationNanoseconds &+= durationNanoseconds
+        return true
+    }
+
     /// Adds a refresh to the pending refresh run; returns the run it ended
     /// instead, if the refresh is of another context.
     mutating func add(refresh event: ContextEvent) -> Refreshes? {

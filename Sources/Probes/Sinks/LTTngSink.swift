@@ -130,6 +130,21 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
     // never through an `Event`. These trace unconditionally: the engine
     // asks `isEnabled` first.
 
+    /// A row-cache fault that continues the pending run only adds to its
+    /// count and duration: no event is made for it.
+    public func receiveFault(
+        entity: String, context: String, source: FaultSource, durationNanoseconds: UInt64,
+        callSite: () -> CallSite, event: () -> FaultEvent
+    ) {
+        guard source == .rowCache else { return receive(fault: event()) }
+        lock.withLock {
+            if runs.extendFaults(entity: entity, context: context, callSite: callSite, durationNanoseconds: durationNanoseconds) {
+                return
+            }
+            if let ended = runs.add(rowCacheFault: event()) { trace(ended) }
+        }
+    }
+
     public func receive(fault e: FaultEvent) {
         guard e.source == .rowCache else { return alone { traceFault(e, count: 1, durationNanoseconds: e.durationNanoseconds) } }
         lock.withLock {
@@ -146,7 +161,13 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
     }
 
     public func receive(sql e: SQLEvent) {
-        alone { trace(e) }
+        alone { trace(StatementParts(e), StatementTexts(e)) }
+    }
+
+    /// From the figures and texts: no ``SQLEvent`` is made.
+    public func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent) {
+        let texts = texts()
+        alone { trace(parts, texts) }
     }
 
     public func receive(context e: ContextEvent) {
@@ -193,23 +214,21 @@ extension LTTngSink {
         }
     }
 
-    private func trace(_ e: SQLEvent) {
-        // Most statements have one bound value or none: no joining then.
-        let arguments = e.arguments.count == 1 ? e.arguments[0] : e.arguments.joined(separator: ", ")
-        let queryPlan = e.queryPlan?.joined(separator: "\n") ?? ""
-        e.sql.withCString { statement in
-            e.shape.withCString { shape in
-                arguments.withCString { arguments in
-                    e.purpose.withCString { purpose in
+    private func trace(_ e: StatementParts, _ texts: StatementTexts) {
+        let queryPlan = texts.queryPlan?.joined(separator: "\n") ?? ""
+        texts.sql.withCString { statement in
+            texts.shape.withCString { shape in
+                texts.arguments.withCString { arguments in
+                    texts.purpose.withCString { purpose in
                         queryPlan.withCString { plan in
-                            e.callSite.file.withCString { file in
+                            texts.callSite.file.withCString { file in
                                 var fields = faultline_sql_fields(
                                     statement: statement, shape: shape, arguments: arguments,
                                     duration_ns: e.durationNanoseconds, rows_returned: UInt64(e.rowsReturned),
                                     rows_changed: UInt64(e.rowsChanged), full_scan_steps: UInt64(e.fullScanSteps),
                                     sorts: UInt64(e.sorts), auto_indexes: UInt64(e.autoIndexes), vm_steps: UInt64(e.vmSteps),
                                     purpose: purpose, query_plan: plan, call_site_file: file,
-                                    call_site_line: Int64(e.callSite.line))
+                                    call_site_line: Int64(texts.callSite.line))
                                 faultline_tp_sql(&fields)
                             }
                         }

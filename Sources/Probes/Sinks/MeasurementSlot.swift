@@ -40,14 +40,19 @@ public final class MeasurementSlot: EventSink, @unchecked Sendable {
     public func receive(_ event: Event) { current?.receive(event) }
     public func receive(fault: FaultEvent) { current?.receive(fault: fault) }
     public func receive(cacheMiss: CacheMissEvent) { current?.receive(cacheMiss: cacheMiss) }
-    public func receiveFault(entity: String, source: FaultSource, durationNanoseconds: UInt64, event: () -> FaultEvent) {
-        current?.receiveFault(entity: entity, source: source, durationNanoseconds: durationNanoseconds, event: event)
+    public func receiveFault(
+        entity: String, context: String, source: FaultSource, durationNanoseconds: UInt64,
+        callSite: () -> CallSite, event: () -> FaultEvent
+    ) {
+        current?.receiveFault(
+            entity: entity, context: context, source: source, durationNanoseconds: durationNanoseconds, callSite: callSite,
+            event: event)
     }
     public func receiveCacheMiss(entity: String, reason: String, event: () -> CacheMissEvent) {
         current?.receiveCacheMiss(entity: entity, reason: reason, event: event)
     }
-    public func receiveStatement(_ parts: StatementParts, event: () -> SQLEvent) {
-        current?.receiveStatement(parts, event: event)
+    public func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent) {
+        current?.receiveStatement(parts, texts: texts, event: event)
     }
     public func receive(sql: SQLEvent) { current?.receive(sql: sql) }
     public func receive(context: ContextEvent) { current?.receive(context: context) }
