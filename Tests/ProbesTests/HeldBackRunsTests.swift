@@ -77,6 +77,22 @@ import Testing
         #expect(ended.last.objectsRegistered == 2)
     }
 
+    @Test func aRefreshExtendsTheRunFromItsPartsOnlyIfOfTheSameContext() throws {
+        var runs = HeldBackRuns()
+        func extend(_ context: String, registered: Int, peak: Int) -> Bool {
+            runs.extendRefreshes(context: context, objectsRegistered: registered, objectsRegisteredPeak: peak)
+        }
+        #expect(!extend("main", registered: 3, peak: 9))
+        #expect(runs.isEmpty)
+        _ = runs.add(refresh: Self.refresh("main", registered: 3))
+        #expect(extend("main", registered: 2, peak: 10))
+        #expect(!extend("background", registered: 1, peak: 10))
+        let run = try #require(runs.refreshes)
+        #expect(run.count == 2)
+        #expect(run.last.objectsRegistered == 2 && run.last.objectsRegisteredPeak == 10)
+        #expect(run.last.context == "main")
+    }
+
     @Test func pendingRunsEndInTheOrderTheyStarted() {
         var runs = HeldBackRuns()
         _ = runs.add(refresh: Self.refresh("main", registered: 1))

@@ -164,6 +164,31 @@ import Testing
         }
     }
 
+    /// Keeps the context events it receives; asks for every context change
+    /// if `everyChange`.
+    final class ContextCollector: EventSink, @unchecked Sendable {
+        let everyChange: Bool
+        var events: [ContextEvent] = []
+        init(everyChange: Bool) { self.everyChange = everyChange }
+        var details: EventDetails { everyChange ? [.contextChanges] : [] }
+        func receive(_ event: Event) {
+            if case .context(let e) = event { events.append(e) }
+        }
+    }
+
+    @Test func aRefreshGoesOnlyToTheSinksThatAskForEveryChangeAndIsMadeOnce() {
+        let (a, b, c) = (ContextCollector(everyChange: true), ContextCollector(everyChange: false), ContextCollector(everyChange: true))
+        let sinks = MultiplexSink([a, b, c])
+        var made = 0
+        sinks.receiveRefresh(context: "main", objectsRegistered: 4, objectsRegisteredPeak: 5) {
+            made += 1
+            return ContextEvent(start: 0, thread: 1, context: "main", kind: .refresh, objectsRegistered: 4, objectsRegisteredPeak: 5)
+        }
+        #expect(made == 1)
+        #expect(a.events.map(\.objectsRegistered) == [4] && c.events.map(\.objectsRegistered) == [4])
+        #expect(b.events.isEmpty)
+    }
+
     static func event(_ source: FaultSource) -> FaultEvent {
         FaultEvent(start: 0, durationNanoseconds: 40, thread: 1, context: "main", entity: "Person", primaryKey: 7, source: source, callSite: .unknown)
     }
@@ -171,7 +196,7 @@ import Testing
     @Test func theRecorderCountsARowCacheFaultWithoutTheEvent() {
         let recorder = Recorder()
         var made = 0
-        recorder.receiveFault(entity: "Person", context: "main", source: .rowCache, durationNanoseconds: 40, callSite: { .unknown }) {
+        recorder.receiveFault(entity: "Person", primaryKey: 7, context: "main", source: .rowCache, durationNanoseconds: 40, callSite: { .unknown }) {
             made += 1
             return Self.event(.rowCache)
         }
@@ -181,7 +206,7 @@ import Testing
         #expect(recorder.snapshot().evidence.faultedEntities == ["Person"])
         // From the database, the event is made only for the first fault of
         // a fault storm: after a relationship fault led to the entity.
-        recorder.receiveFault(entity: "Person", context: "main", source: .database, durationNanoseconds: 40, callSite: { .unknown }) {
+        recorder.receiveFault(entity: "Person", primaryKey: 7, context: "main", source: .database, durationNanoseconds: 40, callSite: { .unknown }) {
             made += 1
             return Self.event(.database)
         }
@@ -191,7 +216,7 @@ import Testing
             start: 0, durationNanoseconds: 0, thread: 1, context: "main", entity: "Selfie", relationship: "people", primaryKey: 1,
             destinationEntity: "Person", destinationCount: 3, source: .database, callSite: .unknown)))
         for _ in 0..<3 {
-            recorder.receiveFault(entity: "Person", context: "main", source: .database, durationNanoseconds: 40, callSite: { .unknown }) {
+            recorder.receiveFault(entity: "Person", primaryKey: 7, context: "main", source: .database, durationNanoseconds: 40, callSite: { .unknown }) {
                 made += 1
                 return Self.event(.database)
             }
@@ -203,7 +228,7 @@ import Testing
         #expect(recorder.snapshot().evidence.faultStorms["Person"]?.relationship == "Selfie.people")
         // With a buffer of events, the event is made.
         let keeping = Recorder(bufferCapacity: 10)
-        keeping.receiveFault(entity: "Person", context: "main", source: .rowCache, durationNanoseconds: 40, callSite: { .unknown }) { Self.event(.rowCache) }
+        keeping.receiveFault(entity: "Person", primaryKey: 7, context: "main", source: .rowCache, durationNanoseconds: 40, callSite: { .unknown }) { Self.event(.rowCache) }
         #expect(keeping.snapshot().events.count == 1)
     }
 
@@ -211,7 +236,7 @@ import Testing
         let (a, b, recorder) = (Collector(), Collector(), Recorder())
         let sinks = MultiplexSink([a, recorder, b])
         var made = 0
-        sinks.receiveFault(entity: "Person", context: "main", source: .rowCache, durationNanoseconds: 40, callSite: { .unknown }) {
+        sinks.receiveFault(entity: "Person", primaryKey: 7, context: "main", source: .rowCache, durationNanoseconds: 40, callSite: { .unknown }) {
             made += 1
             return Self.event(.rowCache)
         }
@@ -273,7 +298,7 @@ import Testing
         let recorder = Recorder()
         var made = 0
         func miss(_ reason: String, to sink: any EventSink) {
-            sink.receiveCacheMiss(entity: "Person", reason: reason) {
+            sink.receiveCacheMiss(entity: "Person", primaryKey: 7, reason: reason) {
                 made += 1
                 return CacheMissEvent(start: 0, thread: 1, entity: "Person", primaryKey: 7, reason: reason)
             }
@@ -286,7 +311,7 @@ import Testing
         miss(InsightEvidence.staleMissReason, to: recorder)
         #expect(made == 1)
         // Stale before the storm's first fault: kept for the storm.
-        recorder.receiveFault(entity: "Person", context: "main", source: .database, durationNanoseconds: 40, callSite: { .unknown }) { Self.event(.database) }
+        recorder.receiveFault(entity: "Person", primaryKey: 7, context: "main", source: .database, durationNanoseconds: 40, callSite: { .unknown }) { Self.event(.database) }
         #expect(recorder.snapshot().evidence.faultStorms["Person"]?.stale == 1)
         // Several sinks: made once, for those that need it.
         let (a, b) = (Collector(), Collector())

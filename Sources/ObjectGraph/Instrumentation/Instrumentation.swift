@@ -54,7 +54,7 @@ public final class Instrumentation: Sendable {
         let reason = reason()
         // The event itself, and its clock reading, only for a sink that
         // needs it whole (the recorder needs only the stale ones').
-        sink.receiveCacheMiss(entity: id.entityName, reason: reason) {
+        sink.receiveCacheMiss(entity: id.entityName, primaryKey: id.primaryKey, reason: reason) {
             CacheMissEvent(
                 start: ProbeClock.now(), thread: ProbeClock.threadID(), entity: id.entityName, primaryKey: id.primaryKey, reason: reason)
         }
@@ -70,7 +70,7 @@ public final class Instrumentation: Sendable {
         // The event itself only for a sink that needs it whole (the
         // recorder counts a row-cache fault from these parts).
         sink.receiveFault(
-            entity: id.entityName, context: context, source: source, durationNanoseconds: duration, callSite: callSite
+            entity: id.entityName, primaryKey: id.primaryKey, context: context, source: source, durationNanoseconds: duration, callSite: callSite
         ) {
             FaultEvent(
                 start: start, durationNanoseconds: duration, thread: ProbeClock.threadID(), context: context,
@@ -131,7 +131,15 @@ public final class Instrumentation: Sendable {
     private func emitContextChange(_ context: String, kind: ContextChange, prefetchUsage: PrefetchUsage?) {
         #if !FAULTLINE_NO_INSTRUMENTATION
         guard let sink, sink.isEnabled(.context) else { return }
-        if kind == .refresh, !sink.details.contains(.contextChanges) { return }
+        if kind == .refresh {
+            guard sink.details.contains(.contextChanges) else { return }
+            let (registered, peak) = (objectsRegistered, objectsRegisteredPeak)
+            return sink.receiveRefresh(context: context, objectsRegistered: registered, objectsRegisteredPeak: peak) {
+                ContextEvent(
+                    start: ProbeClock.now(), thread: ProbeClock.threadID(), context: context, kind: .refresh,
+                    objectsRegistered: registered, objectsRegisteredPeak: peak)
+            }
+        }
         sink.receive(context: ContextEvent(
             start: ProbeClock.now(), thread: ProbeClock.threadID(), context: context, kind: kind,
             objectsRegistered: objectsRegistered, objectsRegisteredPeak: objectsRegisteredPeak, prefetchUsage: prefetchUsage))

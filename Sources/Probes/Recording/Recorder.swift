@@ -86,7 +86,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
     /// that may belong to a fault storm (its entity was reached through a
     /// relationship fault), whose evidence needs the call site.
     public func receiveFault(
-        entity: String, context: String, source: FaultSource, durationNanoseconds: UInt64,
+        entity: String, primaryKey: Int64, context: String, source: FaultSource, durationNanoseconds: UInt64,
         callSite: () -> CallSite, event: () -> FaultEvent
     ) {
         guard bufferCapacity == 0 else { return receive(fault: event()) }
@@ -108,7 +108,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
     /// Without an event buffer, only a stale miss is evidence (an absent
     /// row counts through its fault): the others take no lock and make no
     /// event.
-    public func receiveCacheMiss(entity: String, reason: String, event: () -> CacheMissEvent) {
+    public func receiveCacheMiss(entity: String, primaryKey: Int64, reason: String, event: () -> CacheMissEvent) {
         guard bufferCapacity == 0 else { return receive(cacheMiss: event()) }
         guard reason == InsightEvidence.staleMissReason else { return }
         receive(cacheMiss: event())

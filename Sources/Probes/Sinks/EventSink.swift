@@ -11,10 +11,13 @@
 /// changes: nearly all of a fault loop's events) arrive through their own
 /// `receive(fault:)`, `receive(cacheMiss:)`, `receive(sql:)` and
 /// `receive(context:)`, which by default wrap the event and call
-/// ``receive(_:)``. A sink that keeps totals (the recorder) or writes fields
-/// (the LTTng tracepoints) implements them to use the fields in place:
-/// wrapping an event in ``Event`` and copying it out again costs more than
-/// either does with it.
+/// ``receive(_:)``. From the engine they arrive as their parts first
+/// (`receiveFault`, `receiveCacheMiss`, `receiveStatement`,
+/// `receiveRefresh`), with a closure that makes the event, which by
+/// default is made and passed on. A sink that keeps totals (the recorder)
+/// or writes fields (the LTTng tracepoints) implements them to use the
+/// parts in place: building an event, wrapping it in ``Event`` and
+/// copying it out again costs more than either does with it.
 public protocol EventSink: AnyObject, Sendable {
     /// Whether the sink wants events of this kind now. The engine asks
     /// before it builds an event, so an unwanted event costs one call.
@@ -37,13 +40,13 @@ public protocol EventSink: AnyObject, Sendable {
     /// site is made only when asked for. By default,
     /// `receive(fault: event())`.
     func receiveFault(
-        entity: String, context: String, source: FaultSource, durationNanoseconds: UInt64,
+        entity: String, primaryKey: Int64, context: String, source: FaultSource, durationNanoseconds: UInt64,
         callSite: () -> CallSite, event: () -> FaultEvent)
     /// Receives a fault the row cache could not serve.
     func receive(cacheMiss: CacheMissEvent)
     /// Receives a cache miss as its parts, the event made by `event` only
     /// if the sink needs it whole. By default, `receive(cacheMiss: event())`.
-    func receiveCacheMiss(entity: String, reason: String, event: () -> CacheMissEvent)
+    func receiveCacheMiss(entity: String, primaryKey: Int64, reason: String, event: () -> CacheMissEvent)
     /// Receives an executed statement.
     func receive(sql: SQLEvent)
     /// Receives an executed statement as its figures, its texts made by
@@ -52,6 +55,11 @@ public protocol EventSink: AnyObject, Sendable {
     func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent)
     /// Receives a change of a context's state.
     func receive(context: ContextEvent)
+    /// Receives the refresh of one object (sent only to a sink whose
+    /// ``details`` ask for ``EventDetails/contextChanges``) as its parts,
+    /// the event made by `event` only if the sink needs it whole: a
+    /// refresh per object in a loop. By default, `receive(context: event())`.
+    func receiveRefresh(context: String, objectsRegistered: Int, objectsRegisteredPeak: Int, event: () -> ContextEvent)
     /// Sends on whatever the sink holds back: the LTTng sink's runs of
     /// row-cache faults and refreshes, each traced as one event when it
     /// ends. The engine calls it when a context's outermost `perform`
@@ -66,13 +74,13 @@ extension EventSink {
     public var possibleDetails: EventDetails { .all }
     public func receive(fault: FaultEvent) { receive(.fault(fault)) }
     public func receiveFault(
-        entity: String, context: String, source: FaultSource, durationNanoseconds: UInt64,
+        entity: String, primaryKey: Int64, context: String, source: FaultSource, durationNanoseconds: UInt64,
         callSite: () -> CallSite, event: () -> FaultEvent
     ) {
         receive(fault: event())
     }
     public func receive(cacheMiss: CacheMissEvent) { receive(.cacheMiss(cacheMiss)) }
-    public func receiveCacheMiss(entity: String, reason: String, event: () -> CacheMissEvent) {
+    public func receiveCacheMiss(entity: String, primaryKey: Int64, reason: String, event: () -> CacheMissEvent) {
         receive(cacheMiss: event())
     }
     public func receive(sql: SQLEvent) { receive(.sql(sql)) }
@@ -80,6 +88,9 @@ extension EventSink {
         receive(sql: event())
     }
     public func receive(context: ContextEvent) { receive(.context(context)) }
+    public func receiveRefresh(context: String, objectsRegistered: Int, objectsRegisteredPeak: Int, event: () -> ContextEvent) {
+        receive(context: event())
+    }
     public func flush() {}
 }
 
@@ -138,13 +149,13 @@ public final class MultiplexSink: EventSink {
 
     /// The event is made at most once, for the sinks that need it whole.
     public func receiveFault(
-        entity: String, context: String, source: FaultSource, durationNanoseconds: UInt64,
+        entity: String, primaryKey: Int64, context: String, source: FaultSource, durationNanoseconds: UInt64,
         callSite: () -> CallSite, event: () -> FaultEvent
     ) {
         var made: FaultEvent?
         for sink in sinks where sink.isEnabled(.fault) {
             sink.receiveFault(
-                entity: entity, context: context, source: source, durationNanoseconds: durationNanoseconds, callSite: callSite
+                entity: entity, primaryKey: primaryKey, context: context, source: source, durationNanoseconds: durationNanoseconds, callSite: callSite
             ) {
                 if let made { return made }
                 let new = event()
@@ -168,10 +179,10 @@ public final class MultiplexSink: EventSink {
     }
 
     /// The event is made at most once, for the sinks that need it whole.
-    public func receiveCacheMiss(entity: String, reason: String, event: () -> CacheMissEvent) {
+    public func receiveCacheMiss(entity: String, primaryKey: Int64, reason: String, event: () -> CacheMissEvent) {
         var made: CacheMissEvent?
         for sink in sinks where sink.isEnabled(.cacheMiss) {
-            sink.receiveCacheMiss(entity: entity, reason: reason) {
+            sink.receiveCacheMiss(entity: entity, primaryKey: primaryKey, reason: reason) {
                 if let made { return made }
                 let new = event()
                 made = new
@@ -193,6 +204,20 @@ public final class MultiplexSink: EventSink {
         for sink in sinks where sink.isEnabled(.context) {
             if context.kind == .refresh, !sink.details.contains(.contextChanges) { continue }
             sink.receive(context: context)
+        }
+    }
+
+    /// The event is made at most once, for the sinks that ask for every
+    /// context change and need it whole.
+    public func receiveRefresh(context: String, objectsRegistered: Int, objectsRegisteredPeak: Int, event: () -> ContextEvent) {
+        var made: ContextEvent?
+        for sink in sinks where sink.isEnabled(.context) && sink.details.contains(.contextChanges) {
+            sink.receiveRefresh(context: context, objectsRegistered: objectsRegistered, objectsRegisteredPeak: objectsRegisteredPeak) {
+                if let made { return made }
+                let new = event()
+                made = new
+                return new
+            }
         }
     }
 

@@ -97,6 +97,17 @@ struct HeldBackRuns {
         return ended
     }
 
+    /// Adds a refresh to the pending refresh run if it is of the same
+    /// context, from its parts, without its event; returns false, changing
+    /// nothing, if it is not.
+    mutating func extendRefreshes(context: String, objectsRegistered: Int, objectsRegisteredPeak: Int) -> Bool {
+        guard refreshes != nil, refreshes.unsafelyUnwrapped.last.context == context else { return false }
+        refreshes!.count += 1
+        refreshes!.last.objectsRegistered = objectsRegistered
+        refreshes!.last.objectsRegisteredPeak = objectsRegisteredPeak
+        return true
+    }
+
     /// Ends both runs: those pending, the earlier started first.
     mutating func endAll() -> [Ended] {
         var ended: [Ended] = []

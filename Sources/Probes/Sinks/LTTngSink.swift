@@ -130,13 +130,22 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
     // never through an `Event`. These trace unconditionally: the engine
     // asks `isEnabled` first.
 
-    /// A row-cache fault that continues the pending run only adds to its
-    /// count and duration: no event is made for it.
+    /// No event is made for a fault, but for the first of a run of
+    /// row-cache faults: a fault from the database is traced from its
+    /// parts, and a row-cache fault that continues the pending run only
+    /// adds to its count and duration.
     public func receiveFault(
-        entity: String, context: String, source: FaultSource, durationNanoseconds: UInt64,
+        entity: String, primaryKey: Int64, context: String, source: FaultSource, durationNanoseconds: UInt64,
         callSite: () -> CallSite, event: () -> FaultEvent
     ) {
-        guard source == .rowCache else { return receive(fault: event()) }
+        guard source == .rowCache else {
+            let site = callSite()
+            return alone {
+                traceFault(
+                    context: context, entity: entity, primaryKey: primaryKey, source: source, count: 1,
+                    durationNanoseconds: durationNanoseconds, callSite: site)
+            }
+        }
         lock.withLock {
             if runs.extendFaults(entity: entity, context: context, callSite: callSite, durationNanoseconds: durationNanoseconds) {
                 return
@@ -146,18 +155,19 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
     }
 
     public func receive(fault e: FaultEvent) {
-        guard e.source == .rowCache else { return alone { traceFault(e, count: 1, durationNanoseconds: e.durationNanoseconds) } }
+        guard e.source == .rowCache else { return alone { trace(fault: e, count: 1, durationNanoseconds: e.durationNanoseconds) } }
         lock.withLock {
             if let ended = runs.add(rowCacheFault: e) { trace(ended) }
         }
     }
 
     public func receive(cacheMiss e: CacheMissEvent) {
-        alone {
-            e.entity.withCString { entity in
-                e.reason.withCString { reason in faultline_tp_cache_miss(entity, e.primaryKey, reason) }
-            }
-        }
+        alone { traceCacheMiss(entity: e.entity, primaryKey: e.primaryKey, reason: e.reason) }
+    }
+
+    /// From its parts: no ``CacheMissEvent`` (nor its clock reading) is made.
+    public func receiveCacheMiss(entity: String, primaryKey: Int64, reason: String, event: () -> CacheMissEvent) {
+        alone { traceCacheMiss(entity: entity, primaryKey: primaryKey, reason: reason) }
     }
 
     public func receive(sql e: SQLEvent) {
@@ -177,8 +187,19 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
         }
     }
 
+    /// A refresh that continues the pending run only updates its count and
+    /// registration counts: no event is made for it.
+    public func receiveRefresh(context: String, objectsRegistered: Int, objectsRegisteredPeak: Int, event: () -> ContextEvent) {
+        lock.withLock {
+            if runs.extendRefreshes(context: context, objectsRegistered: objectsRegistered, objectsRegisteredPeak: objectsRegisteredPeak) {
+                return
+            }
+            if let ended = runs.add(refresh: event()) { trace(ended) }
+        }
+    }
+
     private func trace(_ run: HeldBackRuns.Faults) {
-        traceFault(run.first, count: run.count, durationNanoseconds: run.durationNanoseconds)
+        trace(fault: run.first, count: run.count, durationNanoseconds: run.durationNanoseconds)
     }
 
     private func trace(_ run: HeldBackRuns.Refreshes) {
@@ -191,14 +212,29 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
 // an implicit String-to-pointer argument would allocate and copy an array
 // for each string of each event. Each is called with the lock held.
 extension LTTngSink {
-    private func traceFault(_ e: FaultEvent, count: UInt64, durationNanoseconds: UInt64) {
-        e.context.withCString { context in
-            e.entity.withCString { entity in
-                e.callSite.file.withCString { file in
+    private func trace(fault e: FaultEvent, count: UInt64, durationNanoseconds: UInt64) {
+        traceFault(
+            context: e.context, entity: e.entity, primaryKey: e.primaryKey, source: e.source, count: count,
+            durationNanoseconds: durationNanoseconds, callSite: e.callSite)
+    }
+
+    private func traceFault(
+        context: String, entity: String, primaryKey: Int64, source: FaultSource, count: UInt64, durationNanoseconds: UInt64,
+        callSite: CallSite
+    ) {
+        context.withCString { context in
+            entity.withCString { entity in
+                callSite.file.withCString { file in
                     faultline_tp_fault(
-                        context, entity, e.primaryKey, e.source.cName, count, durationNanoseconds, file, Int64(e.callSite.line))
+                        context, entity, primaryKey, source.cName, count, durationNanoseconds, file, Int64(callSite.line))
                 }
             }
+        }
+    }
+
+    private func traceCacheMiss(entity: String, primaryKey: Int64, reason: String) {
+        entity.withCString { entity in
+            reason.withCString { reason in faultline_tp_cache_miss(entity, primaryKey, reason) }
         }
     }
 

@@ -41,19 +41,23 @@ public final class MeasurementSlot: EventSink, @unchecked Sendable {
     public func receive(fault: FaultEvent) { current?.receive(fault: fault) }
     public func receive(cacheMiss: CacheMissEvent) { current?.receive(cacheMiss: cacheMiss) }
     public func receiveFault(
-        entity: String, context: String, source: FaultSource, durationNanoseconds: UInt64,
+        entity: String, primaryKey: Int64, context: String, source: FaultSource, durationNanoseconds: UInt64,
         callSite: () -> CallSite, event: () -> FaultEvent
     ) {
         current?.receiveFault(
-            entity: entity, context: context, source: source, durationNanoseconds: durationNanoseconds, callSite: callSite,
+            entity: entity, primaryKey: primaryKey, context: context, source: source, durationNanoseconds: durationNanoseconds, callSite: callSite,
             event: event)
     }
-    public func receiveCacheMiss(entity: String, reason: String, event: () -> CacheMissEvent) {
-        current?.receiveCacheMiss(entity: entity, reason: reason, event: event)
+    public func receiveCacheMiss(entity: String, primaryKey: Int64, reason: String, event: () -> CacheMissEvent) {
+        current?.receiveCacheMiss(entity: entity, primaryKey: primaryKey, reason: reason, event: event)
     }
     public func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent) {
         current?.receiveStatement(parts, texts: texts, event: event)
     }
     public func receive(sql: SQLEvent) { current?.receive(sql: sql) }
     public func receive(context: ContextEvent) { current?.receive(context: context) }
+    public func receiveRefresh(context: String, objectsRegistered: Int, objectsRegisteredPeak: Int, event: () -> ContextEvent) {
+        current?.receiveRefresh(
+            context: context, objectsRegistered: objectsRegistered, objectsRegisteredPeak: objectsRegisteredPeak, event: event)
+    }
 }
