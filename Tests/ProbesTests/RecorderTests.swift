@@ -232,6 +232,41 @@ import Testing
         #expect(keeping.snapshot().events.count == 1)
     }
 
+    /// Interleaved storms of two entities, with stale misses, counted from
+    /// parts (a storm under way only counts) and from events alike, and
+    /// read in the middle of a storm as well as after it.
+    @Test func stormsCountedFromPartsEqualStormsCountedFromEvents() {
+        func relationshipFault(_ destination: String) -> Event {
+            .relationshipFault(RelationshipFaultEvent(
+                start: 0, durationNanoseconds: 0, thread: 1, context: "main", entity: "Selfie", relationship: destination.lowercased(),
+                primaryKey: 1, destinationEntity: destination, destinationCount: 3, source: .database, callSite: .unknown))
+        }
+        func fault(_ entity: String) -> FaultEvent {
+            FaultEvent(start: 0, durationNanoseconds: 40, thread: 1, context: "main", entity: entity, primaryKey: 7, source: .database, callSite: .unknown)
+        }
+        let stale = CacheMissEvent(start: 0, thread: 1, entity: "Person", primaryKey: 7, reason: InsightEvidence.staleMissReason)
+        var (byParts, byEvents) = (InsightEvidence(), InsightEvidence())
+        for event in [relationshipFault("Person"), relationshipFault("Network")] {
+            byParts.add(event)
+            byEvents.add(event)
+        }
+        var middle: [String: InsightEvidence.FaultStorm] = [:]
+        for (step, entity) in ["Person", "Person", "Network", "Person", "Person", "Network", "Network", "Person"].enumerated() {
+            byParts.addFault(entity: entity, source: .database) { fault(entity) }
+            byEvents.add(fault: fault(entity))
+            if step == 4 {
+                byParts.add(cacheMiss: stale)
+                byEvents.add(cacheMiss: stale)
+                middle = byParts.faultStorms
+                #expect(middle == byEvents.faultStorms)
+            }
+        }
+        #expect(middle["Person"]?.count == 4 && middle["Network"]?.count == 1)
+        #expect(byParts.faultStorms == byEvents.faultStorms)
+        #expect(byParts.faultStorms["Person"]?.count == 5 && byParts.faultStorms["Network"]?.count == 3)
+        #expect(byParts.faultStorms["Person"]?.stale == 1)
+    }
+
     @Test func severalSinksShareOneEvent() {
         let (a, b, recorder) = (Collector(), Collector(), Recorder())
         let sinks = MultiplexSink([a, recorder, b])

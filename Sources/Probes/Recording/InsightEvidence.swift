@@ -52,7 +52,20 @@ public struct InsightEvidence: Sendable {
 
     /// The relationship fault that last led to each destination entity.
     public private(set) var leadingRelationship: [String: String] = [:]
-    public private(set) var faultStorms: [String: FaultStorm] = [:]
+    /// Database faults of an entity after a relationship fault led to it,
+    /// with the faults of the storm under way added in.
+    public var faultStorms: [String: FaultStorm] {
+        guard let run = stormRun else { return storms }
+        var storms = storms
+        storms[run.entity]?.count += run.count
+        return storms
+    }
+    private var storms: [String: FaultStorm] = [:]
+    /// The faults of the storm under way not yet added to `storms`: a
+    /// storm's faults come in a run of one entity, and looking each up by
+    /// its name hashed the name for every fault (300 instructions, a tenth
+    /// of what the recorder costs on a loop of misses).
+    private var stormRun: (entity: String, count: Int)?
     /// Executions per statement text and list of bound values, of reads
     /// only: the advice for a repeated statement is to keep its result. A
     /// write's argument lists (a new key per insert) were hashed for
@@ -185,12 +198,24 @@ public struct InsightEvidence: Sendable {
         noteFaulted(entity)
         guard source == .database, !leadingRelationship.isEmpty else { return }
         // A storm under way only counts; its first fault needs the event.
-        if let storm = faultStorms.index(forKey: entity) {
-            faultStorms.values[storm].count += 1
+        if stormRun?.entity == entity {
+            stormRun!.count += 1
+            return
+        }
+        if storms[entity] != nil {
+            endStormRun()
+            stormRun = (entity, 1)
             return
         }
         guard leadingRelationship[entity] != nil else { return }
         add(fault: event())
+    }
+
+    /// Adds the faults of the storm under way to its entity's storm.
+    private mutating func endStormRun() {
+        guard let run = stormRun else { return }
+        storms[run.entity]?.count += run.count
+        stormRun = nil
     }
 
     /// Adds an object fault.
@@ -198,11 +223,11 @@ public struct InsightEvidence: Sendable {
     public mutating func add(fault e: FaultEvent) {
         noteFaulted(e.entity)
         guard e.source == .database, let relationship = leadingRelationship[e.entity] else { return }
-        if faultStorms[e.entity] == nil {
-            faultStorms[e.entity] = FaultStorm(
+        if storms[e.entity] == nil {
+            storms[e.entity] = FaultStorm(
                 count: 1, relationship: relationship, callSite: e.callSite, stale: pendingStale.removeValue(forKey: e.entity) ?? 0)
         } else {
-            faultStorms[e.entity]!.count += 1
+            storms[e.entity]!.count += 1
         }
     }
 
@@ -211,8 +236,8 @@ public struct InsightEvidence: Sendable {
     /// prefetching would save (the miss comes just before its fault).
     public mutating func add(cacheMiss e: CacheMissEvent) {
         guard e.reason == Self.staleMissReason, leadingRelationship[e.entity] != nil else { return }
-        faultStorms[e.entity]?.stale += 1
-        if faultStorms[e.entity] == nil { pendingStale[e.entity, default: 0] += 1 }
+        storms[e.entity]?.stale += 1
+        if storms[e.entity] == nil { pendingStale[e.entity, default: 0] += 1 }
     }
 
     /// Counts an execution without bound values of a text seen before, in
