@@ -196,7 +196,9 @@ import Testing
     @Test func theRecorderCountsARowCacheFaultWithoutTheEvent() {
         let recorder = Recorder()
         var made = 0
-        recorder.receiveFault(entity: "Person", primaryKey: 7, context: "main", source: .rowCache, durationNanoseconds: 40, callSite: { .unknown }) {
+        recorder.receiveFault(
+            entity: "Person", primaryKey: 7, context: "main", source: .rowCache, durationNanoseconds: 40, callSite: { .unknown }
+        ) {
             made += 1
             return Self.event(.rowCache)
         }
@@ -206,7 +208,9 @@ import Testing
         #expect(recorder.snapshot().evidence.faultedEntities == ["Person"])
         // From the database, the event is made only for the first fault of
         // a fault storm: after a relationship fault led to the entity.
-        recorder.receiveFault(entity: "Person", primaryKey: 7, context: "main", source: .database, durationNanoseconds: 40, callSite: { .unknown }) {
+        recorder.receiveFault(
+            entity: "Person", primaryKey: 7, context: "main", source: .database, durationNanoseconds: 40, callSite: { .unknown }
+        ) {
             made += 1
             return Self.event(.database)
         }
@@ -216,7 +220,9 @@ import Testing
             start: 0, durationNanoseconds: 0, thread: 1, context: "main", entity: "Selfie", relationship: "people", primaryKey: 1,
             destinationEntity: "Person", destinationCount: 3, source: .database, callSite: .unknown)))
         for _ in 0..<3 {
-            recorder.receiveFault(entity: "Person", primaryKey: 7, context: "main", source: .database, durationNanoseconds: 40, callSite: { .unknown }) {
+            recorder.receiveFault(
+            entity: "Person", primaryKey: 7, context: "main", source: .database, durationNanoseconds: 40, callSite: { .unknown }
+        ) {
                 made += 1
                 return Self.event(.database)
             }
@@ -346,7 +352,9 @@ import Testing
         miss(InsightEvidence.staleMissReason, to: recorder)
         #expect(made == 1)
         // Stale before the storm's first fault: kept for the storm.
-        recorder.receiveFault(entity: "Person", primaryKey: 7, context: "main", source: .database, durationNanoseconds: 40, callSite: { .unknown }) { Self.event(.database) }
+        recorder.receiveFault(
+            entity: "Person", primaryKey: 7, context: "main", source: .database, durationNanoseconds: 40, callSite: { .unknown }
+        ) { Self.event(.database) }
         #expect(recorder.snapshot().evidence.faultStorms["Person"]?.stale == 1)
         // Several sinks: made once, for those that need it.
         let (a, b) = (Collector(), Collector())

@@ -155,7 +155,8 @@ public final class MultiplexSink: EventSink {
         var made: FaultEvent?
         for sink in sinks where sink.isEnabled(.fault) {
             sink.receiveFault(
-                entity: entity, primaryKey: primaryKey, context: context, source: source, durationNanoseconds: durationNanoseconds, callSite: callSite
+                entity: entity, primaryKey: primaryKey, context: context, source: source,
+                durationNanoseconds: durationNanoseconds, callSite: callSite
             ) {
                 if let made { return made }
                 let new = event()
@@ -212,7 +213,9 @@ public final class MultiplexSink: EventSink {
     public func receiveRefresh(context: String, objectsRegistered: Int, objectsRegisteredPeak: Int, event: () -> ContextEvent) {
         var made: ContextEvent?
         for sink in sinks where sink.isEnabled(.context) && sink.details.contains(.contextChanges) {
-            sink.receiveRefresh(context: context, objectsRegistered: objectsRegistered, objectsRegisteredPeak: objectsRegisteredPeak) {
+            sink.receiveRefresh(
+                context: context, objectsRegistered: objectsRegistered, objectsRegisteredPeak: objectsRegisteredPeak
+            ) {
                 if let made { return made }
                 let new = event()
                 made = new

@@ -191,9 +191,9 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
     /// registration counts: no event is made for it.
     public func receiveRefresh(context: String, objectsRegistered: Int, objectsRegisteredPeak: Int, event: () -> ContextEvent) {
         lock.withLock {
-            if runs.extendRefreshes(context: context, objectsRegistered: objectsRegistered, objectsRegisteredPeak: objectsRegisteredPeak) {
-                return
-            }
+            let extended = runs.extendRefreshes(
+                context: context, objectsRegistered: objectsRegistered, objectsRegisteredPeak: objectsRegisteredPeak)
+            if extended { return }
             if let ended = runs.add(refresh: event()) { trace(ended) }
         }
     }

@@ -45,8 +45,8 @@ public final class MeasurementSlot: EventSink, @unchecked Sendable {
         callSite: () -> CallSite, event: () -> FaultEvent
     ) {
         current?.receiveFault(
-            entity: entity, primaryKey: primaryKey, context: context, source: source, durationNanoseconds: durationNanoseconds, callSite: callSite,
-            event: event)
+            entity: entity, primaryKey: primaryKey, context: context, source: source,
+            durationNanoseconds: durationNanoseconds, callSite: callSite, event: event)
     }
     public func receiveCacheMiss(entity: String, primaryKey: Int64, reason: String, event: () -> CacheMissEvent) {
         current?.receiveCacheMiss(entity: entity, primaryKey: primaryKey, reason: reason, event: event)
