@@ -72,7 +72,8 @@ extension Instrumentation {
         }
     }
 
-    /// Bound values as one text, as ``StatementTexts/arguments`` has them.
+    /// Bound values as one text, as ``StatementTexts/arguments`` has them;
+    /// the one value most statements have without an array of texts.
     private static func rendered(_ arguments: [DatabaseValue]) -> String {
         arguments.count == 1 ? arguments[0].description : StatementTexts.joined(arguments.map(\.description))
     }

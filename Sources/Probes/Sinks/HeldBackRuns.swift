@@ -23,8 +23,9 @@ struct HeldBackRuns {
         let order: UInt64
     }
 
-    /// A run of refreshes: the last refresh (its registration counts are
-    /// the run's latest), with the run's count.
+    /// A run of refreshes, with its count: `last` is the refresh the run
+    /// is traced as, its context's, with the registration counts of the
+    /// last refresh.
     struct Refreshes {
         var last: ContextEvent
         var count: UInt64
@@ -49,13 +50,10 @@ struct HeldBackRuns {
     /// ended instead, if the fault does not continue it (another context,
     /// entity or call site).
     mutating func add(rowCacheFault event: FaultEvent) -> Faults? {
-        // In place: copying the run out and back retained and released
-        // its strings for every fault.
-        if faults != nil, Self.continues(faults.unsafelyUnwrapped.first, event) {
-            faults!.count += 1
-            faults!.durationNanoseconds &+= event.durationNanoseconds
-            return nil
-        }
+        let extended = extendFaults(
+            entity: event.entity, context: event.context, callSite: { event.callSite },
+            durationNanoseconds: event.durationNanoseconds)
+        if extended { return nil }
         let ended = faults
         started += 1
         faults = Faults(first: event, count: 1, durationNanoseconds: event.durationNanoseconds, order: started)
@@ -86,11 +84,10 @@ struct HeldBackRuns {
     /// Adds a refresh to the pending refresh run; returns the run it ended
     /// instead, if the refresh is of another context.
     mutating func add(refresh event: ContextEvent) -> Refreshes? {
-        if refreshes != nil, refreshes.unsafelyUnwrapped.last.context == event.context {
-            refreshes!.count += 1
-            refreshes!.last = event
-            return nil
-        }
+        let extended = extendRefreshes(
+            context: event.context, objectsRegistered: event.objectsRegistered,
+            objectsRegisteredPeak: event.objectsRegisteredPeak)
+        if extended { return nil }
         let ended = refreshes
         started += 1
         refreshes = Refreshes(last: event, count: 1, order: started)
@@ -124,10 +121,5 @@ struct HeldBackRuns {
         faults = nil
         refreshes = nil
         return ended
-    }
-
-    private static func continues(_ first: FaultEvent, _ next: FaultEvent) -> Bool {
-        first.entity == next.entity && first.context == next.context
-            && first.callSite.line == next.callSite.line && first.callSite.file == next.callSite.file
     }
 }
