@@ -286,6 +286,42 @@ import Testing
         #expect(recorder.counters.cacheHits == 1)
     }
 
+    /// Keeps the texts of the statements it receives, as the LTTng sink
+    /// takes them.
+    final class TextsCollector: EventSink, @unchecked Sendable {
+        var texts: [StatementTexts] = []
+        func receive(_ event: Event) {}
+        func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent) {
+            self.texts.append(texts())
+        }
+    }
+
+    /// Behind a sink that made the event, the texts come from it: the
+    /// bound values are rendered once.
+    @Test func severalSinksShareOneStatementEventAndItsTexts() {
+        let e = SQLEvent(
+            start: 0, durationNanoseconds: 100, thread: 1, sql: "SELECT ? , ?", shape: "SELECT ? , ?", shapeID: 9_101,
+            arguments: ["1", "'a'"], rowsReturned: 1, rowsChanged: 0, fullScanSteps: 0, sorts: 0, autoIndexes: 0, vmSteps: 5,
+            purpose: "fetch", queryPlan: nil, callSite: CallSite(file: "App/Loop.swift", line: 3))
+        var (madeEvents, madeTexts) = (0, 0)
+        func send(to sinks: MultiplexSink) {
+            sinks.receiveStatement(StatementParts(e), texts: {
+                madeTexts += 1
+                return StatementTexts(e)
+            }) {
+                madeEvents += 1
+                return e
+            }
+        }
+        let (before, after) = (TextsCollector(), TextsCollector())
+        send(to: MultiplexSink([Collector(), after]))
+        #expect(madeEvents == 1 && madeTexts == 0)
+        #expect(after.texts.map(\.arguments) == ["1, 'a'"])
+        send(to: MultiplexSink([before, Collector()]))
+        #expect(madeEvents == 2 && madeTexts == 1)
+        #expect(before.texts.map(\.sql) == ["SELECT ? , ?"])
+    }
+
     /// A statement too: after the first execution of its shape and text,
     /// the recorder adds one up from its figures, with the same totals,
     /// aggregates and repetitions as from events.

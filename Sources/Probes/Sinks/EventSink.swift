@@ -166,11 +166,13 @@ public final class MultiplexSink: EventSink {
         }
     }
 
-    /// The event is made at most once, for the sinks that need it whole.
+    /// The event is made at most once, for the sinks that need it whole;
+    /// the texts come from it once it is made, so that bound values are
+    /// not rendered twice.
     public func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent) {
         var made: SQLEvent?
         for sink in sinks where sink.isEnabled(.sql) {
-            sink.receiveStatement(parts, texts: texts) {
+            sink.receiveStatement(parts, texts: { made.map(StatementTexts.init) ?? texts() }) {
                 if let made { return made }
                 let new = event()
                 made = new
