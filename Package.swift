@@ -62,8 +62,10 @@ let package = Package(
             swiftSettings: instrumentationCompiledOut ? [.define("FAULTLINE_NO_INSTRUMENTATION")] : []
         ),
 
-        // Report model, formats, comparison and SQL debug log parsing.
-        .target(name: "Reporting", dependencies: ["Probes"]),
+        // Report model, formats, comparison, the insight rules (one file
+        // each in Insights/Rules/, listed by InsightRuleCatalogPlugin) and
+        // SQL debug log parsing.
+        .target(name: "Reporting", dependencies: ["Probes"], plugins: ["InsightRuleCatalogPlugin"]),
 
         // Core Data models (.xcdatamodeld) read into Faultline's model.
         .target(name: "ModelImport", dependencies: ["ObjectGraph"]),
@@ -82,6 +84,7 @@ let package = Package(
             plugins: ["ScenarioCatalogPlugin"]),
         .executableTarget(name: "ScenarioCatalogGenerator"),
         .plugin(name: "ScenarioCatalogPlugin", capability: .buildTool(), dependencies: ["ScenarioCatalogGenerator"]),
+        .plugin(name: "InsightRuleCatalogPlugin", capability: .buildTool(), dependencies: ["ScenarioCatalogGenerator"]),
 
         // The perf-run command as a library: argument parsing only, on the
         // built-in scenarios or an application's own.

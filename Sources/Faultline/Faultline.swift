@@ -10,26 +10,41 @@ import Reporting
 ///     configuration.allowsMeasurement = true
 ///     return configuration
 /// }())
-/// let measurement = try Faultline.measure(store) {
-///     try context.perform { try ListScreen.load(in: context) }
+/// let (rows, measurement) = try Faultline.measure(store) {
+///     try ListScreen.load(in: context)
 /// }
-/// try measurement.requireNoFaultStorm()
+/// try measurement.requireNoNPlusOne()
 /// try measurement.requireAtMost(statements: 3)
 /// ```
 ///
-/// The checks throw a ``MeasurementFailure`` whose description lists the
-/// statements the block ran, with their call sites, and the insights: a
-/// thrown error fails a Swift Testing test or a throwing XCTest method, so
-/// the same checks serve both. This is how a team gates N+1 regressions in
-/// ordinary unit tests.
+/// A failing check is recorded at the line that called it, with the
+/// statements the block ran and the insights: as an issue in Swift
+/// Testing, as a failure in XCTest (``MeasurementCheck``). This is how a
+/// team gates N+1 regressions in ordinary unit tests.
 public enum Faultline {
     /// Runs `body` with a recorder attached to `store` and returns what the
-    /// store did meanwhile: exact counters, statements by shape, insights.
-    /// Work on the store from other threads during `body` is counted too.
+    /// store did meanwhile: exact counters, statements by shape, insights
+    /// (the same rules and words as `perf-run run` and `perf-run log`,
+    /// with `insights`' thresholds). Work on the store from other threads
+    /// during `body` is counted too.
     ///
     /// - Throws: ``MeasurementFailure`` when the store does not allow
     ///   measurement or another measurement runs on it; whatever `body` throws.
-    public static func measure(_ store: Store, _ body: () throws -> Void) throws -> Measurement {
+    public static func measure(_ store: Store, insights: InsightSettings = InsightSettings(), _ body: () throws -> Void) throws -> Measurement {
+        try run(store, insights, body).measurement
+    }
+
+    /// Runs `body` as ``measure(_:insights:_:)-(_,_,()->Void)`` does, and
+    /// returns its value with the measurement.
+    public static func measure<Value>(
+        _ store: Store, insights: InsightSettings = InsightSettings(), _ body: () throws -> Value
+    ) throws -> (value: Value, measurement: Measurement) {
+        try run(store, insights, body)
+    }
+
+    private static func run<Value>(
+        _ store: Store, _ insights: InsightSettings, _ body: () throws -> Value
+    ) throws -> (value: Value, measurement: Measurement) {
         guard let slot = store.measurementSlot else {
             throw MeasurementFailure("the store does not allow measurement: set StoreConfiguration.allowsMeasurement = true when opening it")
         }
@@ -38,11 +53,12 @@ public enum Faultline {
             throw MeasurementFailure("another measurement is running on this store: measure one block at a time")
         }
         defer { slot.detach() }
-        try body()
+        let value = try body()
         let snapshot = recorder.snapshot()
-        return Measurement(
+        let measurement = Measurement(
             counters: snapshot.counters, statements: snapshot.statements,
-            insights: InsightRules(indexedColumns: store.model.indexedColumns).analyze(snapshot.evidence),
+            insights: InsightEngine(settings: insights).insights(snapshot.evidence),
             sqliteSeconds: Double(snapshot.sqlNanoseconds) / 1e9)
+        return (value, measurement)
     }
 }

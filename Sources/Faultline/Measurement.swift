@@ -1,67 +1,107 @@
 import Probes
 import Reporting
 
-/// What a block of persistence code did (``Faultline/measure(_:_:)``), and
-/// checks on it that throw a ``MeasurementFailure`` showing the statements
-/// and insights when they do not hold.
+/// What a block of persistence code did (``Faultline/measure(_:insights:_:)-(_,_,()->Void)``),
+/// and checks on it. A check that does not hold is reported at the line
+/// that called it (``MeasurementCheck``), with the statements the block
+/// ran (their call sites) and the insights.
 public struct Measurement: Sendable {
     /// Exact counters (docs/report-schema.md defines each).
     public var counters: Counters
     /// Statements by shape, most total time first, with the call site of
     /// the first of each.
     public var statements: [StatementAggregate]
-    /// What the insight rules found (fault storms, repeated statements, full
-    /// scans, saves in loops, …).
+    /// What the insight rules found (N+1s, repeated statements, full scans,
+    /// sorts without an index, saves in loops, …), with the settings the
+    /// measurement was given.
     public var insights: [Insight]
     /// Time spent in SQLite statements.
     public var sqliteSeconds: Double
 
     // MARK: Checks
 
-    /// No fault storm: no entity's objects were faulted one by one from the
-    /// database after relationship faults (an N+1 a prefetch would end).
-    public func requireNoFaultStorm() throws {
-        try requireNoInsight("fault-storm", "fault storm")
+    /// No N+1: no objects of one fetch loaded a relationship or their
+    /// values with a query each (the `n-plus-one` rule), unless accepted.
+    public func requireNoNPlusOne(
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) throws {
+        try requireNoInsight(.nPlusOne, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
-    /// No read (a SELECT) run again with the same bound values 10 times or
-    /// more: a result the code could have kept.
-    public func requireNoRepeatedStatement() throws {
-        try requireNoInsight("repeated-statement", "statement repeated with the same values")
+    /// No fault storm: what the `n-plus-one` rule finds by pattern now.
+    @available(*, deprecated, renamed: "requireNoNPlusOne(fileID:filePath:line:column:)")
+    public func requireNoFaultStorm(
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) throws {
+        try requireNoInsight(.nPlusOne, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// No read (a SELECT) run again with the same bound values as often as
+    /// the `repeated-statement` rule's threshold: a result the code could have kept.
+    public func requireNoRepeatedStatement(
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) throws {
+        try requireNoInsight(.repeatedStatement, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// No statement stepped through whole tables (SQLite's full-scan
-    /// counter), however small.
-    public func requireNoFullScan() throws {
+    /// counter), however small, whether it filters or not.
+    public func requireNoFullScan(
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) throws {
         let scanning = statements.filter { $0.fullScanSteps > 0 }
         guard scanning.isEmpty else {
             let shapes = scanning.count == 1 ? "1 statement shape" : "\(scanning.count) statement shapes"
-            throw failure("expected no full table scan, but \(shapes) stepped through whole tables", highlighting: scanning)
+            try MeasurementCheck.fail(
+                failure("expected no full table scan, but \(shapes) stepped through whole tables", highlighting: scanning),
+                fileID: fileID, filePath: filePath, line: line, column: column)
+        }
+    }
+
+    /// No insight of `rule` that is to be acted on (neither accepted nor
+    /// intended in the measurement's settings).
+    public func requireNoInsight(
+        _ rule: InsightRuleID, fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) throws {
+        let found = insights.filter { $0.rule == rule && $0.isActionable }
+        guard found.isEmpty else {
+            let lines = found.map { "  \($0.message) (\($0.evidence); at \($0.callSite))" }
+            try MeasurementCheck.fail(
+                failure("expected no \(rule) insight, found \(found.count):\n" + lines.joined(separator: "\n"), highlighting: []),
+                fileID: fileID, filePath: filePath, line: line, column: column)
         }
     }
 
     /// At most `limit` SQL statements, BEGIN and COMMIT included.
-    public func requireAtMost(statements limit: Int) throws {
-        try requireAtMost(limit, of: "sqlStatements")
+    public func requireAtMost(
+        statements limit: Int, fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) throws {
+        try requireAtMost(limit, of: .sqlStatements, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
-    /// At most `limit` of one counter, by its name in reports
-    /// (`faultsFired`, `fetches`, `rowsRead`, …: ``Counters/names``).
-    public func requireAtMost(_ limit: Int, of counter: String) throws {
-        guard let value = counters[counter] else {
+    /// At most `limit` of one counter.
+    public func requireAtMost(
+        _ limit: Int, of counter: CounterName, fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+        column: UInt = #column
+    ) throws {
+        let value = counters[counter]
+        guard value <= limit else {
+            try MeasurementCheck.fail(
+                failure("expected at most \(limit) \(counter.rawValue), got \(value)", highlighting: []),
+                fileID: fileID, filePath: filePath, line: line, column: column)
+        }
+    }
+
+    /// At most `limit` of one counter, by its name in reports.
+    @available(*, deprecated, message: "name the counter by its CounterName (.faultsFired)")
+    public func requireAtMost(
+        _ limit: Int, of counter: String, fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+        column: UInt = #column
+    ) throws {
+        guard let name = CounterName(rawValue: counter) else {
             throw MeasurementFailure("no counter \(counter): the counters are \(Counters.names.joined(separator: ", "))")
         }
-        guard value <= limit else {
-            throw failure("expected at most \(limit) \(counter), got \(value)", highlighting: [])
-        }
-    }
-
-    private func requireNoInsight(_ rule: String, _ what: String) throws {
-        let found = insights.filter { $0.rule == rule }
-        guard found.isEmpty else {
-            let lines = found.map { "  \($0.message) (\($0.evidence); first at \($0.callSite))" }
-            throw failure("expected no \(what), found \(found.count):\n" + lines.joined(separator: "\n"), highlighting: [])
-        }
+        try requireAtMost(limit, of: name, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// The failure, then the statements (the highlighted ones marked), so

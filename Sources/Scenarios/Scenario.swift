@@ -1,5 +1,6 @@
 import ObjectGraph
 import Probes
+import Reporting
 
 /// A performance experiment: what it demonstrates, the data set it runs
 /// on, and one iteration's work.
@@ -21,19 +22,30 @@ public struct Scenario: Sendable {
     public let persistentHistory: Bool
     /// Whether its counters depend on timing (several threads): all advisory.
     public let timingDependent: Bool
-    /// Why it runs the same statement again on purpose (the book's code
-    /// does; every refault reads the store), if it does: advice to keep a
-    /// statement's result (`repeated-statement`) is then left out of its
-    /// report, since the repetition is what it measures.
-    public let repeatsStatements: String?
+    /// How the insight rules run on it: above all, the patterns it shows
+    /// on purpose (``InsightSettings/intended``: a scenario that measures
+    /// an N+1 or a repeated statement), which its report shows as intended,
+    /// never as advice or a regression.
+    public let insights: InsightSettings
     public let body: @Sendable (ScenarioIteration) throws -> Void
 
+    /// Why it runs the same statement again on purpose, if it does (the
+    /// `repeated-statement` rule's entry of ``insights``' intentions).
+    public var repeatsStatements: String? { insights.intended[.repeatedStatement] }
+
+    /// - Parameters:
+    ///   - insights: thresholds and intentions for the insight rules.
+    ///   - repeatsStatements: why it runs the same statement again on
+    ///     purpose (the book's code does): the same as an intention of the
+    ///     `repeated-statement` rule in `insights`.
     public init(
         name: String, summary: String, dataSet: DataSetKind, writes: Bool = false, needsFileStore: String? = nil,
         persistentHistory: Bool = false, timingDependent: Bool = false, repeatsStatements: String? = nil,
-        body: @escaping @Sendable (ScenarioIteration) throws -> Void
+        insights: InsightSettings = InsightSettings(), body: @escaping @Sendable (ScenarioIteration) throws -> Void
     ) {
-        self.repeatsStatements = repeatsStatements
+        var insights = insights
+        if let repeatsStatements { insights.intended[.repeatedStatement] = repeatsStatements }
+        self.insights = insights
         self.persistentHistory = persistentHistory
         self.timingDependent = timingDependent
         self.name = name
@@ -83,7 +95,7 @@ public final class ScenarioIteration {
     public func step(_ name: String) {
         guard store.instrumentation.isOn(.scenario) else { return }
         store.instrumentation.emit(.scenario(ScenarioEvent(
-            start: ProbeClock.now(), thread: ProbeClock.threadID(), scenario: scenario, phase: "step", step: name, iteration: 0)))
+            start: ProbeClock.now(), thread: ProbeClock.threadID(), scenario: scenario, phase: .step, step: name, iteration: 0)))
     }
 
     /// Fails the scenario with `message` unless `condition` holds.

@@ -65,6 +65,9 @@ open class ManagedObject {
     /// Relationships (by index, the first 64) loaded by a prefetch and not
     /// read since: for the unused-prefetch insight.
     @exclusivity(unchecked) final var unreadPrefetches: UInt64 = 0
+    /// The fetch the object came from and the key path that led to it,
+    /// for its faults' events.
+    @exclusivity(unchecked) final var origin = ObjectOrigin.none
     @exclusivity(unchecked) final var isInsertedFlag = false
     @exclusivity(unchecked) final var isDeletedFlag = false
 

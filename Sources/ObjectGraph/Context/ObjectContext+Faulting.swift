@@ -44,7 +44,11 @@ extension ObjectContext {
             source = .rowCache
         }
         if traced {
-            instrumentation.fault(start: start, context: name, id: id, source: source, callSite: { currentCallSite }) {
+            let origin = object.origin
+            instrumentation.fault(
+                start: start, context: name, id: id, source: source, missReason: missed.flatMap { CacheMissReason(rawValue: $0.rawValue) },
+                origin: { originPaths.faultOrigin(origin) }, callSite: { currentCallSite }
+            ) {
                 describeValues(object)
             }
         }
@@ -77,7 +81,7 @@ extension ObjectContext {
     /// One primary-key SELECT.
     func readRow(_ id: ObjectID) throws(ObjectGraphError) -> RowSnapshot? {
         let entity = id.entity
-        return try storeRead(purpose: "fault") { connection, generation in
+        return try storeRead(purpose: "fault", facts: .keyLookup(entity.name)) { connection, generation in
             var snapshot: RowSnapshot?
             try connection.query(entity.sql.selectRow, [.integer(id.primaryKey)]) { row in
                 snapshot = RowSnapshot.read(row, entity: entity, model: store.model, generation: generation)
@@ -87,10 +91,13 @@ extension ObjectContext {
     }
 
     /// Runs a read on the store, turning SQLite errors into store errors.
-    func storeRead<T>(purpose: String, _ body: (Connection, UInt64) throws -> T) throws(ObjectGraphError) -> T {
+    /// `facts` describe the statements `body` runs (a fetch's), for their events.
+    func storeRead<T>(
+        purpose: String, facts: StatementFacts? = nil, callSite: CallSite? = nil, _ body: (Connection, UInt64) throws -> T
+    ) throws(ObjectGraphError) -> T {
         do {
             if readerLease == nil { readerLease = try store.pool.makeLease() }
-            return try store.pool.read(purpose: purpose, callSite: currentCallSite, lease: readerLease, body)
+            return try store.pool.read(purpose: purpose, callSite: callSite ?? currentCallSite, facts: facts, lease: readerLease, body)
         } catch let error as ObjectGraphError {
             throw error
         } catch let error as SQLiteError {
@@ -139,7 +146,13 @@ extension ObjectContext {
         guard case .toOne(let id, let cached) = object.slots[relationship.index] else { return nil }
         if let cached { return cached }
         guard let id else { return nil }
-        let destination = self.object(with: id)
+        let destination: ManagedObject
+        if let registeredObject = registered[id]?.object {
+            destination = registeredObject
+        } else {
+            // Reached through the relationship from where `object` came from.
+            destination = registering(from: origin(through: relationship, from: object.origin)) { registerFault(id) }
+        }
         object.slots[relationship.index] = .toOne(id, destination)
         return destination
     }
@@ -181,14 +194,16 @@ extension ObjectContext {
             source = .database
         }
         // This context's own loop: no concurrency check per destination.
-        let objects = ids.map { registered[$0]?.object ?? registerFault($0) }
+        let destinationOrigin = origin(through: relationship, from: object.origin)
+        let objects = registering(from: destinationOrigin) { ids.map { registered[$0]?.object ?? registerFault($0) } }
         object.slots[relationship.index] = .toMany(objects)
         if traced {
             instrumentation.emit(.relationshipFault(RelationshipFaultEvent(
                 start: start, durationNanoseconds: ProbeClock.now() &- start, thread: ProbeClock.threadID(), context: name,
                 entity: id.entityName, relationship: relationship.name, primaryKey: id.primaryKey,
                 destinationEntity: relationship.destinationName, destinationCount: ids.count, source: source,
-                callSite: currentCallSite)))
+                callSite: currentCallSite, missReason: source == .database ? .absent : nil,
+                origin: originPaths.faultOrigin(destinationOrigin))))
         }
         return objects
     }
@@ -199,7 +214,9 @@ extension ObjectContext {
         guard let sql = relationship.sql.destinationKeys else {
             preconditionFailure("to-one relationship \(relationship.name) read as to-many")
         }
-        return try storeRead(purpose: "relationship fault \(id.entityName).\(relationship.name)") { connection, _ in
+        // Destinations by foreign key read the destination's table; a join table is no entity's.
+        let facts: StatementFacts? = relationship.joinTable == nil ? .keyLookup(destination.name) : nil
+        return try storeRead(purpose: "relationship fault \(id.entityName).\(relationship.name)", facts: facts) { connection, _ in
             var ids: [ObjectID] = []
             try connection.query(sql, [.integer(id.primaryKey)]) { row in
                 ids.append(ObjectID(entity: destination, primaryKey: row.int64(0)))

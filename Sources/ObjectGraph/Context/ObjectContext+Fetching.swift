@@ -78,10 +78,16 @@ extension ObjectContext {
 
     func fetchObjects<Object: ManagedObject>(_ request: FetchRequest<Object>) throws(ObjectGraphError) -> FetchedResults<Object> {
         let entity = try store.model.entity(request.entityName)
+        var request = request
+        if let amendment = store.configuration.whatIf.amendment(for: entity.name, at: currentCallSite) {
+            amendment.apply(to: &request)
+        }
         let prefetchPaths = try prefetchSteps(request.relationshipKeyPathsForPrefetching, from: entity)
         let pending = request.includesPendingChanges && hasChanges
         var query = try SelectQuery(request, entity: entity, model: store.model, applyingLimits: !pending)
         let purpose = "fetch \(entity.name)"
+        // The objects of this run of the fetch, and what is reached from them.
+        let origin = fetchOrigin(entity)
 
         if request.fetchBatchSize > 0 {
             var ids = try selectIDs(&query, purpose: purpose)
@@ -89,7 +95,9 @@ extension ObjectContext {
             let site = currentCallSite
             let batched = BatchedObjects(ids: ids, batchSize: request.fetchBatchSize) { [unowned self] page in
                 let loaded = try? withCallSite(site) { () throws(ObjectGraphError) in
-                    try loadRows(page, entity: entity, purpose: "batch page \(entity.name)")
+                    try registering(from: origin) { () throws(ObjectGraphError) in
+                        try loadRows(page, entity: entity, purpose: "batch page \(entity.name)")
+                    }
                 }
                 return loaded ?? page.map { self.object(with: $0) }
             }
@@ -100,20 +108,23 @@ extension ObjectContext {
         var objects: [ManagedObject]
         if request.includesPropertyValues || !prefetchPaths.isEmpty {
             let sql = query.sql(columns: entity.sql.snapshotColumns)
-            objects = try storeRead(purpose: purpose) { connection, generation in
-                var objects: [ManagedObject] = []
-                try connection.query(sql, query.arguments) { row in
-                    let id = ObjectID(entity: entity, primaryKey: row.int64(0))
-                    let snapshot = RowSnapshot.read(row, entity: entity, model: store.model, generation: generation)
-                    objects.append(register(id, snapshot: snapshot, fulfill: loadValues))
+            objects = try registering(from: origin) { () throws(ObjectGraphError) in
+                try storeRead(purpose: purpose, facts: query.facts) { connection, generation in
+                    var objects: [ManagedObject] = []
+                    try connection.query(sql, query.arguments) { row in
+                        let id = ObjectID(entity: entity, primaryKey: row.int64(0))
+                        let snapshot = RowSnapshot.read(row, entity: entity, model: store.model, generation: generation)
+                        objects.append(register(id, snapshot: snapshot, fulfill: loadValues))
+                    }
+                    return objects
                 }
-                return objects
             }
         } else {
-            objects = try selectIDs(&query, purpose: purpose).map { object(with: $0) }
+            let ids = try selectIDs(&query, purpose: purpose)
+            objects = registering(from: origin) { ids.map { object(with: $0) } }
         }
         if pending { objects = try mergePending(objects, request, entity) }
-        if !prefetchPaths.isEmpty { try prefetch(prefetchPaths, from: objects) }
+        if !prefetchPaths.isEmpty { try prefetch(prefetchPaths, from: objects, origin: origin) }
         return FetchedResults(storage: .objects(objects))
     }
 
@@ -135,8 +146,9 @@ extension ObjectContext {
         if request.includesPendingChanges && hasChanges {
             return try fetchIDs(request).count
         }
-        let (sql, arguments) = try SelectQuery(request, entity: entity, model: store.model, applyingLimits: true).count
-        return try storeRead(purpose: "count \(entity.name)") { connection, _ in
+        let query = try SelectQuery(request, entity: entity, model: store.model, applyingLimits: true)
+        let (sql, arguments) = query.count
+        return try storeRead(purpose: "count \(entity.name)", facts: query.facts) { connection, _ in
             var count = 0
             try connection.query(sql, arguments) { row in count = Int(row.int64(0)) }
             return count
@@ -157,7 +169,7 @@ extension ObjectContext {
             types.append(attribute.type)
         }
         let sql = query.sql(columns: columns.isEmpty ? "t0.pk" : columns.joined(separator: ", "))
-        return try storeRead(purpose: "fetch \(entity.name)") { connection, _ in
+        return try storeRead(purpose: "fetch \(entity.name)", facts: query.facts) { connection, _ in
             var results: [[String: Value]] = []
             try connection.query(sql, query.arguments) { row in
                 var dictionary: [String: Value] = [:]
@@ -173,7 +185,7 @@ extension ObjectContext {
     private func selectIDs(_ query: inout SelectQuery, purpose: String) throws(ObjectGraphError) -> [ObjectID] {
         let sql = query.sql(columns: "t0.pk")
         let entity = query.entity
-        return try storeRead(purpose: purpose) { connection, _ in
+        return try storeRead(purpose: purpose, facts: query.facts) { connection, _ in
             var ids: [ObjectID] = []
             try connection.query(sql, query.arguments) { row in ids.append(ObjectID(entity: entity, primaryKey: row.int64(0))) }
             return ids
@@ -202,7 +214,7 @@ extension ObjectContext {
     /// Loads the rows of a page of IDs in one SELECT; objects come back with
     /// their values, in the order of `ids`.
     func loadRows(_ ids: [ObjectID], entity: EntityDescription, purpose: String) throws(ObjectGraphError) -> [ManagedObject] {
-        let loaded: [ObjectID: ManagedObject] = try storeRead(purpose: purpose) { connection, generation in
+        let loaded: [ObjectID: ManagedObject] = try storeRead(purpose: purpose, facts: .keyLookup(entity.name)) { connection, generation in
             var loaded: [ObjectID: ManagedObject] = [:]
             try connection.query(entity.sql.selectRows, [KeyList.argument(ids)]) { row in
                 let id = ObjectID(entity: entity, primaryKey: row.int64(0))

@@ -33,20 +33,27 @@ extension ObjectContext {
         return steps
     }
 
-    func prefetch(_ paths: [[RelationshipDescription]], from sources: [ManagedObject]) throws(ObjectGraphError) {
+    /// - Parameter origin: where the sources came from (the fetch): the
+    ///   destinations of each step come from there through the key path.
+    func prefetch(_ paths: [[RelationshipDescription]], from sources: [ManagedObject], origin: ObjectOrigin = .none)
+        throws(ObjectGraphError)
+    {
         // Each distinct prefix is prefetched once: "people" and
         // "people.selfies" share their first step.
         var done: [String: [ManagedObject]] = [:]
         for path in paths {
             var level = sources
+            var levelOrigin = origin
             var prefix = ""
             for relationship in path {
                 prefix += "/\(relationship.destinationIndex).\(relationship.name)"
+                levelOrigin = self.origin(through: relationship, from: levelOrigin)
                 if let destinations = done[prefix] {
                     level = destinations
                     continue
                 }
-                level = try prefetch(relationship, from: level)
+                let sourcesOfStep = level
+                level = try registering(from: levelOrigin) { () throws(ObjectGraphError) in try prefetch(relationship, from: sourcesOfStep) }
                 done[prefix] = level
             }
         }
@@ -77,7 +84,8 @@ extension ObjectContext {
 
         case .destinationRowsByForeignKey(let sql):
             let inverseIndex = relationship.inverseIndex!
-            let groups: [Int64: [ManagedObject]] = try storeRead(purpose: purpose) { connection, generation in
+            let groups: [Int64: [ManagedObject]] = try storeRead(purpose: purpose, facts: .keyLookup(destination.name)) {
+                connection, generation in
                 var groups: [Int64: [ManagedObject]] = [:]
                 try connection.query(sql, [KeyList.argument(sources.map(\.objectID))]) { row in
                     let id = ObjectID(entity: destination, primaryKey: row.int64(0))

@@ -70,6 +70,11 @@ public final class ObjectContext {
     /// Call sites of the enclosing `perform` blocks and API calls, innermost
     /// last: events are attributed to the innermost.
     @exclusivity(unchecked) var callSites: [CallSite] = []
+    /// The fetches and key paths this context's objects came from.
+    @exclusivity(unchecked) var originPaths = OriginPaths()
+    /// Where objects registered now come from (a fetch's rows, a
+    /// relationship's destinations); none outside such work.
+    @exclusivity(unchecked) var registrationOrigin = ObjectOrigin.none
 
     public init(store: Store, name: String = "context") {
         self.store = store
@@ -164,6 +169,7 @@ public final class ObjectContext {
     func makeObject(_ id: ObjectID) -> ManagedObject {
         let object = id.entity.objectType.init(objectID: id)
         object._context = self
+        object.origin = registrationOrigin
         registered[id] = WeakObject(object: object)
         instrumentation.didRegister()
         return object

@@ -19,6 +19,10 @@ public final class Instrumentation: Sendable {
     private let refreshEventsPossible: Bool
     private let registered = Atomic<Int>(0)
     private let peak = Atomic<Int>(0)
+    private let fetchExecutions = Atomic<UInt64>(0)
+    /// Whether contexts note where their objects came from (``ObjectOrigin``):
+    /// only a store with some sink pays for it.
+    let tracksOrigins: Bool
 
     public init(sinks: [any EventSink]) {
         switch sinks.count {
@@ -27,6 +31,16 @@ public final class Instrumentation: Sendable {
         default: sink = MultiplexSink(sinks)
         }
         refreshEventsPossible = sink?.possibleDetails.contains(.contextChanges) == true
+        #if FAULTLINE_NO_INSTRUMENTATION
+        tracksOrigins = false
+        #else
+        tracksOrigins = sink != nil
+        #endif
+    }
+
+    /// A new number for one run of a fetch, unique in the store.
+    func nextFetchExecution() -> UInt64 {
+        fetchExecutions.wrappingAdd(1, ordering: .relaxed).newValue
     }
 
     /// Whether some sink wants events of `kind` now.
@@ -62,9 +76,14 @@ public final class Instrumentation: Sendable {
 
     /// A fault fired, from `start` until now (`start` was taken when the
     /// fault began, if ``isOn(_:)`` said so for `.fault` then). `values`
-    /// describes the loaded values, for sinks that want them (level 3 logs).
+    /// describes the loaded values, for sinks that want them (level 3 logs);
+    /// `origin` says where the object came from, for sinks that take the
+    /// whole event.
     @inline(__always)
-    func fault(start: UInt64, context: String, id: ObjectID, source: FaultSource, callSite: () -> CallSite, values: () -> String) {
+    func fault(
+        start: UInt64, context: String, id: ObjectID, source: FaultSource, missReason: CacheMissReason?, origin: () -> FaultOrigin?,
+        callSite: () -> CallSite, values: () -> String
+    ) {
         guard let sink else { return }
         let duration = ProbeClock.now() &- start
         // The event itself only for a sink that needs it whole (the
@@ -76,7 +95,7 @@ public final class Instrumentation: Sendable {
             FaultEvent(
                 start: start, durationNanoseconds: duration, thread: ProbeClock.threadID(), context: context,
                 entity: id.entityName, primaryKey: id.primaryKey, source: source, callSite: callSite(),
-                values: sink.details.contains(.objectValues) ? values() : nil)
+                values: sink.details.contains(.objectValues) ? values() : nil, missReason: missReason, origin: origin())
         }
     }
 

@@ -67,7 +67,7 @@ extension Instrumentation {
                     rowsReturned: executed.rowsReturned, rowsChanged: executed.rowsChanged,
                     fullScanSteps: executed.fullScanSteps, sorts: executed.sorts, autoIndexes: executed.autoIndexes,
                     vmSteps: executed.vmSteps, purpose: origin.purpose, queryPlan: plan, callSite: origin.callSite,
-                    textID: info.textID)
+                    textID: info.textID, facts: origin.facts)
             }
         }
     }

@@ -11,6 +11,8 @@ final class StatementOrigin {
     /// `fault`, `fetch Person`, `prefetch Selfie.people`, `transaction`, …
     @exclusivity(unchecked) var purpose = ""
     @exclusivity(unchecked) var callSite = CallSite.unknown
+    /// What the engine knows of the statements run now (a fetch's), or nil.
+    @exclusivity(unchecked) var facts: StatementFacts?
 
     init() {}
 
@@ -19,5 +21,6 @@ final class StatementOrigin {
     func set(_ purpose: String, _ callSite: CallSite) {
         self.purpose = purpose
         self.callSite = callSite
+        self.facts = nil
     }
 }

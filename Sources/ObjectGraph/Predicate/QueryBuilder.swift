@@ -1,4 +1,5 @@
 import Foundation
+import Probes
 
 /// Builds the SQL of one query on an entity: the `FROM` clause with a
 /// `LEFT JOIN` per to-one step of a key path, a `WHERE` clause compiled
@@ -20,6 +21,12 @@ struct QueryBuilder {
     /// The `SUBQUERY` variable bound to the root, without `$`.
     private let variable: String?
     private var subqueries = 0
+    /// What the WHERE and ORDER BY clauses say of the root table, for the
+    /// statement's ``StatementFacts`` (kept by the top-level builder only).
+    private(set) var filters: [StatementFacts.Filter] = []
+    private(set) var sortKeys: [StatementFacts.Column] = []
+    private(set) var hasDisjunction = false
+    private(set) var hasOtherConditions = false
 
     init(model: Model, root: EntityDescription) {
         self.init(model: model, root: root, prefix: "t", variable: nil)
@@ -170,6 +177,7 @@ struct QueryBuilder {
             return "(" + parts.joined(separator: " AND ") + ")"
         case .or(let terms):
             guard !terms.isEmpty else { return "0" }
+            if terms.count > 1 { hasDisjunction = true }
             var parts: [String] = []
             for term in terms { parts.append(try compile(term)) }
             return "(" + parts.joined(separator: " OR ") + ")"
@@ -215,10 +223,15 @@ struct QueryBuilder {
         switch try resolve(path) {
         case .attribute(let column, let attribute, let owner):
             if case .keyPath(let other) = rhs {
+                hasOtherConditions = true
                 return try compileKeyKey(column, attribute, owner, path, op, other, options)
             }
-            return try compileColumn(column, attribute.type, owner: owner.name, key: path, op, rhs, options)
+            // A condition on a column of the root table, for the facts.
+            let fact = owner === root && !path.contains(".") ? StatementFacts.Column(attribute: attribute.name, indexed: attribute.isIndexed) : nil
+            if fact == nil { hasOtherConditions = true }
+            return try compileColumn(column, attribute.type, owner: owner.name, key: path, op, rhs, options, fact: fact)
         case .toOne(let column, _, let destination):
+            hasOtherConditions = true
             return try compileToOne(column, destination, owner: root.name, path, op, rhs)
         }
     }
@@ -267,12 +280,22 @@ struct QueryBuilder {
     }
 
     /// A comparison of one column with constants.
+    ///
+    /// `fact` names the root table's attribute the column is, when it is
+    /// one: the condition is then noted in ``filters`` with whether an
+    /// index can serve it.
     private mutating func compileColumn(
         _ column: String, _ type: AttributeType, owner: String, key: String, _ op: ComparisonOperator, _ rhs: ObjectExpression,
-        _ options: ComparisonOptions
+        _ options: ComparisonOptions, fact: StatementFacts.Column? = nil
     ) throws(ObjectGraphError) -> String {
         let folding = !options.isEmpty && type == .string
         let subject = folding ? "faultline_fold(\(column), \(options.rawValue))" : column
+        func note(_ use: StatementFacts.IndexUse) {
+            guard let fact else { return }
+            // A folded column (`faultline_fold(…)`) is a function of it,
+            // whatever compares it; a pattern function keeps its name.
+            filters.append(StatementFacts.Filter(column: fact, use: folding && use != .patternMatch ? .function : use))
+        }
         func bind(_ value: Value) throws(ObjectGraphError) {
             let converted = try convert(value, type, owner: owner, key: key)
             if folding, case .string(let text) = converted {
@@ -293,11 +316,13 @@ struct QueryBuilder {
                 guard !values[0].isNull, !values[1].isNull else { return "0" }
                 try bind(values[0])
                 try bind(values[1])
+                note(.comparison)
                 return "\(subject) BETWEEN ? AND ?"
             }
             let present = values.filter { !$0.isNull }
             guard !present.isEmpty else { return "0" }
             for value in present { try bind(value) }
+            note(.comparison)
             return "\(subject) IN (\(Array(repeating: "?", count: present.count).joined(separator: ", ")))"
         case .like, .contains, .beginsWith, .endsWith, .matches:
             guard type == .string else { throw .typeMismatch(entity: owner, key: key, expected: "string for \(op.rawValue)", got: type.rawValue) }
@@ -311,6 +336,7 @@ struct QueryBuilder {
                     throw .invalidPredicate("MATCHES: \"\(text)\" is not a valid regular expression")
                 }
                 arguments.append(.text(text))
+                note(.patternMatch)
                 return "faultline_matches(\(column), ?, \(options.rawValue)) = 1"
             }
             let folded = StringMatching.fold(text, options)
@@ -318,6 +344,7 @@ struct QueryBuilder {
                 // As Core Data: a registered function, the pattern compiled
                 // once per statement and matched per row (LikePattern).
                 arguments.append(.text(text))
+                note(.patternMatch)
                 return "faultline_like(\(column), ?, \(options.rawValue)) = 1"
             }
             let pattern = switch op {
@@ -327,17 +354,25 @@ struct QueryBuilder {
             default: "*" + StringMatching.globLiteral(folded)
             }
             arguments.append(.text(pattern))
+            // A GLOB with a literal prefix is a range of the index; one
+            // from a wildcard reads every row.
+            note(pattern.hasPrefix("*") || pattern.hasPrefix("?") || pattern.hasPrefix("[") ? .wildcardPattern : .comparison)
             return "\(subject) GLOB ?"
         case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
             let value = try constantValue(rhs, key: key)
             if value.isNull {
                 switch op {
-                case .equal: return "\(column) IS NULL"
-                case .notEqual: return "\(column) IS NOT NULL"
+                case .equal:
+                    note(.comparison)
+                    return "\(column) IS NULL"
+                case .notEqual:
+                    note(.comparison)
+                    return "\(column) IS NOT NULL"
                 default: return "0"
                 }
             }
             try bind(value)
+            note(.comparison)
             return op == .notEqual ? "\(subject) IS NOT ?" : "\(subject) \(op.sql) ?"
         }
     }
@@ -382,6 +417,7 @@ struct QueryBuilder {
 
     /// `ANY`/`ALL`/`NONE` over a to-many key path, as `EXISTS` subqueries.
     private mutating func compileQuantified(_ c: Comparison, _ quantifier: Quantifier) throws(ObjectGraphError) -> String {
+        hasOtherConditions = true
         guard case .keyPath(let path) = c.lhs else {
             throw .invalidPredicate("\(quantifier.rawValue) needs a to-many key path on its left: \(ObjectPredicate.comparison(c))")
         }
@@ -450,6 +486,7 @@ struct QueryBuilder {
     private mutating func compileAggregate(_ expression: ObjectExpression, _ op: ComparisonOperator, _ rhs: ObjectExpression)
         throws(ObjectGraphError) -> String
     {
+        hasOtherConditions = true
         let label = expression.description
         guard op.isOrdering || op == .equal || op == .notEqual || op == .between || op == .in else {
             throw .invalidPredicate("\(op.rawValue) does not apply to \(label)")
@@ -527,7 +564,11 @@ struct QueryBuilder {
         for key in keys {
             let column: String
             switch try resolve(key.keyPath) {
-            case .attribute(let c, _, _): column = c
+            case .attribute(let c, let attribute, let owner):
+                column = c
+                if owner === root, !key.keyPath.contains(".") {
+                    sortKeys.append(StatementFacts.Column(attribute: attribute.name, indexed: attribute.isIndexed))
+                }
             case .toOne(let c, _, _): column = c
             }
             terms.append(column + (key.ascending ? "" : " DESC"))

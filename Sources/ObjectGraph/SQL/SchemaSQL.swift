@@ -50,6 +50,15 @@ enum SchemaSQL {
         return statements
     }
 
+    /// `CREATE INDEX IF NOT EXISTS "faultline_whatif_E_a" ON "E" ("a")`: an
+    /// index a ``WhatIf`` asks for; names come from the model, checked.
+    static func createWhatIfIndex(_ index: WhatIf.Index, model: Model) throws(ObjectGraphError) -> String {
+        guard let entity = model.entity(named: index.entity) else { throw .unknownEntity(index.entity) }
+        guard let attribute = entity.attribute(named: index.attribute) else { throw .unknownKey(entity: entity.name, key: index.attribute) }
+        return "CREATE INDEX IF NOT EXISTS \(quoted("faultline_whatif_\(entity.table)_\(attribute.column)")) ON \(entity.sql.table) "
+            + "(\(quoted(attribute.column)))"
+    }
+
     /// `SELECT name FROM sqlite_schema WHERE type = 'table'`: the tables of
     /// the file, to tell an empty database from one made by something else.
     static let selectTableNames = "SELECT name FROM sqlite_schema WHERE type = 'table'"

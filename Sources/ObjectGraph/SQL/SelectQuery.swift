@@ -1,3 +1,5 @@
+import Probes
+
 /// The SELECT of a fetch request: FROM and WHERE (compiled by
 /// ``QueryBuilder``), ORDER BY, LIMIT and OFFSET, and the values to bind,
 /// for any list of columns (snapshot columns, keys, properties) or a count.
@@ -31,6 +33,13 @@ struct SelectQuery {
     }
 
     var arguments: [DatabaseValue] { builder.arguments + limitArguments }
+
+    /// What the query's WHERE, ORDER BY and LIMIT say, for its statements' events.
+    var facts: StatementFacts {
+        StatementFacts(
+            entity: entity.name, filters: builder.filters, sortKeys: builder.sortKeys, hasLimit: !limitClause.isEmpty,
+            hasDisjunction: builder.hasDisjunction, hasOtherConditions: builder.hasOtherConditions)
+    }
 
     /// `SELECT <columns> FROM … WHERE … ORDER BY … [LIMIT ? OFFSET ?]`.
     func sql(columns: String) -> String {

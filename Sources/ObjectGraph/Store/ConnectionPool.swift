@@ -110,26 +110,26 @@ final class ConnectionPool: @unchecked Sendable {
     }
 
     func read<T>(
-        purpose: String, callSite: CallSite, lease: ReaderLease?, _ body: (Connection, UInt64) throws -> T
+        purpose: String, callSite: CallSite, facts: StatementFacts? = nil, lease: ReaderLease?, _ body: (Connection, UInt64) throws -> T
     ) throws -> T {
         if let sharedReader {
             writerLock.lock()
             defer { writerLock.unlock() }
-            return try read(on: sharedReader, purpose: purpose, callSite: callSite, body)
+            return try read(on: sharedReader, purpose: purpose, callSite: callSite, facts: facts, body)
         }
         guard let lease else {
             let reader = try checkOutReader()
             defer { checkIn(reader) }
-            return try read(on: reader, purpose: purpose, callSite: callSite, body)
+            return try read(on: reader, purpose: purpose, callSite: callSite, facts: facts, body)
         }
         let reader = lease.reader
         guard !reader.inUse else {
             // A read inside a read: a reader of its own for this one.
-            return try read(purpose: purpose, callSite: callSite, body)
+            return try read(purpose: purpose, callSite: callSite, facts: facts, lease: nil, body)
         }
         reader.inUse = true
         defer { reader.inUse = false }
-        return try read(on: reader, purpose: purpose, callSite: callSite, body)
+        return try read(on: reader, purpose: purpose, callSite: callSite, facts: facts, body)
     }
 
     /// Whether this pool keeps a reader per context (not for memory stores).
@@ -140,10 +140,13 @@ final class ConnectionPool: @unchecked Sendable {
         try read(purpose: purpose, callSite: callSite, lease: nil, body)
     }
 
-    private func read<T>(on reader: Reader, purpose: String, callSite: CallSite, _ body: (Connection, UInt64) throws -> T) throws -> T {
+    private func read<T>(
+        on reader: Reader, purpose: String, callSite: CallSite, facts: StatementFacts?, _ body: (Connection, UInt64) throws -> T
+    ) throws -> T {
         let connection = reader.connection
         let origin = reader.origin
         origin.callSite = callSite
+        origin.facts = nil
         let current = generation
         if connection.isInTransaction, reader.generation != current, !reader.pinned {
             origin.purpose = SQLEvent.transactionPurpose
@@ -155,6 +158,8 @@ final class ConnectionPool: @unchecked Sendable {
             reader.generation = current
         }
         origin.purpose = purpose
+        origin.facts = facts
+        defer { origin.facts = nil }
         do {
             return try body(connection, reader.generation)
         } catch {

@@ -88,6 +88,9 @@ public final class Store: @unchecked Sendable {
                 if configuration.persistentHistoryTracking {
                     for statement in HistorySQL.createStatements { try connection.executeUntraced(statement) }
                 }
+                for index in configuration.whatIf.indexes {
+                    try connection.executeUntraced(try SchemaSQL.createWhatIfIndex(index, model: model))
+                }
             } catch let error as SQLiteError {
                 throw .store(path: path, reason: Self.explain(error), sqlite: error)
             } catch {

@@ -34,6 +34,10 @@ public struct StoreConfiguration: Sendable {
     /// the store gets a ``MeasurementSlot`` among its sinks, which costs an
     /// atomic load per event check while nothing is measured.
     public var allowsMeasurement = false
+    /// Fixes applied to measure what they would change (``WhatIf``):
+    /// fetches amended where they are asked for, indexes created when the
+    /// store opens. Empty by default.
+    public var whatIf = WhatIf()
 
     public init() {}
 

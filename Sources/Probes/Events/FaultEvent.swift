@@ -7,14 +7,24 @@ public struct FaultEvent: Sendable {
     public var entity: String
     public var primaryKey: Int64
     public var source: FaultSource
+    /// The line that read the object (for a fault fired by a typed
+    /// property, the caller of the property), or the innermost call site.
     public var callSite: CallSite
     /// With detailed logging (level 3): the values loaded.
     public var values: String?
+    /// Why the row cache could not serve it, for a fault from the database.
+    public var missReason: CacheMissReason?
+    /// The fetch the object came from and the key path that led to it;
+    /// nil for an object no fetch produced (inserted, or made from an ID).
+    public var origin: FaultOrigin?
 
     public init(
         start: UInt64, durationNanoseconds: UInt64, thread: Int32, context: String, entity: String,
-        primaryKey: Int64, source: FaultSource, callSite: CallSite, values: String? = nil
+        primaryKey: Int64, source: FaultSource, callSite: CallSite, values: String? = nil, missReason: CacheMissReason? = nil,
+        origin: FaultOrigin? = nil
     ) {
+        self.missReason = missReason
+        self.origin = origin
         self.start = start
         self.durationNanoseconds = durationNanoseconds
         self.thread = thread
@@ -41,11 +51,20 @@ public struct RelationshipFaultEvent: Sendable {
     public var destinationCount: Int
     public var source: FaultSource
     public var callSite: CallSite
+    /// Why the row cache could not serve it, for a fault from the database.
+    public var missReason: CacheMissReason?
+    /// The fetch the source object came from, and the key path to this
+    /// relationship (the source's path, then the relationship); nil for a
+    /// source no fetch produced.
+    public var origin: FaultOrigin?
 
     public init(
         start: UInt64, durationNanoseconds: UInt64, thread: Int32, context: String, entity: String, relationship: String,
-        primaryKey: Int64, destinationEntity: String, destinationCount: Int, source: FaultSource, callSite: CallSite
+        primaryKey: Int64, destinationEntity: String, destinationCount: Int, source: FaultSource, callSite: CallSite,
+        missReason: CacheMissReason? = nil, origin: FaultOrigin? = nil
     ) {
+        self.missReason = missReason
+        self.origin = origin
         self.start = start
         self.durationNanoseconds = durationNanoseconds
         self.thread = thread

@@ -30,12 +30,17 @@ public struct SQLEvent: Sendable {
     /// and this is the first execution of its shape.
     public var queryPlan: [String]?
     public var callSite: CallSite
+    /// What the engine knows of the statement it generated (its entity,
+    /// filtered and sorted attributes); nil for statements without such
+    /// facts (transactions, writes, key lookups).
+    public var facts: StatementFacts?
 
     public init(
         start: UInt64, durationNanoseconds: UInt64, thread: Int32, sql: String, shape: String, shapeID: Int, arguments: [String],
         rowsReturned: Int, rowsChanged: Int, fullScanSteps: Int, sorts: Int, autoIndexes: Int, vmSteps: Int, purpose: String,
-        queryPlan: [String]?, callSite: CallSite, textID: Int? = nil
+        queryPlan: [String]?, callSite: CallSite, textID: Int? = nil, facts: StatementFacts? = nil
     ) {
+        self.facts = facts
         self.textID = textID
         self.start = start
         self.durationNanoseconds = durationNanoseconds

@@ -56,14 +56,13 @@ public struct ScenarioEvent: Sendable {
     public var start: UInt64
     public var thread: Int32
     public var scenario: String
-    /// `begin`, `end`, `step`, `iteration-begin`, `iteration-end`.
-    public var phase: String
+    public var phase: ScenarioPhase
     /// The step's name, "" otherwise.
     public var step: String
     /// The iteration number (warm-up iterations are negative), 0 otherwise.
     public var iteration: Int
 
-    public init(start: UInt64, thread: Int32, scenario: String, phase: String, step: String, iteration: Int) {
+    public init(start: UInt64, thread: Int32, scenario: String, phase: ScenarioPhase, step: String, iteration: Int) {
         self.start = start
         self.thread = thread
         self.scenario = scenario
@@ -71,4 +70,14 @@ public struct ScenarioEvent: Sendable {
         self.step = step
         self.iteration = iteration
     }
+}
+
+/// Where a scenario is: the raw values are the `phase` field of the
+/// `faultline:scenario` tracepoint.
+public enum ScenarioPhase: String, Sendable, Codable {
+    case begin
+    case end
+    case step
+    case iterationBegin = "iteration-begin"
+    case iterationEnd = "iteration-end"
 }

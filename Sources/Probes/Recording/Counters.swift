@@ -31,47 +31,51 @@ public struct Counters: Codable, Equatable, Sendable {
 
     public init() {}
 
-    /// Counter names in report order.
-    public static let names = [
-        "fetches", "faultsFired", "relationshipFaultsFired", "cacheHits", "cacheMisses", "sqlStatements", "rowsRead",
-        "rowsWritten", "saves", "batchRequests", "fullScanSteps", "objectsRegisteredPeak",
-    ]
+    /// Counter names in report order (``CounterName``'s raw values).
+    public static let names = CounterName.allCases.map(\.rawValue)
 
     /// How much each counter grew since `earlier`, by name (the
     /// registered-objects peak, which is not a count, left out).
     public func difference(from earlier: Counters) -> [String: Int] {
         var grown: [String: Int] = [:]
-        for (name, value) in all where name != "objectsRegisteredPeak" {
-            grown[name] = value - (earlier[name] ?? 0)
+        for counter in CounterName.allCases where counter != .objectsRegisteredPeak {
+            grown[counter.rawValue] = self[counter] - earlier[counter]
         }
         return grown
     }
 
     /// Counters whose value depends on timing or memory management, never
     /// a gate in comparisons.
-    public static let advisoryByNature: Set<String> = ["objectsRegisteredPeak"]
+    public static let advisoryByNature: Set<String> = Set(CounterName.allCases.filter { $0.direction == .advisory }.map(\.rawValue))
 
-    /// A counter by name.
-    public subscript(name: String) -> Int? {
-        switch name {
-        case "fetches": fetches
-        case "faultsFired": faultsFired
-        case "relationshipFaultsFired": relationshipFaultsFired
-        case "cacheHits": cacheHits
-        case "cacheMisses": cacheMisses
-        case "sqlStatements": sqlStatements
-        case "rowsRead": rowsRead
-        case "rowsWritten": rowsWritten
-        case "saves": saves
-        case "batchRequests": batchRequests
-        case "fullScanSteps": fullScanSteps
-        case "objectsRegisteredPeak": objectsRegisteredPeak
-        default: nil
+    /// A counter.
+    public subscript(counter: CounterName) -> Int {
+        switch counter {
+        case .fetches: fetches
+        case .faultsFired: faultsFired
+        case .relationshipFaultsFired: relationshipFaultsFired
+        case .cacheHits: cacheHits
+        case .cacheMisses: cacheMisses
+        case .sqlStatements: sqlStatements
+        case .rowsRead: rowsRead
+        case .rowsWritten: rowsWritten
+        case .saves: saves
+        case .batchRequests: batchRequests
+        case .fullScanSteps: fullScanSteps
+        case .objectsRegisteredPeak: objectsRegisteredPeak
         }
     }
 
+    /// A counter by name; nil for a name that is not a counter.
+    public subscript(name: String) -> Int? {
+        CounterName(rawValue: name).map { self[$0] }
+    }
+
     /// Name and value pairs in report order.
-    public var all: [(name: String, value: Int)] { Self.names.map { ($0, self[$0]!) } }
+    public var all: [(name: String, value: Int)] { CounterName.allCases.map { ($0.rawValue, self[$0]) } }
+
+    /// The counters by name, as reports hold them.
+    public var byName: [String: Int] { Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0.value) }) }
 
     /// Counts one event.
     public mutating func count(_ event: Event) {

@@ -26,7 +26,8 @@ public final class Recorder: EventSink, @unchecked Sendable {
     private struct State {
         var counters = Counters()
         var aggregates: [InternedNumber: StatementAggregate] = [:]
-        var evidence = InsightEvidence()
+        /// Its statements are the aggregates, set when a snapshot is taken.
+        var evidence = InsightEvidence(aggregatingStatements: false)
         var arguments: [InternedNumber: Set<[String]>] = [:]
         var buffer: [Event] = []
         var next = 0
@@ -82,9 +83,8 @@ public final class Recorder: EventSink, @unchecked Sendable {
     }
 
     /// Without an event buffer, a fault only adds to the counters and notes
-    /// its entity; the event is made only for a fault from the database
-    /// that may belong to a fault storm (its entity was reached through a
-    /// relationship fault), whose evidence needs the call site.
+    /// its entity; the event is made only for a fault from the database (a
+    /// lazy load), whose evidence needs where its object came from.
     public func receiveFault(
         entity: String, primaryKey: Int64, context: String, source: FaultSource, durationNanoseconds: UInt64,
         callSite: () -> CallSite, event: () -> FaultEvent
@@ -105,20 +105,17 @@ public final class Recorder: EventSink, @unchecked Sendable {
         }
     }
 
-    /// Without an event buffer, only a stale miss is evidence (an absent
-    /// row counts through its fault): the others take no lock and make no
-    /// event.
+    /// A cache miss is kept only in an event buffer: its fault carries the
+    /// miss's reason, which is what the evidence needs. Without a buffer it
+    /// takes no lock and makes no event.
     public func receiveCacheMiss(entity: String, primaryKey: Int64, reason: String, event: () -> CacheMissEvent) {
-        guard bufferCapacity == 0 else { return receive(cacheMiss: event()) }
-        guard reason == InsightEvidence.staleMissReason else { return }
+        guard bufferCapacity > 0 else { return }
         receive(cacheMiss: event())
     }
 
     public func receive(cacheMiss e: CacheMissEvent) {
-        lock.withLock {
-            state.evidence.add(cacheMiss: e)
-            if bufferCapacity > 0 { keep(.cacheMiss(e)) }
-        }
+        guard bufferCapacity > 0 else { return }
+        lock.withLock { keep(.cacheMiss(e)) }
     }
 
     /// Without an event buffer or details, a statement whose shape and text
@@ -154,7 +151,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
             if let position = state.aggregates.index(forKey: shape) {
                 state.aggregates.values[position].add(e)
             } else {
-                var aggregate = StatementAggregate(shape: e.shape, purpose: e.purpose, firstCallSite: e.callSite)
+                var aggregate = StatementAggregate(shape: e.shape, purpose: e.purpose, firstCallSite: e.callSite, facts: e.facts)
                 aggregate.add(e)
                 state.aggregates[shape] = aggregate
             }
@@ -206,8 +203,10 @@ public final class Recorder: EventSink, @unchecked Sendable {
             let statements = state.aggregates.values.sorted {
                 $0.totalNanoseconds != $1.totalNanoseconds ? $0.totalNanoseconds > $1.totalNanoseconds : $0.shape < $1.shape
             }
+            var evidence = state.evidence
+            evidence.statements = statements
             return Snapshot(
-                counters: state.counters, statements: statements, events: events, droppedEvents: state.dropped, evidence: state.evidence,
+                counters: state.counters, statements: statements, events: events, droppedEvents: state.dropped, evidence: evidence,
                 sqlNanoseconds: state.sqlNanoseconds, rowCacheNanoseconds: state.rowCacheNanoseconds)
         }
     }

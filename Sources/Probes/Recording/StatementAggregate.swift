@@ -19,16 +19,19 @@ public struct StatementAggregate: Codable, Equatable, Sendable {
     /// The number of distinct argument lists seen, up to ``distinctLimit``
     /// (tells repeated identical statements from similar ones).
     public var distinctArgumentLists = 0
+    /// What the engine knows of the statement (``SQLEvent/facts``), or a
+    /// log reader derived from its text.
+    public var facts: StatementFacts?
 
     public static let distinctLimit = 64
 
-    public init(shape: String, purpose: String, firstCallSite: CallSite) {
+    public init(shape: String, purpose: String, firstCallSite: CallSite, facts: StatementFacts? = nil) {
         self.shape = shape
         self.purpose = purpose
         self.firstCallSite = firstCallSite
+        self.facts = facts
     }
 
-    /// Adds one execution.
     /// Adds an execution given by its figures (no query plan).
     public mutating func add(_ parts: StatementParts) {
         count += 1
@@ -45,5 +48,6 @@ public struct StatementAggregate: Codable, Equatable, Sendable {
     public mutating func add(_ event: SQLEvent) {
         add(StatementParts(event))
         if queryPlan == nil, let plan = event.queryPlan { queryPlan = plan }
+        if facts == nil, let facts = event.facts { self.facts = facts }
     }
 }

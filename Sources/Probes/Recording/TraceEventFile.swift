@@ -65,7 +65,7 @@ public enum TraceEventFile {
                 name = "\(e.kind.rawValue) \(e.context)"
                 args = ["objectsRegistered": String(e.objectsRegistered)]
             case .scenario(let e):
-                name = e.step.isEmpty ? "\(e.phase) \(e.scenario)" : "\(e.scenario): \(e.step)"
+                name = e.step.isEmpty ? "\(e.phase.rawValue) \(e.scenario)" : "\(e.scenario): \(e.step)"
                 args = ["iteration": String(e.iteration)]
             }
             let instant: Bool

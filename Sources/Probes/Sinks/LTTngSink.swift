@@ -342,7 +342,7 @@ extension LTTngSink {
 
     private func trace(_ e: ScenarioEvent) {
         e.scenario.withCString { scenario in
-            e.phase.withCString { phase in
+            e.phase.rawValue.withCString { phase in
                 e.step.withCString { step in faultline_tp_scenario(scenario, phase, step, Int64(e.iteration)) }
             }
         }

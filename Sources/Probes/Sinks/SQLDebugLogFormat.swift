@@ -19,28 +19,34 @@ public enum SQLDebugLogFormat {
                     lines.append("\(prefix)plan: \(row)\(QueryPlan.isFullScan(row) ? "  [full scan]" : "")")
                 }
             }
-            lines.append(
-                "\(prefix)annotation: sql execution time: \(seconds(e.durationNanoseconds)), rows: \(e.rowsReturned), "
-                    + "changed: \(e.rowsChanged), purpose: \(e.purpose)")
+            // Full-scan steps and sorts only when there were some, before
+            // the purpose, which ends the line.
+            var figures = "rows: \(e.rowsReturned), changed: \(e.rowsChanged)"
+            if e.fullScanSteps > 0 { figures += ", scanned: \(e.fullScanSteps)" }
+            if e.sorts > 0 { figures += ", sorts: \(e.sorts)" }
+            lines.append("\(prefix)annotation: sql execution time: \(seconds(e.durationNanoseconds)), \(figures), purpose: \(e.purpose)")
             return lines
 
         case .fault(let e):
-            var lines = ["\(prefix)annotation: fault fulfilled from \(e.source.rawValue) for \(e.objectID) in \(seconds(e.durationNanoseconds))"]
+            var line = "\(prefix)annotation: fault fulfilled from \(e.source.rawValue) for \(e.objectID) in \(seconds(e.durationNanoseconds))"
+            if e.source == .database { line += lazyLoad(e.missReason, e.origin, read: e.callSite) }
+            var lines = [line]
             if level >= 3, let values = e.values { lines.append("\(prefix)details: values of \(e.objectID): \(values)") }
             return lines
 
         case .relationshipFault(let e):
-            return [
-                "\(prefix)annotation: to-many relationship fault \"\(e.relationship)\" for \(e.objectID) fulfilled from "
-                    + "\(e.source.rawValue): \(e.destinationCount) \(e.destinationEntity) in \(seconds(e.durationNanoseconds))"
-            ]
+            var line = "\(prefix)annotation: to-many relationship fault \"\(e.relationship)\" for \(e.objectID) fulfilled from "
+                + "\(e.source.rawValue): \(e.destinationCount) \(e.destinationEntity) in \(seconds(e.durationNanoseconds))"
+            if e.source == .database { line += lazyLoad(e.missReason, e.origin, read: e.callSite) }
+            return [line]
 
         case .fetch(let e):
             var description = e.resultType == "count" ? "count of \(e.entity)" : "fetch of \(e.entity)"
             if !e.predicate.isEmpty { description += " where \(e.predicate)" }
             if !e.sort.isEmpty { description += " sorted by \(e.sort)" }
             if !e.prefetch.isEmpty { description += " prefetching \(e.prefetch)" }
-            let result = e.resultType == "count" ? "\(e.resultCount)" : "\(e.resultCount) \(e.resultType)"
+            var result = e.resultType == "count" ? "\(e.resultCount)" : "\(e.resultCount) \(e.resultType)"
+            if e.resultType == "objects", !e.returnsObjectsAsFaults { result += " with values" }
             var lines = ["\(prefix)annotation: \(description): \(result) in \(seconds(e.durationNanoseconds)) at \(e.callSite)"]
             if level >= 3, let objects = e.objects {
                 for object in objects { lines.append("\(prefix)details: fetched \(object)") }
@@ -59,9 +65,31 @@ public enum SQLDebugLogFormat {
         case .batchRequest(let e):
             return ["\(prefix)annotation: batch \(e.kind) of \(e.entity): \(e.rowsAffected) rows in \(seconds(e.durationNanoseconds)) at \(e.callSite)"]
 
-        case .cacheMiss, .context, .scenario:
+        case .context(let e):
+            guard let usage = e.prefetchUsage else { return [] }
+            return [
+                "\(prefix)annotation: prefetch of \(usage.relationship) in context \(e.context): prefetched for \(usage.prefetched) objects, "
+                    + "read for \(usage.read), at \(usage.callSite)"
+            ]
+
+        case .cacheMiss, .scenario:
             return []
         }
+    }
+
+    /// What a fault from the database adds to its line: why the row cache
+    /// missed, where the object came from, and the line that read it:
+    /// ` (absent; from fetch 12 of Post at Blog/Blog.swift:70 through author; read at Blog/Blog.swift:73)`.
+    static func lazyLoad(_ reason: CacheMissReason?, _ origin: FaultOrigin?, read: CallSite) -> String {
+        var parts: [String] = []
+        if let reason { parts.append(reason.rawValue) }
+        if let origin {
+            var from = "from fetch \(origin.execution) of \(origin.fetchEntity) at \(origin.fetchSite)"
+            if !origin.keyPath.isEmpty { from += " through \(origin.keyPath)" }
+            parts.append(from)
+        }
+        parts.append("read at \(read)")
+        return " (" + parts.joined(separator: "; ") + ")"
     }
 
     /// `0.000123s`: seconds with microsecond digits.

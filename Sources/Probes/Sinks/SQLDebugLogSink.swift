@@ -49,9 +49,11 @@ public final class SQLDebugLogSink: EventSink {
         output = Mutex(TextOutput(write: write))
     }
 
+    /// Context events only for the prefetch usage lines; refreshes are
+    /// not asked for (``details`` has no ``EventDetails/contextChanges``).
     public func isEnabled(_ kind: EventKind) -> Bool {
         switch kind {
-        case .cacheMiss, .context, .scenario: false
+        case .cacheMiss, .scenario: false
         default: true
         }
     }

@@ -16,7 +16,9 @@ public enum SQLLogText {
         out += "\n"
         if !analysis.insights.isEmpty {
             out += "\nInsights\n"
-            for insight in analysis.insights { out += "  [\(insight.rule)] line \(insight.firstLine): \(insight.message)\n" }
+            for insight in analysis.insights {
+                out += "  [\(insight.rule)] \(insight.callSite): \(insight.message)\n      \(insight.evidence)\n"
+            }
         }
         if !analysis.statements.isEmpty {
             out += "\nStatements by total time\n"

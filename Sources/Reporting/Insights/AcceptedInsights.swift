@@ -8,12 +8,15 @@ public struct AcceptedInsights: Sendable, Equatable {
 
     public init(identities: Set<String>) { self.identities = identities }
 
-    /// Reads a file (any readable file, ``InputFile``: a pipe too); an
-    /// error names the file and line.
+    /// Reads a file (any readable file, ``InputFile``: a pipe too): an
+    /// insights file's accepted list (``InsightSettings``), or a list of
+    /// identities; an error names the file and the line or key path.
     public init(contentsOf path: String) throws {
-        guard let text = String(data: try InputFile.read(path, what: "accepted-insights file"), encoding: .utf8) else {
-            throw ReportError("\(path): not UTF-8 text")
-        }
+        self.init(identities: try InsightSettings(contentsOf: path).accepted)
+    }
+
+    /// Reads the lines of an accepted-insights list; errors name `path` and the line.
+    init(text: String, path: String) throws(ReportError) {
         var identities = Set<String>()
         for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first?

@@ -48,7 +48,10 @@ public struct SQLLogAnalysis: Codable, Equatable, Sendable {
     public var planRows: [PlanRow] = []
     /// The plan rows that are full scans.
     public var fullScans: [String] = []
-    public var insights: [LogInsight] = []
+    /// What the insight rules found in the log: the same rules, words and
+    /// thresholds as a run's (``InsightEngine``), as far as the log shows
+    /// the evidence.
+    public var insights: [Insight] = []
     /// Activity along the log: statements, faults and statement time per
     /// stretch of `linesPerBucket` lines (at most 128 stretches; they widen,
     /// doubling, as the log grows, so memory stays bounded).
@@ -102,10 +105,4 @@ public struct SQLLogAnalysis: Codable, Equatable, Sendable {
         public var firstLine: Int
     }
 
-    /// A finding, pointing at the first line where it shows.
-    public struct LogInsight: Codable, Equatable, Sendable {
-        public var rule: String
-        public var message: String
-        public var firstLine: Int
-    }
 }

@@ -33,7 +33,40 @@ public struct SQLLogAnalyzer {
     private var relationshipFaults: [String: SQLLogAnalysis.FaultSummary] = [:]
     private var prefetches: [String: SQLLogAnalysis.FaultSummary] = [:]
     private var formats = Set<String>()
-    private var pending: (shape: String, sql: String, binds: [String], line: Int, control: TransactionControl?)?
+    var pending: PendingStatement?
+
+    /// A statement read and not yet finished by its annotation.
+    struct PendingStatement {
+        var shape: String
+        var sql: String
+        var binds: [String]
+        var line: Int
+        var control: TransactionControl?
+        /// Query plan rows printed with it (Faultline's `plan:` lines).
+        var plan: [String] = []
+    }
+
+    /// How the insight rules run on the log (thresholds, accepted list).
+    public var settings = InsightSettings()
+    /// The name call sites of the log's own lines carry (the file's name).
+    public var sourceName = "log"
+    /// What the insight rules read, fed with the log's lines turned into
+    /// the engine's events (SQLLogAnalyzer+Evidence.swift).
+    var evidence = InsightEvidence()
+    /// Statements finished but not yet added to the evidence: they wait
+    /// for the operation annotation that names their call site, and for
+    /// query plan rows Core Data prints after them.
+    var recentStatements: [SQLEvent] = []
+    /// Core Data's fetch whose objects faults come from now, and the one
+    /// just read, which a relationship fault may turn out to own.
+    var currentFetch: (entity: String, site: CallSite, execution: UInt64)?
+    var candidateFetch: (entity: String, line: Int, isKeyLookup: Bool)?
+    /// The first SELECT since the last fetch or fault: a fetch's own, when
+    /// `total fetch execution time` follows.
+    var candidateHead: (entity: String, line: Int, isKeyLookup: Bool)?
+    var fetchExecutions: UInt64 = 0
+    /// Whether Faultline's statement figures (`rows:`, `scanned:`) were read.
+    var sawStatementFigures = false
     /// Open transactions, innermost last. Logs of several connections
     /// interleave (Faultline's writer begins while a reader's transaction is
     /// open): a COMMIT ends the innermost, statements count to it.
@@ -207,6 +240,12 @@ public struct SQLLogAnalyzer {
         let rest = Self.decode(UnsafeRawBufferPointer(rebasing: bytes[restStart...]))
         handle(rest[...], line: analysis.lines)
         wrapCheck(bytes.count)
+    }
+
+    /// The analyzer of a log read from `path` (its name in call sites of the log's lines).
+    public init(sourceName: String, settings: InsightSettings = InsightSettings()) {
+        self.sourceName = sourceName
+        self.settings = settings
     }
 
     /// Past `[com.apple.coredata:sql] ` when the line has it at `start`.
@@ -459,9 +498,10 @@ public struct SQLLogAnalyzer {
         releaseAnnotation()
         if Self.starts(rest, with: "sql: ") {
             finishStatement(seconds: nil, rows: nil)
+            commitCandidateFetch()
             let sql = Self.trimmingSpaces(rest.dropFirst(5))
             let control = TransactionControl(sql)
-            pending = (SQLShape.normalize(sql), sql, [], line, control)
+            pending = PendingStatement(shape: SQLShape.normalize(sql), sql: sql, binds: [], line: line, control: control)
             expectingPlan = false
             continuing = true
             if let control { noteTransaction(control, line: line) }
@@ -500,7 +540,7 @@ public struct SQLLogAnalyzer {
         } else if Self.starts(text, with: "sql execution time: ") || Self.starts(text, with: "sql connection fetch time: ") {
             let seconds = Self.seconds(in: text)
             let rows = Self.number(after: "rows: ", in: text)
-            finishStatement(seconds: seconds, rows: rows)
+            finishStatement(seconds: seconds, rows: rows, figures: StatementFigures(text))
         } else if Self.starts(text, with: "total count request execution time: ") {
             analysis.countRequests += 1
             finishStatement(seconds: Self.seconds(in: text), rows: nil)
@@ -508,6 +548,7 @@ public struct SQLLogAnalyzer {
         } else if Self.starts(text, with: "total fetch execution time: ") {
             // Core Data: the rows of the fetch just run.
             if let rows = Self.number(after: " for ", in: text) { noteRows(rows) }
+            noteCandidateFetch(line: line)
         } else if Self.starts(text, with: "fetch using "), let range = Self.find(" returned ", in: text) {
             // Level 2-3: `fetch using <statement> returned N rows`.
             let digits = text.utf8[range.upperBound...].prefix { (0x30...0x39).contains($0) }
@@ -517,7 +558,10 @@ public struct SQLLogAnalyzer {
             fetchHead = nil
             let rest = text[range.upperBound...]
             let source = Self.starts(rest, with: "database") ? "database" : (Self.starts(rest, with: "context") ? "context" : "row cache")
-            Self.note(&faults, entity: Self.entity(in: rest) ?? "?", source: source, line: line)
+            // The object's URI, before what a lazy load adds to the line.
+            let object = Self.find(" (", in: rest).map { rest[..<$0.lowerBound] } ?? rest
+            Self.note(&faults, entity: Self.entity(in: object) ?? "?", source: source, line: line)
+            noteFault(text, object: object, source: source, line: line)
             let index = bucket(line)
             timeline[index].faults += 1
         } else if let range = Self.find("relationship fault \"", in: text) {
@@ -527,11 +571,15 @@ public struct SQLLogAnalyzer {
             // The database unless the line says only the row cache served it.
             let fromRowCache = Self.find("from database", in: text) == nil && Self.find("from row cache", in: text) != nil
             let source = fromRowCache ? "row cache" : "database"
-            let entity = Self.entity(in: text) ?? "?"
+            let head = Self.find(" fulfilled ", in: text).map { text[..<$0.lowerBound] } ?? text
+            let entity = Self.entity(in: head) ?? "?"
             Self.note(&relationshipFaults, entity: "\(entity).\(relationship)", source: source, line: line)
+            noteRelationshipFault(text, entity: entity, relationship: String(relationship), fromDatabase: !fromRowCache, line: line)
         } else if let range = Self.find("Prefetching with key '", in: text) {
             let key = text[range.upperBound...].prefix { $0 != "'" }
             Self.note(&prefetches, entity: String(key), source: "prefetch", line: line)
+        } else {
+            noteOperation(text, line: line)
         }
     }
 
@@ -561,7 +609,7 @@ public struct SQLLogAnalyzer {
     /// The first SELECT of the fetch under way: Core Data prints a fetch's
     /// SELECT, then its prefetches' SELECTs, then the fetch's `total fetch
     /// execution time … for N rows`, whose rows are the first SELECT's.
-    private var fetchHead: String?
+    var fetchHead: String?
 
     /// Rows a Core Data annotation reports for the fetch just run.
     private mutating func noteRows(_ rows: Int) {
@@ -576,9 +624,10 @@ public struct SQLLogAnalyzer {
         fetchHead = nil
     }
 
-    private mutating func finishStatement(seconds: Double?, rows: Int?) {
+    private mutating func finishStatement(seconds: Double?, rows: Int?, figures: StatementFigures? = nil) {
         guard let statement = pending else { return }
         pending = nil
+        noteStatement(statement, seconds: seconds, rows: rows, figures: figures)
         lastShape = statement.shape
         if shapes[statement.shape] == nil {
             guard shapes.count < Self.maximumShapes else { return }
@@ -665,6 +714,7 @@ public struct SQLLogAnalyzer {
         var row = row.trimmingCharacters(in: .whitespaces)
         // Faultline's own mark; the analysis marks full scans itself.
         if row.hasSuffix("[full scan]") { row = row.dropLast(11).trimmingCharacters(in: .whitespaces) }
+        notePlan(row)
         let fullScan = QueryPlan.isFullScan(row)
         if fullScan, fullScans.count < 1_000 { fullScans.insert(row) }
         if planRows[row] != nil {
@@ -733,6 +783,7 @@ public struct SQLLogAnalyzer {
     public mutating func finish() -> SQLLogAnalysis {
         releaseAnnotation()
         finishStatement(seconds: nil, rows: nil)
+        commitCandidateFetch()
         while !openTransactions.isEmpty { closeTransaction("open") }
         trimLargestTransactions()
         var result = analysis
@@ -748,7 +799,7 @@ public struct SQLLogAnalyzer {
         result.prefetches = sorted(prefetches)
         result.fullScans = fullScans.sorted()
         result.planRows = planRows.values.sorted { $0.firstLine != $1.firstLine ? $0.firstLine < $1.firstLine : $0.row < $1.row }
-        result.insights = InsightRules().analyze(result)
+        result.insights = insights()
         result.timeline = timeline
         result.linesPerBucket = linesPerBucket
         return result

@@ -255,28 +255,3 @@ public struct StatementReport: Codable, Equatable, Sendable {
         self.queryPlan = queryPlan
     }
 }
-
-/// A finding that tells the user what to change.
-public struct Insight: Codable, Equatable, Sendable {
-    /// Stable identity: rule, entity, key path (for accepted-insights files).
-    public var rule: String
-    public var entity: String
-    public var keyPath: String
-    public var message: String
-    public var evidence: String
-    public var callSite: String
-    /// Listed in the accepted-insights file: a known finding.
-    public var accepted: Bool?
-
-    public init(rule: String, entity: String, keyPath: String, message: String, evidence: String, callSite: String) {
-        self.rule = rule
-        self.entity = entity
-        self.keyPath = keyPath
-        self.message = message
-        self.evidence = evidence
-        self.callSite = callSite
-    }
-
-    /// `rule/entity/keyPath`.
-    public var identity: String { "\(rule)/\(entity)/\(keyPath)" }
-}

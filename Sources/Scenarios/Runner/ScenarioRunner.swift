@@ -20,6 +20,12 @@ public struct RunOptions: Sendable {
     /// Keep the recorded events of each scenario's last measured iteration
     /// (for a trace file), at most this many per scenario; 0 keeps none.
     public var keptEvents = 0
+    /// Thresholds and accepted insights for every scenario (a scenario's
+    /// own intentions are added to them).
+    public var insights = InsightSettings()
+    /// Fixes applied to every scenario's store (``WhatIf``): how
+    /// `--what-if` measures an insight's advice.
+    public var whatIf = WhatIf()
 
     public init() {}
 }
@@ -169,6 +175,7 @@ public final class ScenarioRunner {
         var configuration = StoreConfiguration()
         configuration.sinks = [recorder] + options.sinks
         configuration.persistentHistoryTracking = scenario.persistentHistory
+        configuration.whatIf = options.whatIf
         switch options.store {
         case .file:
             let kind = scenario.dataSet.name
@@ -242,14 +249,14 @@ public final class ScenarioRunner {
             store.instrumentation.resetPeak()
             let iteration = ScenarioIteration(
                 store: store, scale: options.scale, seed: options.seed, scenario: scenario.name, recorder: recorder)
-            emit(store, scenario.name, phase: "iteration-begin", iteration: number)
+            emit(store, scenario.name, phase: .iterationBegin, iteration: number)
             let memoryReset = ProcessMeasurements.resetPeakResident()
             let cpuStart = ProcessMeasurements.cpuSeconds()
             let wallStart = ProbeClock.now()
             try scenario.body(iteration)
             let wall = Double(ProbeClock.now() - wallStart) / 1e9
             let cpu = ProcessMeasurements.cpuSeconds() - cpuStart
-            emit(store, scenario.name, phase: "iteration-end", iteration: number)
+            emit(store, scenario.name, phase: .iterationEnd, iteration: number)
             guard measured else { continue }
             samples.append(Sample(
                 wallSeconds: wall, cpuSeconds: cpu, peakResidentBytes: memoryReset ? ProcessMeasurements.peakResidentBytes() : nil))
@@ -264,8 +271,7 @@ public final class ScenarioRunner {
             let rowCache = Double(snapshot.rowCacheNanoseconds) / 1e9
             breakdowns.append(TimeBreakdown(sqliteSeconds: sqlite, rowCacheSeconds: rowCache, otherSeconds: max(0, wall - sqlite - rowCache)))
             if index == total - 1 {
-                report.insights = InsightRules(indexedColumns: scenario.dataSet.model.indexedColumns).analyze(snapshot.evidence)
-                if scenario.repeatsStatements != nil { report.insights.removeAll { $0.rule == "repeated-statement" } }
+                report.insights = InsightEngine(settings: scenario.insights.merging(options.insights)).insights(snapshot.evidence)
             }
             if index == total - 1, options.keptEvents > 0 {
                 events += snapshot.events
@@ -314,7 +320,7 @@ public final class ScenarioRunner {
         }
     }
 
-    private func emit(_ store: Store, _ scenario: String, phase: String, iteration: Int) {
+    private func emit(_ store: Store, _ scenario: String, phase: ScenarioPhase, iteration: Int) {
         guard store.instrumentation.isOn(.scenario) else { return }
         store.instrumentation.emit(.scenario(ScenarioEvent(
             start: ProbeClock.now(), thread: ProbeClock.threadID(), scenario: scenario, phase: phase, step: "", iteration: iteration)))

@@ -14,7 +14,8 @@ public enum HTMLLogAnalysis {
         if !analysis.insights.isEmpty {
             html += "<h2>Insights</h2><ul class=\"insights\">"
             for insight in analysis.insights {
-                html += "<li><strong>\(escapeHTML(insight.rule))</strong> (line \(insight.firstLine)): \(escapeHTML(insight.message))</li>"
+                html += "<li><strong>\(escapeHTML(insight.rule.rawValue))</strong> (\(escapeHTML(insight.callSite))): \(escapeHTML(insight.message))"
+                    + "<br><small>\(escapeHTML(insight.evidence))</small></li>"
             }
             html += "</ul>"
         }

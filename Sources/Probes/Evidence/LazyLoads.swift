@@ -1,0 +1,149 @@
+/// The objects of one fetch reached through one key path: where an N+1
+/// shows. Lazy loads are grouped by it (``InsightEvidence/lazyLoads``).
+public struct LazyLoadPath: Sendable, Hashable, Codable {
+    /// The entity the fetch asked for.
+    public var fetchEntity: String
+    /// Relationships from the fetch's objects to the loaded objects; ""
+    /// for the fetch's own objects.
+    public var keyPath: String
+    /// Where the fetch was asked for (in a log without call sites, the
+    /// log's file and the line of the fetch).
+    public var fetchSite: CallSite
+
+    public init(fetchEntity: String, keyPath: String, fetchSite: CallSite) {
+        self.fetchEntity = fetchEntity
+        self.keyPath = keyPath
+        self.fetchSite = fetchSite
+    }
+
+    /// The path of an origin.
+    public init(_ origin: FaultOrigin) {
+        self.init(fetchEntity: origin.fetchEntity, keyPath: origin.keyPath, fetchSite: origin.fetchSite)
+    }
+
+    /// The key path a source could not know (a Core Data log names no
+    /// relationship for a to-one fault): `(Author)`, the relationships
+    /// from the fetch's entity that lead to `destination`.
+    public static func unknownKeyPath(to destination: String) -> String { "(\(destination))" }
+
+    /// Whether ``keyPath`` names relationships (not ``unknownKeyPath(to:)``).
+    public var isKeyPathKnown: Bool { !keyPath.hasPrefix("(") }
+}
+
+/// The lazy loads (SQL round trips of faults and relationship faults) of
+/// the objects at one ``LazyLoadPath``, and how they fell on the fetch's
+/// executions: an N+1 is several lazy loads of one kind (object faults, or
+/// relationship faults) for the objects of one execution, a query each.
+public struct LazyLoads: Sendable, Equatable, Codable {
+    /// Object faults that read a row the row cache did not hold.
+    public var objectFaults = 0
+    /// Relationship faults that ran a query.
+    public var relationshipFaults = 0
+    /// Object faults that read again a row the row cache held but found
+    /// stale (a staleness interval): a prefetch would not save them. Not
+    /// counted in ``objectFaultsPerExecution``.
+    public var staleReReads = 0
+    /// Time the lazy loads took, in nanoseconds.
+    public var nanoseconds: UInt64 = 0
+    /// The entity the loads ended on: the faulted objects', or the
+    /// relationship's destination.
+    public var destinationEntity: String
+    /// The relationship the last step of the key path names, when the
+    /// loads were relationship faults (`comments`); "" otherwise.
+    public var relationship = ""
+    /// Where the first load was read (the line that read it, or the
+    /// innermost call site the engine knew).
+    public var firstRead: CallSite
+    /// How many executions of the fetch had each number of object faults:
+    /// `[faults: executions]` (settled by ``InsightEvidence/lazyLoads``).
+    public var objectFaultsPerExecution: [Int: Int] = [:]
+    /// The same for relationship faults.
+    public var relationshipFaultsPerExecution: [Int: Int] = [:]
+
+    public init(destinationEntity: String, firstRead: CallSite) {
+        self.destinationEntity = destinationEntity
+        self.firstRead = firstRead
+    }
+
+    /// The loads of the executions that had at least `minimum` of one kind
+    /// each (an N+1 where `minimum` is 2), and those executions.
+    public func loads(inExecutionsWithAtLeast minimum: Int) -> (loads: Int, executions: Int) {
+        let objects = Self.loads(objectFaultsPerExecution, atLeast: minimum)
+        let relationships = Self.loads(relationshipFaultsPerExecution, atLeast: minimum)
+        return (objects.loads.addingSaturated(relationships.loads), max(objects.executions, relationships.executions))
+    }
+
+    /// The relationship faults of the executions that had at least `minimum`.
+    public func relationshipFaults(inExecutionsWithAtLeast minimum: Int) -> Int {
+        Self.loads(relationshipFaultsPerExecution, atLeast: minimum).loads
+    }
+
+    private static func loads(_ histogram: [Int: Int], atLeast minimum: Int) -> (loads: Int, executions: Int) {
+        var loads = 0
+        var executions = 0
+        for (count, times) in histogram where count >= minimum {
+            loads = loads.addingSaturated(count.multipliedSaturated(by: times))
+            executions = executions.addingSaturated(times)
+        }
+        return (loads, executions)
+    }
+}
+
+/// Counting the lazy loads of one path execution by execution, in place.
+struct LazyLoadTally: Sendable {
+    var loads: LazyLoads
+    /// Loads per execution not yet settled into the histograms.
+    private var openObjects: [UInt64: Int] = [:]
+    private var openRelationships: [UInt64: Int] = [:]
+    /// At most this many executions are kept open per kind; the oldest half
+    /// is settled when there are more (a long run of one-object fetches).
+    static let openLimit = 4_096
+
+    init(destinationEntity: String, firstRead: CallSite) {
+        loads = LazyLoads(destinationEntity: destinationEntity, firstRead: firstRead)
+    }
+
+    /// Counts one load of `execution` toward the N+1 pattern.
+    mutating func count(execution: UInt64, relationship: Bool) {
+        if relationship {
+            openRelationships[execution, default: 0] += 1
+            if openRelationships.count > Self.openLimit {
+                Self.settle(&openRelationships, into: &loads.relationshipFaultsPerExecution, keepingNewest: Self.openLimit / 2)
+            }
+        } else {
+            openObjects[execution, default: 0] += 1
+            if openObjects.count > Self.openLimit {
+                Self.settle(&openObjects, into: &loads.objectFaultsPerExecution, keepingNewest: Self.openLimit / 2)
+            }
+        }
+    }
+
+    /// Settles the open executions, keeping the `kept` with the highest numbers open.
+    private static func settle(_ open: inout [UInt64: Int], into histogram: inout [Int: Int], keepingNewest kept: Int) {
+        for execution in open.keys.sorted().dropLast(kept) {
+            histogram[open.removeValue(forKey: execution)!, default: 0] += 1
+        }
+    }
+
+    /// The loads with every execution settled.
+    var settled: LazyLoads {
+        var result = loads
+        for count in openObjects.values { result.objectFaultsPerExecution[count, default: 0] += 1 }
+        for count in openRelationships.values { result.relationshipFaultsPerExecution[count, default: 0] += 1 }
+        return result
+    }
+}
+
+extension Int {
+    /// The sum, or `Int.max` where it would overflow (counts saturate).
+    func addingSaturated(_ other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? .max : sum
+    }
+
+    /// The product, or `Int.max` where it would overflow.
+    func multipliedSaturated(by other: Int) -> Int {
+        let (product, overflow) = multipliedReportingOverflow(by: other)
+        return overflow ? .max : product
+    }
+}

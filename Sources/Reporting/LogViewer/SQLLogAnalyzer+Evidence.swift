@@ -1,0 +1,272 @@
+import Probes
+
+/// A log's lines turned into the engine's events, for the insight rules:
+/// the same ``InsightEvidence`` a run gives, as far as the log shows it.
+///
+/// - Faultline's log says everything a rule needs: each statement's
+///   figures (rows, full-scan steps, sorts, purpose), where each lazily
+///   loaded object came from (the fetch, its run, the key path) and the
+///   line that read it, fetches loaded with values, saves and prefetch
+///   usage. A statement's call site is the one its operation's annotation
+///   names (the fetch, the fault's read).
+/// - Core Data's log names no call site and no key path: a lazy load's
+///   object is taken to come from the last fetch before it (a SELECT
+///   followed by `total fetch execution time`, unless a relationship fault
+///   or a fault by key owns it), its key path is the relationship a
+///   relationship fault names, or unknown (`(Author)`), and full scans and
+///   sorts come from query plans, without step counts.
+extension SQLLogAnalyzer {
+    /// What Faultline's `sql execution time` annotation adds: full-scan
+    /// steps, sorts and the purpose.
+    struct StatementFigures {
+        var scanned = 0
+        var sorts = 0
+        var purpose: String?
+
+        init(_ text: Substring) {
+            scanned = SQLLogAnalyzer.number(after: "scanned: ", in: text) ?? 0
+            sorts = SQLLogAnalyzer.number(after: "sorts: ", in: text) ?? 0
+            if let range = SQLLogAnalyzer.find(", purpose: ", in: text) { purpose = String(text[range.upperBound...]) }
+        }
+    }
+
+    /// The most statements kept waiting for their call site.
+    static let maximumRecentStatements = 32
+
+    /// A statement finished: an event waits for its call site and plan.
+    mutating func noteStatement(_ statement: PendingStatement, seconds: Double?, rows: Int?, figures: StatementFigures?) {
+        if figures?.purpose != nil { sawStatementFigures = true }
+        let facts = statement.control == nil ? LoggedStatementFacts.facts(sql: statement.sql, arguments: statement.binds) : nil
+        let purpose = statement.control != nil ? SQLEvent.transactionPurpose : figures?.purpose ?? "statement"
+        let event = SQLEvent(
+            start: 0, durationNanoseconds: seconds.map { UInt64(max(0, min($0, 1e9)) * 1e9) } ?? 0, thread: 0, sql: statement.sql,
+            shape: statement.shape, shapeID: 0, arguments: statement.binds, rowsReturned: rows ?? 0, rowsChanged: 0,
+            fullScanSteps: figures?.scanned ?? 0, sorts: figures?.sorts ?? 0, autoIndexes: 0, vmSteps: 0, purpose: purpose,
+            queryPlan: statement.plan.isEmpty ? nil : statement.plan, callSite: CallSite(file: sourceName, line: statement.line), facts: facts)
+        if candidateHead == nil, statement.control == nil, Self.isSelect(statement.sql) {
+            let keyLookup = facts.map { $0.filters.isEmpty && $0.hasOtherConditions } ?? true
+            candidateHead = (facts?.entity ?? "?", statement.line, keyLookup)
+        }
+        recentStatements.append(event)
+        if recentStatements.count > Self.maximumRecentStatements { flushRecentStatements(upTo: 1) }
+    }
+
+    /// A query plan row: the statement under way's, or the last one's
+    /// (Core Data prints a plan after its statement's annotations).
+    mutating func notePlan(_ row: String) {
+        if pending != nil {
+            pending!.plan.append(row)
+        } else if !recentStatements.isEmpty {
+            let last = recentStatements.count - 1
+            recentStatements[last].queryPlan = (recentStatements[last].queryPlan ?? []) + [row]
+        }
+    }
+
+    /// Adds the first `count` waiting statements (all by default) to the
+    /// evidence, giving those without a call site of their own `site`.
+    mutating func flushRecentStatements(upTo count: Int? = nil, site: CallSite? = nil) {
+        let taken = recentStatements.prefix(count ?? recentStatements.count)
+        for var event in taken {
+            if let site, event.callSite.file == sourceName { event.callSite = site }
+            // A statement whose values the log does not show (level 1) is
+            // not known to repeat with the same ones.
+            let valuesShown = !event.arguments.isEmpty || !event.sql.contains("?")
+            evidence.add(sql: event, countingRepetitions: valuesShown)
+        }
+        recentStatements.removeFirst(taken.count)
+    }
+
+    // MARK: Core Data's fetches
+
+    /// `total fetch execution time`: the statement before is a fetch,
+    /// unless the annotation that follows says a fault owns it.
+    mutating func noteCandidateFetch(line: Int) {
+        commitCandidateFetch()
+        if let head = candidateHead { candidateFetch = (head.entity, head.line, head.isKeyLookup) }
+        candidateHead = nil
+    }
+
+    /// The candidate fetch is a fetch: faults after it come from it.
+    mutating func commitCandidateFetch() {
+        guard let candidate = candidateFetch else { return }
+        candidateFetch = nil
+        fetchExecutions += 1
+        currentFetch = (candidate.entity, CallSite(file: sourceName, line: candidate.line), fetchExecutions)
+    }
+
+    /// The origin Core Data's log implies for a lazy load of `entity`
+    /// reached through `relationship` ("" for an object fault).
+    func inferredOrigin(entity: String, relationship: String) -> FaultOrigin? {
+        guard let fetch = currentFetch else { return nil }
+        // Core Data's tables are Z and the entity's name in capitals.
+        let ofFetch = fetch.entity.uppercased() == "Z" + entity.uppercased() || fetch.entity == entity
+        let keyPath = ofFetch ? relationship : LazyLoadPath.unknownKeyPath(to: relationship.isEmpty ? entity : relationship)
+        return FaultOrigin(fetchEntity: fetch.entity, fetchSite: fetch.site, keyPath: keyPath, execution: fetch.execution)
+    }
+
+    // MARK: Faults
+
+    /// An object fault: a lazy load when it came from the database.
+    mutating func noteFault(_ text: Substring, object: Substring, source: String, line: Int) {
+        let entity = Self.entity(in: object) ?? "?"
+        let key = Self.primaryKey(in: object)
+        let loaded = LazyLoadSuffix(text)
+        let faultSource: FaultSource = source == "database" ? .database : source == "context" ? .context : .rowCache
+        var origin = loaded.origin
+        if faultSource == .database, origin == nil, !loaded.isFaultline {
+            // Core Data: the fault's own SELECT by key is no fetch.
+            if candidateFetch?.isKeyLookup == true { candidateFetch = nil } else { commitCandidateFetch() }
+            candidateHead = nil
+            origin = inferredOrigin(entity: entity, relationship: "")
+        }
+        let read = loaded.read ?? CallSite(file: sourceName, line: line)
+        flushRecentStatements(site: loaded.read)
+        evidence.add(fault: FaultEvent(
+            start: 0, durationNanoseconds: Self.nanoseconds(in: text), thread: 0, context: "", entity: entity, primaryKey: key,
+            source: faultSource, callSite: read, missReason: faultSource == .database ? loaded.reason ?? .absent : nil, origin: origin))
+    }
+
+    /// A to-many relationship fault: a lazy load when it ran a query.
+    mutating func noteRelationshipFault(_ text: Substring, entity: String, relationship: String, fromDatabase: Bool, line: Int) {
+        let loaded = LazyLoadSuffix(text)
+        var origin = loaded.origin
+        // Faultline: `…: 3 Comment in 0.000020s`; Core Data names no destination.
+        var destination = "(\(relationship))"
+        var count = 0
+        if let fulfilled = Self.find("fulfilled from ", in: text), let colon = Self.find(": ", in: text[fulfilled.upperBound...]) {
+            let words = text[colon.upperBound...].split(separator: " ", maxSplits: 2)
+            if words.count >= 2, let number = Int(words[0]) {
+                count = number
+                destination = String(words[1])
+            }
+        }
+        if !loaded.isFaultline {
+            // Core Data: the SELECT before the annotation is the relationship's, not a fetch.
+            candidateFetch = nil
+            candidateHead = nil
+            count = Self.number(after: "Got ", in: text) ?? 0
+            if fromDatabase { origin = inferredOrigin(entity: entity, relationship: relationship) }
+        }
+        flushRecentStatements(site: loaded.read)
+        evidence.add(relationshipFault: RelationshipFaultEvent(
+            start: 0, durationNanoseconds: Self.nanoseconds(in: text), thread: 0, context: "", entity: entity, relationship: relationship,
+            primaryKey: 0, destinationEntity: destination, destinationCount: count, source: fromDatabase ? .database : .rowCache,
+            callSite: loaded.read ?? CallSite(file: sourceName, line: line), missReason: fromDatabase ? .absent : nil, origin: origin))
+    }
+
+    // MARK: Faultline's operations
+
+    /// Faultline's fetch, count, save, batch and prefetch-usage annotations:
+    /// the call site of the statements before them, and their evidence.
+    mutating func noteOperation(_ text: Substring, line: Int) {
+        guard let at = Self.findLast(" at ", in: text) else { return }
+        let site = Self.callSite(text[at.upperBound...])
+        if Self.starts(text, with: "fetch of "), let colon = Self.find(": ", in: text) {
+            let entity = String(text.dropFirst(9).prefix { $0 != " " && $0 != ":" })
+            let result = text[colon.upperBound...].split(separator: " ", maxSplits: 3)
+            if result.count >= 2, let count = Int(result[0]) {
+                let withValues = Self.find(" with values in ", in: text) != nil
+                evidence.add(fetch: FetchEvent(
+                    start: 0, durationNanoseconds: 0, thread: 0, context: "", entity: entity, predicate: "", sort: "", resultType: String(result[1]),
+                    resultCount: count, fetchLimit: 0, fetchOffset: 0, fetchBatchSize: 0, returnsObjectsAsFaults: !withValues,
+                    includesPropertyValues: true, includesPendingChanges: true, prefetch: "", callSite: site))
+            }
+        } else if Self.starts(text, with: "save of context "), let colon = Self.find(": ", in: text) {
+            let context = String(text[text.index(text.startIndex, offsetBy: 16)..<colon.lowerBound])
+            let numbers = text[colon.upperBound...].split(separator: " ").compactMap { Int($0.filter(\.isNumber)) }
+            if numbers.count >= 3 {
+                evidence.add(save: SaveEvent(
+                    start: 0, durationNanoseconds: 0, thread: 0, context: context, inserted: numbers[0], updated: numbers[1], deleted: numbers[2],
+                    success: true, error: "", callSite: site))
+            }
+        } else if Self.starts(text, with: "prefetch of "), let context = Self.find(" in context ", in: text),
+            let prefetched = Self.number(after: "prefetched for ", in: text), let read = Self.number(after: "read for ", in: text)
+        {
+            let relationship = String(text[text.index(text.startIndex, offsetBy: 12)..<context.lowerBound])
+            let name = text[context.upperBound...].prefix { $0 != ":" }
+            evidence.add(context: ContextEvent(
+                start: 0, thread: 0, context: String(name), kind: .prefetchUsage, objectsRegistered: 0, objectsRegisteredPeak: 0,
+                prefetchUsage: PrefetchUsage(relationship: relationship, prefetched: prefetched, read: read, callSite: site)))
+            return
+        } else if !(Self.starts(text, with: "count of ") || Self.starts(text, with: "batch ")) {
+            return
+        }
+        flushRecentStatements(site: site)
+    }
+
+    /// The insights of the log, every waiting statement added.
+    mutating func insights() -> [Insight] {
+        flushRecentStatements()
+        commitCandidateFetch()
+        // Step and sort counts are Faultline's; Core Data's log has plans only.
+        evidence.scanStepsKnown = sawStatementFigures
+        return InsightEngine(settings: settings).insights(evidence)
+    }
+
+    // MARK: Reading
+
+    /// `File.swift:42` (the last colon splits file and line).
+    static func callSite(_ text: Substring) -> CallSite {
+        let trimmed = text.prefix { $0 != ")" && $0 != ";" }
+        guard let colon = trimmed.lastIndex(of: ":"), let line = Int(trimmed[trimmed.index(after: colon)...].prefix(while: \.isNumber))
+        else { return CallSite(file: String(trimmed), line: 0) }
+        return CallSite(file: String(trimmed[..<colon]), line: line)
+    }
+
+    /// The last occurrence of `needle`.
+    static func findLast(_ needle: String, in text: Substring) -> Range<Substring.Index>? {
+        var found: Range<Substring.Index>?
+        var rest = text
+        while let range = find(needle, in: rest) {
+            found = range
+            rest = text[range.upperBound...]
+        }
+        return found
+    }
+
+    /// `42` of `Entity/p42` (or a URI ending so); 0 when there is none.
+    static func primaryKey(in text: Substring) -> Int64 {
+        guard let slash = findLast("/p", in: text) else { return 0 }
+        return Int64(text[slash.upperBound...].prefix(while: \.isNumber)) ?? 0
+    }
+
+    /// The time after ` in ` (`in 0.000012s`), in nanoseconds; 0 without one.
+    static func nanoseconds(in text: Substring) -> UInt64 {
+        guard let range = find(" in 0", in: text) ?? find(" in 1", in: text) else { return 0 }
+        let digits = text[text.index(before: range.upperBound)...].prefix { $0.isNumber || $0 == "." }
+        guard let seconds = Double(digits), seconds.isFinite, seconds >= 0 else { return 0 }
+        return UInt64(min(seconds, 1e9) * 1e9)
+    }
+}
+
+/// What Faultline's log adds to a lazy load's line: ` (absent; from fetch
+/// 12 of Post at Blog/Blog.swift:70 through author; read at Blog/Blog.swift:73)`.
+struct LazyLoadSuffix {
+    var reason: CacheMissReason?
+    var origin: FaultOrigin?
+    var read: CallSite?
+
+    /// Whether the line had Faultline's suffix.
+    var isFaultline: Bool { read != nil }
+
+    init(_ text: Substring) {
+        guard text.hasSuffix(")"), let open = SQLLogAnalyzer.findLast(" (", in: text) else { return }
+        for part in text[open.upperBound..<text.index(before: text.endIndex)].split(separator: ";") {
+            let item = part.drop { $0 == " " }
+            if let reason = CacheMissReason(rawValue: String(item)) {
+                self.reason = reason
+            } else if item.hasPrefix("read at ") {
+                read = SQLLogAnalyzer.callSite(item.dropFirst(8))
+            } else if item.hasPrefix("from fetch ") {
+                let words = item.dropFirst(11).split(separator: " ", maxSplits: 4)
+                // `12 of Post at Site[ through key.path]`
+                guard words.count >= 5, let execution = UInt64(words[0]), words[1] == "of", words[3] == "at" else { continue }
+                let rest = words[4]
+                let through = SQLLogAnalyzer.find(" through ", in: rest)
+                let site = SQLLogAnalyzer.callSite(through.map { rest[..<$0.lowerBound] } ?? rest)
+                let keyPath = through.map { String(rest[$0.upperBound...]) } ?? ""
+                origin = FaultOrigin(fetchEntity: String(words[2]), fetchSite: site, keyPath: keyPath, execution: execution)
+            }
+        }
+    }
+}
