@@ -22,6 +22,8 @@ extension PerfRun {
         @Option(help: "Rows per table in the text output.")
         var limit = 20
 
+        @OptionGroup var insights: InsightOptions
+
         @Flag(help: ArgumentHelp(
             "Keep reading the file as it grows and print the summary again after each change (until Ctrl-C).",
             discussion: """
@@ -37,7 +39,8 @@ extension PerfRun {
                 try runFollowing()
                 return
             }
-            var analyzer = SQLLogAnalyzer()
+            var analyzer = SQLLogAnalyzer(
+                sourceName: file == "-" ? "standard input" : URL(fileURLWithPath: file).lastPathComponent, settings: try insights.settings())
             if file == "-" {
                 try analyzer.consume(.standardInput, path: "standard input")
             } else {
@@ -73,7 +76,9 @@ extension PerfRun {
         /// changed, until Ctrl-C; a stream (a FIFO, standard input) is read
         /// as it comes, to its end, and then ends as a log read once does.
         private func runFollowing() throws {
-            var follower = file == "-" ? LogFollower(stream: .standardInput, name: name) : LogFollower(path: file)
+            let settings = try insights.settings()
+            var follower = file == "-"
+                ? LogFollower(stream: .standardInput, name: name, insights: settings) : LogFollower(path: file, insights: settings)
             var restarts = 0
             while true {
                 let changed = try follower.poll()

@@ -284,8 +284,18 @@ extension PerfRun {
         @Option(name: .customLong("trace-events"), help: "Write the last iteration's events as a Chrome/Perfetto trace file.")
         var traceEvents: String?
 
-        @Option(name: .customLong("accepted-insights"), help: "A file of known insights (rule/entity/keyPath per line) to mark as accepted.")
-        var acceptedInsights: String?
+        @OptionGroup var insights: InsightOptions
+
+        @Flag(
+            name: .customLong("what-if"),
+            help: ArgumentHelp(
+                "Measure each prefetch and index advice: run its scenario again with the fix applied and report the gain.",
+                discussion: """
+                    The suggested key path is prefetched at that fetch, or the suggested index created on a copy of the data set; \
+                    the insight then carries both runs' statements, rows, faults and median time with its interval, and advice \
+                    that does not help is reported as such.
+                    """))
+        var whatIf = false
 
         @Flag(help: "Print nothing but errors.")
         var quiet = false
@@ -338,6 +348,7 @@ extension PerfRun {
             settings.options.warmup = warmup
             settings.options.store = store
             settings.options.timeoutSeconds = timeout
+            settings.options.measuresFixes = whatIf
             settings.sqlDebugLevel = sqlDebug
             settings.sqlLogPath = sqlLog
             settings.lttngDirectory = lttng ? lttngOutput : nil
@@ -348,7 +359,7 @@ extension PerfRun {
             let printer = ProgressPrinter(quiet: quiet)
             let outcome: RunSession.Outcome
             do {
-                settings.accepted = try acceptedInsights.map { try AcceptedInsights(contentsOf: $0) }
+                settings.options.insights = try insights.settings()
                 outcome = try RunSession(settings).run(selected) { printer.show($0) }
             } catch let error as ReportError {
                 throw UsageError(error.description)
@@ -363,6 +374,7 @@ extension PerfRun {
                 if let directory = outcome.traceDirectory { print("LTTng trace: \(directory) (babeltrace2 \(directory))") }
                 print(ReportText.summaryTable(outcome.report))
                 if let experiments = ReportText.experimentTable(outcome.report) { print("\n" + experiments) }
+                if let fixes = ReportText.fixFirst(outcome.report) { print("\n" + fixes) }
                 print("report: \(jsonPath), \(htmlPath)")
             }
             if let code = outcome.signalExitCode { throw ExitCode(code) }
@@ -373,13 +385,14 @@ extension PerfRun {
         /// when two outputs would overwrite each other.
         private func checkOutputs() throws {
             var outputs = [("--json", jsonPath), ("--html", htmlPath)]
+            if let accepted = insights.acceptedInsights { outputs.append(("--accepted-insights", accepted)) }
             if let traceEvents { outputs.append(("--trace-events", traceEvents)) }
             if let sqlLog { outputs.append(("--sql-log", sqlLog)) }
             var targets: [(option: String, path: String, target: OutputFile.Target)] = []
             do {
                 for (option, path) in outputs {
-                    // The SQL log is opened (and its errors said) by its sink.
-                    if option != "--sql-log" { try OutputFile.checkWritable(path) }
+                    // The SQL log is opened (and its errors said) by its sink; the insights file is an input.
+                    if option != "--sql-log", option != "--accepted-insights" { try OutputFile.checkWritable(path) }
                     guard let target = try? OutputFile.target(of: path) else { continue }
                     if let other = targets.first(where: { $0.target.collides(with: target) }) {
                         throw UsageError("\(option) \(path) and \(other.option) \(other.path) are the same file: one would overwrite the other")

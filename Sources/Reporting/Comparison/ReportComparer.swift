@@ -3,8 +3,12 @@ import Probes
 
 /// Compares two reports.
 ///
-/// - Counters are exact: an increase is a regression unless the thresholds
-///   allow it; with `exactCounters` any change is. Advisory counters (in
+/// - Counters are exact. An increase of a counter where more means slower
+///   (statements, rows, faults, misses, full-scan steps, writes:
+///   ``CounterName/Direction/cost``) is a regression unless the thresholds
+///   allow it, a decrease an improvement; a change of any other counter
+///   (fetches, cache hits, saves, batch requests) is reported as a change.
+///   With `exactCounters` any change is a regression. Advisory counters (in
 ///   either report) are shown, never gating. Counters compare only between
 ///   reports of the same scale, seed and SQLite version (and the same data
 ///   set per scenario); otherwise they are "not comparable" with the reason.
@@ -47,12 +51,15 @@ public struct ReportComparer: Sendable {
         let baseByName = Dictionary(base.scenarios.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         for headScenario in head.scenarios {
             guard let baseScenario = baseByName[headScenario.name] else {
-                scenarios.append(.init(name: headScenario.name, status: "only in head"))
+                scenarios.append(.init(name: headScenario.name, status: .onlyInHead))
                 continue
             }
-            var comparison = ReportComparison.ScenarioComparison(
-                name: headScenario.name,
-                status: headScenario.status == .passed ? "compared" : "head \(headScenario.status.rawValue): \(headScenario.error ?? "")")
+            let status: ComparisonStatus = switch headScenario.status {
+            case .passed: .compared
+            case .failed: .headFailed(headScenario.error ?? "")
+            case .skipped: .headSkipped(headScenario.error ?? "")
+            }
+            var comparison = ReportComparison.ScenarioComparison(name: headScenario.name, status: status)
             if counterReason == nil, baseScenario.dataSet == headScenario.dataSet {
                 comparison.counters = counters(baseScenario, headScenario)
                 comparison.statements = statementChanges(baseScenario, headScenario)
@@ -77,7 +84,7 @@ public struct ReportComparer: Sendable {
         }
         let headNames = Set(head.scenarios.map(\.name))
         for baseScenario in base.scenarios where !headNames.contains(baseScenario.name) {
-            scenarios.append(.init(name: baseScenario.name, status: "only in base", regression: baseScenario.status == .passed && !allowMissing))
+            scenarios.append(.init(name: baseScenario.name, status: .onlyInBase, regression: baseScenario.status == .passed && !allowMissing))
         }
         // Holm's correction over every timing tested, scenarios' and phases'.
         let adjusted = HolmCorrection.adjust(tested.map(\.p))
@@ -97,9 +104,9 @@ public struct ReportComparer: Sendable {
         for index in scenarios.indices {
             let scenario = scenarios[index]
             scenarios[index].regression = scenario.regression
-                || scenario.counters.contains { $0.verdict == "regression" || $0.verdict == "missing" }
-                || !scenario.newInsights.isEmpty || scenario.timing?.verdict == "slower"
-                || scenario.phases.contains { $0.timing.verdict == "slower" }
+                || scenario.counters.contains { $0.verdict.isRegression }
+                || !scenario.newInsights.isEmpty || scenario.timing?.verdict == .slower
+                || scenario.phases.contains { $0.timing.verdict == .slower }
         }
         return ReportComparison(
             base: basePath, head: headPath, countersNotComparable: counterReason, timingsNotComparable: timingReason,
@@ -139,18 +146,23 @@ public struct ReportComparer: Sendable {
         return Counters.names.compactMap { name in
             guard let b = base.counters[name] else { return nil }
             guard let h = head.counters[name] else {
-                let verdict = advisory.contains(name) ? "advisory" : allowMissing ? "allowed" : "missing"
+                let verdict: CounterVerdict = advisory.contains(name) ? .advisory : allowMissing ? .allowed : .missing
                 return .init(name: name, base: b, head: nil, verdict: verdict)
             }
-            let verdict: String
+            let isCost = CounterName(rawValue: name)?.direction == .cost
+            let verdict: CounterVerdict
             if b == h {
-                verdict = "same"
+                verdict = .same
             } else if advisory.contains(name) {
-                verdict = "advisory"
+                verdict = .advisory
+            } else if exactCounters {
+                verdict = .regression
+            } else if !isCost {
+                verdict = .changed
             } else if h > b {
-                verdict = !exactCounters && thresholds.allowance(name, in: head.name)?.allows(base: b, head: h) == true ? "allowed" : "regression"
+                verdict = thresholds.allowance(name, in: head.name)?.allows(base: b, head: h) == true ? .allowed : .regression
             } else {
-                verdict = exactCounters ? "regression" : "improvement"
+                verdict = .improvement
             }
             return .init(name: name, base: b, head: h, verdict: verdict)
         }
@@ -159,16 +171,17 @@ public struct ReportComparer: Sendable {
     private func statementChanges(_ base: ScenarioReport, _ head: ScenarioReport) -> [ReportComparison.StatementChange] {
         let before = Dictionary(base.statements.map { ($0.shape, $0.count) }, uniquingKeysWith: +)
         let after = Dictionary(head.statements.map { ($0.shape, $0.count) }, uniquingKeysWith: +)
+        let sites = Dictionary(head.statements.map { ($0.shape, $0.firstCallSite) }, uniquingKeysWith: { a, _ in a })
         var changes: [ReportComparison.StatementChange] = []
         for (shape, count) in after.sorted(by: { $0.key < $1.key }) {
             if let old = before[shape] {
-                if count > old { changes.append(.init(shape: shape, change: "grew", baseCount: old, headCount: count)) }
+                if count > old { changes.append(.init(shape: shape, change: .grew, baseCount: old, headCount: count, callSite: sites[shape])) }
             } else {
-                changes.append(.init(shape: shape, change: "added", baseCount: 0, headCount: count))
+                changes.append(.init(shape: shape, change: .added, baseCount: 0, headCount: count, callSite: sites[shape]))
             }
         }
         for (shape, count) in before.sorted(by: { $0.key < $1.key }) where after[shape] == nil {
-            changes.append(.init(shape: shape, change: "removed", baseCount: count, headCount: 0))
+            changes.append(.init(shape: shape, change: .removed, baseCount: count, headCount: 0, callSite: nil))
         }
         return changes
     }
@@ -186,10 +199,10 @@ public struct ReportComparer: Sendable {
         let ratio = headMedian / baseMedian
         var timing = ReportComparison.TimingComparison(
             baseMedian: baseMedian, headMedian: headMedian, ratio: ratio.isFinite ? ratio : nil,
-            ratioLow: nil, ratioHigh: nil, pValue: nil, adjustedPValue: nil, verdict: "not comparable", reason: reason)
+            ratioLow: nil, ratioHigh: nil, pValue: nil, adjustedPValue: nil, verdict: .notComparable, reason: reason)
         if reason != nil { return (timing, nil) }
         guard b.count >= minimumSamples, h.count >= minimumSamples else {
-            timing.verdict = "inconclusive"
+            timing.verdict = .inconclusive
             timing.reason = "fewer than \(minimumSamples) samples a side (\(b.count) and \(h.count))"
             return (timing, nil)
         }
@@ -198,21 +211,21 @@ public struct ReportComparer: Sendable {
         timing.ratioHigh = interval.high.isFinite ? interval.high : nil
         let p = MannWhitneyU.test(b, h).pValue
         timing.pValue = p
-        timing.verdict = "unchanged"
+        timing.verdict = .unchanged
         return (timing, (p, interval))
     }
 
     private func verdict(
         _ timing: ReportComparison.TimingComparison, interval: BootstrapRatio.Interval, adjustedP: Double, scenario: String
-    ) -> String {
+    ) -> TimingVerdict {
         let (low, high) = (interval.low, interval.high)
-        guard adjustedP < alpha, !low.isNaN, !high.isNaN else { return "unchanged" }
+        guard adjustedP < alpha, !low.isNaN, !high.isNaN else { return .unchanged }
         let change = abs(timing.headMedian - timing.baseMedian)
         let floor = noiseFloor ?? NoiseFloor()
         let aboveFloor = change > floor.absolute && change > floor.relative(for: scenario) * timing.baseMedian
-        guard aboveFloor else { return "unchanged" }
-        if low > 1 { return "slower" }
-        if high < 1 { return "faster" }
-        return "unchanged"
+        guard aboveFloor else { return .unchanged }
+        if low > 1 { return .slower }
+        if high < 1 { return .faster }
+        return .unchanged
     }
 }

@@ -23,7 +23,7 @@ public struct ReportComparison: Codable, Equatable, Sendable {
         public var name: String
         /// `compared`, `only in base`, `only in head`, or the head's
         /// failure or skip (`head failed: …`, `head skipped: …`).
-        public var status: String
+        public var status: ComparisonStatus
         public var counters: [CounterComparison]
         public var statements: [StatementChange]
         public var newInsights: [Insight]
@@ -36,7 +36,7 @@ public struct ReportComparison: Codable, Equatable, Sendable {
         public var regression: Bool
 
         init(
-            name: String, status: String, counters: [CounterComparison] = [], statements: [StatementChange] = [],
+            name: String, status: ComparisonStatus, counters: [CounterComparison] = [], statements: [StatementChange] = [],
             newInsights: [Insight] = [], timing: TimingComparison? = nil, regression: Bool = false
         ) {
             self.name = name
@@ -52,7 +52,7 @@ public struct ReportComparison: Codable, Equatable, Sendable {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             name = try container.decode(String.self, forKey: .name)
-            status = try container.decode(String.self, forKey: .status)
+            status = try container.decode(ComparisonStatus.self, forKey: .status)
             counters = try container.decode([CounterComparison].self, forKey: .counters)
             statements = try container.decode([StatementChange].self, forKey: .statements)
             newInsights = try container.decode([Insight].self, forKey: .newInsights)
@@ -67,10 +67,8 @@ public struct ReportComparison: Codable, Equatable, Sendable {
         public var base: Int
         /// Nil (JSON null) when head does not have the counter.
         public var head: Int?
-        /// `same`, `regression`, `improvement`, `allowed` (by thresholds, or
-        /// a missing counter with `--allow-missing`), `advisory`, `missing`
-        /// (in base, not in head: a regression).
-        public var verdict: String
+        /// What the change means (``CounterVerdict``).
+        public var verdict: CounterVerdict
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -88,11 +86,16 @@ public struct ReportComparison: Codable, Equatable, Sendable {
     }
 
     public struct StatementChange: Codable, Equatable, Sendable {
+        public enum Kind: String, Codable, Sendable {
+            case added, removed, grew
+        }
+
         public var shape: String
-        /// `added`, `removed` or `grew`.
-        public var change: String
+        public var change: Kind
         public var baseCount: Int
         public var headCount: Int
+        /// Where head ran the shape first (added and grown shapes).
+        public var callSite: String?
     }
 
     /// Medians and their ratio (head / base). A ratio or interval bound
@@ -106,8 +109,7 @@ public struct ReportComparison: Codable, Equatable, Sendable {
         public var ratioHigh: Double?
         public var pValue: Double?
         public var adjustedPValue: Double?
-        /// `slower`, `faster`, `unchanged`, `inconclusive`, `not comparable`.
-        public var verdict: String
+        public var verdict: TimingVerdict
         public var reason: String?
 
         public func encode(to encoder: any Encoder) throws {

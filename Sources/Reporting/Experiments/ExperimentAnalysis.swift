@@ -1,4 +1,5 @@
 import Foundation
+import Probes
 
 /// Judges published experiments against a run's scenario reports: the
 /// measured ratio of medians with its bootstrap interval, a verdict, and a
@@ -6,8 +7,8 @@ import Foundation
 /// SQLite's share of the time, in-memory accesses and their cost).
 public enum ExperimentAnalysis {
     /// The counters a side reports and its reason may quote.
-    static let sideCounters = [
-        "fetches", "sqlStatements", "rowsRead", "rowsWritten", "faultsFired", "cacheHits", "cacheMisses", "relationshipFaultsFired",
+    static let sideCounters: [CounterName] = [
+        .fetches, .sqlStatements, .rowsRead, .rowsWritten, .faultsFired, .cacheHits, .cacheMisses, .relationshipFaultsFired,
     ]
 
     /// An experiment for each reference whose scenarios all passed in `scenarios`.
@@ -52,7 +53,7 @@ public enum ExperimentAnalysis {
         return Measured(
             side: ExperimentReport.Side(
                 label: side.label, sourceSeconds: side.sourceSeconds, medianSeconds: Statistics(samples).median, sqliteSeconds: sqlite,
-                counters: counters.filter { sideCounters.contains($0.key) }),
+                counters: counters.filter { CounterName(rawValue: $0.key).map(sideCounters.contains) == true }),
             samples: samples)
     }
 
@@ -76,7 +77,7 @@ public enum ExperimentAnalysis {
     static func timingReason(_ b: ExperimentReport.Side, _ t: ExperimentReport.Side, verdict: ExperimentVerdict, sourceRatio: Double) -> String {
         func work(_ side: ExperimentReport.Side) -> String {
             let share = side.medianSeconds > 0 ? min(1, side.sqliteSeconds / side.medianSeconds) : 0
-            return "\(side.label) ran \(plural(count(side, "sqlStatements"), "statement")) reading \(plural(count(side, "rowsRead"), "row")), "
+            return "\(side.label) ran \(plural(count(side, .sqlStatements), "statement")) reading \(plural(count(side, .rowsRead), "row")), "
                 + "SQLite \(seconds(side.sqliteSeconds)) of \(seconds(side.medianSeconds)) (\(percent(share)))"
         }
         var text = work(b) + "; " + work(t) + "."
@@ -84,7 +85,7 @@ public enum ExperimentAnalysis {
         let sqlDifference = b.sqliteSeconds - t.sqliteSeconds
         let otherDifference = difference - sqlDifference
         text += " Of the \(signed(difference)) between them, SQLite accounts for \(signed(sqlDifference)) and work outside it for \(signed(otherDifference))."
-        let saved = count(b, "sqlStatements") - count(t, "sqlStatements")
+        let saved = count(b, .sqlStatements) - count(t, .sqlStatements)
         switch verdict {
         case .reproduced:
             text += abs(sqlDifference) >= abs(otherDifference)
@@ -97,17 +98,17 @@ public enum ExperimentAnalysis {
                 let perStatement = max(0, sqlDifference) / Double(saved)
                 text += " The source's effect comes from round trips to the store: \(saved) fewer here, at about "
                     + "\(seconds(perStatement)) of SQLite time each, while SQLite is only \(percent(share)) of \(b.label)'s time."
-                if saved * 2 < count(b, "sqlStatements") {
-                    text += " \(t.label) still runs \(count(t, "sqlStatements")) statements, "
-                        + "\(percent(Double(count(t, "sqlStatements")) / Double(max(1, count(b, "sqlStatements"))))) of \(b.label)'s."
+                if saved * 2 < count(b, .sqlStatements) {
+                    text += " \(t.label) still runs \(count(t, .sqlStatements)) statements, "
+                        + "\(percent(Double(count(t, .sqlStatements)) / Double(max(1, count(b, .sqlStatements))))) of \(b.label)'s."
                 }
-                let faults = min(count(b, "faultsFired"), count(t, "faultsFired"))
+                let faults = min(count(b, .faultsFired), count(t, .faultsFired))
                 if faults > 0 {
-                    let perAccess = (b.medianSeconds - b.sqliteSeconds) / Double(count(b, "faultsFired"))
-                    let hits = (count(b, "cacheHits"), count(t, "cacheHits"))
+                    let perAccess = (b.medianSeconds - b.sqliteSeconds) / Double(count(b, .faultsFired))
+                    let hits = (count(b, .cacheHits), count(t, .cacheHits))
                     text += " Both sides fire at least \(faults) object faults (\(hits.0) and \(hits.1) from the row cache), "
                         + "about \(seconds(perAccess)) each outside SQLite in \(b.label): "
-                        + (hits.0 * 2 >= count(b, "faultsFired")
+                        + (hits.0 * 2 >= count(b, .faultsFired)
                             ? "that in-memory work, the same on both sides, dominates."
                             : "the engine's side of each round trip (binding, reading the row, filling the object), the same on both sides.")
                 }
@@ -121,8 +122,8 @@ public enum ExperimentAnalysis {
         case .inverted:
             var parts: [String] = []
             if sqlDifference < 0 {
-                parts.append("in SQLite (\(seconds(-sqlDifference)) more, for \(plural(count(t, "rowsRead"), "row")) in "
-                    + "\(plural(count(t, "sqlStatements"), "statement")) against \(count(b, "rowsRead")) in \(count(b, "sqlStatements")))")
+                parts.append("in SQLite (\(seconds(-sqlDifference)) more, for \(plural(count(t, .rowsRead), "row")) in "
+                    + "\(plural(count(t, .sqlStatements), "statement")) against \(count(b, .rowsRead)) in \(count(b, .sqlStatements)))")
             }
             if otherDifference < 0 { parts.append("outside it, in the engine's own work (\(seconds(-otherDifference)) more)") }
             text += " \(t.label) is slower " + parts.joined(separator: " and ") + "."
@@ -136,9 +137,9 @@ public enum ExperimentAnalysis {
         let recorded = scenario.values.sorted { $0.key < $1.key }.map { "\($0.key) = \(number($0.value))" }.joined(separator: ", ")
         var reason = "\(scenario.name) passed its checks"
         if !recorded.isEmpty { reason += "; it recorded \(recorded)" }
-        reason += "; it ran \(plural(scenario.counters["fetches"] ?? 0, "fetch", "fetches")) and "
-            + "\(plural(scenario.counters["sqlStatements"] ?? 0, "statement")), read \(plural(scenario.counters["rowsRead"] ?? 0, "row")) "
-            + "and fired \(plural(scenario.counters["faultsFired"] ?? 0, "object fault"))."
+        reason += "; it ran \(plural(scenario.counters[.fetches] ?? 0, "fetch", "fetches")) and "
+            + "\(plural(scenario.counters[.sqlStatements] ?? 0, "statement")), read \(plural(scenario.counters[.rowsRead] ?? 0, "row")) "
+            + "and fired \(plural(scenario.counters[.faultsFired] ?? 0, "object fault"))."
         if !mismatched.isEmpty {
             reason += " Expected " + mismatched.map { "\($0.key) = \(number($0.value))" }.joined(separator: ", ") + "."
         }
@@ -159,7 +160,7 @@ public enum ExperimentAnalysis {
         return text
     }
 
-    static func count(_ side: ExperimentReport.Side, _ name: String) -> Int { side.counters[name] ?? 0 }
+    static func count(_ side: ExperimentReport.Side, _ name: CounterName) -> Int { side.counters[name] ?? 0 }
 
     /// `1.23 s`, `45.6 ms`, `7.8 µs`, `90 ns`.
     public static func seconds(_ value: Double) -> String {

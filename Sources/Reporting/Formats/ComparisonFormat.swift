@@ -16,9 +16,9 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
 
     static func counterSummary(_ scenario: ReportComparison.ScenarioComparison) -> String {
         if scenario.counters.isEmpty { return "-" }
-        let changed = scenario.counters.filter { $0.verdict != "same" }
+        let changed = scenario.counters.filter { $0.verdict != .same }
         if changed.isEmpty { return "same" }
-        return changed.map { "\($0.name) \($0.base) → \($0.head.map(String.init) ?? "none") (\($0.verdict))" }.joined(separator: ", ")
+        return changed.map { "\($0.name) \($0.base) → \($0.head.map(String.init) ?? "none") (\($0.verdict.rawValue))" }.joined(separator: ", ")
     }
 
     /// Medians, their ratio and interval ("n/a" where not finite), p-value
@@ -29,7 +29,7 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
         var text = "\(seconds(timing.baseMedian)) → \(seconds(timing.headMedian)) ×\(ratio(timing.ratio))"
         if timing.ratioLow != nil || timing.ratioHigh != nil { text += " [\(ratio(timing.ratioLow)), \(ratio(timing.ratioHigh))]" }
         if let p = timing.adjustedPValue { text += String(format: " p=%.3g", p) }
-        text += " \(timing.verdict)"
+        text += " \(timing.verdict.rawValue)"
         if let reason = timing.reason { text += " (\(reason))" }
         return text
     }
@@ -42,8 +42,7 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
     /// What a scenario's status line adds when head lacks the scenario and
     /// that is a regression.
     static func missingNote(_ scenario: ReportComparison.ScenarioComparison) -> String {
-        let missing = scenario.status == "only in base" || scenario.status.hasPrefix("head skipped")
-        return missing && scenario.regression ? " (missing in head: a regression; --allow-missing if intended)" : ""
+        return scenario.status.isMissingInHead && scenario.regression ? " (missing in head: a regression; --allow-missing if intended)" : ""
     }
 
     static func text(_ comparison: ReportComparison) -> String {
@@ -63,7 +62,8 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
                 lines.append("  phase \(phase.name): \(timingSummary(phase.timing))")
             }
             for change in scenario.statements {
-                lines.append("  statement \(change.change) (\(change.baseCount) → \(change.headCount)): \(change.shape)")
+                let site = change.callSite.map { " at \($0)" } ?? ""
+                lines.append("  statement \(change.change.rawValue) (\(change.baseCount) → \(change.headCount))\(site): \(change.shape)")
             }
             for insight in scenario.newInsights {
                 lines.append("  new insight \(insight.identity): \(insight.message)")
@@ -82,7 +82,7 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
         if let reason = comparison.timingsNotComparable { lines.append("Timings are not comparable: \(escapeMarkdown(reason)).") }
         lines += ["", "| scenario | counters | timing | new insights |", "| --- | --- | --- | --- |"]
         for scenario in comparison.scenarios {
-            let name = scenario.status == "compared" ? scenario.name : "\(scenario.name) (\(scenario.status))\(missingNote(scenario))"
+            let name = scenario.status == .compared ? scenario.name : "\(scenario.name) (\(scenario.status))\(missingNote(scenario))"
             let timings = [timingSummary(scenario.timing)] + scenario.phases.map { "\($0.name): \(timingSummary($0.timing))" }
             let cells = [name, counterSummary(scenario), timings.joined(separator: "; "), scenario.newInsights.map(\.message).joined(separator: "; ")]
             lines.append("| " + cells.map(escapeMarkdown).joined(separator: " | ") + " |")
@@ -91,7 +91,9 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
         if !statements.isEmpty {
             lines += ["", "Statement shapes:", ""]
             for (name, change) in statements {
-                lines.append("- \(escapeMarkdown(name)): \(change.change) (\(change.baseCount) → \(change.headCount)) \(markdownCode(change.shape))")
+                let site = change.callSite.map { " at \(escapeMarkdown($0))" } ?? ""
+                lines.append("- \(escapeMarkdown(name)): \(change.change.rawValue) (\(change.baseCount) → \(change.headCount))\(site) "
+                    + markdownCode(change.shape))
             }
         }
         return lines.joined(separator: "\n") + "\n"

@@ -1,4 +1,5 @@
 import Foundation
+import Probes
 
 /// A run's report as text for a terminal: the summary table of its
 /// scenarios and the table of the experiments judged.
@@ -24,8 +25,8 @@ public enum ReportText {
                 "\(key)=\(ExperimentAnalysis.number(value))"
             }.joined(separator: " ")
             rows.append([
-                scenario.name, scenario.status.rawValue, median, counter(scenario, "sqlStatements"), counter(scenario, "faultsFired"),
-                counter(scenario, "cacheMisses"), counter(scenario, "rowsRead"),
+                scenario.name, scenario.status.rawValue, median, counter(scenario, .sqlStatements), counter(scenario, .faultsFired),
+                counter(scenario, .cacheMisses), counter(scenario, .rowsRead),
                 scenario.error.map { "error: \($0)" } ?? values,
             ])
         }
@@ -42,7 +43,20 @@ public enum ReportText {
         }.joined(separator: "\n")
     }
 
-    private static func counter(_ scenario: ScenarioReport, _ name: String) -> String {
+    private static func counter(_ scenario: ScenarioReport, _ name: CounterName) -> String {
         scenario.counters[name].map(String.init) ?? "-"
+    }
+
+    /// "What to fix first" (``FixPriority``) as numbered lines, nil when
+    /// there is nothing to fix.
+    public static func fixFirst(_ report: Report) -> String? {
+        let entries = FixPriority.rank(report)
+        guard !entries.isEmpty else { return nil }
+        var lines = ["what to fix first"]
+        for (number, entry) in entries.enumerated() {
+            lines.append("\(number + 1). \(entry.scenario): \(entry.insight.message)")
+            lines.append("   \(FixPriority.figure(entry)); \(entry.insight.callSite)")
+        }
+        return lines.joined(separator: "\n")
     }
 }

@@ -32,16 +32,18 @@ public struct LogFollower {
 
     /// Follows the file (or FIFO) at `path`; a FIFO is opened at the first
     /// poll, which waits for a writer as `cat` does.
-    public init(path: String) {
+    public init(path: String, insights: InsightSettings = InsightSettings()) {
         self.path = path
         isStream = LogFile.isStream(path)
+        analyzer = SQLLogAnalyzer(sourceName: URL(fileURLWithPath: path).lastPathComponent, settings: insights)
     }
 
     /// Follows a stream that is already open (standard input), named `name`.
-    public init(stream: FileHandle, name: String) {
+    public init(stream: FileHandle, name: String, insights: InsightSettings = InsightSettings()) {
         path = name
         handle = stream
         isStream = true
+        analyzer = SQLLogAnalyzer(sourceName: name, settings: insights)
     }
 
     /// Reads what is new. Returns whether anything was read; throws when the

@@ -7,7 +7,11 @@ public struct Report: Codable, Equatable, Sendable {
     /// 2: `values` are medians over the measured iterations (the last
     /// iteration's before), with `valueStatistics`, `phases` and
     /// `experiments` added.
-    public static let currentSchemaVersion = 2
+    /// 3: insights come from one rule engine: `n-plus-one` found by pattern
+    /// (it replaces `fault-storm`), `sort-without-index`, thresholds as data;
+    /// an insight has `count`, `fix`, `costSeconds`, `intended` and
+    /// `whatIf`; the configuration has `insightThresholds` and `whatIf`.
+    public static let currentSchemaVersion = 3
 
     public var schemaVersion: Int
     public var tool: Tool
@@ -73,13 +77,24 @@ public struct Report: Codable, Equatable, Sendable {
         public var warmup: Int
         public var store: String
         public var timeoutSeconds: Double?
-        public init(scale: Double, seed: UInt64, iterations: Int, warmup: Int, store: String, timeoutSeconds: Double?) {
+        /// Insight rule thresholds the run set (`--insight-threshold`, an
+        /// insights file), by rule name; nil when every rule ran with its default.
+        public var insightThresholds: [String: Int]?
+        /// Whether each prefetch and index advice was measured (`--what-if`).
+        public var whatIf: Bool?
+
+        public init(
+            scale: Double, seed: UInt64, iterations: Int, warmup: Int, store: String, timeoutSeconds: Double?,
+            insightThresholds: [String: Int]? = nil, whatIf: Bool? = nil
+        ) {
             self.scale = scale
             self.seed = seed
             self.iterations = iterations
             self.warmup = warmup
             self.store = store
             self.timeoutSeconds = timeoutSeconds
+            self.insightThresholds = insightThresholds
+            self.whatIf = whatIf
         }
     }
 }

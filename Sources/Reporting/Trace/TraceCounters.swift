@@ -35,11 +35,11 @@ public struct TraceCounters {
             switch name {
             case "scenario":
                 let phase = Self.field(line, "phase")
-                if phase == "iteration-begin" {
+                if phase == ScenarioPhase.iterationBegin.rawValue {
                     scenario = Self.field(line, "scenario")
                     current = Counters()
                     inIteration = true
-                } else if phase == "iteration-end", inIteration, let scenario {
+                } else if phase == ScenarioPhase.iterationEnd.rawValue, inIteration, let scenario {
                     result[scenario] = current
                     inIteration = false
                 }

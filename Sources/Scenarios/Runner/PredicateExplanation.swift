@@ -60,7 +60,8 @@ public struct PredicateExplanation: Codable, Sendable {
         let before = store.patternMatches
         let matches = try context.perform { try context.fetch(request).count }
         let patternMatches = store.patternMatches - before
-        let counters = Dictionary(uniqueKeysWithValues: recorder.counters.all.filter { $0.name != "objectsRegisteredPeak" }.map { ($0.name, $0.value) })
+        var counters = recorder.counters.byName
+        counters[.objectsRegisteredPeak] = nil
         let rows = try context.perform { try context.count(for: FetchRequest<ManagedObject>(entityName: entity)) }
         return PredicateExplanation(
             entity: entity, predicate: predicate.description, sql: sql, arguments: arguments.map(\.description), queryPlan: plan,

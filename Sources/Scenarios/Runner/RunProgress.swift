@@ -10,6 +10,8 @@ public enum RunProgress: Sendable, Equatable {
     case iteration(scenario: String, index: Int, total: Int, warmup: Bool)
     /// A scenario ended.
     case finished(scenario: String, status: String)
+    /// A scenario runs again with an insight's fix applied (`--what-if`).
+    case whatIf(scenario: String, fix: String)
 }
 
 /// Shows progress on standard error: a bar redrawn in place on a terminal,
@@ -43,6 +45,8 @@ public final class ProgressPrinter: @unchecked Sendable {
             }
         case .finished(let scenario, let status):
             line("\(scenario): \(status)", keep: true)
+        case .whatIf(let scenario, let fix):
+            line("\(scenario): what if \(fix)", keep: true)
         }
     }
 

@@ -16,7 +16,10 @@ public enum RunReport {
             environment: RunEnvironment.current(),
             configuration: Report.Configuration(
                 scale: options.scale, seed: options.seed, iterations: options.iterations, warmup: options.warmup,
-                store: options.store.rawValue, timeoutSeconds: nil),
+                store: options.store.rawValue, timeoutSeconds: options.timeoutSeconds,
+                insightThresholds: options.insights.thresholds.isEmpty
+                    ? nil : Dictionary(uniqueKeysWithValues: options.insights.thresholds.map { ($0.key.rawValue, $0.value) }),
+                whatIf: options.measuresFixes ? true : nil),
             scenarios: scenarios,
             experiments: ExperimentAnalysis.analyze(experiments, scenarios: scenarios))
     }

@@ -21,6 +21,7 @@ public struct RunSession {
         public var traceEventsPath: String?
         public var jsonPath = "Reports/latest.json"
         public var htmlPath = "Reports/latest.html"
+        /// Known insights to mark as accepted, besides ``RunOptions/insights``' own.
         public var accepted: AcceptedInsights?
         public var experiments: [ExperimentReference] = []
         public var commandLine: [String] = CommandLine.arguments
@@ -55,6 +56,7 @@ public struct RunSession {
     /// Runs `scenarios` and writes the reports.
     public func run(_ scenarios: [Scenario], progress: @escaping (RunProgress) -> Void = { _ in }) throws -> Outcome {
         var options = settings.options
+        if let accepted = settings.accepted { options.insights.accepted.formUnion(accepted.identities) }
         if let level = settings.sqlDebugLevel ?? SQLDebugLogSink.fromEnvironment().map(\.level) {
             do {
                 options.sinks.append(
@@ -96,16 +98,16 @@ public struct RunSession {
             let traced = try recording.finish()
             for index in report.scenarios.indices where report.scenarios[index].status == .passed {
                 guard let counters = traced[report.scenarios[index].name] else { continue }
-                let values = Dictionary(uniqueKeysWithValues: counters.all.filter { $0.name != "objectsRegisteredPeak" }.map { ($0.name, $0.value) })
+                var values = counters.byName
+                values[.objectsRegisteredPeak] = nil
                 report.scenarios[index].traceCounters = values
                 var recorded = report.scenarios[index].counters
-                recorded["objectsRegisteredPeak"] = nil
-                if recorded != values, !report.scenarios[index].advisoryCounters.contains("sqlStatements") {
+                recorded[.objectsRegisteredPeak] = nil
+                if recorded != values, !report.scenarios[index].advisoryCounters.contains(CounterName.sqlStatements.rawValue) {
                     disagreements.append("\(report.scenarios[index].name): the trace's counters \(values) differ from the recorder's \(recorded)")
                 }
             }
         }
-        if let accepted = settings.accepted { report = accepted.mark(report) }
         try ReportFile.write(report, to: settings.jsonPath)
         try ReportFile.writeAtomically(Data(HTMLReport.render(report, events: runner.events).utf8), to: settings.htmlPath)
         var dropped: [String] = []

@@ -26,6 +26,10 @@ public struct RunOptions: Sendable {
     /// Fixes applied to every scenario's store (``WhatIf``): how
     /// `--what-if` measures an insight's advice.
     public var whatIf = WhatIf()
+    /// Measure each prefetch and index advice (`--what-if`): run the
+    /// scenario again with the fix applied, and attach the comparison to
+    /// the insight (``Insight/whatIf``).
+    public var measuresFixes = false
 
     public init() {}
 }
@@ -168,7 +172,44 @@ public final class ScenarioRunner {
             report.error = cancellation.reason.map { "stopped: \($0)" } ?? "\(error)"
         }
         progress(.finished(scenario: scenario.name, status: report.status.rawValue))
+        if options.measuresFixes, report.status == .passed { measureFixes(scenario, in: &report) }
         return report
+    }
+
+    /// Runs the scenario again for each insight's fix that a run can apply
+    /// (a prefetch or values loaded at the fetch, an index on a copy of the
+    /// data set), one fix at a time, and attaches what changed.
+    private func measureFixes(_ scenario: Scenario, in report: inout ScenarioReport) {
+        for index in report.insights.indices {
+            let insight = report.insights[index]
+            guard insight.intended == nil, insight.accepted != true, let fix = insight.fix, !cancellation.isInterrupted else { continue }
+            progress(.whatIf(scenario: scenario.name, fix: fix.summary))
+            var options = self.options
+            options.measuresFixes = false
+            options.keptEvents = 0
+            // The user's sinks (a SQL log, LTTng) see the run, not its what-ifs.
+            options.sinks = []
+            options.whatIf = Self.whatIf(for: fix)
+            let fixed = ScenarioRunner(options: options, cache: cache) { _ in }
+            do {
+                try fixed.prepare()
+            } catch {
+                continue
+            }
+            report.insights[index].whatIf = WhatIfOutcome.judge(fix, before: report, after: fixed.run(scenario))
+        }
+    }
+
+    /// The store's what-if for one fix.
+    static func whatIf(for fix: InsightFix) -> WhatIf {
+        switch fix.kind {
+        case .prefetch:
+            WhatIf(fetchAmendments: fix.fetchSites.map { FetchAmendment(entity: fix.entity, site: $0, prefetching: [fix.keyPath]) })
+        case .loadValues:
+            WhatIf(fetchAmendments: fix.fetchSites.map { FetchAmendment(entity: fix.entity, site: $0, loadsValues: true) })
+        case .index:
+            WhatIf(indexes: [WhatIf.Index(entity: fix.entity, attribute: fix.keyPath)])
+        }
     }
 
     private func makeStore(for scenario: Scenario, recorder: Recorder, index: Int) throws -> Store {

@@ -13,7 +13,7 @@ public enum HTMLComparison {
         if let reason = comparison.countersNotComparable { html += "<p class=\"error\">Counters are not comparable: \(escapeHTML(reason))</p>" }
         if let reason = comparison.timingsNotComparable { html += "<p class=\"error\">Timings are not comparable: \(escapeHTML(reason))</p>" }
         for scenario in comparison.scenarios {
-            html += "<section class=\"scenario\"><h2>\(escapeHTML(scenario.name)) <span class=\"status\">\(escapeHTML(scenario.status))</span></h2>"
+            html += "<section class=\"scenario\"><h2>\(escapeHTML(scenario.name)) <span class=\"status\">\(escapeHTML(scenario.status.description))</span></h2>"
             if let timing = scenario.timing {
                 html += "<h3>Median time</h3>" + SVGChart.bars([("base", timing.baseMedian), ("head", timing.headMedian)])
                     + "<p>\(escapeHTML(ComparisonFormat.timingSummary(timing)))</p>"
@@ -29,14 +29,16 @@ public enum HTMLComparison {
                 html += "<h3>Counters</h3><table class=\"sortable\"><thead><tr><th>counter</th><th>base</th><th>head</th><th>verdict</th></tr></thead><tbody>"
                 for counter in scenario.counters {
                     html += "<tr><td>\(escapeHTML(counter.name))</td><td>\(counter.base)</td><td>\(counter.head.map(String.init) ?? "none")</td>"
-                        + "<td class=\"\(escapeHTML(counter.verdict))\">\(escapeHTML(counter.verdict))</td></tr>"
+                        + "<td class=\"\(escapeHTML(counter.verdict.rawValue))\">\(escapeHTML(counter.verdict.rawValue))</td></tr>"
                 }
                 html += "</tbody></table>"
             }
             if !scenario.statements.isEmpty {
                 html += "<h3>Statement shapes</h3><ul>"
                 for change in scenario.statements {
-                    html += "<li>\(escapeHTML(change.change)) (\(change.baseCount) → \(change.headCount)): <code>\(escapeHTML(change.shape))</code></li>"
+                    let site = change.callSite.map { " at <span class=\"site\">\(escapeHTML($0))</span>" } ?? ""
+                    html += "<li>\(escapeHTML(change.change.rawValue)) (\(change.baseCount) → \(change.headCount))\(site): "
+                        + "<code>\(escapeHTML(change.shape))</code></li>"
                 }
                 html += "</ul>"
             }

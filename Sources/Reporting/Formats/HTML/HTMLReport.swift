@@ -14,6 +14,7 @@ public enum HTMLReport {
     /// - Parameter events: recorded events to show as a timeline, when kept.
     public static func render(_ report: Report, events: [Event] = []) -> String {
         var html = HTMLPage.opening(title: "Faultline report") + "<h1>Faultline report</h1>"
+        html += fixFirst(report)
         html += summary(report)
         html += experiments(report)
         for (title, names) in groups {
@@ -55,12 +56,61 @@ public enum HTMLReport {
             let median = scenario.samples.isEmpty ? "" : SVGChart.format(Statistics(scenario.samples.map(\.wallSeconds)).median, "s")
             html += "<tr class=\"\(scenario.status.rawValue)\"><td><a href=\"#\(anchor(scenario.name))\">\(escapeHTML(scenario.name))</a></td>"
                 + "<td>\(escapeHTML(scenario.status.rawValue))</td><td>\(escapeHTML(median))</td>"
-            for counter in ["sqlStatements", "faultsFired", "cacheMisses"] {
+            for counter in [CounterName.sqlStatements, .faultsFired, .cacheMisses] {
                 html += "<td>\(scenario.counters[counter].map(String.init) ?? "")</td>"
             }
             html += "<td>\(scenario.insights.count)</td></tr>"
         }
         return html + "</tbody></table></section>"
+    }
+
+    /// What to fix first (``FixPriority``), each linking to its scenario.
+    private static func fixFirst(_ report: Report) -> String {
+        let entries = FixPriority.rank(report)
+        guard !entries.isEmpty else { return "" }
+        var html = "<section class=\"fix-first\"><h2>What to fix first</h2><ol>"
+        for entry in entries {
+            html += "<li><a href=\"#\(anchor(entry.scenario))\">\(escapeHTML(entry.scenario))</a>: "
+                + "\(escapeHTML(entry.insight.message)) <span class=\"gain\">\(escapeHTML(FixPriority.figure(entry)))</span> "
+                + "<span class=\"site\">\(escapeHTML(entry.insight.callSite))</span></li>"
+        }
+        return html + "</ol></section>"
+    }
+
+    /// An insight: its message (or, where its fix was measured not to help,
+    /// that), evidence, call site, identity, and its fix measured side by side.
+    private static func insight(_ insight: Insight) -> String {
+        var classes: [String] = []
+        if insight.accepted == true { classes.append("accepted") }
+        if insight.intended != nil { classes.append("intended") }
+        if !insight.isActionable { classes.append("withdrawn") }
+        var html = "<li\(classes.isEmpty ? "" : " class=\"\(classes.joined(separator: " "))\"")><strong>\(escapeHTML(insight.message))</strong>"
+        if let intended = insight.intended { html += "<br><span class=\"note\">on purpose here: \(escapeHTML(intended))</span>" }
+        if let outcome = insight.whatIf, outcome.verdict == .noGain || outcome.verdict == .slower {
+            html += "<br><span class=\"note\">advice withdrawn: measured, \(escapeHTML(outcome.reason))</span>"
+        }
+        html += "<br><span class=\"evidence\">\(escapeHTML(insight.evidence))</span> "
+            + "<span class=\"site\">\(escapeHTML(insight.callSite))</span> <code>\(escapeHTML(insight.identity))</code>"
+        if let outcome = insight.whatIf { html += whatIf(outcome) }
+        return html + "</li>"
+    }
+
+    /// A measured fix: the run as it was and with the fix, side by side.
+    private static func whatIf(_ outcome: WhatIfOutcome) -> String {
+        var html = "<table class=\"what-if verdict-\(outcome.verdict.rawValue.replacingOccurrences(of: " ", with: "-"))\"><thead><tr>"
+            + "<th>what if: \(escapeHTML(outcome.fix.summary))</th><th>as it is</th><th>with the fix</th></tr></thead><tbody>"
+        for counter in WhatIfOutcome.counters {
+            let before = outcome.before.counters[counter].map(String.init) ?? ""
+            let after = outcome.after?.counters[counter].map(String.init) ?? ""
+            html += "<tr><th>\(escapeHTML(counter.rawValue))</th><td>\(escapeHTML(before))</td><td>\(escapeHTML(after))</td></tr>"
+        }
+        let after = outcome.after.map { SVGChart.format($0.medianSeconds, "s") } ?? "-"
+        html += "<tr><th>median time</th><td>\(escapeHTML(SVGChart.format(outcome.before.medianSeconds, "s")))</td>"
+            + "<td>\(escapeHTML(after))</td></tr></tbody></table>"
+        if let fixed = outcome.after {
+            html += SVGChart.bars([("as it is", outcome.before.medianSeconds), ("with the fix", fixed.medianSeconds)])
+        }
+        return html + "<p class=\"verdict\">\(escapeHTML(outcome.verdict.rawValue)): \(escapeHTML(outcome.reason))</p>"
     }
 
     /// The book's experiments: lesson, source, both ratios, verdict and why.
@@ -133,8 +183,8 @@ public enum HTMLReport {
                     + "\(escapeHTML(SVGChart.format(phase.seconds.median, "s")))</td>"
                     + "<td>\(escapeHTML(SVGChart.format(phase.seconds.min, "s") + "–" + SVGChart.format(phase.seconds.max, "s")))</td>"
                     + "<td data-value=\"\(phase.sqliteSeconds.median)\">\(escapeHTML(SVGChart.format(phase.sqliteSeconds.median, "s")))</td>"
-                    + "<td>\(phase.counters["sqlStatements"] ?? 0)</td><td>\(phase.counters["rowsRead"] ?? 0)</td>"
-                    + "<td>\(phase.counters["faultsFired"] ?? 0)</td></tr>"
+                    + "<td>\(phase.counters[.sqlStatements] ?? 0)</td><td>\(phase.counters[.rowsRead] ?? 0)</td>"
+                    + "<td>\(phase.counters[.faultsFired] ?? 0)</td></tr>"
             }
             html += "</tbody></table>"
         }
@@ -165,11 +215,7 @@ public enum HTMLReport {
         }
         if !scenario.insights.isEmpty {
             html += "<h3>Insights</h3><ul class=\"insights\">"
-            for insight in scenario.insights {
-                html += "<li\(insight.accepted == true ? " class=\"accepted\"" : "")><strong>\(escapeHTML(insight.message))</strong><br>"
-                    + "<span class=\"evidence\">\(escapeHTML(insight.evidence))</span> "
-                    + "<span class=\"site\">\(escapeHTML(insight.callSite))</span> <code>\(escapeHTML(insight.identity))</code></li>"
-            }
+            for insight in scenario.insights { html += self.insight(insight) }
             html += "</ul>"
         }
         return html + "</section>"
@@ -182,7 +228,9 @@ public enum HTMLReport {
         thead th{background:#f3f3f3;cursor:pointer}code{font-size:12px;word-break:break-all}
         .status.passed,tr.passed td:nth-child(2){color:#26734d}.status.failed,tr.failed td:nth-child(2),.error{color:#b02a2a}
         .status.skipped{color:#8a6d00}tr.advisory{color:#777}tr.full-scan td:nth-child(7){color:#b02a2a;font-weight:bold}
-        .insights li{margin:.4em 0}.insights li.accepted{color:#777}.evidence,.site{color:#555;font-size:12px}
+        .insights li{margin:.4em 0}.insights li.accepted,.insights li.withdrawn{color:#777}.evidence,.site,.note{color:#555;font-size:12px}
+        .fix-first li{margin:.3em 0}.gain{color:#26734d;font-size:12px}.what-if{margin:.3em 0 .1em}.what-if td{text-align:right}
+        .verdict-faster .verdict{color:#26734d}.verdict-slower .verdict,.verdict-no-gain .verdict{color:#8a6d00}
         .filter{margin:.3em 0;padding:2px 6px}.description{max-width:850px}
         .verdict-reproduced .verdict{color:#26734d}.verdict-weaker .verdict{color:#8a6d00}.verdict-absent .verdict,.verdict-inverted .verdict{color:#b02a2a}
         @media print{thead th{cursor:auto}.filter{display:none}}
