@@ -52,8 +52,12 @@ let package = Package(
             linkerSettings: [.linkedLibrary("lttng-ust")]
         ),
 
+        // The callers of a function, by their frame pointers: the cheap key
+        // of the line a fault was read at.
+        .target(name: "CCallerFrames"),
+
         // Event types, sinks and counters; knows nothing of the engine.
-        .target(name: "Probes", dependencies: ["CTracepoints"]),
+        .target(name: "Probes", dependencies: ["CTracepoints", "CCallerFrames"]),
 
         // The object-graph engine.
         .target(

@@ -185,7 +185,10 @@ extension ManagedObject {
     /// made the fault path above twice as long.
     @inline(never)
     private func checkedAttributeValue(_ key: String) -> Value {
-        typed(key) { () throws(ObjectGraphError) in try self.usableContext(key).attributeValue(self, key) }
+        typed(key) { () throws(ObjectGraphError) in
+            let context = try self.usableContext(key)
+            return try context.typedAccess { () throws(ObjectGraphError) in try context.attributeValue(self, key) }
+        }
     }
 
     @usableFromInline
@@ -204,7 +207,9 @@ extension ManagedObject {
         get {
             let object = typed(key) { () throws(ObjectGraphError) in
                 let context = try self.usableContext(key)
-                return try context.toOne(self, context.relationship(self, key, toMany: false))
+                return try context.typedAccess { () throws(ObjectGraphError) in
+                    try context.toOne(self, context.relationship(self, key, toMany: false))
+                }
             }
             guard let object else { return nil }
             guard let typed = object as? T else { fail(key, "holds a \(type(of: object)), not a \(T.self)") }
@@ -221,7 +226,8 @@ extension ManagedObject {
             let (objects, destinationType) = typed(key) { () throws(ObjectGraphError) in
                 let context = try self.usableContext(key)
                 let relationship = try context.relationship(self, key, toMany: true)
-                return (try context.toMany(self, relationship), context.store.model.destination(of: relationship).objectType)
+                let objects = try context.typedAccess { () throws(ObjectGraphError) in try context.toMany(self, relationship) }
+                return (objects, context.store.model.destination(of: relationship).objectType)
             }
             // Every destination is an instance of its entity's class: one
             // check for the whole array instead of a cast per object (arrays

@@ -34,9 +34,12 @@ extension ObjectContext {
         let missed = usesRowCache
             ? rowCache.lookup(id, staleness: stalenessNanoseconds) { snapshot in apply(snapshot, to: object) }
             : .absent
+        // The line that read the object, found once for a query's event and the fault's.
+        var site: CallSite?
         if let reason = missed {
             instrumentation.cacheMiss(id, reason: reason.rawValue)
-            guard let snapshot = try readRow(id) else { throw .objectDeleted(id) }
+            if traced { site = readSite }
+            guard let snapshot = try readRow(id, callSite: site) else { throw .objectDeleted(id) }
             if usesRowCache { rowCache.store(snapshot, for: id) }
             apply(snapshot, to: object)
             source = .database
@@ -47,7 +50,7 @@ extension ObjectContext {
             let origin = object.origin
             instrumentation.fault(
                 start: start, context: name, id: id, source: source, missReason: missed.flatMap { CacheMissReason(rawValue: $0.rawValue) },
-                origin: { originPaths.faultOrigin(origin) }, callSite: { currentCallSite }
+                origin: { originPaths.faultOrigin(origin) }, callSite: { site ?? readSite }
             ) {
                 describeValues(object)
             }
@@ -55,10 +58,11 @@ extension ObjectContext {
     }
 
     /// Fires the fault, returning the failure instead of throwing it: for
-    /// the typed accessors, which cannot throw.
+    /// the typed accessors, which cannot throw (and have no call site: the
+    /// fault is attributed to the line that read the property).
     func fulfillReportingFailure(_ object: ManagedObject) -> ObjectGraphError? {
         do {
-            try fulfill(object)
+            try typedAccess { () throws(ObjectGraphError) in try fulfill(object) }
             return nil
         } catch {
             return error
@@ -78,10 +82,10 @@ extension ObjectContext {
         return "{" + parts.joined(separator: "; ") + "}"
     }
 
-    /// One primary-key SELECT.
-    func readRow(_ id: ObjectID) throws(ObjectGraphError) -> RowSnapshot? {
+    /// One primary-key SELECT, attributed to `callSite` (the current one by default).
+    func readRow(_ id: ObjectID, callSite: CallSite? = nil) throws(ObjectGraphError) -> RowSnapshot? {
         let entity = id.entity
-        return try storeRead(purpose: "fault", facts: .keyLookup(entity.name)) { connection, generation in
+        return try storeRead(purpose: "fault", facts: .keyLookup(entity.name), callSite: callSite) { connection, generation in
             var snapshot: RowSnapshot?
             try connection.query(entity.sql.selectRow, [.integer(id.primaryKey)]) { row in
                 snapshot = RowSnapshot.read(row, entity: entity, model: store.model, generation: generation)
@@ -185,11 +189,12 @@ extension ObjectContext {
         let start = traced ? ProbeClock.now() : 0
         let ids: [ObjectID]
         let source: FaultSource
+        let site = traced ? readSite : currentCallSite
         if usesRowCache, let cached = rowCache.toMany(id, relationship: relationship.index) {
             ids = cached
             source = .rowCache
         } else {
-            ids = try readDestinations(of: id, relationship)
+            ids = try readDestinations(of: id, relationship, callSite: site)
             if usesRowCache { rowCache.storeToMany(ids, for: id, relationship: relationship.index) }
             source = .database
         }
@@ -202,21 +207,24 @@ extension ObjectContext {
                 start: start, durationNanoseconds: ProbeClock.now() &- start, thread: ProbeClock.threadID(), context: name,
                 entity: id.entityName, relationship: relationship.name, primaryKey: id.primaryKey,
                 destinationEntity: relationship.destinationName, destinationCount: ids.count, source: source,
-                callSite: currentCallSite, missReason: source == .database ? .absent : nil,
+                callSite: site, missReason: source == .database ? .absent : nil,
                 origin: originPaths.faultOrigin(destinationOrigin))))
         }
         return objects
     }
 
     /// One SELECT of a to-many relationship's destination keys, in key order.
-    func readDestinations(of id: ObjectID, _ relationship: RelationshipDescription) throws(ObjectGraphError) -> [ObjectID] {
+    func readDestinations(of id: ObjectID, _ relationship: RelationshipDescription, callSite: CallSite? = nil) throws(ObjectGraphError)
+        -> [ObjectID]
+    {
         let destination = store.model.destination(of: relationship)
         guard let sql = relationship.sql.destinationKeys else {
             preconditionFailure("to-one relationship \(relationship.name) read as to-many")
         }
         // Destinations by foreign key read the destination's table; a join table is no entity's.
         let facts: StatementFacts? = relationship.joinTable == nil ? .keyLookup(destination.name) : nil
-        return try storeRead(purpose: "relationship fault \(id.entityName).\(relationship.name)", facts: facts) { connection, _ in
+        return try storeRead(purpose: "relationship fault \(id.entityName).\(relationship.name)", facts: facts, callSite: callSite) {
+            connection, _ in
             var ids: [ObjectID] = []
             try connection.query(sql, [.integer(id.primaryKey)]) { row in
                 ids.append(ObjectID(entity: destination, primaryKey: row.int64(0)))

@@ -75,6 +75,10 @@ public final class ObjectContext {
     /// Where objects registered now come from (a fetch's rows, a
     /// relationship's destinations); none outside such work.
     @exclusivity(unchecked) var registrationOrigin = ObjectOrigin.none
+    /// Whether the work under way was asked for by a typed property, which
+    /// has no call site of its own: its events are attributed to the line
+    /// that read the property (``readSite``).
+    @exclusivity(unchecked) var inTypedAccess = false
 
     public init(store: Store, name: String = "context") {
         self.store = store
@@ -117,6 +121,26 @@ public final class ObjectContext {
 
     /// The call site events are attributed to now.
     var currentCallSite: CallSite { callSites.last ?? .unknown }
+
+    /// The line that read what fires now: for a typed property, its caller
+    /// (``CallerLine``, from the stack); otherwise the current call site.
+    var readSite: CallSite {
+        guard inTypedAccess else { return currentCallSite }
+        return CallerLine.find(outside: Self.engineModules, skippingOneAccessor: true, fallback: currentCallSite)
+    }
+
+    /// The engine's mangled module prefix: its frames are not the reader's.
+    static let engineModules = ["$s11ObjectGraph"]
+
+    /// Runs `body` for a typed property: what it fires is attributed to the
+    /// line that read the property.
+    @inline(__always)
+    func typedAccess<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        let outer = inTypedAccess
+        inTypedAccess = true
+        defer { inTypedAccess = outer }
+        return try body()
+    }
 
     /// Whether the caller runs on this context's queue.
     public var isOnQueue: Bool {

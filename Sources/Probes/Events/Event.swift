@@ -122,6 +122,32 @@ public struct CallSite: Sendable, Hashable, Codable, CustomStringConvertible {
 
     public static let unknown = CallSite(file: "?", line: 0)
 
-    /// `File.swift:42`.
-    public var description: String { "\(file):\(line)" }
+    /// `File.swift:42`; a call site still to be named from the stack
+    /// (``CallerLine``) is named first.
+    public var description: String {
+        let site = resolved
+        return "\(site.file):\(site.line)"
+    }
+
+    /// The call site with its file and line: a pending one named from the
+    /// stack (``CallerLine/resolve(_:)``), any other as it is.
+    public var resolved: CallSite {
+        file == CallerLine.pendingFile ? CallerLine.resolve(self) : self
+    }
+
+    private enum CodingKeys: String, CodingKey { case file, line }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        file = try container.decode(String.self, forKey: .file)
+        line = try container.decode(Int.self, forKey: .line)
+    }
+
+    /// Encoded named (``resolved``).
+    public func encode(to encoder: any Encoder) throws {
+        let site = resolved
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(site.file, forKey: .file)
+        try container.encode(site.line, forKey: .line)
+    }
 }

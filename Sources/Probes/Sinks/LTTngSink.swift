@@ -224,9 +224,9 @@ extension LTTngSink {
     ) {
         context.withCString { context in
             entity.withCString { entity in
-                callSite.file.withCString { file in
+                callSite.resolved.file.withCString { file in
                     faultline_tp_fault(
-                        context, entity, primaryKey, source.cName, count, durationNanoseconds, file, Int64(callSite.line))
+                        context, entity, primaryKey, source.cName, count, durationNanoseconds, file, Int64(callSite.resolved.line))
                 }
             }
         }
@@ -257,14 +257,14 @@ extension LTTngSink {
                 texts.arguments.withCString { arguments in
                     texts.purpose.withCString { purpose in
                         queryPlan.withCString { plan in
-                            texts.callSite.file.withCString { file in
+                            texts.callSite.resolved.file.withCString { file in
                                 var fields = faultline_sql_fields(
                                     statement: statement, shape: shape, arguments: arguments,
                                     duration_ns: e.durationNanoseconds, rows_returned: UInt64(e.rowsReturned),
                                     rows_changed: UInt64(e.rowsChanged), full_scan_steps: UInt64(e.fullScanSteps),
                                     sorts: UInt64(e.sorts), auto_indexes: UInt64(e.autoIndexes), vm_steps: UInt64(e.vmSteps),
                                     purpose: purpose, query_plan: plan, call_site_file: file,
-                                    call_site_line: Int64(texts.callSite.line))
+                                    call_site_line: Int64(texts.callSite.resolved.line))
                                 faultline_tp_sql(&fields)
                             }
                         }
@@ -281,7 +281,7 @@ extension LTTngSink {
                     e.sort.withCString { sort in
                         e.resultType.withCString { resultType in
                             e.prefetch.withCString { prefetch in
-                                e.callSite.file.withCString { callSite in
+                                e.callSite.resolved.file.withCString { callSite in
                                     var fields = faultline_fetch_fields(
                                         context: context, entity: entity, predicate: predicate, sort: sort,
                                         result_type: resultType, result_count: UInt64(e.resultCount),
@@ -290,7 +290,7 @@ extension LTTngSink {
                                         returns_faults: e.returnsObjectsAsFaults ? 1 : 0,
                                         includes_values: e.includesPropertyValues ? 1 : 0,
                                         includes_pending: e.includesPendingChanges ? 1 : 0, prefetch: prefetch,
-                                        call_site_file: callSite, call_site_line: Int64(e.callSite.line))
+                                        call_site_file: callSite, call_site_line: Int64(e.callSite.resolved.line))
                                     faultline_tp_fetch(&fields)
                                 }
                             }
@@ -306,10 +306,10 @@ extension LTTngSink {
             e.entity.withCString { entity in
                 e.relationship.withCString { relationship in
                     e.destinationEntity.withCString { destination in
-                        e.callSite.file.withCString { callSite in
+                        e.callSite.resolved.file.withCString { callSite in
                             faultline_tp_relationship_fault(
                                 context, entity, relationship, e.primaryKey, destination, UInt64(e.destinationCount),
-                                e.source.cName, e.durationNanoseconds, callSite, Int64(e.callSite.line))
+                                e.source.cName, e.durationNanoseconds, callSite, Int64(e.callSite.resolved.line))
                         }
                     }
                 }
@@ -320,10 +320,10 @@ extension LTTngSink {
     private func trace(_ e: SaveEvent) {
         e.context.withCString { context in
             e.error.withCString { error in
-                e.callSite.file.withCString { callSite in
+                e.callSite.resolved.file.withCString { callSite in
                     faultline_tp_save(
                         context, UInt64(e.inserted), UInt64(e.updated), UInt64(e.deleted), e.durationNanoseconds,
-                        e.success ? 1 : 0, error, callSite, Int64(e.callSite.line))
+                        e.success ? 1 : 0, error, callSite, Int64(e.callSite.resolved.line))
                 }
             }
         }
@@ -332,9 +332,9 @@ extension LTTngSink {
     private func trace(_ e: BatchRequestEvent) {
         e.kind.withCString { kind in
             e.entity.withCString { entity in
-                e.callSite.file.withCString { callSite in
+                e.callSite.resolved.file.withCString { callSite in
                     faultline_tp_batch_request(
-                        kind, entity, UInt64(e.rowsAffected), e.durationNanoseconds, callSite, Int64(e.callSite.line))
+                        kind, entity, UInt64(e.rowsAffected), e.durationNanoseconds, callSite, Int64(e.callSite.resolved.line))
                 }
             }
         }
