@@ -1,5 +1,6 @@
 import ObjectGraph
 import Scenarios
+import Reporting
 
 extension Scenario {
     /// Inserting with a save per object against one batch insert.
@@ -14,7 +15,8 @@ extension Scenario {
             saves too.
             """,
         dataSet: .fireballs,
-        writes: true
+        writes: true,
+        insights: InsightSettings(intended: [.saveInLoop: "oneAtATime saves each fireball on purpose, against one batch insert"])
     ) { run in
         let count = DataSetKind.count(1_000, scale: run.scale)
         let (oneAtATime, batch) = BatchInsertExperiment.values(count: count, seed: run.seed)

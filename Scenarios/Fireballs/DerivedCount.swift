@@ -1,5 +1,6 @@
 import ObjectGraph
 import Scenarios
+import Reporting
 
 extension Scenario {
     /// A stored count against counting a relationship.
@@ -11,7 +12,8 @@ extension Scenario {
             fireballs relationship (relationshipSeconds: a relationship fault, one SELECT, per group). The totals \
             must agree; compare relationshipFaultsFired and rowsRead.
             """,
-        dataSet: .fireballs
+        dataSet: .fireballs,
+        insights: InsightSettings(intended: [.repeatedCount: "counting the relationship is the slower way the scenario measures against the derived count"])
     ) { run in
         let context = run.context()
         try context.perform {

@@ -1,5 +1,6 @@
 import ObjectGraph
 import Scenarios
+import Reporting
 
 extension Scenario {
     /// Walking a large fetch with and without a batch size.
@@ -11,7 +12,8 @@ extension Scenario {
             (the IDs first, then a page of rows as it is reached, only the last page held: batchedSeconds, \
             batchedPeak). The batched walk runs more statements and keeps far fewer objects alive.
             """,
-        dataSet: .fireballs
+        dataSet: .fireballs,
+        insights: InsightSettings(intended: [.sortWithoutIndex: "a walk of every fireball in time order is what the batch size pages through"])
     ) { run in
         let instrumentation = run.store.instrumentation
         let context = run.context()

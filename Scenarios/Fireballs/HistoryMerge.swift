@@ -1,6 +1,7 @@
 import Foundation
 import ObjectGraph
 import Scenarios
+import Reporting
 
 extension Scenario {
     /// Merging a background import through persistent history.
@@ -15,7 +16,8 @@ extension Scenario {
         dataSet: .fireballs,
         writes: true,
         needsFileStore: "the view and the import work through connections of their own",
-        persistentHistory: true
+        persistentHistory: true,
+        insights: InsightSettings(intended: [.sortWithoutIndex: "the view lists every fireball in time order"])
     ) { run in
         let store = run.store
         let view = run.context("view")

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import ObjectGraph
 import Scenarios
+import Reporting
 import Synchronization
 
 extension Scenario {
@@ -18,7 +19,8 @@ extension Scenario {
         writes: true,
         needsFileStore: "the writer and the reader need connections of their own",
         timingDependent: true,
-        repeatsStatements: "the reader polls the count on purpose, to report progress while the writer saves"
+        repeatsStatements: "the reader polls the count on purpose, to report progress while the writer saves",
+        insights: InsightSettings(intended: [.saveInLoop: "the writer saves one fireball at a time, for the reader to see progress"])
     ) { run in
         let store = run.store
         let total = DataSetKind.count(10_000, scale: run.scale)

@@ -13,7 +13,8 @@ extension Scenario {
             the SQL each ran and its time in SQLite, so the report separates what the cold pass's SQL costs from \
             the reads both pay. The difference is what the identity map and the row cache save.
             """,
-        dataSet: .selfies
+        dataSet: .selfies,
+        insights: InsightSettings(intended: [.nPlusOne: "the cold pass faults each selfie's networks on purpose, to set it against the warm pass"])
     ) { run in
         let context = run.context()
         try context.perform {

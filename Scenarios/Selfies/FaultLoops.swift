@@ -70,7 +70,8 @@ extension Scenario {
             each); later reads after a refresh are row cache hits, since a refreshed object's row stays cached \
             while the context holds it. Look at cacheMisses and sqlStatements: this is the N+1 pattern.
             """,
-        dataSet: .selfies
+        dataSet: .selfies,
+        insights: InsightSettings(intended: [.nPlusOne: "the book's SingleFault faults each relationship one by one; Prefetch is the fix it measures"])
     ) { run in
         try FaultLoop.walkRelationships(run)
     }
@@ -86,7 +87,8 @@ extension Scenario {
             per selfie. Compare fetches, rowsRead and sqlStatements with SingleFault.
             """,
         dataSet: .selfies,
-        repeatsStatements: "the book's code fetches every social network and every person again for each selfie"
+        repeatsStatements: "the book's code fetches every social network and every person again for each selfie",
+        insights: InsightSettings(intended: [.nPlusOne: "the book's loop walks each selfie's relationships after its fetches"])
     ) { run in
         let context = run.context()
         try context.perform {
@@ -143,7 +145,8 @@ extension Scenario {
             book's timings suggest: compare sqlStatements and the time per statement with SingleFault.
             """,
         dataSet: .selfies,
-        repeatsStatements: "with stalenessInterval 0 every refault reads its row again"
+        repeatsStatements: "with stalenessInterval 0 every refault reads its row again",
+        insights: InsightSettings(intended: [.nPlusOne: "SingleFault with every refault from the store; PrefetchStaleness0 is the fix it measures"])
     ) { run in
         try FaultLoop.walkRelationships(run, staleness: .zero)
     }

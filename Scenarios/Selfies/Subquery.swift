@@ -12,7 +12,8 @@ extension Scenario {
             SUBQUERY(selfies, $x, …).@count > 0, which compiles to an EXISTS subquery (subquerySeconds, \
             subqueryPeople). The counts must be equal; compare relationshipFaultsFired and rowsRead.
             """,
-        dataSet: .selfies
+        dataSet: .selfies,
+        insights: InsightSettings(intended: [.repeatedCount: "the manual way walks the relationships on purpose, against one SUBQUERY fetch"])
     ) { run in
         let context = run.context()
         try context.perform {

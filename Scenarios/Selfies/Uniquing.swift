@@ -11,7 +11,8 @@ extension Scenario {
             were reached through: the context's identity map at work. Fails naming the first mismatch. Each \
             person is registered once however many relationships lead to it (objectsRegisteredPeak).
             """,
-        dataSet: .selfies
+        dataSet: .selfies,
+        insights: InsightSettings(intended: [.nPlusOne: "every selfie's people are walked to check they are the same instances", .sortWithoutIndex: "the selfies are listed by name to walk them in a fixed order"])
     ) { run in
         let context = run.context()
         try context.perform {
