@@ -11,7 +11,7 @@ public enum ScenarioCatalog {
     static let builtIn: [Scenario] = [
         .fetchAll, .didFault, .singleFault, .batchFault, .prefetch, .cache, .uniquing, .predicate, .subquery, .batchUpdate,
         .batchFaultByPredicate, .singleFaultStaleness0, .prefetchStaleness0,
-        .batchInsert, .historyMerge, .derivedCount, .fetchBatchSize, .multiThread,
+        .batchInsert, .historyMerge, .derivedCount, .fetchBatchSize, .multiThread, .toOneList,
     ]
 
     /// The book's experiments the built-in scenarios repeat (each declared

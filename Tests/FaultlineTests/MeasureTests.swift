@@ -1,8 +1,24 @@
 import Foundation
 import ObjectGraph
 import Probes
+import Reporting
+import Synchronization
 import Testing
 @testable import Faultline
+
+/// The failure a check records at the line that called it (`line`), as
+/// Swift Testing shows it; nil when it recorded none there.
+func recordedFailure(line: Int, _ check: () throws -> Void) throws -> String? {
+    let text = Mutex<String?>(nil)
+    try withKnownIssue {
+        try check()
+    } matching: { issue in
+        guard issue.sourceLocation?.line == line else { return false }
+        text.withLock { $0 = issue.comments.map(\.rawValue).joined(separator: "\n") }
+        return true
+    }
+    return text.withLock { $0 }
+}
 
 final class Author: ManagedObject, EntityNamed {
     static let entityName = "Author"
@@ -59,6 +75,9 @@ final class Post: ManagedObject, EntityNamed {
         return store
     }
 
+    /// The line of listScreen that reads each post's title.
+    static let titleLine = #line + 10
+
     /// The list screen: every author with the titles of their posts.
     static func listScreen(_ context: ObjectContext, prefetching: Bool) throws -> Int {
         try context.perform {
@@ -67,7 +86,7 @@ final class Post: ManagedObject, EntityNamed {
             var titles = 0
             for author in try context.fetch(request) {
                 _ = author.name
-                for post in author.posts { titles += post.title.isEmpty ? 0 : 1 }
+                for post in author.posts { titles += post.title.isEmpty ? 0 : 1 }  // titleLine
             }
             return titles
         }
@@ -85,18 +104,21 @@ final class Post: ManagedObject, EntityNamed {
         #expect(slow.counters.relationshipFaultsFired == 20)
         #expect(slow.counters.faultsFired == 80)
         #expect(slow.counters.sqlStatements == 82)
-        let failure = try #require(throws: MeasurementFailure.self) { try slow.requireNoFaultStorm() }
-        #expect(failure.description.hasPrefix("expected no fault storm, found 1:\n  60 faults on Post fulfilled one by one from the database"))
-        #expect(failure.description.contains("statements (82 in all):"))
-        #expect(failure.description.contains("  60 × SELECT t0.pk, t0.\"title\", t0.\"author_pk\" FROM \"Post\" t0 WHERE t0.pk = ?"))
-        #expect(failure.description.contains("(60 rows; first at FaultlineTests/MeasureTests.swift:"))
-        #expect(throws: MeasurementFailure.self) { try slow.requireAtMost(statements: 10) }
+        // Recorded at the line that called the check, with the statements.
+        let failure = try #require(try recordedFailure(line: #line) { try slow.requireNoNPlusOne() })
+        #expect(failure.hasPrefix("expected no n-plus-one insight, found 1:\n  N+1: `posts` loaded one object at a time for the Author objects of one fetch (80 queries)"))
+        #expect(failure.contains("statements (82 in all):"))
+        #expect(failure.contains("  60 × SELECT t0.pk, t0.\"title\", t0.\"author_pk\" FROM \"Post\" t0 WHERE t0.pk = ?"))
+        // The posts' faults were fired by a typed property: their statement
+        // is attributed to the line that read it, in listScreen.
+        #expect(failure.contains("(60 rows; first at FaultlineTests/MeasureTests.swift:\(Self.titleLine))"))
+        #expect(try recordedFailure(line: #line) { try slow.requireAtMost(statements: 10) }?.hasPrefix("expected at most 10 sqlStatements, got 82") == true)
 
         let fast = try Faultline.measure(store) { titles = try Self.listScreen(ObjectContext(store: store), prefetching: true) }
         #expect(titles == 60)
-        try fast.requireNoFaultStorm()
+        try fast.requireNoNPlusOne()
         try fast.requireAtMost(statements: 3)
-        try fast.requireAtMost(0, of: "faultsFired")
+        try fast.requireAtMost(0, of: .faultsFired)
         // The fetch and the prefetch of every author's posts.
         #expect(fast.counters.sqlStatements == 2)
     }
@@ -109,14 +131,11 @@ final class Post: ManagedObject, EntityNamed {
                 _ = try context.fetch(FetchRequest<Post>(predicate: try ObjectPredicate(format: "title BEGINSWITH 'Post 1.'")))
             }
         }
-        let scan = try #require(throws: MeasurementFailure.self) { try measured.requireNoFullScan() }
-        #expect(scan.description.hasPrefix(
-            "expected no full table scan, but 1 statement shape stepped through whole tables\nstatements (2 in all):\n> 1 × SELECT"))
-        #expect(scan.description.contains("59 full-scan steps"))
-        let limit = try #require(throws: MeasurementFailure.self) { try measured.requireAtMost(0, of: "rowsRead") }
-        #expect(limit.description.hasPrefix("expected at most 0 rowsRead, got 3"))
-        let unknown = try #require(throws: MeasurementFailure.self) { try measured.requireAtMost(0, of: "rows") }
-        #expect(unknown.description.hasPrefix("no counter rows: the counters are fetches, faultsFired"))
+        let scan = try #require(try recordedFailure(line: #line) { try measured.requireNoFullScan() })
+        #expect(scan.hasPrefix("expected no full table scan, but 1 statement shape stepped through whole tables\nstatements (2 in all):\n> 1 × SELECT"))
+        #expect(scan.contains("59 full-scan steps"))
+        let limit = try #require(try recordedFailure(line: #line) { try measured.requireAtMost(0, of: .rowsRead) })
+        #expect(limit.hasPrefix("expected at most 0 rowsRead, got 3"))
         try measured.requireNoRepeatedStatement()
     }
 

@@ -151,7 +151,7 @@ import Testing
         let result = try Self.perfRun(["list", "--json"])
         #expect(result.status == 0)
         let list = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: String]])
-        #expect(list.count == ScenarioCatalog.all.count && list.count == 18)
+        #expect(list.count == ScenarioCatalog.all.count && list.count == 19)
         #expect(list.allSatisfy { ($0["description"] ?? "").count > 80 })
     }
 }
@@ -230,7 +230,7 @@ import Testing
         }
         let cases: [(String, String)] = [
             (try file("{\"schemaVersion\": 1, \"tool\""), "not JSON"),
-            (try file("{\"schemaVersion\": 3}"), "schema version 3 is not supported (this tool reads 1 to 2)"),
+            (try file("{\"schemaVersion\": 4}"), "schema version 4 is not supported (this tool reads 1 to 3)"),
             (try file("{\"schemaVersion\": 1}"), "missing field tool"),
             (try file("hello"), "not JSON"),
             (NSTemporaryDirectory() + "missing-\(UUID()).json", "cannot read the file"),
@@ -259,14 +259,14 @@ extension PerfRunCommandTests {
         let golden = root.appendingPathComponent("ProbesTests/Golden/sql-debug-level-2.log").path  // shared golden file
         let read = try Self.perfRun(["log", golden])
         #expect(read.status == 0, "\(read.stderr)")
-        #expect(read.stdout.hasPrefix("37 log lines (faultline) of 37 read\n12 statements in 10 shapes"))
+        #expect(read.stdout.hasPrefix("38 log lines (faultline) of 38 read\n12 statements in 10 shapes"))
 
         let html = FileManager.default.temporaryDirectory.appendingPathComponent("perf-run-log-\(UUID()).html").path
         defer { try? FileManager.default.removeItem(atPath: html) }
         let json = try Self.perfRun(["log", golden, "--json", "--html", html])
         #expect(json.status == 0, "\(json.stderr)")
         let decoded = try JSONDecoder().decode(SQLLogAnalysis.self, from: Data(json.stdout.utf8))
-        #expect(decoded.logLines == 37)
+        #expect(decoded.logLines == 38)
         #expect(try String(contentsOfFile: html, encoding: .utf8).contains("<h1>SQL debug log: sql-debug-level-2.log</h1>"))
 
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("perf-run-empty-\(UUID()).log").path

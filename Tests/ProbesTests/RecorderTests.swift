@@ -68,7 +68,7 @@ import Testing
     @Test func theBufferKeepsTheMostRecentEvents() {
         let recorder = Recorder(bufferCapacity: 3)
         for number in 0..<5 {
-            recorder.receive(.scenario(ScenarioEvent(start: UInt64(number), thread: 1, scenario: "s", phase: "step", step: "\(number)", iteration: 0)))
+            recorder.receive(.scenario(ScenarioEvent(start: UInt64(number), thread: 1, scenario: "s", phase: .step, step: "\(number)", iteration: 0)))
         }
         let snapshot = recorder.snapshot()
         #expect(snapshot.events.map(\.start) == [2, 3, 4])
@@ -189,11 +189,18 @@ import Testing
         #expect(b.events.isEmpty)
     }
 
-    static func event(_ source: FaultSource) -> FaultEvent {
-        FaultEvent(start: 0, durationNanoseconds: 40, thread: 1, context: "main", entity: "Person", primaryKey: 7, source: source, callSite: .unknown)
+    static let fetchSite = CallSite(file: "App/List.swift", line: 12)
+
+    /// A fault of a Person that came from run `execution` of the fetch at
+    /// ``fetchSite`` through `keyPath`.
+    static func event(_ source: FaultSource, keyPath: String = "author", execution: UInt64 = 1, reason: CacheMissReason? = .absent) -> FaultEvent {
+        FaultEvent(
+            start: 0, durationNanoseconds: 40, thread: 1, context: "main", entity: "Person", primaryKey: 7, source: source, callSite: .unknown,
+            missReason: source == .database ? reason : nil,
+            origin: FaultOrigin(fetchEntity: "Post", fetchSite: fetchSite, keyPath: keyPath, execution: execution))
     }
 
-    @Test func theRecorderCountsARowCacheFaultWithoutTheEvent() {
+    @Test func theRecorderMakesAFaultsEventOnlyForALazyLoad() {
         let recorder = Recorder()
         var made = 0
         recorder.receiveFault(
@@ -206,71 +213,50 @@ import Testing
         #expect(recorder.counters.faultsFired == 1 && recorder.counters.cacheHits == 1)
         #expect(recorder.snapshot().rowCacheNanoseconds == 40)
         #expect(recorder.snapshot().evidence.faultedEntities == ["Person"])
-        // From the database, the event is made only for the first fault of
-        // a fault storm: after a relationship fault led to the entity.
-        recorder.receiveFault(
-            entity: "Person", primaryKey: 7, context: "main", source: .database, durationNanoseconds: 40, callSite: { .unknown }
-        ) {
-            made += 1
-            return Self.event(.database)
-        }
-        #expect(made == 0)
-        #expect(recorder.counters.cacheMisses == 1)
-        recorder.receive(.relationshipFault(RelationshipFaultEvent(
-            start: 0, durationNanoseconds: 0, thread: 1, context: "main", entity: "Selfie", relationship: "people", primaryKey: 1,
-            destinationEntity: "Person", destinationCount: 3, source: .database, callSite: .unknown)))
+        #expect(recorder.snapshot().evidence.lazyLoads.isEmpty)
+        // From the database: a lazy load, whose event says where its object came from.
         for _ in 0..<3 {
             recorder.receiveFault(
-            entity: "Person", primaryKey: 7, context: "main", source: .database, durationNanoseconds: 40, callSite: { .unknown }
-        ) {
+                entity: "Person", primaryKey: 7, context: "main", source: .database, durationNanoseconds: 40, callSite: { .unknown }
+            ) {
                 made += 1
                 return Self.event(.database)
             }
         }
-        #expect(made == 1)
-        // The relationship fault from the database is a miss too.
-        #expect(recorder.counters.cacheMisses == 5 && recorder.counters.faultsFired == 5)
-        #expect(recorder.snapshot().evidence.faultStorms["Person"]?.count == 3)
-        #expect(recorder.snapshot().evidence.faultStorms["Person"]?.relationship == "Selfie.people")
-        // With a buffer of events, the event is made.
+        #expect(made == 3)
+        #expect(recorder.counters.cacheMisses == 3 && recorder.counters.faultsFired == 4)
+        let loads = recorder.snapshot().evidence.lazyLoads[LazyLoadPath(fetchEntity: "Post", keyPath: "author", fetchSite: Self.fetchSite)]
+        #expect(loads?.objectFaults == 3)
+        #expect(loads?.objectFaultsPerExecution == [3: 1])
+        // With a buffer of events, the event is made for every fault.
         let keeping = Recorder(bufferCapacity: 10)
         keeping.receiveFault(entity: "Person", primaryKey: 7, context: "main", source: .rowCache, durationNanoseconds: 40, callSite: { .unknown }) { Self.event(.rowCache) }
         #expect(keeping.snapshot().events.count == 1)
     }
 
-    /// Interleaved storms of two entities, with stale misses, counted from
-    /// parts (a storm under way only counts) and from events alike, and
-    /// read in the middle of a storm as well as after it.
-    @Test func stormsCountedFromPartsEqualStormsCountedFromEvents() {
-        func relationshipFault(_ destination: String) -> Event {
-            .relationshipFault(RelationshipFaultEvent(
-                start: 0, durationNanoseconds: 0, thread: 1, context: "main", entity: "Selfie", relationship: destination.lowercased(),
-                primaryKey: 1, destinationEntity: destination, destinationCount: 3, source: .database, callSite: .unknown))
-        }
-        func fault(_ entity: String) -> FaultEvent {
-            FaultEvent(start: 0, durationNanoseconds: 40, thread: 1, context: "main", entity: entity, primaryKey: 7, source: .database, callSite: .unknown)
-        }
-        let stale = CacheMissEvent(start: 0, thread: 1, entity: "Person", primaryKey: 7, reason: InsightEvidence.staleMissReason)
+    /// Lazy loads of two paths and several runs of their fetch,
+    /// interleaved, with re-reads of stale rows: counted from parts (the
+    /// recorder's way) and from events alike, execution by execution.
+    @Test func lazyLoadsCountedFromPartsEqualLazyLoadsCountedFromEvents() {
         var (byParts, byEvents) = (InsightEvidence(), InsightEvidence())
-        for event in [relationshipFault("Person"), relationshipFault("Network")] {
-            byParts.add(event)
-            byEvents.add(event)
+        let steps: [(keyPath: String, execution: UInt64, reason: CacheMissReason)] = [
+            ("author", 1, .absent), ("author", 1, .absent), ("comments", 1, .absent), ("author", 2, .absent), ("author", 1, .stale),
+            ("comments", 1, .absent), ("author", 1, .absent), ("author", 3, .absent),
+        ]
+        for step in steps {
+            let event = Self.event(.database, keyPath: step.keyPath, execution: step.execution, reason: step.reason)
+            byParts.addFault(entity: "Person", source: .database) { event }
+            byEvents.add(fault: event)
         }
-        var middle: [String: InsightEvidence.FaultStorm] = [:]
-        for (step, entity) in ["Person", "Person", "Network", "Person", "Person", "Network", "Network", "Person"].enumerated() {
-            byParts.addFault(entity: entity, source: .database) { fault(entity) }
-            byEvents.add(fault: fault(entity))
-            if step == 4 {
-                byParts.add(cacheMiss: stale)
-                byEvents.add(cacheMiss: stale)
-                middle = byParts.faultStorms
-                #expect(middle == byEvents.faultStorms)
-            }
-        }
-        #expect(middle["Person"]?.count == 4 && middle["Network"]?.count == 1)
-        #expect(byParts.faultStorms == byEvents.faultStorms)
-        #expect(byParts.faultStorms["Person"]?.count == 5 && byParts.faultStorms["Network"]?.count == 3)
-        #expect(byParts.faultStorms["Person"]?.stale == 1)
+        #expect(byParts.lazyLoads == byEvents.lazyLoads)
+        let author = byParts.lazyLoads[LazyLoadPath(fetchEntity: "Post", keyPath: "author", fetchSite: Self.fetchSite)]
+        // Run 1 read three authors, runs 2 and 3 one each; the stale re-read is apart.
+        #expect(author?.objectFaultsPerExecution == [3: 1, 1: 2])
+        #expect(author?.staleReReads == 1)
+        #expect(author?.loads(inExecutionsWithAtLeast: 2).loads == 3)
+        #expect(author?.loads(inExecutionsWithAtLeast: 4).loads == 0)
+        let comments = byParts.lazyLoads[LazyLoadPath(fetchEntity: "Post", keyPath: "comments", fetchSite: Self.fetchSite)]
+        #expect(comments?.objectFaultsPerExecution == [2: 1])
     }
 
     @Test func severalSinksShareOneEvent() {
@@ -369,10 +355,9 @@ import Testing
         #expect(made == 2)
     }
 
-    /// A cache miss too: the recorder without a buffer needs the event of a
-    /// stale miss only (the evidence of a fault storm's stale re-reads).
-    @Test func aCacheMissReachesTheRecorderAsParts() {
-        let recorder = Recorder()
+    /// A cache miss needs no event without a buffer: its fault carries the
+    /// miss's reason.
+    @Test func aCacheMissReachesTheRecorderOnlyWithABuffer() {
         var made = 0
         func miss(_ reason: String, to sink: any EventSink) {
             sink.receiveCacheMiss(entity: "Person", primaryKey: 7, reason: reason) {
@@ -380,18 +365,12 @@ import Testing
                 return CacheMissEvent(start: 0, thread: 1, entity: "Person", primaryKey: 7, reason: reason)
             }
         }
-        miss("absent", to: recorder)
+        miss("absent", to: Recorder())
+        miss("stale", to: Recorder())
         #expect(made == 0)
-        recorder.receive(.relationshipFault(RelationshipFaultEvent(
-            start: 0, durationNanoseconds: 0, thread: 1, context: "main", entity: "Selfie", relationship: "people", primaryKey: 1,
-            destinationEntity: "Person", destinationCount: 3, source: .database, callSite: .unknown)))
-        miss(InsightEvidence.staleMissReason, to: recorder)
-        #expect(made == 1)
-        // Stale before the storm's first fault: kept for the storm.
-        recorder.receiveFault(
-            entity: "Person", primaryKey: 7, context: "main", source: .database, durationNanoseconds: 40, callSite: { .unknown }
-        ) { Self.event(.database) }
-        #expect(recorder.snapshot().evidence.faultStorms["Person"]?.stale == 1)
+        let keeping = Recorder(bufferCapacity: 4)
+        miss("stale", to: keeping)
+        #expect(made == 1 && keeping.snapshot().events.count == 1)
         // Several sinks: made once, for those that need it.
         let (a, b) = (Collector(), Collector())
         let sinks = MultiplexSink([a, Recorder(), b])

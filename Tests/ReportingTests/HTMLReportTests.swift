@@ -140,7 +140,8 @@ enum ReportScenarios {
         for pk in 1...300 {
             lines.append("faultline: sql: SELECT t0.pk FROM \"Person\" t0 WHERE t0.pk = ?")
             lines.append("faultline: details: bind[0] = \(pk)")
-            lines.append("faultline: annotation: fault fulfilled from database for Person/p\(pk) in 0.0001s")
+            lines.append("faultline: annotation: fault fulfilled from database for Person/p\(pk) in 0.0001s "
+                + "(absent; from fetch 1 of Team at App/<Teams>.swift:3 through members; read at App/<Teams>.swift:4)")
         }
         for line in lines { analyzer.consume(line: Data(line.utf8)) }
         return analyzer.finish()
@@ -171,7 +172,8 @@ enum ReportScenarios {
         #expect(dom.contains("data-ready=\"1\""), "the page's script did not finish")
         #expect(dom.contains("class=\"sortable statements\""))
         #expect(dom.contains("<svg class=\"chart timeline\""))
-        #expect(dom.contains("fault-storm"))
+        #expect(dom.contains("n-plus-one"))
+        #expect(dom.contains("App/&lt;Teams&gt;.swift:3"))
         #expect(!errors.contains("CONSOLE"), "console output: \(errors)")
     }
 }

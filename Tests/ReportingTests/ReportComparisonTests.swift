@@ -31,18 +31,18 @@ import Testing
         let head = Self.report([Self.scenario(times: Self.steady, counters: ["sqlStatements": 7, "rowsRead": 100])])
         let comparison = ReportComparer().compare(base, head)
         #expect(comparison.hasRegression)
-        #expect(comparison.scenarios[0].counters.first { $0.name == "sqlStatements" }?.verdict == "regression")
+        #expect(comparison.scenarios[0].counters.first { $0.name == "sqlStatements" }?.verdict == .regression)
         var lenient = ReportComparer()
         lenient.thresholds = Thresholds(scenarios: ["Prefetch": ["sqlStatements": CounterAllowance(absolute: 2)]])
         #expect(!lenient.compare(base, head).hasRegression)
-        #expect(lenient.compare(base, head).scenarios[0].counters.first { $0.name == "sqlStatements" }?.verdict == "allowed")
+        #expect(lenient.compare(base, head).scenarios[0].counters.first { $0.name == "sqlStatements" }?.verdict == .allowed)
     }
 
     @Test func improvementsDoNotFailButExactCountersDo() {
         let base = Self.report([Self.scenario(times: Self.steady)])
         let head = Self.report([Self.scenario(times: Self.steady, counters: ["sqlStatements": 3, "rowsRead": 100])])
         #expect(!ReportComparer().compare(base, head).hasRegression)
-        #expect(ReportComparer().compare(base, head).scenarios[0].counters.first { $0.name == "sqlStatements" }?.verdict == "improvement")
+        #expect(ReportComparer().compare(base, head).scenarios[0].counters.first { $0.name == "sqlStatements" }?.verdict == .improvement)
         var exact = ReportComparer()
         exact.exactCounters = true
         #expect(exact.compare(base, head).hasRegression)
@@ -54,17 +54,17 @@ import Testing
         var exact = ReportComparer()
         exact.exactCounters = true
         #expect(!exact.compare(base, head).hasRegression)
-        #expect(exact.compare(base, head).scenarios[0].counters[0].verdict == "advisory")
+        #expect(exact.compare(base, head).scenarios[0].counters[0].verdict == .advisory)
     }
 
     @Test func aSlowerTimingIsARegression() {
         let base = Self.report([Self.scenario(times: Self.steady)])
         let head = Self.report([Self.scenario(times: Self.steady.map { $0 * 1.3 })])
         let comparison = ReportComparer().compare(base, head)
-        #expect(comparison.scenarios[0].timing?.verdict == "slower")
+        #expect(comparison.scenarios[0].timing?.verdict == .slower)
         #expect(comparison.hasRegression)
         let faster = ReportComparer().compare(head, base)
-        #expect(faster.scenarios[0].timing?.verdict == "faster")
+        #expect(faster.scenarios[0].timing?.verdict == .faster)
         #expect(!faster.hasRegression)
     }
 
@@ -81,9 +81,9 @@ import Testing
         let head = Self.report([withPhases(Self.steady.map { $0 / 2 })])
         let comparison = ReportComparer().compare(base, head)
         let scenario = try #require(comparison.scenarios.first)
-        #expect(scenario.timing?.verdict == "unchanged")
+        #expect(scenario.timing?.verdict == .unchanged)
         #expect(scenario.phases.map(\.name) == ["cold", "warm"])
-        #expect(scenario.phases.map(\.timing.verdict) == ["slower", "unchanged"])
+        #expect(scenario.phases.map(\.timing.verdict) == [.slower, .unchanged])
         #expect(abs((scenario.phases[0].timing.ratio ?? 0) - 2) < 1e-9)
         #expect(comparison.hasRegression)
         let text = try ComparisonFormat.text.render(comparison)
@@ -100,7 +100,7 @@ import Testing
         let base = Self.report([Self.scenario(times: Self.steady)])
         let head = Self.report([Self.scenario(times: Self.steady.map { $0 * 1.03 })])
         let comparison = ReportComparer().compare(base, head)  // floor: 5%
-        #expect(comparison.scenarios[0].timing?.verdict == "unchanged")
+        #expect(comparison.scenarios[0].timing?.verdict == .unchanged)
         #expect(!comparison.hasRegression)
     }
 
@@ -108,7 +108,7 @@ import Testing
         let base = Self.report([Self.scenario(times: Array(Self.steady.prefix(5)))])
         let head = Self.report([Self.scenario(times: Self.steady.prefix(5).map { $0 * 2 })])
         let timing = ReportComparer().compare(base, head).scenarios[0].timing
-        #expect(timing?.verdict == "inconclusive")
+        #expect(timing?.verdict == .inconclusive)
         #expect(timing?.reason == "fewer than 9 samples a side (5 and 5)")
     }
 
@@ -117,7 +117,7 @@ import Testing
         let elsewhere = Self.report([Self.scenario(times: Self.steady.map { $0 * 3 }, counters: ["sqlStatements": 9, "rowsRead": 100])], cpu: "CPU B")
         let comparison = ReportComparer().compare(base, elsewhere)
         #expect(comparison.timingsNotComparable == "CPU CPU A against CPU B")
-        #expect(comparison.scenarios[0].timing?.verdict == "not comparable")
+        #expect(comparison.scenarios[0].timing?.verdict == .notComparable)
         #expect(comparison.countersNotComparable == nil)
         #expect(comparison.hasRegression)  // the counters still gate
         let otherScale = Self.report([Self.scenario(times: Self.steady, counters: ["sqlStatements": 9])], scale: 0.2)

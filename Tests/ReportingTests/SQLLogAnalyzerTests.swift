@@ -68,43 +68,6 @@ import Testing
         #expect(analysis.faults.map { "\($0.entity)/\($0.source)" } == ["Person/database"])
     }
 
-    @Test func faultStormAndNPlusOneAreFound() {
-        var lines: [String] = []
-        for pk in 1...60 {
-            lines.append("faultline: sql: SELECT t0.pk FROM \"Person\" t0 WHERE t0.pk = ?")
-            lines.append("faultline: details: bind[0] = \(pk)")
-            lines.append("faultline: annotation: fault fulfilled from database for Person/p\(pk) in 0.0001s")
-        }
-        let analysis = analyze(lines.joined(separator: "\n"))
-        #expect(analysis.insights.map(\.rule) == ["fault-storm", "n-plus-one"])
-        #expect(analysis.insights.allSatisfy { $0.firstLine == 1 || $0.firstLine == 3 })
-        #expect(analysis.statements.first?.duplicates == 0)
-    }
-
-    @Test func theLogsRulesAreTheReportsThresholds() {
-        // Just under every threshold of InsightRules: nothing.
-        let rules = InsightRules()
-        func log(faults: Int, repeats: Int) -> String {
-            var lines: [String] = []
-            for pk in 1...faults {
-                lines.append("faultline: sql: SELECT t0.pk FROM \"Person\" t0 WHERE t0.pk = ?")
-                lines.append("faultline: details: bind[0] = \(pk)")
-                lines.append("faultline: annotation: fault fulfilled from database for Person/p\(pk) in 0.0001s")
-            }
-            for _ in 0..<repeats {
-                lines.append("faultline: sql: SELECT t0.pk FROM \"Selfie\" t0 WHERE t0.rating < ?")
-                lines.append("faultline: details: bind[0] = 5")
-            }
-            return lines.joined(separator: "\n")
-        }
-        let below = analyze(log(faults: rules.faultStormThreshold - 1, repeats: rules.repetitionThreshold))
-        #expect(below.insights.isEmpty)
-        // At each: the three rules fire (repetition counts the duplicates of the first execution).
-        let at = analyze(log(faults: rules.nPlusOneThreshold, repeats: rules.repetitionThreshold + 1))
-        #expect(at.insights.map(\.rule) == ["fault-storm", "n-plus-one", "repeated-statement"])
-        #expect(at.insights.last?.message == "11 identical executions of SELECT t0.pk FROM \"Selfie\" t0 WHERE t0.rating < ?")
-    }
-
     @Test func aLongLineIsCutAndReadingGoesOn() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-log-\(UUID()).log")
         defer { try? FileManager.default.removeItem(at: url) }

@@ -62,7 +62,7 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
                 lines.append("  phase \(phase.name): \(timingSummary(phase.timing))")
             }
             for change in scenario.statements {
-                let site = change.callSite.map { " at \($0)" } ?? ""
+                let site = change.callSite.flatMap { $0.isEmpty ? nil : " at \($0)" } ?? ""
                 lines.append("  statement \(change.change.rawValue) (\(change.baseCount) → \(change.headCount))\(site): \(change.shape)")
             }
             for insight in scenario.newInsights {
@@ -91,7 +91,7 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
         if !statements.isEmpty {
             lines += ["", "Statement shapes:", ""]
             for (name, change) in statements {
-                let site = change.callSite.map { " at \(escapeMarkdown($0))" } ?? ""
+                let site = change.callSite.flatMap { $0.isEmpty ? nil : " at \(escapeMarkdown($0))" } ?? ""
                 lines.append("- \(escapeMarkdown(name)): \(change.change.rawValue) (\(change.baseCount) → \(change.headCount))\(site) "
                     + markdownCode(change.shape))
             }

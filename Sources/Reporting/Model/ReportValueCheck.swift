@@ -35,7 +35,10 @@ enum ReportValueCheck {
         ("scenarios.#.timeBreakdown.*", .time), ("scenarios.#.statements.#.count", .count),
         ("scenarios.#.statements.#.rowsReturned", .count), ("scenarios.#.statements.#.rowsChanged", .count),
         ("scenarios.#.statements.#.fullScanSteps", .count), ("scenarios.#.statements.#.totalSeconds", .time),
-        ("scenarios.#.statements.#.maxSeconds", .time),
+        ("scenarios.#.statements.#.maxSeconds", .time), ("scenarios.#.insights.#.count", .count),
+        ("scenarios.#.insights.#.costSeconds", .time), ("scenarios.#.insights.#.whatIf.*.samples.#", .time),
+        ("scenarios.#.insights.#.whatIf.*.medianSeconds", .time), ("scenarios.#.insights.#.whatIf.*.counters.*", .count),
+        ("configuration.insightThresholds.*", .count),
     ] as [(String, Kind)]).map { (pattern: $0.0.split(separator: ".").map(String.init), kind: $0.1) }
 
     /// The first wrong value of `object` (a report parsed by

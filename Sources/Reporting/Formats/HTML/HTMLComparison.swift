@@ -36,7 +36,7 @@ public enum HTMLComparison {
             if !scenario.statements.isEmpty {
                 html += "<h3>Statement shapes</h3><ul>"
                 for change in scenario.statements {
-                    let site = change.callSite.map { " at <span class=\"site\">\(escapeHTML($0))</span>" } ?? ""
+                    let site = change.callSite.flatMap { $0.isEmpty ? nil : $0 }.map { " at <span class=\"site\">\(escapeHTML($0))</span>" } ?? ""
                     html += "<li>\(escapeHTML(change.change.rawValue)) (\(change.baseCount) → \(change.headCount))\(site): "
                         + "<code>\(escapeHTML(change.shape))</code></li>"
                 }
