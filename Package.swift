@@ -113,7 +113,7 @@ let package = Package(
             dependencies: ["ObjectGraph", "Probes", .product(name: "PropertyBased", package: "swift-property-based")],
             exclude: ["Golden"]
         ),
-        .testTarget(name: "FaultlineTests", dependencies: ["Faultline", "ObjectGraph", "Probes"]),
+        .testTarget(name: "FaultlineTests", dependencies: ["Faultline", "ObjectGraph", "Probes", "Reporting"]),
         .testTarget(name: "ModelImportTests", dependencies: ["ModelImport", "ObjectGraph"], exclude: ["Fixtures"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Probes"], exclude: ["Fixtures"]),
         // What the tests share: finding and running the built products.

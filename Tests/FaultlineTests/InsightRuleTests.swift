@@ -1,0 +1,268 @@
+import Foundation
+import ObjectGraph
+import Probes
+import Reporting
+import Synchronization
+import Testing
+@testable import Faultline
+
+/// A writer of essays, for the rules' workloads.
+final class Writer: ManagedObject, EntityNamed {
+    static let entityName = "Writer"
+    var name: String { self[attribute: "name"] }
+    var essays: [Essay] { self[toMany: "essays"] }
+}
+
+/// An essay.
+final class Essay: ManagedObject, EntityNamed {
+    static let entityName = "Essay"
+    var title: String {
+        get { self[attribute: "title"] }
+        set { self[attribute: "title"] = newValue }
+    }
+    var writer: Writer? {
+        get { self[toOne: "writer"] }
+        set { self[toOne: "writer"] = newValue }
+    }
+}
+
+/// Each insight rule on the engine's real work: a workload that shows the
+/// pattern and one that does not, each measured (`Faultline.measure`, the
+/// recorder's evidence) and logged (the SQL debug log of the same work,
+/// read back by `perf-run log`'s analyzer): the same insight, with the same
+/// count and words, from both.
+@Suite struct InsightRuleTests {
+    static func model(indexingTitles: Bool = false) -> Model {
+        try! Model([
+            Entity("Writer", Writer.self, properties: [.attribute("name", .string), .toMany("essays", "Essay", inverse: "writer")]),
+            Entity("Essay", Essay.self, properties: [
+                .attribute("title", .string, indexed: indexingTitles), .attribute("words", .int32, default: 0),
+                .toOne("writer", "Writer", inverse: "essays"),
+            ]),
+        ])
+    }
+
+    /// A store of 3 writers with 2 essays each, whose SQL debug log (level
+    /// 2) is kept in memory from when the seeding ends.
+    final class Fixture: @unchecked Sendable {
+        /// The log's text, kept while `on`.
+        final class Buffer: @unchecked Sendable {
+            let text = Mutex("")
+            let on = Atomic(false)
+        }
+
+        let store: Store
+        let log = Buffer()
+
+        init(indexingTitles: Bool = false) throws {
+            let log = self.log
+            var configuration = StoreConfiguration()
+            configuration.allowsMeasurement = true
+            configuration.sinks = [SQLDebugLogSink(level: 2) { line in if log.on.load(ordering: .relaxed) { log.text.withLock { $0 += line } } }]
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-rules-\(UUID().uuidString).sqlite").path
+            store = try Store(model: InsightRuleTests.model(indexingTitles: indexingTitles), location: .file(path), configuration: configuration)
+            let context = ObjectContext(store: store, name: "seed")
+            try context.perform {
+                for number in 1...3 {
+                    let writer = try context.insert(entityName: "Writer")
+                    try writer.setValue(.string("Writer \(number)"), forKey: "name")
+                    for essay in 1...2 {
+                        let object = try context.insert(Essay.self)
+                        object.title = "Essay \(number).\(essay)"
+                        object.writer = writer as? Writer
+                    }
+                }
+                try context.save()
+            }
+            log.on.store(true, ordering: .relaxed)
+        }
+
+        /// The insights of `body`, measured and from its log.
+        func observe(_ settings: InsightSettings = InsightSettings(), _ body: (ObjectContext) throws -> Void) throws -> (run: [Insight], log: [Insight]) {
+            log.text.withLock { $0 = "" }
+            let measured = try Faultline.measure(store, insights: settings) {
+                let context = ObjectContext(store: store)
+                try context.perform { try body(context) }
+            }
+            var analyzer = SQLLogAnalyzer(sourceName: "test.log", settings: settings)
+            for line in log.text.withLock({ $0 }).split(separator: "\n") { analyzer.consume(line: Data(line.utf8)) }
+            return (measured.insights, analyzer.finish().insights)
+        }
+    }
+
+    /// The insights of one rule, as the parts that must agree.
+    static func found(_ insights: [Insight], _ rule: InsightRuleID) -> [String] {
+        insights.filter { $0.rule == rule }.map { "\($0.identity) ×\($0.count ?? -1): \($0.message)" }
+    }
+
+    /// Both sources found the same insights of `rule`, and these are them.
+    static func agree(_ observed: (run: [Insight], log: [Insight]), _ rule: InsightRuleID, sourceLocation: SourceLocation = #_sourceLocation) -> [String] {
+        let run = found(observed.run, rule)
+        #expect(run == found(observed.log, rule), "the run and the log disagree", sourceLocation: sourceLocation)
+        return run
+    }
+
+    @Test func nPlusOneOfAToOneIsFoundOnThreeRows() throws {
+        let fixture = try Fixture()
+        let line = #line + 2
+        let list = try fixture.observe { context in
+            for essay in try context.fetch(FetchRequest<Essay>(sortKeys: [SortKey("title")])) { _ = essay.writer?.name }
+        }
+        let site = CallSite(file: "FaultlineTests/InsightRuleTests.swift", line: line)
+        let insights = Self.agree(list, .nPlusOne)
+        #expect(insights == [
+            "n-plus-one/Essay/writer ×3: N+1: `writer` loaded one object at a time for the Essay objects of one fetch (3 queries); "
+                + "prefetch it with the fetch: request.relationshipKeyPathsForPrefetching = [\"writer\"]",
+        ])
+        let insight = try #require(list.run.first { $0.rule == .nPlusOne })
+        #expect(insight.fix == InsightFix(kind: .prefetch, entity: "Essay", keyPath: "writer", fetchSites: [site]))
+        #expect(insight.callSite == site.description)
+        // The first read is the line that read the typed property.
+        #expect(insight.evidence.hasSuffix("(3 faults of Writer; first read at \(site))"))
+        // Prefetched, or read for one row, or with a higher threshold: none.
+        let prefetched = try fixture.observe { context in
+            var request = FetchRequest<Essay>(sortKeys: [SortKey("title")])
+            request.relationshipKeyPathsForPrefetching = ["writer"]
+            for essay in try context.fetch(request) { _ = essay.writer?.name }
+        }
+        #expect(Self.agree(prefetched, .nPlusOne).isEmpty)
+        let one = try fixture.observe { context in _ = try context.fetch(FetchRequest<Essay>()).first?.writer?.name }
+        #expect(Self.agree(one, .nPlusOne).isEmpty)
+        let lenient = try fixture.observe(InsightSettings(thresholds: [.nPlusOne: 4])) { context in
+            for essay in try context.fetch(FetchRequest<Essay>()) { _ = essay.writer?.name }
+        }
+        #expect(Self.agree(lenient, .nPlusOne).isEmpty)
+    }
+
+    @Test func nPlusOneOfAToManyCountsItsRelationshipFaultsAndFaults() throws {
+        let fixture = try Fixture()
+        let list = try fixture.observe { context in
+            for writer in try context.fetch(FetchRequest<Writer>()) {
+                for essay in writer.essays { _ = essay.title }
+            }
+        }
+        // 3 relationship faults and 6 faults of essays.
+        #expect(Self.agree(list, .nPlusOne) == [
+            "n-plus-one/Writer/essays ×9: N+1: `essays` loaded one object at a time for the Writer objects of one fetch (9 queries); "
+                + "prefetch it with the fetch: request.relationshipKeyPathsForPrefetching = [\"essays\"]",
+        ])
+        // The writers' names only: no lazy load.
+        let names = try fixture.observe { context in for writer in try context.fetch(FetchRequest<Writer>()) { _ = writer.name } }
+        #expect(Self.agree(names, .nPlusOne).isEmpty)
+    }
+
+    @Test func repeatedCountWhenOnlyTheCountIsRead() throws {
+        let fixture = try Fixture()
+        let counted = try fixture.observe { context in
+            _ = try context.fetch(FetchRequest<Writer>()).reduce(0) { $0 + $1.essays.count }
+        }
+        #expect(Self.agree(counted, .repeatedCount) == [
+            "repeated-count/Writer/essays ×3: Writer.essays was loaded 3 times and none of its Essay objects was read: if only its count is "
+                + "used, a derived count attribute would do; if the IDs are, one fetch of them (a SUBQUERY, or fetchObjectIDs) would",
+        ])
+        // Not an N+1 to prefetch: the destinations were not read.
+        #expect(Self.agree(counted, .nPlusOne).isEmpty)
+        // Reading the essays is the N+1's, not this rule's.
+        let read = try fixture.observe { context in
+            for writer in try context.fetch(FetchRequest<Writer>()) { _ = writer.essays.map(\.title) }
+        }
+        #expect(Self.agree(read, .repeatedCount).isEmpty)
+    }
+
+    @Test func repeatedStatementAtItsThreshold() throws {
+        let fixture = try Fixture()
+        let request = FetchRequest<Essay>(predicate: Key("words") > 100)
+        let thrice = try fixture.observe { context in for _ in 0..<3 { _ = try context.count(for: request) } }
+        #expect(Self.agree(thrice, .repeatedStatement) == [
+            "repeated-statement/Essay/SELECT count(*) FROM \"Essay\" t0 WHERE t0.\"words\" > ? ×3: the same statement ran 3 times with (100); "
+                + "keep its result instead of asking again",
+        ])
+        let twice = try fixture.observe { context in for _ in 0..<2 { _ = try context.count(for: request) } }
+        #expect(Self.agree(twice, .repeatedStatement).isEmpty)
+        let varied = try fixture.observe { context in
+            for words in 0..<3 { _ = try context.count(for: FetchRequest<Essay>(predicate: Key("words") > .integer(Int64(words)))) }
+        }
+        #expect(Self.agree(varied, .repeatedStatement).isEmpty)
+    }
+
+    @Test func fullScanNamesTheIndexThatWouldServe() throws {
+        let fixture = try Fixture()
+        let lookup = try fixture.observe { context in _ = try context.fetch(FetchRequest<Essay>(predicate: Key("title") == "Essay 2.1")) }
+        #expect(Self.agree(lookup, .fullScan) == [
+            "full-scan/Essay/title ×5: full table scans of Essay: 5 rows stepped in 1 execution; an index on Essay.title would serve",
+        ])
+        #expect(lookup.run.first { $0.rule == .fullScan }?.fix == InsightFix(kind: .index, entity: "Essay", keyPath: "title"))
+        // No index serves a pattern from a wildcard.
+        let contains = try fixture.observe { context in
+            _ = try context.fetch(FetchRequest<Essay>(predicate: try ObjectPredicate(format: "title CONTAINS '2.'")))
+        }
+        #expect(Self.agree(contains, .fullScan) == [
+            "full-scan/Essay/title ×5: full table scans of Essay: 5 rows stepped in 1 execution; no index serves a pattern from a wildcard "
+                + "on Essay.title: put a cheaper, selective term first, or narrow the rows another way",
+        ])
+        // Every row asked for, or an index that serves: no advice.
+        let all = try fixture.observe { context in _ = try context.fetch(FetchRequest<Essay>()) }
+        #expect(Self.agree(all, .fullScan).isEmpty)
+        let indexed = try Fixture(indexingTitles: true)
+        let served = try indexed.observe { context in _ = try context.fetch(FetchRequest<Essay>(predicate: Key("title") == "Essay 2.1")) }
+        #expect(Self.agree(served, .fullScan).isEmpty)
+    }
+
+    @Test func sortWithoutIndexWithAndWithoutLimit() throws {
+        let fixture = try Fixture()
+        let firstTwo = try fixture.observe { context in
+            var request = FetchRequest<Essay>(sortKeys: [SortKey("title")])
+            request.fetchLimit = 2
+            _ = try context.fetch(request)
+        }
+        #expect(Self.agree(firstTwo, .sortWithoutIndex) == [
+            "sort-without-index/Essay/title ×1: Essay rows sorted by title in a temporary B-tree after a full scan for a LIMIT of them "
+                + "(1 execution); an index on Essay.title would let SQLite read the first rows in order and stop",
+        ])
+        let all = try fixture.observe { context in _ = try context.fetch(FetchRequest<Essay>(sortKeys: [SortKey("title")])) }
+        #expect(Self.agree(all, .sortWithoutIndex).first?.hasSuffix("(it still reads every row)") == true)
+        let indexed = try Fixture(indexingTitles: true)
+        let served = try indexed.observe { context in _ = try context.fetch(FetchRequest<Essay>(sortKeys: [SortKey("title")])) }
+        #expect(Self.agree(served, .sortWithoutIndex).isEmpty)
+    }
+
+    @Test func saveInLoopCountsSmallSavesOfOneContext() throws {
+        let fixture = try Fixture()
+        let loop = try fixture.observe { context in
+            for number in 0..<3 {
+                let essay = try context.insert(Essay.self)
+                essay.title = "New \(number)"
+                try context.save()
+            }
+        }
+        #expect(Self.agree(loop, .saveInLoop) == [
+            "save-in-loop//context ×3: 3 saves of one or two objects each in context context; save once after the loop, or use a batch insert",
+        ])
+        let once = try fixture.observe { context in
+            for number in 0..<3 { try context.insert(Essay.self).title = "New \(number)" }
+            try context.save()
+        }
+        #expect(Self.agree(once, .saveInLoop).isEmpty)
+    }
+
+    @Test func unusedPrefetchWhenNoObjectReadsIt() throws {
+        let fixture = try Fixture()
+        let unused = try fixture.observe { context in
+            var request = FetchRequest<Writer>()
+            request.relationshipKeyPathsForPrefetching = ["essays"]
+            for writer in try context.fetch(request) { _ = writer.name }
+            context.reset()
+        }
+        #expect(Self.agree(unused, .unusedPrefetch) == [
+            "unused-prefetch/Writer/essays ×3: Writer.essays was prefetched for 3 objects and read for none; drop `essays` from the "
+                + "prefetch key paths",
+        ])
+        let used = try fixture.observe { context in
+            var request = FetchRequest<Writer>()
+            request.relationshipKeyPathsForPrefetching = ["essays"]
+            for writer in try context.fetch(request) { _ = writer.essays.count }
+            context.reset()
+        }
+        #expect(Self.agree(used, .unusedPrefetch).isEmpty)
+    }
+}
