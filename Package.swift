@@ -118,7 +118,7 @@ let package = Package(
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Probes"], exclude: ["Fixtures"]),
         // What the tests share: finding and running the built products.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "BuiltInScenarios", "Reporting", "ObjectGraph", "Probes", "TestSupport"]),
+        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "BuiltInScenarios", "Reporting", "ObjectGraph", "Probes", "Faultline", "TestSupport"]),
         // The command line, run as a user runs it.
         .testTarget(name: "PerfRunTests", dependencies: ["Scenarios", "BuiltInScenarios", "Reporting", "TestSupport"]),
         .testTarget(name: "ProbesTests", dependencies: ["Probes", "ObjectGraph", "Scenarios", "BuiltInScenarios", "TestSupport"], exclude: ["Golden"]),

@@ -184,6 +184,11 @@ public struct InsightEvidence: Sendable {
         }
         if tallies[path] == nil { tallies[path] = LazyLoadTally(destinationEntity: destination, firstRead: read) }
         let position = tallies.index(forKey: path)!
+        // A log that names no relationship's destination (Core Data's:
+        // `(comments)`) learns it from the destinations' faults.
+        if tallies.values[position].loads.destinationEntity.hasPrefix("("), !destination.hasPrefix("(") {
+            tallies.values[position].loads.destinationEntity = destination
+        }
         if !relationship.isEmpty { tallies.values[position].loads.relationship = relationship }
         tallies.values[position].loads.nanoseconds &+= nanoseconds
         if let isRelationship = update(&tallies.values[position].loads) {

@@ -104,8 +104,9 @@ enum LoggedStatementFacts {
     private static func use(
         _ tokens: [SQLTokens.Token], reference: Int, column: Int, parametersBefore: Int, arguments: [String]
     ) -> StatementFacts.IndexUse {
-        // Inside a function call: `faultline_like(t0."name", ?, 0)`.
-        if reference >= 2, tokens[reference - 1].text == "(", tokens[reference - 2].isIdentifier {
+        // Inside a function call: `faultline_like(t0."name", ?, 0)` (not a
+        // parenthesis after a keyword: `WHERE (t0."rating" < ? OR …)`).
+        if reference >= 2, tokens[reference - 1].text == "(", tokens[reference - 2].isIdentifier, !tokens[reference - 2].isSQLKeyword {
             switch tokens[reference - 2].name.lowercased() {
             case "faultline_like", "faultline_matches", "nscoredatalike", "nscoredatamatches": return .patternMatch
             default: return .function
@@ -164,6 +165,12 @@ struct SQLTokens {
 
         func isKeyword(_ keyword: String) -> Bool {
             isIdentifier && text.count == keyword.count && text.uppercased() == keyword
+        }
+
+        /// A keyword a parenthesis may follow without being a function's.
+        var isSQLKeyword: Bool {
+            ["WHERE", "AND", "OR", "NOT", "ON", "IN", "EXISTS", "SELECT", "BY", "WHEN", "THEN", "ELSE", "CASE", "IS", "BETWEEN", "LIKE",
+             "GLOB", "HAVING", "FROM", "AS"].contains { isKeyword($0) }
         }
 
         /// A word that starts a clause, not an alias.

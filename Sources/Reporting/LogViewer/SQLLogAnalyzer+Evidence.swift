@@ -95,12 +95,22 @@ extension SQLLogAnalyzer {
     }
 
     /// The origin Core Data's log implies for a lazy load of `entity`
-    /// reached through `relationship` ("" for an object fault).
-    func inferredOrigin(entity: String, relationship: String) -> FaultOrigin? {
+    /// reached through `relationship` ("" for an object fault): a fault of
+    /// another entity than the fetch's, after a relationship fault of that
+    /// fetch's objects, is taken to be one of that relationship's destinations.
+    mutating func inferredOrigin(entity: String, relationship: String) -> FaultOrigin? {
         guard let fetch = currentFetch else { return nil }
         // Core Data's tables are Z and the entity's name in capitals.
         let ofFetch = fetch.entity.uppercased() == "Z" + entity.uppercased() || fetch.entity == entity
-        let keyPath = ofFetch ? relationship : LazyLoadPath.unknownKeyPath(to: relationship.isEmpty ? entity : relationship)
+        var keyPath: String
+        if ofFetch {
+            keyPath = relationship
+            if !relationship.isEmpty { lastRelationship = (relationship, fetch.execution) }
+        } else if relationship.isEmpty, let last = lastRelationship, last.execution == fetch.execution {
+            keyPath = last.keyPath
+        } else {
+            keyPath = LazyLoadPath.unknownKeyPath(to: relationship.isEmpty ? entity : relationship)
+        }
         return FaultOrigin(fetchEntity: fetch.entity, fetchSite: fetch.site, keyPath: keyPath, execution: fetch.execution)
     }
 

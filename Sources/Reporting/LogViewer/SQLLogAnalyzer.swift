@@ -65,6 +65,9 @@ public struct SQLLogAnalyzer {
     /// `total fetch execution time` follows.
     var candidateHead: (entity: String, line: Int, isKeyLookup: Bool)?
     var fetchExecutions: UInt64 = 0
+    /// Core Data's last relationship fault of the current fetch's objects:
+    /// faults of another entity after it are its destinations'.
+    var lastRelationship: (keyPath: String, execution: UInt64)?
     /// Whether Faultline's statement figures (`rows:`, `scanned:`) were read.
     var sawStatementFigures = false
     /// Open transactions, innermost last. Logs of several connections
