@@ -117,3 +117,14 @@ public struct Measurement: Sendable {
         return MeasurementFailure(lines.joined(separator: "\n"))
     }
 }
+
+/// ``Measurement`` under a name no other module has: Foundation has a
+/// `Measurement` too, so a test that imports both writes
+/// `Faultline.Measurement` (or this).
+public typealias FaultlineMeasurement = Measurement
+
+extension Faultline {
+    /// ``Measurement``, as `Faultline.Measurement` where Foundation's
+    /// `Measurement` is also in scope.
+    public typealias Measurement = FaultlineMeasurement
+}

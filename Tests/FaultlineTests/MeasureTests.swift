@@ -166,3 +166,34 @@ final class Post: ManagedObject, EntityNamed {
         _ = try Faultline.measure(measurable) {}
     }
 }
+
+/// In Swift Testing a failing check is an issue at the line that called it.
+@Suite struct RequireLineTests {
+    @Test func aFailingCheckNamesTheCallingLine() throws {
+        let store = try MeasureTests.store()
+        let measurement = try Faultline.measure(store) { _ = try MeasureTests.listScreen(ObjectContext(store: store), prefetching: false) }
+        let line = #line + 1
+        let failure = try recordedFailure(line: line) { try measurement.requireNoNPlusOne() }
+        #expect(failure?.hasPrefix("expected no n-plus-one insight, found 1:") == true)
+        // Outside a test the check throws its failure.
+        let thrown = MeasurementFailure("x")
+        #expect(thrown.description == "x")
+    }
+
+    /// A check that holds records nothing, and an accepted insight is no failure.
+    @Test func anAcceptedInsightPasses() throws {
+        let store = try MeasureTests.store()
+        let accepted = InsightSettings(accepted: ["n-plus-one/Author/posts"])
+        let (titles, measurement) = try Faultline.measure(store, insights: accepted) {
+            try MeasureTests.listScreen(ObjectContext(store: store), prefetching: false)
+        }
+        #expect(titles == 60)
+        #expect(measurement.insights.first { $0.rule == .nPlusOne }?.accepted == true)
+        try measurement.requireNoNPlusOne()
+        // A threshold above what one fetch loaded: no insight at all.
+        let lenient = try Faultline.measure(store, insights: InsightSettings(thresholds: [.nPlusOne: 100])) {
+            _ = try MeasureTests.listScreen(ObjectContext(store: store), prefetching: false)
+        }
+        #expect(!lenient.insights.contains { $0.rule == .nPlusOne })
+    }
+}

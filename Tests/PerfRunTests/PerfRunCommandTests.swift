@@ -24,11 +24,40 @@ import Testing
         (["compare", "a.json", "b.json", "--format", "xml"],
          "The value 'xml' is invalid for '--format <format>'. Please provide one of 'text', 'markdown', 'json' or 'html'.\n"),
         (["explain", "Selfie", "rating < 5", "--scale", "9"], "--scale must be between 0.01 and 4, not 9.0\n"),
+        (["run", "--insight-threshold", "n-plus-one=0"], "--insight-threshold n-plus-one=0: the value must be a whole number of 1 or more\n"),
+        (["run", "--insight-threshold", "n-plus-one"], "--insight-threshold n-plus-one: expected rule=value (full-scan, n-plus-one, repeated-count, "
+            + "repeated-statement, save-in-loop, sort-without-index, unused-prefetch)\n"),
+        (["log", "-", "--insight-threshold", "fault-storm=3"], "--insight-threshold fault-storm=3: unknown rule fault-storm (full-scan, n-plus-one, "
+            + "repeated-count, repeated-statement, save-in-loop, sort-without-index, unused-prefetch)\n"),
     ])
     func badUsageExitsWithTwoAndOneLine(arguments: [String], message: String) throws {
         let result = try Self.perfRun(arguments)
         #expect(result.status == 2)
         #expect(result.stderr == message)
+    }
+
+    /// An insights file with a misspelled key is bad input, named with its key path.
+    @Test func anInsightsFileWithAnUnknownKeyExitsWithTwo() throws {
+        let path = NSTemporaryDirectory() + "insights-\(UUID()).json"
+        try #"{ "thresholds": { "n-plus-one": 3 }, "acepted": [] }"#.write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try Self.perfRun(["run", "FetchAll", "--scale", "0.02", "--accepted-insights", path, "--json", NSTemporaryDirectory() + "x-\(UUID()).json"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "\(path): acepted: unknown key (accepted, thresholds, intended)\n")
+    }
+
+    /// `--what-if` measures the advice and the summary says what to fix first.
+    @Test func whatIfMeasuresTheAdviceAndRanksIt() throws {
+        let json = NSTemporaryDirectory() + "whatif-\(UUID()).json"
+        defer { try? FileManager.default.removeItem(atPath: json) }
+        let result = try Self.perfRun(["run", "ToOneList", "--scale", "0.02", "--iterations", "3", "--warmup", "1", "--what-if", "--json", json])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("ToOneList: what if prefetch `group`"))
+        #expect(result.stdout.contains("what to fix first\n1. ToOneList: "))
+        let report = try ReportFile.read(json)
+        #expect(report.configuration.whatIf == true)
+        #expect(report.scenarios[0].insights.first { $0.rule == .nPlusOne }?.whatIf?.after?.counters["sqlStatements"] == 2)
+        let markdown = try Self.perfRun(["report", json, "--markdown", "-"])
+        #expect(markdown.stdout.contains("### Fixes measured (--what-if)"))
     }
 
     @Test func lttngWithoutTheToolsStopsWithAReason() throws {

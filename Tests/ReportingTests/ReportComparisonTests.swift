@@ -38,6 +38,42 @@ import Testing
         #expect(lenient.compare(base, head).scenarios[0].counters.first { $0.name == "sqlStatements" }?.verdict == .allowed)
     }
 
+    /// More fetches or cache hits is not slower by itself: a change, not a
+    /// regression (unless every change is, with --exact-counters).
+    @Test func aCounterThatIsNoCostChangesWithoutARegression() throws {
+        let base = Self.report([Self.scenario(times: Self.steady, counters: ["sqlStatements": 5, "rowsRead": 100, "cacheHits": 10, "fetches": 2])])
+        let head = Self.report([Self.scenario(times: Self.steady, counters: ["sqlStatements": 5, "rowsRead": 100, "cacheHits": 30, "fetches": 1])])
+        let comparison = ReportComparer().compare(base, head)
+        #expect(!comparison.hasRegression)
+        #expect(comparison.scenarios[0].counters.filter { $0.verdict == .changed }.map(\.name) == ["fetches", "cacheHits"])
+        #expect(try ComparisonFormat.text.render(comparison).contains("fetches 2 → 1 (changed), cacheHits 10 → 30 (changed)"))
+        var exact = ReportComparer()
+        exact.exactCounters = true
+        #expect(exact.compare(base, head).hasRegression)
+        // Every cost counter's increase is a regression.
+        for counter in CounterName.allCases where counter.direction == .cost {
+            var less = ["sqlStatements": 5, "rowsRead": 100]
+            less[counter.rawValue] = less[counter.rawValue] ?? 0
+            var more = less
+            more[counter.rawValue]! += 1
+            let before = Self.report([Self.scenario(times: Self.steady, counters: less)])
+            #expect(ReportComparer().compare(before, Self.report([Self.scenario(times: Self.steady, counters: more)])).hasRegression, "\(counter)")
+        }
+    }
+
+    /// An added statement shape says where head runs it first.
+    @Test func addedStatementsCarryTheirCallSite() throws {
+        let base = Self.report([Self.scenario(times: Self.steady)])
+        var scenario = Self.scenario(times: Self.steady)
+        scenario.statements = [StatementReport(
+            shape: "SELECT t0.pk FROM \"Author\" t0 WHERE t0.pk = ?", purpose: "fault", count: 20, totalSeconds: 0.001, maxSeconds: 0.0001,
+            rowsReturned: 20, rowsChanged: 0, fullScanSteps: 0, firstCallSite: "App/List.swift:14", queryPlan: nil)]
+        let comparison = ReportComparer().compare(base, Self.report([scenario]))
+        #expect(comparison.scenarios[0].statements.map(\.callSite) == ["App/List.swift:14"])
+        #expect(try ComparisonFormat.markdown.render(comparison).contains("- Prefetch: added (0 → 20) at App/List.swift:14 `SELECT t0.pk FROM \"Author\" t0 WHERE t0.pk = ?`"))
+        #expect(try ComparisonFormat.text.render(comparison).contains("  statement added (0 → 20) at App/List.swift:14: SELECT t0.pk"))
+    }
+
     @Test func improvementsDoNotFailButExactCountersDo() {
         let base = Self.report([Self.scenario(times: Self.steady)])
         let head = Self.report([Self.scenario(times: Self.steady, counters: ["sqlStatements": 3, "rowsRead": 100])])

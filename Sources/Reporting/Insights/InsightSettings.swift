@@ -66,7 +66,7 @@ public struct InsightSettings: Sendable, Equatable {
     public init(contentsOf path: String) throws(ReportError) {
         let data = try InputFile.read(path, what: "insights file")
         guard let text = String(data: data, encoding: .utf8) else { throw ReportError("\(path): not UTF-8 text") }
-        guard text.drop(while: \.isWhitespace).first == "{" else {
+        guard let first = text.drop(while: \.isWhitespace).first, first == "{" || first == "[" else {
             self.init(accepted: try AcceptedInsights(text: text, path: path).identities)
             return
         }
@@ -75,6 +75,9 @@ public struct InsightSettings: Sendable, Equatable {
             form = try JSONDecoder().decode(SettingsFile.self, from: data)
         } catch let error as SettingsFile.Failure {
             throw ReportError("\(path): \(error.description)")
+        } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
+            let reason = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String ?? context.debugDescription
+            throw ReportError("\(path): not valid JSON (\(reason))")
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context),
             let DecodingError.dataCorrupted(context)
         {
@@ -124,7 +127,9 @@ private struct SettingsFile: Decodable {
         for key in root.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
             switch key.stringValue {
             case "accepted":
-                let list = try root.decode([String].self, forKey: key)
+                guard let list = try? root.decode([String].self, forKey: key) else {
+                    throw Failure(description: "accepted: expected a list of \"rule/entity/keyPath\"")
+                }
                 for (index, identity) in list.enumerated() {
                     guard identity.split(separator: "/", omittingEmptySubsequences: false).count >= 3 else {
                         throw Failure(description: "accepted[\(index)]: expected \"rule/entity/keyPath\", got \"\(identity)\"")
@@ -132,18 +137,25 @@ private struct SettingsFile: Decodable {
                     accepted.insert(identity)
                 }
             case "thresholds":
-                let table = try root.nestedContainer(keyedBy: Key.self, forKey: key)
+                guard let table = try? root.nestedContainer(keyedBy: Key.self, forKey: key) else {
+                    throw Failure(description: "thresholds: expected an object of rule: value")
+                }
                 for name in table.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
                     let rule = try Self.rule(name, in: "thresholds")
-                    let value = try table.decode(Int.self, forKey: name)
+                    let wrong = Failure(description: "thresholds.\(name.stringValue): expected a whole number of 1 or more for each rule")
+                    guard let number = try? table.decode(Double.self, forKey: name), let value = Int(exactly: number) else { throw wrong }
                     guard value >= 1 else { throw Failure(description: "thresholds.\(name.stringValue): \(value) is below 1") }
                     thresholds[rule] = value
                 }
             case "intended":
-                let table = try root.nestedContainer(keyedBy: Key.self, forKey: key)
+                guard let table = try? root.nestedContainer(keyedBy: Key.self, forKey: key) else {
+                    throw Failure(description: "intended: expected an object of rule: reason")
+                }
                 for name in table.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
                     let rule = try Self.rule(name, in: "intended")
-                    let reason = try table.decode(String.self, forKey: name)
+                    guard let reason = try? table.decode(String.self, forKey: name) else {
+                        throw Failure(description: "intended.\(name.stringValue): expected a reason (a string)")
+                    }
                     guard !reason.isEmpty else { throw Failure(description: "intended.\(name.stringValue): the reason is empty") }
                     intended[rule] = reason
                 }

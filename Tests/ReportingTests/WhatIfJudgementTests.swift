@@ -1,0 +1,70 @@
+import Foundation
+import Probes
+import Reporting
+import Testing
+
+/// A measured fix's verdict, and what to fix first.
+@Suite struct WhatIfJudgementTests {
+    static let fix = InsightFix(kind: .prefetch, entity: "Post", keyPath: "author", fetchSites: [CallSite(file: "App/List.swift", line: 3)])
+
+    static func scenario(_ times: [Double], statements: Int, status: ScenarioReport.Status = .passed) -> ScenarioReport {
+        ScenarioReport(
+            name: "List", description: "", dataSet: "blog", status: status, error: status == .passed ? nil : "boom",
+            samples: times.map { Sample(wallSeconds: $0, cpuSeconds: $0, peakResidentBytes: nil) },
+            counters: ["sqlStatements": statements, "rowsRead": 10, "faultsFired": 4, "cacheMisses": 4, "fullScanSteps": 0])
+    }
+
+    static let slow = [0.010, 0.0101, 0.0099, 0.0102, 0.0100, 0.0098, 0.0101]
+    static let fast = [0.005, 0.0051, 0.0049, 0.0052, 0.0050, 0.0048, 0.0051]
+
+    @Test func verdicts() {
+        let before = Self.scenario(Self.slow, statements: 12)
+        let faster = WhatIfOutcome.judge(Self.fix, before: before, after: Self.scenario(Self.fast, statements: 3))
+        #expect(faster.verdict == .faster)
+        #expect(faster.reason.hasPrefix("prefetch `author`: sqlStatements 12 → 3; median 10.0 ms → 5.0 ms (0.5x, 95% interval "))
+        #expect(faster.gainSeconds.map { abs($0 - 0.005) < 1e-9 } == true)
+        let same = WhatIfOutcome.judge(Self.fix, before: before, after: Self.scenario(Self.slow.reversed(), statements: 12))
+        #expect(same.verdict == .noGain)
+        #expect(same.reason.contains("no counter changed") && same.reason.hasSuffix("no gain the measurement can tell from noise"))
+        #expect(same.gainSeconds == nil)
+        let slower = WhatIfOutcome.judge(Self.fix, before: Self.scenario(Self.fast, statements: 12), after: Self.scenario(Self.slow, statements: 3))
+        #expect(slower.verdict == .slower)
+        let few = WhatIfOutcome.judge(Self.fix, before: Self.scenario([0.01, 0.01], statements: 12), after: Self.scenario([0.005, 0.005], statements: 3))
+        #expect(few.verdict == .inconclusive)
+        let failed = WhatIfOutcome.judge(Self.fix, before: before, after: Self.scenario([], statements: 0, status: .failed))
+        #expect(failed.verdict == .failed && failed.after == nil && failed.reason == "the run with the fix failed: boom")
+    }
+
+    @Test func whatToFixFirstRanksMeasuredGainsAndLeavesOutWhatDoesNotHelp() {
+        func insight(_ key: String, cost: Double, whatIf: WhatIfOutcome? = nil, intended: String? = nil) -> Insight {
+            var insight = Insight(rule: .nPlusOne, entity: "Post", keyPath: key, message: key, evidence: "", callSite: "App/List.swift:3",
+                                  count: 2, fix: Self.fix, costSeconds: cost)
+            insight.whatIf = whatIf
+            insight.intended = intended
+            return insight
+        }
+        let before = Self.scenario(Self.slow, statements: 12)
+        let helps = WhatIfOutcome.judge(Self.fix, before: before, after: Self.scenario(Self.fast, statements: 3))
+        let useless = WhatIfOutcome.judge(Self.fix, before: before, after: Self.scenario(Self.slow.reversed(), statements: 12))
+        var scenario = Self.scenario(Self.slow, statements: 12)
+        scenario.insights = [
+            insight("costly", cost: 0.009), insight("measured", cost: 0.001, whatIf: helps), insight("useless", cost: 0.02, whatIf: useless),
+            insight("onPurpose", cost: 0.05, intended: "the scenario measures it"), insight("cheap", cost: 0.0001),
+        ]
+        let report = Report(
+            tool: .init(name: "perf-run", version: "0", commandLine: []),
+            environment: .init(operatingSystem: "", cpuModel: "", cores: 1, swiftVersion: "", sqliteVersion: "", buildConfiguration: "debug",
+                               gitCommit: nil, hostName: ""),
+            configuration: .init(scale: 1, seed: 1, iterations: 7, warmup: 0, store: "file", timeoutSeconds: nil), scenarios: [scenario])
+        #expect(FixPriority.rank(report).map(\.insight.keyPath) == ["measured", "costly", "cheap"])
+        let markdown = ReportMarkdown.render(report)
+        #expect(markdown.contains("### What to fix first\n\n1. [List](#list): measured (saves 0.0050s per iteration (measured); App/List.swift:3)"))
+        #expect(markdown.contains("| List | prefetch \\`author\\` | 12 → 3 | 10 → 10 | 4 → 4 |"))
+        #expect(markdown.contains("- useless (App/List.swift:3; `n-plus-one/Post/useless`): advice withdrawn, measured prefetch"))
+        let html = HTMLReport.render(report)
+        #expect(html.contains("<section class=\"fix-first\"><h2>What to fix first</h2><ol><li><a href=\"#scenario-List\">List</a>: measured"))
+        #expect(html.contains("<th>what if: prefetch `author`</th><th>as it is</th><th>with the fix</th>"))
+        #expect(html.contains("advice withdrawn: measured, prefetch `author`: no counter changed"))
+        #expect(ReportText.fixFirst(report)?.hasPrefix("what to fix first\n1. List: measured\n   saves 0.0050s per iteration (measured)") == true)
+    }
+}
