@@ -25,10 +25,13 @@ let package = Package(
         .testTarget(
             name: "BlogTests",
             dependencies: [
-                "Blog",
+                "Blog", "BlogScenarios",
                 .product(name: "Faultline", package: "Faultline"),
                 .product(name: "ObjectGraph", package: "Faultline"),
                 .product(name: "ModelImport", package: "Faultline"),
+                .product(name: "Probes", package: "Faultline"),
+                .product(name: "Reporting", package: "Faultline"),
+                .product(name: "Scenarios", package: "Faultline"),
             ]
         ),
     ],

@@ -61,6 +61,18 @@ import Testing
         }
     }
 
+    /// A new insight is a regression unless it is accepted or done on purpose.
+    @Test func onlyANewInsightToActOnIsARegression() {
+        let base = Self.report([Self.scenario(times: Self.steady)])
+        var found = Insight(rule: .nPlusOne, entity: "Post", keyPath: "author", message: "N+1", evidence: "", callSite: "App/List.swift:3")
+        #expect(ReportComparer().compare(base, Self.report([Self.scenario(times: Self.steady, insights: [found])])).hasRegression)
+        found.intended = "the scenario measures it"
+        #expect(!ReportComparer().compare(base, Self.report([Self.scenario(times: Self.steady, insights: [found])])).hasRegression)
+        found.intended = nil
+        found.accepted = true
+        #expect(!ReportComparer().compare(base, Self.report([Self.scenario(times: Self.steady, insights: [found])])).hasRegression)
+    }
+
     /// An added statement shape says where head runs it first.
     @Test func addedStatementsCarryTheirCallSite() throws {
         let base = Self.report([Self.scenario(times: Self.steady)])

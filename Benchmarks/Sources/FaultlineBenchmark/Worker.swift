@@ -54,7 +54,7 @@ struct Worker: ParsableCommand {
         var error = [CChar](repeating: 0, count: 512)
         for path in [warmupFile, file] {
             guard climit_replay(path, capture, Int64(accesses), &result, &error, error.count) == 0 else {
-                throw BenchmarkError("limit replay: " + String(cString: error))
+                throw BenchmarkError("limit replay: " + String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
             }
         }
         return Sample(

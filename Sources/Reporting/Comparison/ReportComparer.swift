@@ -12,8 +12,9 @@ import Probes
 ///   either report) are shown, never gating. Counters compare only between
 ///   reports of the same scale, seed and SQLite version (and the same data
 ///   set per scenario); otherwise they are "not comparable" with the reason.
-/// - An insight in head that base did not have and that the accepted list
-///   does not hold is a regression.
+/// - An insight in head that base did not have, that the accepted list
+///   does not hold, that the run did not mark accepted and that is not done
+///   on purpose (``Insight/intended``) is a regression.
 /// - What head lacks is a regression: a scenario that passed in base and is
 ///   missing or skipped in head, a counter of base that head does not have
 ///   (when counters compare). With `allowMissing` (a subset run on
@@ -65,7 +66,10 @@ public struct ReportComparer: Sendable {
                 comparison.statements = statementChanges(baseScenario, headScenario)
             }
             let known = Set(baseScenario.insights.map(\.identity))
-            comparison.newInsights = headScenario.insights.filter { !known.contains($0.identity) && !accepted.identities.contains($0.identity) }
+            // Done on purpose, or accepted when the run was made: no regression.
+            comparison.newInsights = headScenario.insights.filter {
+                !known.contains($0.identity) && !accepted.identities.contains($0.identity) && $0.intended == nil && $0.accepted != true
+            }
             let (timing, test) = self.timing(
                 baseScenario.samples.map(\.wallSeconds), headScenario.samples.map(\.wallSeconds), reason: timingReason)
             comparison.timing = timing

@@ -1,8 +1,13 @@
 import Blog
+import BlogScenarios
 import Faultline
 import Foundation
 import ModelImport
 import ObjectGraph
+import Probes
+import Reporting
+import Scenarios
+import Synchronization
 import Testing
 
 /// The blog's persistence code under Faultline.measure: the list screen's
@@ -21,24 +26,61 @@ import Testing
 
     @Test func theListScreensNPlusOneIsCaught() throws {
         let store = try Self.store()
-        var rows: [PostList.Row] = []
-        let measurement = try Faultline.measure(store) { rows = try PostList.load(in: ObjectContext(store: store), prefetching: false) }
+        let (rows, measurement) = try Faultline.measure(store) { try PostList.load(in: ObjectContext(store: store), prefetching: false) }
         #expect(rows.count == 50)
-        #expect(throws: MeasurementFailure.self) { try measurement.requireNoFaultStorm() }
         #expect(measurement.counters.relationshipFaultsFired == 50)
+        // Two N+1s: each post's author (a to-one) and each post's comments.
+        let found = measurement.insights.filter { $0.rule == .nPlusOne }
+        #expect(found.map(\.identity) == ["n-plus-one/Post/author", "n-plus-one/Post/comments"])
+        // The 50 most liked posts have 15 authors: a query each.
+        #expect(found.first?.count == 15)
+        #expect(found.first?.message == "N+1: `author` loaded one object at a time for the Post objects of one fetch (15 queries); "
+            + "prefetch it with the fetch: request.relationshipKeyPathsForPrefetching = [\"author\"]")
+        #expect(found.first?.callSite.hasPrefix("Blog/Blog.swift:") == true)
+        // The check fails at this line, in this test.
+        let line = #line + 1
+        try withKnownIssue { try measurement.requireNoNPlusOne() } matching: { $0.sourceLocation?.line == line }
     }
 
     @Test func prefetchingKeepsTheListScreenToFourStatements() throws {
         let store = try Self.store()
-        var rows: [PostList.Row] = []
-        let measurement = try Faultline.measure(store) { rows = try PostList.load(in: ObjectContext(store: store), prefetching: true) }
+        let (rows, measurement) = try Faultline.measure(store) { try PostList.load(in: ObjectContext(store: store), prefetching: true) }
         #expect(rows.count == 50)
         #expect(rows.allSatisfy { $0.comments.count == 3 })
-        try measurement.requireNoFaultStorm()
+        try measurement.requireNoNPlusOne()
         // The posts, their authors, their comments, and the BEGIN of the
         // context's first read after the seed's write.
         try measurement.requireAtMost(statements: 4)
-        try measurement.requireAtMost(0, of: "faultsFired")
+        try measurement.requireAtMost(0, of: .faultsFired)
+    }
+
+    /// The list screen's N+1 is the same insight in `blog-perf run`'s
+    /// report, in Faultline.measure, and in `perf-run log` of the run's SQL
+    /// debug log: the same rule, count and fix text.
+    @Test func theRunTheMeasurementAndTheLogAgreeOnTheNPlusOne() throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("blog-\(UUID()).log").path
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        var options = RunOptions()
+        options.scale = 0.1
+        options.iterations = 1
+        options.warmup = 0
+        options.sinks = [try SQLDebugLogSink(level: 2, destination: .file(log))]
+        let runner = ScenarioRunner(options: options)
+        try runner.prepare()
+        let report = try #require(runner.run([.postListNPlusOne]).first)
+        #expect(report.status == .passed)
+        var analyzer = SQLLogAnalyzer(sourceName: "blog.log")
+        try analyzer.consume(try LogFile.open(log), path: log)
+        let logged = analyzer.finish().insights
+        let store = try Self.store()
+        let measured = try Faultline.measure(store) { _ = try PostList.load(in: ObjectContext(store: store), prefetching: false) }.insights
+        func nPlusOne(_ insights: [Insight]) -> [String] {
+            insights.filter { $0.rule == .nPlusOne }.map { "\($0.identity) ×\($0.count ?? -1): \($0.message)" }
+        }
+        #expect(nPlusOne(report.insights).count == 2)
+        #expect(nPlusOne(report.insights) == nPlusOne(logged))
+        // The measurement's store is seeded alike (20 authors at scale 0.1).
+        #expect(nPlusOne(report.insights) == nPlusOne(measured))
     }
 
     @Test func theSearchIsOneQueryAndAKnownFullScan() throws {
@@ -49,8 +91,12 @@ import Testing
         #expect(found == 55)
         // The count, and the BEGIN of the first read after the seed's write.
         try measurement.requireAtMost(statements: 2)
-        // No index serves CONTAINS[c]: a full scan, on purpose at this size.
-        #expect(throws: MeasurementFailure.self) { try measurement.requireNoFullScan() }
+        // No index serves CONTAINS[c] (a function of the title): a full
+        // scan, and the insight says why no index would help.
+        withKnownIssue { try measurement.requireNoFullScan() }
+        #expect(measurement.insights.first { $0.rule == .fullScan }?.message
+            == "full table scans of Post: 99 rows stepped in 1 execution; no index serves a function on Post.title: "
+            + "put a cheaper, selective term first, or narrow the rows another way")
     }
 
     @Test func theBulkEditInOneUpdateRunsAFixedNumberOfStatements() throws {
@@ -61,7 +107,7 @@ import Testing
         // Each post written, and its derived commentCount written again: the
         // engine recomputes the derived attributes of every row it writes.
         #expect(byObject.counters.rowsWritten == 200)
-        #expect(throws: MeasurementFailure.self) { try byObject.requireAtMost(statements: 10) }
+        #expect(byObject.counters.sqlStatements > 10)
         let fresh = try Self.store()
         var result: BatchResult?
         let batch = try Faultline.measure(fresh) { result = try BulkEdit.publishAllInOneUpdate(on: fresh) }
