@@ -36,11 +36,11 @@ public enum FixPriority {
         return Array(entries.prefix(limit))
     }
 
-    /// The figure of an entry in words: `saves 0.51 ms (measured)` or
-    /// `costs up to 0.8 ms`.
+    /// The figure of an entry in words: `saves 512 µs per iteration
+    /// (measured)` or `costs up to 0.80 ms per iteration`.
     public static func figure(_ entry: Entry) -> String {
-        if let gain = entry.gainSeconds { return "saves \(ComparisonFormat.seconds(gain)) per iteration (measured)" }
-        if let cost = entry.costSeconds { return "costs up to \(ComparisonFormat.seconds(cost)) per iteration" }
+        if let gain = entry.gainSeconds { return "saves \(TimeText.seconds(gain)) per iteration (measured)" }
+        if let cost = entry.costSeconds { return "costs up to \(TimeText.seconds(cost)) per iteration" }
         return "cost not measured"
     }
 }

@@ -91,7 +91,7 @@ public struct WhatIfOutcome: Codable, Equatable, Sendable {
         var outcome = WhatIfOutcome(
             fix: fix, before: beforeSide, after: afterSide, ratio: ratio.isFinite ? ratio : nil, ratioLow: nil, ratioHigh: nil,
             verdict: .inconclusive, reason: "")
-        let times = "median \(Self.seconds(beforeSide.medianSeconds)) → \(Self.seconds(afterSide.medianSeconds))"
+        let times = "median \(TimeText.seconds(beforeSide.medianSeconds)) → \(TimeText.seconds(afterSide.medianSeconds))"
         guard beforeSide.samples.count >= minimumSamples, afterSide.samples.count >= minimumSamples else {
             outcome.reason = "\(fix.summary): \(changed); \(times), too few iterations to judge the time (at least \(minimumSamples) a side)"
             return outcome
@@ -111,10 +111,6 @@ public struct WhatIfOutcome: Codable, Equatable, Sendable {
         }
         outcome.reason = "\(fix.summary): \(changed); \(times)\(range): \(judged)"
         return outcome
-    }
-
-    private static func seconds(_ value: Double) -> String {
-        value < 1 ? "\((value * 1e6).rounded() / 1e3) ms" : "\((value * 1e3).rounded() / 1e3) s"
     }
 
     private static func ratio(_ value: Double) -> String {

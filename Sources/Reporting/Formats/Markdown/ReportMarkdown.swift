@@ -54,8 +54,7 @@ public enum ReportMarkdown {
             func pair(_ counter: CounterName) -> String {
                 "\(outcome.before.counters[counter].map(String.init) ?? "-") → \(outcome.after?.counters[counter].map(String.init) ?? "-")"
             }
-            var median = "\(ComparisonFormat.seconds(outcome.before.medianSeconds)) → "
-                + (outcome.after.map { ComparisonFormat.seconds($0.medianSeconds) } ?? "-")
+            var median = "\(TimeText.seconds(outcome.before.medianSeconds)) → " + (outcome.after.map { TimeText.seconds($0.medianSeconds) } ?? "-")
             if let ratio = outcome.ratio {
                 median += " (\(String(format: "%.2f", ratio))x"
                 if let low = outcome.ratioLow, let high = outcome.ratioHigh { median += ", \(String(format: "%.2f", low))x–\(String(format: "%.2f", high))x" }
