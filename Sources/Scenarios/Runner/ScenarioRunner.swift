@@ -176,9 +176,12 @@ public final class ScenarioRunner {
         return report
     }
 
-    /// Runs the scenario again for each insight's fix that a run can apply
-    /// (a prefetch or values loaded at the fetch, an index on a copy of the
-    /// data set), one fix at a time, and attaches what changed. Insights
+    /// Measures each insight's fix that a run can apply (a prefetch or
+    /// values loaded at the fetch, an index on a copy of the data set), one
+    /// fix at a time, and attaches what changed. The scenario runs again as
+    /// it is and with the fix, iteration by iteration in turn (in alternate
+    /// order), so that both sides are measured in the same stretch of time:
+    /// a machine whose speed drifts during a run moves both alike. Insights
     /// done on purpose are measured too: what the fix would save is what
     /// such a scenario teaches (SingleFault's prefetch).
     private func measureFixes(_ scenario: Scenario, in report: inout ScenarioReport) {
@@ -186,19 +189,17 @@ public final class ScenarioRunner {
             let insight = report.insights[index]
             guard let fix = insight.fix, !cancellation.isInterrupted else { continue }
             progress(.whatIf(scenario: scenario.name, fix: fix.summary))
-            var options = self.options
-            options.measuresFixes = false
-            options.keptEvents = 0
-            // The user's sinks (a SQL log, LTTng) see the run, not its what-ifs.
-            options.sinks = []
-            options.whatIf = Self.whatIf(for: fix)
-            let fixed = ScenarioRunner(options: options, cache: cache) { _ in }
+            var sides = [
+                ScenarioReport(name: scenario.name, description: scenario.summary, dataSet: scenario.dataSet.name, status: .passed),
+                ScenarioReport(name: scenario.name, description: scenario.summary, dataSet: scenario.dataSet.name, status: .passed),
+            ]
             do {
-                try fixed.prepare()
+                try measure(scenario, arms: [options.whatIf, Self.whatIf(for: fix)], into: &sides, quietly: true)
             } catch {
-                continue
+                sides[1].status = .failed
+                sides[1].error = cancellation.reason.map { "stopped: \($0)" } ?? "\(error)"
             }
-            report.insights[index].whatIf = WhatIfOutcome.judge(fix, before: report, after: fixed.run(scenario))
+            report.insights[index].whatIf = WhatIfOutcome.judge(fix, before: sides[0], after: sides[1])
         }
     }
 
@@ -214,11 +215,15 @@ public final class ScenarioRunner {
         }
     }
 
-    private func makeStore(for scenario: Scenario, recorder: Recorder, index: Int) throws -> Store {
+    /// A store for iteration `index` of `arm` (0: the run's own; 1: a fix's).
+    private func makeStore(for scenario: Scenario, recorder: Recorder, arm: Int, index: Int, whatIf: WhatIf, quietly: Bool)
+        throws -> Store
+    {
         var configuration = StoreConfiguration()
-        configuration.sinks = [recorder] + options.sinks
+        // The user's sinks (a SQL log, LTTng) see the run, not its what-ifs.
+        configuration.sinks = [recorder] + (quietly ? [] : options.sinks)
         configuration.persistentHistoryTracking = scenario.persistentHistory
-        configuration.whatIf = options.whatIf
+        configuration.whatIf = whatIf
         switch options.store {
         case .file:
             let kind = scenario.dataSet.name
@@ -226,7 +231,7 @@ public final class ScenarioRunner {
             let source = try cache.file(
                 for: scenario.dataSet, scale: options.scale, seed: options.seed, progress: { progress(.building($0)) },
                 step: { progress(.buildStep(dataSet: kind, done: $0, total: $1)) }, stopReason: { cancellation.reason })
-            let copy = storeCopy(for: scenario, index: index)
+            let copy = storeCopy(for: scenario, arm: arm, index: index)
             try FileManager.default.createDirectory(
                 atPath: (copy as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try DataSetCache.copy(source, to: copy)
@@ -259,68 +264,112 @@ public final class ScenarioRunner {
         Recorder(bufferCapacity: keptEvents, tracksArguments: true)
     }
 
-    /// Where iteration `index` of a scenario works on its copy of the data set.
-    private func storeCopy(for scenario: Scenario, index: Int) -> String {
-        workDirectory.appendingPathComponent(scenario.name).appendingPathComponent("store-\(index).sqlite").path
+    /// Where iteration `index` of a scenario's `arm` works on its copy of the data set.
+    private func storeCopy(for scenario: Scenario, arm: Int, index: Int) -> String {
+        workDirectory.appendingPathComponent(scenario.name).appendingPathComponent(arm == 0 ? "store-\(index).sqlite" : "fixed-\(index).sqlite").path
     }
 
     private func measure(_ scenario: Scenario, into report: inout ScenarioReport) throws {
-        // A scenario's copies go when it ends, whatever happened.
-        defer { try? FileManager.default.removeItem(at: workDirectory.appendingPathComponent(scenario.name)) }
-        let recorder = Self.recorder(keeping: options.keptEvents)
-        var store = try makeStore(for: scenario, recorder: recorder, index: 0)
+        var reports = [report]
+        try measure(scenario, arms: [options.whatIf], into: &reports, quietly: false)
+        report = reports[0]
+    }
+
+    /// What one configuration of a scenario (an arm) gathers over its iterations.
+    private final class Arm {
+        let whatIf: WhatIf
+        let recorder: Recorder
+        var store: Store?
         var samples: [Sample] = []
         var counters: [[String: Int]] = []
         var values: [[String: Double]] = []
         var phases: [[PhaseMeasurement]] = []
         var breakdowns: [TimeBreakdown] = []
         var statements: [StatementAggregate] = []
+
+        init(whatIf: WhatIf, recorder: Recorder) {
+            self.whatIf = whatIf
+            self.recorder = recorder
+        }
+    }
+
+    /// Runs the scenario's iterations once per arm (a configuration of the
+    /// store: the run's, a fix's), the arms' iterations in turn, in
+    /// alternate order, and fills one report per arm. Only the first arm
+    /// reports progress, keeps events and reaches the run's own sinks when
+    /// `quietly` is false.
+    private func measure(_ scenario: Scenario, arms whatIfs: [WhatIf], into reports: inout [ScenarioReport], quietly: Bool) throws {
+        // A scenario's copies go when it ends, whatever happened.
+        defer { try? FileManager.default.removeItem(at: workDirectory.appendingPathComponent(scenario.name)) }
+        let arms = whatIfs.enumerated().map { number, whatIf in
+            Arm(whatIf: whatIf, recorder: Self.recorder(keeping: number == 0 && !quietly ? options.keptEvents : 0))
+        }
         let total = options.warmup + options.iterations
         for index in 0..<total {
             let measured = index >= options.warmup
-            if scenario.writes, index > 0 {
-                // The last iteration's copy goes before the next is made:
-                // one copy on disk at a time.
-                if options.store == .file { DataSetCache.remove(storeCopy(for: scenario, index: index - 1)) }
-                store = try makeStore(for: scenario, recorder: recorder, index: index)
-            }
             let number = measured ? index - options.warmup + 1 : index - options.warmup
-            progress(measured
-                ? .iteration(scenario: scenario.name, index: number, total: options.iterations, warmup: false)
-                : .iteration(scenario: scenario.name, index: index + 1, total: options.warmup, warmup: true))
-            recorder.reset()
-            store.instrumentation.resetPeak()
-            let iteration = ScenarioIteration(
-                store: store, scale: options.scale, seed: options.seed, scenario: scenario.name, recorder: recorder)
-            emit(store, scenario.name, phase: .iterationBegin, iteration: number)
-            let memoryReset = ProcessMeasurements.resetPeakResident()
-            let cpuStart = ProcessMeasurements.cpuSeconds()
-            let wallStart = ProbeClock.now()
-            try scenario.body(iteration)
-            let wall = Double(ProbeClock.now() - wallStart) / 1e9
-            let cpu = ProcessMeasurements.cpuSeconds() - cpuStart
-            emit(store, scenario.name, phase: .iterationEnd, iteration: number)
-            guard measured else { continue }
-            samples.append(Sample(
-                wallSeconds: wall, cpuSeconds: cpu, peakResidentBytes: memoryReset ? ProcessMeasurements.peakResidentBytes() : nil))
-            var iterationCounters = recorder.counters
-            iterationCounters.objectsRegisteredPeak = store.instrumentation.objectsRegisteredPeak
-            counters.append(Dictionary(uniqueKeysWithValues: iterationCounters.all.map { ($0.name, $0.value) }))
-            values.append(iteration.values)
-            phases.append(iteration.phases)
-            let snapshot = recorder.snapshot()
-            statements = snapshot.statements
-            let sqlite = Double(snapshot.sqlNanoseconds) / 1e9
-            let rowCache = Double(snapshot.rowCacheNanoseconds) / 1e9
-            breakdowns.append(TimeBreakdown(sqliteSeconds: sqlite, rowCacheSeconds: rowCache, otherSeconds: max(0, wall - sqlite - rowCache)))
-            if index == total - 1 {
-                report.insights = InsightEngine(settings: scenario.insights.merging(options.insights)).insights(snapshot.evidence)
+            if !quietly {
+                progress(measured
+                    ? .iteration(scenario: scenario.name, index: number, total: options.iterations, warmup: false)
+                    : .iteration(scenario: scenario.name, index: index + 1, total: options.warmup, warmup: true))
             }
-            if index == total - 1, options.keptEvents > 0 {
-                events += snapshot.events
-                report.droppedEvents = snapshot.droppedEvents > 0 ? snapshot.droppedEvents : nil
+            // In alternate order: neither arm always runs just after the other.
+            let order = index % 2 == 0 ? Array(arms.indices) : Array(arms.indices.reversed())
+            for position in order {
+                let arm = arms[position]
+                if arm.store == nil || (scenario.writes && index > 0) {
+                    // The last iteration's copy goes before the next is made:
+                    // one copy per arm on disk at a time.
+                    if options.store == .file, index > 0 { DataSetCache.remove(storeCopy(for: scenario, arm: position, index: index - 1)) }
+                    arm.store = try makeStore(
+                        for: scenario, recorder: arm.recorder, arm: position, index: index, whatIf: arm.whatIf, quietly: quietly || position > 0)
+                }
+                let store = arm.store!
+                // A stop reaches the store that runs now (and stops one that
+                // was stopped while the other arm ran).
+                cancellation.attach(store)
+                let recorder = arm.recorder
+                recorder.reset()
+                store.instrumentation.resetPeak()
+                let iteration = ScenarioIteration(
+                    store: store, scale: options.scale, seed: options.seed, scenario: scenario.name, recorder: recorder)
+                emit(store, scenario.name, phase: .iterationBegin, iteration: number)
+                let memoryReset = ProcessMeasurements.resetPeakResident()
+                let cpuStart = ProcessMeasurements.cpuSeconds()
+                let wallStart = ProbeClock.now()
+                try scenario.body(iteration)
+                let wall = Double(ProbeClock.now() - wallStart) / 1e9
+                let cpu = ProcessMeasurements.cpuSeconds() - cpuStart
+                emit(store, scenario.name, phase: .iterationEnd, iteration: number)
+                guard measured else { continue }
+                arm.samples.append(Sample(
+                    wallSeconds: wall, cpuSeconds: cpu, peakResidentBytes: memoryReset ? ProcessMeasurements.peakResidentBytes() : nil))
+                var iterationCounters = recorder.counters
+                iterationCounters.objectsRegisteredPeak = store.instrumentation.objectsRegisteredPeak
+                arm.counters.append(Dictionary(uniqueKeysWithValues: iterationCounters.all.map { ($0.name, $0.value) }))
+                arm.values.append(iteration.values)
+                arm.phases.append(iteration.phases)
+                let snapshot = recorder.snapshot()
+                arm.statements = snapshot.statements
+                let sqlite = Double(snapshot.sqlNanoseconds) / 1e9
+                let rowCache = Double(snapshot.rowCacheNanoseconds) / 1e9
+                arm.breakdowns.append(
+                    TimeBreakdown(sqliteSeconds: sqlite, rowCacheSeconds: rowCache, otherSeconds: max(0, wall - sqlite - rowCache)))
+                if index == total - 1 {
+                    reports[position].insights = InsightEngine(settings: scenario.insights.merging(options.insights)).insights(snapshot.evidence)
+                }
+                if index == total - 1, position == 0, !quietly, options.keptEvents > 0 {
+                    events += snapshot.events
+                    reports[position].droppedEvents = snapshot.droppedEvents > 0 ? snapshot.droppedEvents : nil
+                }
             }
         }
+        for (position, arm) in arms.enumerated() { fill(&reports[position], from: arm, scenario: scenario) }
+    }
+
+    /// A report's figures from what an arm gathered.
+    private func fill(_ report: inout ScenarioReport, from arm: Arm, scenario: Scenario) {
+        let (samples, counters, breakdowns) = (arm.samples, arm.counters, arm.breakdowns)
         report.samples = samples
         report.summary = Summary(wallSeconds: Statistics(samples.map(\.wallSeconds)), cpuSeconds: Statistics(samples.map(\.cpuSeconds)))
         report.counters = counters.last ?? [:]
@@ -331,11 +380,11 @@ public final class ScenarioRunner {
             sqliteSeconds: Statistics(breakdowns.map(\.sqliteSeconds)).median,
             rowCacheSeconds: Statistics(breakdowns.map(\.rowCacheSeconds)).median,
             otherSeconds: Statistics(breakdowns.map(\.otherSeconds)).median)
-        let figures = Self.figures(values)
+        let figures = Self.figures(arm.values)
         report.values = figures.mapValues(\.median)
         report.valueStatistics = figures.isEmpty ? nil : figures
-        report.phases = Self.phases(phases)
-        report.statements = statements.map { aggregate in
+        report.phases = Self.phases(arm.phases)
+        report.statements = arm.statements.map { aggregate in
             StatementReport(
                 shape: aggregate.shape, purpose: aggregate.purpose, count: aggregate.count,
                 totalSeconds: Double(aggregate.totalNanoseconds) / 1e9, maxSeconds: Double(aggregate.maxNanoseconds) / 1e9,
