@@ -10,7 +10,7 @@ import Testing
         try Fixtures.populate(store, people: 1, selfies: 6, networks: 1)
         let context = ObjectContext(store: store)
         let selfies = try context.perform { Array(try context.fetch(FetchRequest<Selfie>(sortKeys: [SortKey("rating")]))) }
-        try context.perform { for selfie in selfies { _ = selfie.rating } }
+        context.perform { for selfie in selfies { _ = selfie.rating } }
         log.clear()
         let result = try store.execute(BatchUpdateRequest(
             entityName: "Selfie", predicate: Key("rating") <= 3, propertiesToUpdate: ["rating": .value(5)], resultType: .objectIDs))
@@ -21,7 +21,7 @@ import Testing
             "COMMIT",
         ])
         // The context still shows what it had, until it merges.
-        try context.perform {
+        context.perform {
             #expect(selfies.map(\.rating) == [1, 2, 3, 4, 5, 6])
             context.mergeBatchResult(result)
             #expect(selfies.map(\.rating) == [5, 5, 5, 4, 5, 6])
@@ -60,7 +60,7 @@ import Testing
         ])
         #expect(selfies.allSatisfy { !store.rowCache.contains($0.objectID) })
         #expect(store.rowCache.contains(person.objectID))
-        try context.perform {
+        context.perform {
             for selfie in selfies { context.refresh(selfie, mergeChanges: false) }
             #expect(selfies.map(\.rating) == [5, 5, 5, 4, 5, 6])
         }

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct FetchRequestTests {
     @Test func predicateSortLimitAndOffset() throws {
-        let (store, context, log) = try Fixtures.populatedStore(people: 1, selfies: 10, networks: 1)
+        let (_, context, log) = try Fixtures.populatedStore(people: 1, selfies: 10, networks: 1)
         try context.perform {
             log.clear()
             var request = FetchRequest<Selfie>(predicate: Key("rating") >= 3 && !(Key("rating") == 7), sortKeys: [SortKey("rating", ascending: false)])
@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func countDictionariesAndIDs() throws {
-        let (store, context, log) = try Fixtures.populatedStore(people: 1, selfies: 6, networks: 1)
+        let (_, context, log) = try Fixtures.populatedStore(people: 1, selfies: 6, networks: 1)
         try context.perform {
             log.clear()
             let request = FetchRequest<Selfie>(predicate: Key("rating") < 4, sortKeys: [SortKey("name")])
@@ -127,7 +127,7 @@ import Testing
     }
 
     @Test func batchSizeLoadsPagesAsTheyAreTouched() throws {
-        let (store, context, log) = try Fixtures.populatedStore(people: 1, selfies: 10, networks: 1)
+        let (_, context, log) = try Fixtures.populatedStore(people: 1, selfies: 10, networks: 1)
         try context.perform {
             log.clear()
             var request = FetchRequest<Selfie>(sortKeys: [SortKey("rating")])
@@ -152,7 +152,7 @@ import Testing
     }
 
     @Test func pendingChangesAppearInResults() throws {
-        let (store, context, log) = try Fixtures.populatedStore(people: 1, selfies: 5, networks: 1)
+        let (_, context, _) = try Fixtures.populatedStore(people: 1, selfies: 5, networks: 1)
         try context.perform {
             let all = Array(try context.fetch(FetchRequest<Selfie>(sortKeys: [SortKey("rating")])))
             let inserted = try context.insert(Selfie.self)

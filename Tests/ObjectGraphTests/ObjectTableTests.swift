@@ -11,7 +11,7 @@ import Testing
         let model = try Model([Entity("A", properties: [.attribute("x", .int64)]), Entity("B", properties: [.attribute("y", .int64)])])
         let entities = model.entities
         var generator = SeededGenerator(seed: seed)
-        var table = ObjectTable<Int>()
+        let table = ObjectTable<Int>()
         var reference: [ObjectID: Int] = [:]
         for step in 0..<20_000 {
             // Few keys, so that removals hit long probe runs often.

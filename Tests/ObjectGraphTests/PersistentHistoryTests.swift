@@ -44,7 +44,7 @@ import Testing
         try Fixtures.populate(store, people: 3, selfies: 1, networks: 1)
         let viewer = ObjectContext(store: store, name: "view")
         let people = try viewer.perform { Array(try viewer.fetch(FetchRequest<Person>(sortKeys: [SortKey("name")]))) }
-        try viewer.perform { for person in people { _ = person.name } }
+        viewer.perform { for person in people { _ = person.name } }
         let start = try #require(try store.currentHistoryToken())
 
         let background = ObjectContext(store: store, name: "background")
@@ -59,7 +59,7 @@ import Testing
         #expect(transactions.count == 1)
         #expect(transactions[0].changes.updated.contains(people[0].objectID))
         #expect(transactions[0].changes.deleted == [people[2].objectID])
-        try viewer.perform {
+        viewer.perform {
             viewer.merge(transactions)
             #expect(people[0].isFault)
             #expect(!people[1].isFault)  // untouched

@@ -39,7 +39,7 @@ import Testing
             return person
         }
         let id = held.objectID
-        let kept = try second.perform {
+        let kept = second.perform {
             let person = second.object(with: id) as! Person
             #expect(store.rowCache.registrations(of: id) == 2)
             first.perform { first.reset() }

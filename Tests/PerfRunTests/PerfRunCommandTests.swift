@@ -300,13 +300,13 @@ extension PerfRunCommandTests {
 
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("perf-run-empty-\(UUID()).log").path
         defer { try? FileManager.default.removeItem(atPath: empty) }
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
         let none = try Self.perfRun(["log", empty])
         #expect(none.status == 2)
         #expect(none.stderr == "\(empty): no SQL debug log lines in 0 lines (expected 'faultline: sql: …' or 'CoreData: sql: …')\n")
         let binary = FileManager.default.temporaryDirectory.appendingPathComponent("perf-run-binary-\(UUID()).log").path
         defer { try? FileManager.default.removeItem(atPath: binary) }
-        FileManager.default.createFile(atPath: binary, contents: Data([0x7F, 0x45, 0x4C, 0x46, 0x02, 0x01, 0x01, 0x00, 0x00, 0x0A]))
+        #expect(FileManager.default.createFile(atPath: binary, contents: Data([0x7F, 0x45, 0x4C, 0x46, 0x02, 0x01, 0x01, 0x00, 0x00, 0x0A])))
         let notText = try Self.perfRun(["log", binary])
         #expect(notText.status == 2)
         #expect(notText.stderr == "\(binary): not text (binary data), so no SQL debug log lines\n")

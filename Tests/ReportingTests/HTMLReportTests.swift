@@ -14,7 +14,7 @@ import Testing
             shape: "SELECT t0.pk FROM \"<b>Selfie</b>\" t0 WHERE t0.\"name\" = ? -- & <img src=x onerror=alert(1)>", purpose: "fetch <i>",
             count: 3, totalSeconds: 0.002, maxSeconds: 0.001, rowsReturned: 30, rowsChanged: 0, fullScanSteps: 27,
             firstCallSite: "App/<x>.swift:1", queryPlan: nil)]
-        scenario.insights = [Insight(rule: "full-scan", entity: "Selfie", keyPath: "name", message: "index <name> & more",
+        scenario.insights = [Insight(rule: .fullScan, entity: "Selfie", keyPath: "name", message: "index <name> & more",
                                      evidence: "\"quoted\"", callSite: "App/<x>.swift:1")]
         scenario.values = ["<coldSeconds>": 0.5, "warmSeconds": 0.1]
         return Report(

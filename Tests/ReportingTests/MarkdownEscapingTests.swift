@@ -51,7 +51,7 @@ import Testing
         let base = ReportComparisonTests.report([ReportComparisonTests.scenario(name, times: ReportComparisonTests.steady)])
         var headScenario = ReportComparisonTests.scenario(
             name, times: ReportComparisonTests.steady,
-            insights: [Insight(rule: "full-scan", entity: "T", keyPath: "x", message: "<img src=x onerror=alert(1)> | n", evidence: "", callSite: "")])
+            insights: [Insight(rule: .fullScan, entity: "T", keyPath: "x", message: "<img src=x onerror=alert(1)> | n", evidence: "", callSite: "")])
         headScenario.statements = [StatementReport(
             shape: "SELECT a || `b` FROM \"<script>\"\nWHERE x", purpose: "fetch", count: 1, totalSeconds: 0.001, maxSeconds: 0.001,
             rowsReturned: 1, rowsChanged: 0, fullScanSteps: 0, firstCallSite: "", queryPlan: nil)]

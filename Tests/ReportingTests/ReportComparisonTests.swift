@@ -176,7 +176,7 @@ import Testing
     }
 
     @Test func newInsightsFailUnlessAccepted() {
-        let storm = Insight(rule: "fault-storm", entity: "Person", keyPath: "people", message: "m", evidence: "e", callSite: "c")
+        let storm = Insight(rule: .faultStorm, entity: "Person", keyPath: "people", message: "m", evidence: "e", callSite: "c")
         let base = Self.report([Self.scenario(times: Self.steady)])
         let head = Self.report([Self.scenario(times: Self.steady, insights: [storm])])
         #expect(ReportComparer().compare(base, head).hasRegression)

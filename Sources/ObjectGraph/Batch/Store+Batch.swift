@@ -9,6 +9,7 @@ import Probes
 /// records them when it is on, and change observers hear of them.
 extension Store {
     /// Runs a batch update as one `UPDATE` statement.
+    @discardableResult
     public func execute(_ request: BatchUpdateRequest, author: String? = nil, file: String = #fileID, line: Int = #line)
         throws(ObjectGraphError) -> BatchResult
     {
@@ -75,6 +76,7 @@ extension Store {
 
     /// Runs a batch insert in one transaction (an upsert on the entity's
     /// first uniqueness constraint, when it has one).
+    @discardableResult
     public func execute(_ request: BatchInsertRequest, author: String? = nil, file: String = #fileID, line: Int = #line)
         throws(ObjectGraphError) -> BatchResult
     {
@@ -129,6 +131,7 @@ extension Store {
     }
 
     /// Runs a batch delete in one transaction, with join rows and delete rules.
+    @discardableResult
     public func execute(_ request: BatchDeleteRequest, author: String? = nil, file: String = #fileID, line: Int = #line)
         throws(ObjectGraphError) -> BatchResult
     {

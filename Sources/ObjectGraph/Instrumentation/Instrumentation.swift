@@ -89,8 +89,8 @@ public final class Instrumentation: Sendable {
         // The event itself only for a sink that needs it whole (the
         // recorder counts a row-cache fault from these parts).
         sink.receiveFault(
-            entity: id.entityName, primaryKey: id.primaryKey, context: context, source: source, durationNanoseconds: duration,
-            callSite: callSite
+            entity: id.entityName, primaryKey: id.primaryKey, context: context, source: source, missReason: missReason,
+            durationNanoseconds: duration, origin: origin, callSite: callSite
         ) {
             FaultEvent(
                 start: start, durationNanoseconds: duration, thread: ProbeClock.threadID(), context: context,

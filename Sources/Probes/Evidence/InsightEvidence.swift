@@ -48,9 +48,11 @@ public struct InsightEvidence: Sendable {
     // MARK: Lazy loads
 
     private var tallies: [LazyLoadPath: LazyLoadTally] = [:]
-    /// The path of the last lazy load: loads come in runs of one path, so
-    /// comparing with it spares hashing three strings per load.
+    /// The path of the last lazy load and its place in `tallies`: loads
+    /// come in runs of one path, so comparing with it spares hashing three
+    /// strings per load.
     private var lastPath: LazyLoadPath?
+    private var lastPosition: Dictionary<LazyLoadPath, LazyLoadTally>.Index?
 
     /// The lazy loads by path, every execution settled.
     public var lazyLoads: [LazyLoadPath: LazyLoads] { tallies.mapValues(\.settled) }
@@ -150,10 +152,16 @@ public struct InsightEvidence: Sendable {
 
     /// Adds an object fault.
     public mutating func add(fault e: FaultEvent) {
-        noteFaulted(e.entity)
-        guard e.source == .database, let origin = e.origin else { return }
-        let stale = e.missReason == .stale
-        addLoad(origin, destination: e.entity, relationship: "", read: e.callSite, nanoseconds: e.durationNanoseconds) { loads in
+        guard e.source == .database, let origin = e.origin else { return noteFaulted(e.entity) }
+        addLazyLoad(entity: e.entity, origin: origin, stale: e.missReason == .stale, nanoseconds: e.durationNanoseconds) { e.callSite }
+    }
+
+    /// Adds an object fault from the database of an object that `origin`
+    /// produced: a lazy load (the same evidence as ``add(fault:)``). `read`
+    /// is asked for only for the first load of a path.
+    public mutating func addLazyLoad(entity: String, origin: FaultOrigin, stale: Bool, nanoseconds: UInt64, read: () -> CallSite) {
+        noteFaulted(entity)
+        addLoad(origin, destination: entity, relationship: "", read: read, nanoseconds: nanoseconds) { loads in
             if stale { loads.staleReReads += 1 } else { loads.objectFaults += 1 }
             return stale ? nil : false
         }
@@ -162,7 +170,7 @@ public struct InsightEvidence: Sendable {
     /// Adds a relationship fault.
     public mutating func add(relationshipFault e: RelationshipFaultEvent) {
         guard e.source == .database, let origin = e.origin else { return }
-        addLoad(origin, destination: e.destinationEntity, relationship: e.relationship, read: e.callSite, nanoseconds: e.durationNanoseconds) {
+        addLoad(origin, destination: e.destinationEntity, relationship: e.relationship, read: { e.callSite }, nanoseconds: e.durationNanoseconds) {
             $0.relationshipFaults += 1
             return true
         }
@@ -172,18 +180,21 @@ public struct InsightEvidence: Sendable {
     /// whether it counts toward the N+1 pattern as a relationship fault
     /// (true) or an object fault (false), or not at all (nil).
     private mutating func addLoad(
-        _ origin: FaultOrigin, destination: String, relationship: String, read: CallSite, nanoseconds: UInt64,
+        _ origin: FaultOrigin, destination: String, relationship: String, read: () -> CallSite, nanoseconds: UInt64,
         _ update: (inout LazyLoads) -> Bool?
     ) {
-        let path: LazyLoadPath
-        if let last = lastPath, last.fetchSite == origin.fetchSite, last.keyPath == origin.keyPath, last.fetchEntity == origin.fetchEntity {
-            path = last
+        let position: Dictionary<LazyLoadPath, LazyLoadTally>.Index
+        if let last = lastPath, let lastPosition, last.fetchSite == origin.fetchSite, last.keyPath == origin.keyPath,
+            last.fetchEntity == origin.fetchEntity
+        {
+            position = lastPosition
         } else {
-            path = LazyLoadPath(origin)
-            lastPath = path
+            let path = LazyLoadPath(origin)
+            if tallies[path] == nil { tallies[path] = LazyLoadTally(destinationEntity: destination, firstRead: read()) }
+            position = tallies.index(forKey: path)!
+            // Valid until another path is added, which sets it again.
+            (lastPath, lastPosition) = (path, position)
         }
-        if tallies[path] == nil { tallies[path] = LazyLoadTally(destinationEntity: destination, firstRead: read) }
-        let position = tallies.index(forKey: path)!
         // A log that names no relationship's destination (Core Data's:
         // `(comments)`) learns it from the destinations' faults.
         if tallies.values[position].loads.destinationEntity.hasPrefix("("), !destination.hasPrefix("(") {

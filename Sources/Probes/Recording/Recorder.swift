@@ -83,8 +83,38 @@ public final class Recorder: EventSink, @unchecked Sendable {
     }
 
     /// Without an event buffer, a fault only adds to the counters and notes
-    /// its entity; the event is made only for a fault from the database (a
-    /// lazy load), whose evidence needs where its object came from.
+    /// its entity; for a fault from the database of an object a fetch
+    /// produced (a lazy load) it also adds to the lazy loads of its origin,
+    /// whose call site is made only for a path seen for the first time. No
+    /// event is made.
+    public func receiveFault(
+        entity: String, primaryKey: Int64, context: String, source: FaultSource, missReason: CacheMissReason?,
+        durationNanoseconds: UInt64, origin: () -> FaultOrigin?, callSite: () -> CallSite, event: () -> FaultEvent
+    ) {
+        guard bufferCapacity == 0 else { return receive(fault: event()) }
+        lock.withLock {
+            state.counters.faultsFired += 1
+            switch source {
+            case .rowCache:
+                state.counters.cacheHits += 1
+                state.rowCacheNanoseconds &+= durationNanoseconds
+                state.evidence.noteFaulted(entity)
+            case .database:
+                state.counters.cacheMisses += 1
+                if let origin = origin() {
+                    state.evidence.addLazyLoad(
+                        entity: entity, origin: origin, stale: missReason == .stale, nanoseconds: durationNanoseconds, read: callSite)
+                } else {
+                    state.evidence.noteFaulted(entity)
+                }
+            case .context:
+                state.evidence.noteFaulted(entity)
+            }
+        }
+    }
+
+    /// A fault given by its parts without its origin (a producer other
+    /// than the engine): its event says where its object came from.
     public func receiveFault(
         entity: String, primaryKey: Int64, context: String, source: FaultSource, durationNanoseconds: UInt64,
         callSite: () -> CallSite, event: () -> FaultEvent

@@ -42,6 +42,13 @@ public protocol EventSink: AnyObject, Sendable {
     func receiveFault(
         entity: String, primaryKey: Int64, context: String, source: FaultSource, durationNanoseconds: UInt64,
         callSite: () -> CallSite, event: () -> FaultEvent)
+    /// Receives an object fault as its parts, with what makes a fault from
+    /// the database a lazy load: why the row cache missed, and where the
+    /// object came from (made by `origin` only when asked for; nil for an
+    /// object no fetch produced). By default the parts without those.
+    func receiveFault(
+        entity: String, primaryKey: Int64, context: String, source: FaultSource, missReason: CacheMissReason?,
+        durationNanoseconds: UInt64, origin: () -> FaultOrigin?, callSite: () -> CallSite, event: () -> FaultEvent)
     /// Receives a fault the row cache could not serve.
     func receive(cacheMiss: CacheMissEvent)
     /// Receives a cache miss as its parts, the event made by `event` only
@@ -78,6 +85,14 @@ extension EventSink {
         callSite: () -> CallSite, event: () -> FaultEvent
     ) {
         receive(fault: event())
+    }
+    public func receiveFault(
+        entity: String, primaryKey: Int64, context: String, source: FaultSource, missReason: CacheMissReason?,
+        durationNanoseconds: UInt64, origin: () -> FaultOrigin?, callSite: () -> CallSite, event: () -> FaultEvent
+    ) {
+        receiveFault(
+            entity: entity, primaryKey: primaryKey, context: context, source: source, durationNanoseconds: durationNanoseconds,
+            callSite: callSite, event: event)
     }
     public func receive(cacheMiss: CacheMissEvent) { receive(.cacheMiss(cacheMiss)) }
     public func receiveCacheMiss(entity: String, primaryKey: Int64, reason: String, event: () -> CacheMissEvent) {
@@ -157,6 +172,34 @@ public final class MultiplexSink: EventSink {
             sink.receiveFault(
                 entity: entity, primaryKey: primaryKey, context: context, source: source,
                 durationNanoseconds: durationNanoseconds, callSite: callSite
+            ) {
+                if let made { return made }
+                let new = event()
+                made = new
+                return new
+            }
+        }
+    }
+
+    /// The event and the origin are made at most once, for the sinks that
+    /// need them.
+    public func receiveFault(
+        entity: String, primaryKey: Int64, context: String, source: FaultSource, missReason: CacheMissReason?,
+        durationNanoseconds: UInt64, origin: () -> FaultOrigin?, callSite: () -> CallSite, event: () -> FaultEvent
+    ) {
+        var made: FaultEvent?
+        var madeOrigin: FaultOrigin??
+        for sink in sinks where sink.isEnabled(.fault) {
+            sink.receiveFault(
+                entity: entity, primaryKey: primaryKey, context: context, source: source, missReason: missReason,
+                durationNanoseconds: durationNanoseconds,
+                origin: {
+                    if let madeOrigin { return madeOrigin }
+                    let new = made.map(\.origin) ?? origin()
+                    madeOrigin = .some(new)
+                    return new
+                },
+                callSite: callSite
             ) {
                 if let made { return made }
                 let new = event()
