@@ -259,6 +259,53 @@ import Testing
         #expect(comments?.objectFaultsPerExecution == [2: 1])
     }
 
+    /// The engine's form: the fault's parts with its miss reason and origin.
+    /// The recorder makes no event, asks for a path's read site once, and
+    /// counts what the events would have counted.
+    @Test func theRecorderCountsALazyLoadFromItsPartsWithoutAnEvent() {
+        let recorder = Recorder()
+        var (events, sites, origins) = (0, 0, 0)
+        var byEvents = InsightEvidence()
+        let steps: [(keyPath: String, execution: UInt64, reason: CacheMissReason)] = [
+            ("author", 1, .absent), ("author", 1, .absent), ("comments", 1, .absent), ("author", 2, .stale), ("author", 2, .absent),
+        ]
+        for step in steps {
+            let event = Self.event(.database, keyPath: step.keyPath, execution: step.execution, reason: step.reason)
+            byEvents.add(fault: event)
+            recorder.receiveFault(
+                entity: "Person", primaryKey: 7, context: "main", source: .database, missReason: step.reason, durationNanoseconds: 40,
+                origin: {
+                    origins += 1
+                    return event.origin
+                },
+                callSite: {
+                    sites += 1
+                    return .unknown
+                }
+            ) {
+                events += 1
+                return event
+            }
+        }
+        #expect(events == 0)
+        #expect(origins == steps.count)
+        #expect(sites == 2)  // author's first load, comments' first load
+        #expect(recorder.snapshot().evidence.lazyLoads == byEvents.lazyLoads)
+        #expect(recorder.counters.cacheMisses == 5 && recorder.counters.faultsFired == 5)
+        // Several sinks: the origin is made once per fault for all of them.
+        let sinks = MultiplexSink([Recorder(), Recorder()])
+        origins = 0
+        sinks.receiveFault(
+            entity: "Person", primaryKey: 7, context: "main", source: .database, missReason: .absent, durationNanoseconds: 40,
+            origin: {
+                origins += 1
+                return Self.event(.database).origin
+            },
+            callSite: { .unknown }
+        ) { Self.event(.database) }
+        #expect(origins == 1)
+    }
+
     @Test func severalSinksShareOneEvent() {
         let (a, b, recorder) = (Collector(), Collector(), Recorder())
         let sinks = MultiplexSink([a, recorder, b])
