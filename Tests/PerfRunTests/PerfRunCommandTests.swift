@@ -52,10 +52,18 @@ import Testing
         let result = try Self.perfRun(["run", "ToOneList", "--scale", "0.02", "--iterations", "3", "--warmup", "1", "--what-if", "--json", json])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("ToOneList: what if prefetch `group`"))
-        #expect(result.stdout.contains("what to fix first\n1. ToOneList: "))
         let report = try ReportFile.read(json)
         #expect(report.configuration.whatIf == true)
-        #expect(report.scenarios[0].insights.first { $0.rule == .nPlusOne }?.whatIf?.after?.counters["sqlStatements"] == 2)
+        let nPlusOne = try #require(report.scenarios[0].insights.first { $0.rule == .nPlusOne })
+        #expect(nPlusOne.whatIf?.after?.counters["sqlStatements"] == 2)
+        // The summary follows the verdict measured (a loaded machine can
+        // measure no gain at this small scale): ranked first, or withdrawn
+        // with the measurement that withdrew it.
+        if nPlusOne.isActionable {
+            #expect(result.stdout.contains("what to fix first\n1. ToOneList: \(nPlusOne.message)\n"))
+        } else {
+            #expect(result.stdout.contains("advice withdrawn\n- ToOneList: \(nPlusOne.message)\n  measured \(try #require(nPlusOne.whatIf).reason)"))
+        }
         let markdown = try Self.perfRun(["report", json, "--markdown", "-"])
         #expect(markdown.stdout.contains("### Fixes measured (--what-if)"))
     }

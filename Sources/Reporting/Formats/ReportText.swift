@@ -47,16 +47,30 @@ public enum ReportText {
         scenario.counters[name].map(String.init) ?? "-"
     }
 
-    /// "What to fix first" (``FixPriority``) as numbered lines, nil when
-    /// there is nothing to fix.
+    /// "What to fix first" (``FixPriority``) as numbered lines, then the
+    /// advice a measured fix withdrew (`--what-if` found it no faster), so
+    /// that a run does not drop advice without saying why; nil when there
+    /// is neither.
     public static func fixFirst(_ report: Report) -> String? {
+        var lines: [String] = []
         let entries = FixPriority.rank(report)
-        guard !entries.isEmpty else { return nil }
-        var lines = ["what to fix first"]
+        if !entries.isEmpty { lines.append("what to fix first") }
         for (number, entry) in entries.enumerated() {
             lines.append("\(number + 1). \(entry.scenario): \(entry.insight.message)")
             lines.append("   \(FixPriority.figure(entry)); \(entry.insight.callSite)")
         }
-        return lines.joined(separator: "\n")
+        let withdrawn = report.scenarios.flatMap { scenario in
+            scenario.insights.compactMap { insight in
+                insight.whatIf.flatMap { outcome in
+                    insight.accepted != true && insight.intended == nil && !insight.isActionable ? (scenario.name, insight, outcome) : nil
+                }
+            }
+        }
+        if !withdrawn.isEmpty { lines.append((lines.isEmpty ? "" : "\n") + "advice withdrawn") }
+        for (scenario, insight, outcome) in withdrawn {
+            lines.append("- \(scenario): \(insight.message)")
+            lines.append("  measured \(outcome.reason); \(insight.callSite)")
+        }
+        return lines.isEmpty ? nil : lines.joined(separator: "\n")
     }
 }
