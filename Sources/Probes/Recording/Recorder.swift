@@ -114,25 +114,17 @@ public final class Recorder: EventSink, @unchecked Sendable {
     }
 
     /// A fault given by its parts without its origin (a producer other
-    /// than the engine): its event says where its object came from.
+    /// than the engine): the event of a fault from the database says where
+    /// its object came from and why the row cache missed.
     public func receiveFault(
         entity: String, primaryKey: Int64, context: String, source: FaultSource, durationNanoseconds: UInt64,
         callSite: () -> CallSite, event: () -> FaultEvent
     ) {
-        guard bufferCapacity == 0 else { return receive(fault: event()) }
-        lock.withLock {
-            state.counters.faultsFired += 1
-            switch source {
-            case .rowCache:
-                state.counters.cacheHits += 1
-                state.rowCacheNanoseconds &+= durationNanoseconds
-            case .database:
-                state.counters.cacheMisses += 1
-            case .context:
-                break
-            }
-            state.evidence.addFault(entity: entity, source: source, event: event)
-        }
+        let made = source == .database ? event() : nil
+        receiveFault(
+            entity: entity, primaryKey: primaryKey, context: context, source: source, missReason: made?.missReason,
+            durationNanoseconds: durationNanoseconds, origin: { made?.origin }, callSite: { made?.callSite ?? callSite() }
+        ) { made ?? event() }
     }
 
     /// A cache miss is kept only in an event buffer: its fault carries the
