@@ -29,6 +29,8 @@ public enum PerfRunCommand {
     /// Runs the command line on a set of scenarios and exits.
     public static func main(_ set: ScenarioSet) -> Never {
         catalog = set
+        // Before any work: a signal removes what the command made for a while.
+        TerminationSignals.install()
         do {
             var command = try PerfRun.parseAsRoot()
             try command.run()

@@ -1,45 +1,22 @@
 import Foundation
+import Reporting
 
-/// SIGINT (Ctrl-C) and SIGTERM (`kill`, a CI job's time limit) as requests
-/// to stop: the first one calls `stop` with a reason, and the run ends
-/// orderly, its report written, its temporary files removed. The exit code
-/// is then the shell's for that signal: 128 + its number (130, 143). A
-/// second signal ends the process at once (a report stuck on a FIFO that
-/// nobody reads, say).
+/// SIGINT (Ctrl-C), SIGTERM (`kill`, a CI job's time limit) and SIGHUP (the
+/// terminal went away) as requests to stop: the first one calls `stop`
+/// with a reason, and the run ends orderly, its report written, its
+/// temporary files removed. The exit code is then the shell's for that
+/// signal: 128 + its number (130, 143, 129). A second signal ends the
+/// process at once (a report stuck on a FIFO that nobody reads, say), its
+/// temporary files removed (``TerminationSignals``).
 public final class StopSignals: @unchecked Sendable {
-    private let lock = NSLock()
-    private var received: Int32?
-    private var sources: [DispatchSourceSignal] = []
-
-    /// Starts handling both signals until ``cancel()``.
+    /// Starts handling the signals until ``cancel()``.
     public init(_ stop: @escaping @Sendable (String) -> Void) {
-        for (number, reason) in [(SIGINT, "interrupted (Ctrl-C)"), (SIGTERM, "terminated (SIGTERM)")] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [self] in
-                lock.lock()
-                let again = received != nil
-                received = received ?? number
-                lock.unlock()
-                if again { _exit(128 + number) }
-                stop(reason)
-            }
-            source.resume()
-            sources.append(source)
-        }
+        TerminationSignals.beginOrderlyStop(stop)
     }
 
     /// The exit code the run ends with for the first signal, if one came.
-    public var exitCode: Int32? {
-        lock.lock()
-        defer { lock.unlock() }
-        return received.map { 128 + $0 }
-    }
+    public var exitCode: Int32? { TerminationSignals.received?.rawValue }
 
-    /// Stops handling the signals: they act as by default again.
-    public func cancel() {
-        for source in sources { source.cancel() }
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
-    }
+    /// Stops asking for an orderly stop: a signal ends the process again.
+    public func cancel() { TerminationSignals.endOrderlyStop() }
 }

@@ -1,0 +1,79 @@
+import Foundation
+
+/// SIGINT, SIGTERM and SIGHUP for a whole `perf-run` process, handled in
+/// one place so that no command leaves its temporary files behind.
+///
+/// By default a signal removes the ``TemporaryFiles`` and ends the process
+/// with the shell's status for it (130, 143, 129). A long command (`run`)
+/// asks for an orderly stop instead (``beginOrderlyStop(_:)``): the first
+/// signal calls its `stop`, the command writes what it has and ends with
+/// that status; a second signal ends the process at once, its temporary
+/// files removed.
+public enum TerminationSignals {
+    /// The signals handled, with the words a stop gives as its reason.
+    public static let handled: [(number: Int32, reason: String)] = [
+        (SIGINT, "interrupted (Ctrl-C)"), (SIGTERM, "terminated (SIGTERM)"), (SIGHUP, "hung up (SIGHUP)"),
+    ]
+
+    private final class State: @unchecked Sendable {
+        let lock = NSLock()
+        var sources: [DispatchSourceSignal] = []
+        var stop: (@Sendable (String) -> Void)?
+        var received: Int32?
+    }
+
+    private static let state = State()
+    private static let queue = DispatchQueue(label: "faultline.termination-signals")
+
+    /// Handles the signals from now on (again a no-op). Call it first
+    /// thing: a signal before it ends the process the system's way.
+    public static func install() {
+        state.lock.lock()
+        defer { state.lock.unlock() }
+        guard state.sources.isEmpty else { return }
+        for (number, reason) in handled {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { receive(number, reason: reason) }
+            source.resume()
+            state.sources.append(source)
+        }
+    }
+
+    /// From now until ``endOrderlyStop()``, the first signal calls `stop`
+    /// with its reason instead of ending the process.
+    public static func beginOrderlyStop(_ stop: @escaping @Sendable (String) -> Void) {
+        install()
+        state.lock.lock()
+        state.stop = stop
+        state.received = nil
+        state.lock.unlock()
+    }
+
+    /// Signals end the process again (removing the temporary files).
+    public static func endOrderlyStop() {
+        state.lock.lock()
+        state.stop = nil
+        state.lock.unlock()
+    }
+
+    /// The first signal received since the last ``beginOrderlyStop(_:)``.
+    public static var received: ExitStatus? {
+        state.lock.lock()
+        defer { state.lock.unlock() }
+        return state.received.flatMap { ExitStatus(signal: $0) }
+    }
+
+    private static func receive(_ number: Int32, reason: String) {
+        state.lock.lock()
+        let stop = state.received == nil ? state.stop : nil
+        if state.received == nil { state.received = number }
+        state.lock.unlock()
+        if let stop {
+            stop(reason)
+            return
+        }
+        TemporaryFiles.removeAll()
+        _exit(128 + number)
+    }
+}
