@@ -72,7 +72,7 @@ let package = Package(
         .target(name: "Reporting", dependencies: ["Probes"], plugins: ["InsightRuleCatalogPlugin"]),
 
         // Core Data models (.xcdatamodeld) read into Faultline's model.
-        .target(name: "ModelImport", dependencies: ["ObjectGraph"]),
+        .target(name: "ModelImport", dependencies: ["ObjectGraph", "Reporting"]),
 
         // Faultline.measure and its checks, for an application's tests.
         .target(name: "Faultline", dependencies: ["ObjectGraph", "Probes", "Reporting"]),

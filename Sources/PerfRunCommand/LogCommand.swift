@@ -19,7 +19,7 @@ extension PerfRun {
         @Option(help: "Also write the analysis as a self-contained HTML page here.")
         var html: String?
 
-        @Option(help: "Rows per table in the text output.")
+        @Option(parsing: .unconditional, help: "Rows per table in the text output, 1 or more.")
         var limit = 20
 
         @OptionGroup var insights: InsightOptions
@@ -32,15 +32,26 @@ extension PerfRun {
                 """))
         var follow = false
 
-        func run() throws {
+        func validate() throws {
             guard limit >= 1 else { throw ValidationError("--limit must be at least 1, not \(limit)") }
-            if follow {
-                guard html == nil else { throw ValidationError("--html cannot be used with --follow") }
-                try runFollowing()
-                return
-            }
-            var analyzer = SQLLogAnalyzer(
-                sourceName: file == "-" ? "standard input" : URL(fileURLWithPath: file).lastPathComponent, settings: try insights.settings())
+            if follow, html != nil { throw ValidationError("--html cannot be used with --follow") }
+        }
+
+        /// The analysis's text or JSON on standard output, and the page.
+        private func plan() throws -> OutputPlan {
+            var outputs = [OutputPlan.Output(option: "log", destination: .standardOutput, format: json ? .json : .text)]
+            if let html { outputs.append(try .init(option: "--html", argument: html, format: .html)) }
+            var inputs = [OutputPlan.Input(option: "FILE", path: file)]
+            if let accepted = insights.acceptedInsights { inputs.append(.init(option: "--accepted-insights", path: accepted)) }
+            // An HTML page on standard output too: the text then goes nowhere.
+            if html == "-" { outputs.removeFirst() }
+            return try OutputPlan(inputs: inputs, outputs: outputs)
+        }
+
+        func run() throws {
+            let plan = try plan()
+            if follow { return try runFollowing(plan) }
+            var analyzer = SQLLogAnalyzer(sourceName: title, settings: try insights.settings())
             if file == "-" {
                 try analyzer.consume(.standardInput, path: "standard input")
             } else {
@@ -48,19 +59,7 @@ extension PerfRun {
             }
             let analysis = analyzer.finish()
             guard analysis.logLines > 0 else { throw noLogLines(in: analysis) }
-            if let html {
-                let title = file == "-" ? "standard input" : URL(fileURLWithPath: file).lastPathComponent
-                try ReportFile.writeAtomically(Data(HTMLLogAnalysis.render(analysis, title: title).utf8), to: html)
-            }
-            try show(analysis, pretty: true)
-        }
-
-        private func show(_ analysis: SQLLogAnalysis, pretty: Bool) throws {
-            if json {
-                print(String(decoding: try ReportFile.json(analysis, pretty: pretty), as: UTF8.self))
-            } else {
-                print(SQLLogText.render(analysis, limit: limit), terminator: "")
-            }
+            try plan.writeAll(SQLLogDocument(analysis, title: title, limit: limit))
         }
 
         /// The file's name in messages.
@@ -72,10 +71,15 @@ extension PerfRun {
             return UsageError("\(name): no SQL debug log lines in \(analysis.lines) lines (expected 'faultline: sql: …' or 'CoreData: sql: …')")
         }
 
+        /// The log's name in the page's title and the analysis.
+        private var title: String { file == "-" ? "standard input" : URL(fileURLWithPath: file).lastPathComponent }
+
         /// Polls a file twice a second and prints the summary when it
         /// changed, until Ctrl-C; a stream (a FIFO, standard input) is read
         /// as it comes, to its end, and then ends as a log read once does.
-        private func runFollowing() throws {
+        private func runFollowing(_ plan: OutputPlan) throws {
+            let output = plan.outputs[0]
+            let console = Console(plan: nil)
             let settings = try insights.settings()
             var follower = file == "-"
                 ? LogFollower(stream: .standardInput, name: name, insights: settings) : LogFollower(path: file, insights: settings)
@@ -84,18 +88,17 @@ extension PerfRun {
                 let changed = try follower.poll()
                 if follower.restarts != restarts {
                     restarts = follower.restarts
-                    if !json { print("--- \(name) was truncated or replaced: reading it again from its start") }
+                    if !json { try console.say("--- \(name) was truncated or replaced: reading it again from its start") }
                 }
                 if changed {
-                    if !json { print("--- \(name) at \(follower.offset) bytes") }
-                    try show(follower.analysis(), pretty: false)
-                    fflush(nil)  // all streams: standard output may be a pipe
+                    if !json { try console.say("--- \(name) at \(follower.offset) bytes") }
+                    try plan.write(SQLLogDocument(follower.analysis(), title: title, limit: limit, compactJSON: true), to: output)
                 }
                 if follower.ended { break }
                 // A stream's poll waits for its bytes itself.
                 if !follower.isStream { usleep(500_000) }
             }
-            if !json { print("--- end of \(name) at \(follower.offset) bytes") }
+            if !json { try console.say("--- end of \(name) at \(follower.offset) bytes") }
             let analysis = follower.analysis()
             guard analysis.logLines > 0 else { throw noLogLines(in: analysis) }
         }

@@ -33,26 +33,19 @@ extension PerfRun {
             }
 
             func run() throws {
-                let description: ModelDescription
-                let imported: ImportedModel
-                do {
-                    let (contents, versions) = try CoreDataModelFile.locate(path)
-                    imported = CoreDataModelImport.importModel(try CoreDataModelXML.read(contents))
-                    description = ModelDescription(imported, source: contents, versions: versions)
-                } catch let error as ModelImportError {
-                    throw UsageError(error.description)
+                let output = OutputPlan.Output(option: "model import", destination: .standardOutput, format: swift ? .swift : json ? .json : .text)
+                let plan = try OutputPlan(inputs: [.init(option: "PATH", path: path)], outputs: [output])
+                let (contents, versions) = try CoreDataModelFile.locate(path)
+                let imported = CoreDataModelImport.importModel(try CoreDataModelXML.read(contents))
+                let description = ModelDescription(imported, source: contents, versions: versions)
+                // A model that makes nothing has no Swift source: what was skipped says why.
+                let document = ModelImportDocument(description, imported: imported)
+                try plan.write(document, to: document.outputFormats.contains(output.format) ? output : .init(
+                    option: output.option, destination: output.destination, format: .text))
+                if swift, imported.model != nil, !description.skipped.isEmpty || !description.notes.isEmpty {
+                    Console.warn("\(description.skipped.count) skipped, \(description.notes.count) changed: perf-run model import \(path) says which")
                 }
-                if json {
-                    print(String(decoding: try ReportFile.json(description), as: UTF8.self))
-                } else if swift, imported.model != nil {
-                    print(ModelSwiftSource.render(imported.declarations), terminator: "")
-                    if !description.skipped.isEmpty || !description.notes.isEmpty {
-                        FileHandle.standardError.write(Data("\(description.skipped.count) skipped, \(description.notes.count) changed: perf-run model import \(path) says which\n".utf8))
-                    }
-                } else {
-                    print(description.text)
-                }
-                if imported.model == nil { throw ExitCode.failure }
+                if imported.model == nil { throw CommandExit(.failure) }
             }
         }
     }

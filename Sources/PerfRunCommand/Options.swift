@@ -19,6 +19,15 @@ extension DataSetKind: ExpressibleByArgument {
 /// What `perf-run compare` prints.
 enum ComparisonOutput: String, CaseIterable, ExpressibleByArgument {
     case text, markdown, json, html
+
+    var outputFormat: OutputFormat {
+        switch self {
+        case .text: .text
+        case .markdown: .markdown
+        case .json: .json
+        case .html: .html
+        }
+    }
 }
 
 /// `--scale`, shared by the commands that build a data set.

@@ -123,22 +123,25 @@ import Testing
 
     // MARK: Unusable places
 
+    /// The SQL log is an output like the reports: its directory is made
+    /// when missing; a file in the way is one line and exit code 2.
     @Test func anSQLLogThatCannotBeWrittenIsOneLine() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let missing = directory.appendingPathComponent("missing/sql.log").path
         let result = try PerfRunProcess.run([
-            "run", "FetchAll", "--scale", "0.02", "--sql-debug", "2", "--sql-log", missing, "--json", directory.appendingPathComponent("r.json").path,
+            "run", "FetchAll", "--scale", "0.02", "--iterations", "1", "--sql-debug", "2", "--sql-log", missing, "--json",
+            directory.appendingPathComponent("r.json").path, "--quiet",
         ])
-        #expect(result.status == 2)
-        #expect(result.stderr == "cannot write the SQL log \(missing): No such file or directory\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try String(contentsOfFile: missing, encoding: .utf8).contains("faultline: sql: "))
         let file = directory.appendingPathComponent("file").path
         #expect(FileManager.default.createFile(atPath: file, contents: Data()))
         let underFile = try PerfRunProcess.run([
             "run", "FetchAll", "--sql-debug", "2", "--sql-log", file + "/sql.log", "--json", directory.appendingPathComponent("r.json").path,
         ])
         #expect(underFile.status == 2)
-        #expect(underFile.stderr == "cannot write the SQL log \(file)/sql.log: Not a directory\n")
+        #expect(underFile.stderr == "\(file)/sql.log: cannot write: Not a directory\n")
     }
 
     @Test func anUnusableTemporaryDirectoryIsOneLine() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import Reporting
 
 /// What the runner is doing, for a progress display.
 public enum RunProgress: Sendable, Equatable {
@@ -60,16 +61,16 @@ public final class ProgressPrinter: @unchecked Sendable {
     public func finish() {
         lock.lock()
         defer { lock.unlock() }
-        if drawn { FileHandle.standardError.write(Data("\n".utf8)) }
+        if drawn { StandardError.write("\n") }
         drawn = false
     }
 
     private func line(_ text: String, keep: Bool) {
         if terminal {
-            FileHandle.standardError.write(Data(("\r\u{1B}[K" + text + (keep ? "\n" : "")).utf8))
+            StandardError.write("\r\u{1B}[K" + TerminalText.escape(text) + (keep ? "\n" : ""))
             drawn = !keep
         } else {
-            FileHandle.standardError.write(Data((text + "\n").utf8))
+            StandardError.write(TerminalText.escape(text) + "\n")
         }
     }
 }

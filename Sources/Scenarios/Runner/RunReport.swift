@@ -2,7 +2,7 @@ import Foundation
 import ObjectGraph
 import Reporting
 
-/// Putting a run's scenario reports into a report.
+/// Putting a run's scenario reports into a report (``ReportBuilder``).
 public enum RunReport {
     public static let toolVersion = "0.1.0"
 
@@ -11,16 +11,20 @@ public enum RunReport {
         _ scenarios: [ScenarioReport], options: RunOptions, commandLine: [String],
         experiments: [ExperimentReference] = []
     ) -> Report {
-        Report(
-            tool: Report.Tool(name: "perf-run", version: toolVersion, commandLine: commandLine),
-            environment: RunEnvironment.current(),
-            configuration: Report.Configuration(
-                scale: options.scale, seed: options.seed, iterations: options.iterations, warmup: options.warmup,
-                store: options.store.rawValue, timeoutSeconds: options.timeoutSeconds,
-                insightThresholds: options.insights.thresholds.isEmpty
-                    ? nil : Dictionary(uniqueKeysWithValues: options.insights.thresholds.map { ($0.key.rawValue, $0.value) }),
-                whatIf: options.measuresFixes ? true : nil),
-            scenarios: scenarios,
-            experiments: ExperimentAnalysis.analyze(experiments, scenarios: scenarios))
+        ReportBuilder.build(
+            scenarios: scenarios, configuration: options.reportConfiguration, environment: RunEnvironment.current(),
+            tool: Report.Tool(name: "perf-run", version: toolVersion, commandLine: commandLine), experiments: experiments)
+    }
+}
+
+extension RunOptions {
+    /// The options as the report records them: every option that changes
+    /// what a run measures.
+    public var reportConfiguration: Report.Configuration {
+        Report.Configuration(
+            scale: scale, seed: seed, iterations: iterations, warmup: warmup, store: store.rawValue, timeoutSeconds: timeoutSeconds,
+            insightThresholds: insights.thresholds.isEmpty
+                ? nil : Dictionary(uniqueKeysWithValues: insights.thresholds.map { ($0.key.rawValue, $0.value) }),
+            whatIf: measuresFixes ? true : nil)
     }
 }

@@ -6,8 +6,10 @@ import Reporting
 /// or an application's: the sinks the settings ask for (the SQL debug log,
 /// the LTTng tracepoints and a recording), the scenarios with stop signals,
 /// the trace's counters checked against the recorder's, the experiments
-/// judged, and the reports written (JSON and HTML, atomically; a trace
-/// file when asked). What to print is the caller's.
+/// judged. ``measure(_:progress:)`` writes nothing: its outcome holds the
+/// report and what its outputs need, for the caller to write with one
+/// ``OutputPlan`` (as perf-run does); ``run(_:progress:)`` also writes them
+/// to the settings' paths.
 public struct RunSession {
     /// What a run is asked to do besides running the scenarios.
     public struct Settings {
@@ -38,14 +40,26 @@ public struct RunSession {
         public var droppedEvents: [String]
         /// The trace's directory, with `lttngDirectory`.
         public var traceDirectory: String?
-        /// 130 after SIGINT, 143 after SIGTERM: the run stopped early.
+        /// 130 after SIGINT, 143 after SIGTERM, 129 after SIGHUP: the run
+        /// stopped early.
         public var signalExitCode: Int32?
+        /// The last iterations' events as a trace file (Chrome's Trace Event
+        /// Format), when ``Settings/traceEventsPath`` asked for them.
+        public var traceEvents: Data?
+        /// The timeline the HTML report draws: read back from
+        /// ``traceEvents``, so that `perf-run report` given the JSON and the
+        /// trace file draws the same.
+        public var timeline: Timeline?
+
+        /// The report with its timeline, as the outputs render it.
+        public var document: ReportDocument { ReportDocument(report, timeline: timeline) }
         public var anyFailed: Bool { report.scenarios.contains { $0.status == .failed } }
     }
 
     /// Bad settings or an environment that cannot run: one line.
-    public struct SettingsError: Error, CustomStringConvertible {
+    public struct SettingsError: CommandFailure {
         public let description: String
+        public var exitStatus: ExitStatus { .badInput }
         public init(_ description: String) { self.description = description }
     }
 
@@ -53,8 +67,25 @@ public struct RunSession {
 
     public init(_ settings: Settings) { self.settings = settings }
 
-    /// Runs `scenarios` and writes the reports.
+    /// Runs `scenarios` and writes the reports to the settings' paths
+    /// (JSON, HTML, the trace file when asked).
     public func run(_ scenarios: [Scenario], progress: @escaping (RunProgress) -> Void = { _ in }) throws -> Outcome {
+        var outputs = [
+            OutputPlan.Output(option: "--json", destination: .file(settings.jsonPath), format: .json),
+            OutputPlan.Output(option: "--html", destination: .file(settings.htmlPath), format: .html),
+        ]
+        if let path = settings.traceEventsPath { outputs.append(.init(option: "--trace-events", destination: .file(path), format: .json)) }
+        let plan = try OutputPlan(inputs: [], outputs: outputs)
+        let outcome = try measure(scenarios, progress: progress)
+        try plan.write(outcome.document, to: outputs[0])
+        try plan.write(outcome.document, to: outputs[1])
+        if let path = settings.traceEventsPath, let data = outcome.traceEvents { try OutputPlan.write(data, to: .file(path)) }
+        return outcome
+    }
+
+    /// Runs `scenarios` and writes nothing: the outcome has the report, its
+    /// timeline and the trace file's bytes.
+    public func measure(_ scenarios: [Scenario], progress: @escaping (RunProgress) -> Void = { _ in }) throws -> Outcome {
         var options = settings.options
         if let accepted = settings.accepted { options.insights.accepted.formUnion(accepted.identities) }
         if let level = settings.sqlDebugLevel ?? SQLDebugLogSink.fromEnvironment().map(\.level) {
@@ -108,11 +139,13 @@ public struct RunSession {
                 }
             }
         }
-        try ReportFile.write(report, to: settings.jsonPath)
-        try ReportFile.writeAtomically(Data(HTMLReport.render(report, events: runner.events).utf8), to: settings.htmlPath)
         var dropped: [String] = []
+        var traceEvents: Data?
+        var timeline: Timeline?
         if let path = settings.traceEventsPath {
-            try ReportFile.writeAtomically(TraceEventFile.render(runner.events), to: path)
+            let data = try TraceEventFile.render(runner.events)
+            traceEvents = data
+            timeline = try Timeline(traceEvents: data, path: path)
             for scenario in report.scenarios {
                 guard let count = scenario.droppedEvents else { continue }
                 dropped.append("\(scenario.name): \(count) events did not fit in the trace's buffer; the trace starts later than the iteration")
@@ -120,7 +153,7 @@ public struct RunSession {
         }
         return Outcome(
             report: report, traceDisagreements: disagreements, droppedEvents: dropped, traceDirectory: recording?.directory,
-            signalExitCode: signals.exitCode)
+            signalExitCode: signals.exitCode, traceEvents: traceEvents, timeline: timeline)
     }
 
     /// Removes the trace an earlier recording left in `directory`, and

@@ -12,7 +12,12 @@ public enum HTMLReport {
     ]
 
     /// - Parameter events: recorded events to show as a timeline, when kept.
-    public static func render(_ report: Report, events: [Event] = []) -> String {
+    public static func render(_ report: Report, events: [Event]) -> String {
+        render(report, timeline: Timeline(events: events))
+    }
+
+    /// - Parameter timeline: the last iterations' events, when kept (`--trace-events`).
+    public static func render(_ report: Report, timeline: Timeline? = nil) -> String {
         var html = HTMLPage.opening(title: "Faultline report") + "<h1>Faultline report</h1>"
         html += fixFirst(report)
         html += summary(report)
@@ -27,9 +32,9 @@ public enum HTMLReport {
                 html += "<section class=\"group\"><h2>\(escapeHTML(title))</h2>\(SVGChart.bars(items))</section>"
             }
         }
-        let timeline = HTMLTimeline.render(events)
-        if !timeline.isEmpty {
-            html += "<section class=\"timeline\"><h2>Timeline of the last iterations</h2>\(timeline)</section>"
+        let drawn = timeline.map { HTMLTimeline.render($0) } ?? ""
+        if !drawn.isEmpty {
+            html += "<section class=\"timeline\"><h2>Timeline of the last iterations</h2>\(drawn)</section>"
         }
         for scenario in report.scenarios { html += section(scenario) }
         html += HTMLPage.closing

@@ -1,14 +1,14 @@
 import Foundation
 import Probes
 
-/// A timeline of recorded events (kept with `--trace-events`): one lane per
+/// A timeline of recorded events (kept with `--trace-events`, ``Timeline``): one lane per
 /// kind, each slice where it ran, relative to the first event.
 enum HTMLTimeline {
     static let lanes: [EventKind] = [.fetch, .save, .batchRequest, .relationshipFault, .fault, .sql]
 
-    static func render(_ events: [Event], width: Int = 1000) -> String {
-        let timed = events.filter { lanes.contains($0.kind) }
-        guard let first = timed.map(\.start).min(), let last = timed.map({ $0.start &+ $0.durationNanoseconds }).max(), last > first else {
+    static func render(_ timeline: Timeline, width: Int = 1000) -> String {
+        let timed = timeline.slices.filter { lanes.contains($0.kind) }
+        guard let first = timed.map(\.start).min(), let last = timed.map({ $0.start &+ $0.duration }).max(), last > first else {
             return ""
         }
         let span = Double(last - first)
@@ -26,7 +26,7 @@ enum HTMLTimeline {
             let step = max(1, slices.count / 2_000)
             for slice in stride(from: 0, to: slices.count, by: step).map({ slices[$0] }) {
                 let x = left + Int(Double(width - left - 10) * Double(slice.start - first) / span)
-                let w = max(1, Int(Double(width - left - 10) * Double(slice.durationNanoseconds) / span))
+                let w = max(1, Int(Double(width - left - 10) * Double(slice.duration) / span))
                 svg += "<rect x=\"\(x)\" y=\"\(y + 3)\" width=\"\(w)\" height=\"12\" fill=\"\(colors[lane] ?? "#999")\"/>"
             }
         }

@@ -6,10 +6,19 @@ import Foundation
 /// the bytes go to a temporary file beside it, which is then renamed over
 /// it, so a reader never sees half a report and a failed write leaves the
 /// old one as it was. A symbolic link stays a link: the file it leads to is
-/// replaced (or created) that way. Anything else — a character device such
-/// as `/dev/null`, a FIFO, a socket — is written through, as `cp`, `tee` and
-/// shell redirection do (a FIFO blocks until something reads it). A
-/// directory is refused.
+/// replaced (or created) that way, unless it is another user's link in a
+/// shared sticky directory such as `/tmp` (the kernel's `protected_symlinks`
+/// rule, applied whatever the kernel's setting): following it would let that
+/// user choose what Faultline overwrites. Anything else — a character device
+/// such as `/dev/null`, a FIFO, a socket, `/dev/stdout` of a pipe — is
+/// written through, as `cp`, `tee` and shell redirection do (a FIFO blocks
+/// until something reads it). A directory is refused.
+///
+/// The temporary file has a short name of its own (`.perf-run-XXXXXXXX.tmp`,
+/// so a 255-byte file name still has room), is created exclusively without
+/// following links (`O_CREAT | O_EXCL | O_NOFOLLOW`), and is registered
+/// with ``TemporaryFiles`` until it is renamed, so a signal never leaves it
+/// behind.
 public enum OutputFile {
     /// What a path names, after following symbolic links.
     public enum Kind: Equatable, Sendable {
@@ -50,18 +59,29 @@ public enum OutputFile {
     }
 
     /// Follows `path`'s symbolic links (a dangling link leads to the path
-    /// where its file would be) and says what is there.
+    /// where its file would be) and says what is there. Refuses another
+    /// user's link in a shared sticky directory.
     public static func target(of path: String) throws(ReportError) -> Target {
-        var current = absolute(path)
+        guard !path.isEmpty else { throw ReportError("an empty path: name a file, or - for standard output") }
+        let start = absolute(path)
+        var current = start
         for _ in 0..<40 {
             var info = stat()
             guard lstat(current, &info) == 0 else {
-                if errno == ENOENT { return Target(path: current, kind: .absent, identity: nil) }
-                throw ReportError("\(path): cannot write: \(String(cString: strerror(errno)))")
+                let reason = errno
+                // A link of /proc that names no path (`/dev/stdout` of a pipe
+                // is `pipe:[123]`): what the system reaches through it.
+                var reached = stat()
+                if current != start, stat(start, &reached) == 0, reached.st_mode & S_IFMT != S_IFREG, reached.st_mode & S_IFMT != S_IFDIR {
+                    return Target(path: start, kind: .special, identity: (UInt64(reached.st_dev), UInt64(reached.st_ino)))
+                }
+                if reason == ENOENT { return Target(path: current, kind: .absent, identity: nil) }
+                throw ReportError("\(path): cannot write: \(String(cString: strerror(reason)))")
             }
             let identity = (UInt64(info.st_dev), UInt64(info.st_ino))
             switch info.st_mode & S_IFMT {
             case S_IFLNK:
+                try refuseForeignLink(current, owner: info.st_uid, naming: path)
                 var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
                 let length = readlink(current, &buffer, buffer.count - 1)
                 guard length >= 0 else { throw ReportError("\(path): cannot write: \(String(cString: strerror(errno)))") }
@@ -74,6 +94,20 @@ public enum OutputFile {
             }
         }
         throw ReportError("\(path): cannot write: too many levels of symbolic links")
+    }
+
+    /// Refuses a symbolic link at `link` owned by another user (not the
+    /// directory's owner either) in a sticky directory that others may
+    /// write (`/tmp`): the rule of the kernel's `fs.protected_symlinks`.
+    static func refuseForeignLink(_ link: String, owner: uid_t, naming name: String) throws(ReportError) {
+        guard owner != geteuid() else { return }
+        let directory = (link as NSString).deletingLastPathComponent
+        var info = stat()
+        guard stat(directory.isEmpty ? "/" : directory, &info) == 0 else { return }
+        let shared = info.st_mode & S_ISVTX != 0 && info.st_mode & S_IWOTH != 0
+        guard shared, info.st_uid != owner else { return }
+        throw ReportError(
+            "\(name): not written: \(link) is a symbolic link of another user (uid \(owner)) in the shared directory \(directory)")
     }
 
     /// Writes `data` to `path` as described above. Fails with one line
@@ -107,14 +141,26 @@ public enum OutputFile {
         case .absent, .regular:
             let directory = (target.path as NSString).deletingLastPathComponent
             try createDirectories(directory, naming: path)
-            let probe = directory + "/.perf-run-write-check-\(getpid())"
-            let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+            let (probe, descriptor) = createExclusive(in: directory)
             guard descriptor >= 0 else {
                 throw ReportError("\(path): cannot write: \(directory): \(String(cString: strerror(errno)))")
             }
             close(descriptor)
             unlink(probe)
         }
+    }
+
+    /// Creates a new file with a fresh name in `directory`, exclusively and
+    /// without following links, mode 0600: its path and descriptor (-1 with
+    /// `errno` set when it cannot be made). A name taken (a stale file of an
+    /// earlier process) is no failure: another is tried.
+    static func createExclusive(in directory: String) -> (String, Int32) {
+        for _ in 0..<16 {
+            let path = directory + "/.perf-run-\(String(UInt32.random(in: .min ... .max), radix: 16)).tmp"
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            if descriptor >= 0 || errno != EEXIST { return (path, descriptor) }
+        }
+        return ("", -1)
     }
 
     /// `mkdir -p`, failing with the system's reason for the first
@@ -137,25 +183,33 @@ public enum OutputFile {
 
     private static func replace(_ path: String, with data: Data, naming name: String) throws(ReportError) {
         let directory = (path as NSString).deletingLastPathComponent
-        let temporary = directory + "/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
         try createDirectories(directory, naming: name)
-        var mode: mode_t = 0o644
+        var mode: mode_t = 0o666 & ~currentUmask()
         var existing = stat()
         if stat(path, &existing) == 0 { mode = existing.st_mode & 0o7777 }
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, mode)
+        let (temporary, descriptor) = createExclusive(in: directory)
         guard descriptor >= 0 else { throw ReportError("\(name): cannot write: \(String(cString: strerror(errno)))") }
+        let registration = TemporaryFiles.register(temporary)
         let written = writeAll(data, to: descriptor)
-        let synced = written == nil && fsync(descriptor) == 0 ? nil : (written ?? errno)
+        let synced = written == nil && fchmod(descriptor, mode) == 0 && fsync(descriptor) == 0 ? nil : (written ?? errno)
         close(descriptor)
         if let failure = synced {
-            unlink(temporary)
+            registration.remove()
             throw ReportError("\(name): cannot write: \(String(cString: strerror(failure)))")
         }
         if rename(temporary, path) != 0 {
             let reason = String(cString: strerror(errno))
-            unlink(temporary)
+            registration.remove()
             throw ReportError("\(name): cannot write: \(reason)")
         }
+        registration.keep()
+    }
+
+    /// The process's file mode creation mask (read by setting it back).
+    private static func currentUmask() -> mode_t {
+        let mask = umask(0o022)
+        umask(mask)
+        return mask
     }
 
     private static func writeThrough(_ data: Data, to path: String, naming name: String) throws(ReportError) {
@@ -168,7 +222,7 @@ public enum OutputFile {
     }
 
     /// Writes every byte; returns the errno of a failure.
-    private static func writeAll(_ data: Data, to descriptor: Int32) -> Int32? {
+    static func writeAll(_ data: Data, to descriptor: Int32) -> Int32? {
         data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Int32? in
             var offset = 0
             while offset < bytes.count {

@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import Reporting
+
+extension PerfRun {
+    struct Compare: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Compares two reports: counters exactly, insights by identity, timings as samples.",
+            discussion: """
+                Exit code 0: no regression (improvements do not fail); 1: a regression (a scenario or counter of BASE \
+                that HEAD lacks is one, unless --allow-missing); 2: bad input. Any readable file will do, a pipe too (/dev/stdin, <(…)).
+                """)
+
+        @Argument(help: "The base report.")
+        var base: String
+
+        @Argument(help: "The report to judge.")
+        var head: String
+
+        @Option(help: "What to print.")
+        var format = ComparisonOutput.text
+
+        @Option(help: "Write the comparison here instead of standard output (- for standard output).")
+        var output = "-"
+
+        @Flag(name: .customLong("exact-counters"), help: "Any change of a gating counter, up or down, is a regression.")
+        var exactCounters = false
+
+        @Option(help: "A JSON file of allowed counter increases.")
+        var thresholds: String?
+
+        @Option(name: .customLong("noise-floor"), help: "A noise floor JSON, or the JSON comparison of an A/A pair.")
+        var noiseFloor: String?
+
+        @Option(name: .customLong("accepted-insights"), help: "Known insights (rule/entity/keyPath per line) that do not fail.")
+        var acceptedInsights: String?
+
+        @Flag(name: .customLong("allow-missing"), help: "HEAD may lack scenarios (missing or skipped) and counters of BASE: a subset run on purpose.")
+        var allowMissing = false
+
+        func run() throws {
+            var inputs = [OutputPlan.Input(option: "BASE", path: base), OutputPlan.Input(option: "HEAD", path: head)]
+            if let thresholds { inputs.append(.init(option: "--thresholds", path: thresholds)) }
+            if let noiseFloor { inputs.append(.init(option: "--noise-floor", path: noiseFloor)) }
+            if let acceptedInsights { inputs.append(.init(option: "--accepted-insights", path: acceptedInsights)) }
+            let destination = try OutputPlan.Output(option: "--output", argument: output, format: format.outputFormat)
+            let plan = try OutputPlan(inputs: inputs, outputs: [destination])
+            var comparer = ReportComparer()
+            comparer.exactCounters = exactCounters
+            comparer.allowMissing = allowMissing
+            if let thresholds { comparer.thresholds = try Thresholds.read(thresholds) }
+            if let noiseFloor { comparer.noiseFloor = try NoiseFloor.read(noiseFloor) }
+            if let acceptedInsights { comparer.accepted = try AcceptedInsights(contentsOf: acceptedInsights) }
+            let comparison = comparer.compare(try ReportFile.read(base), try ReportFile.read(head), basePath: base, headPath: head)
+            try plan.write(comparison, to: destination)
+            if comparison.hasRegression { throw CommandExit(.failure) }
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import ArgumentParser
+import Foundation
+import Probes
+import Reporting
+import Scenarios
+
+extension PerfRun {
+    struct Run: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Runs scenarios (all by default) and writes a JSON report.",
+            discussion: """
+                Exit code 0 when every scenario passed, 1 when one failed, 2 for bad usage; 130, 143 or 129 after \
+                Ctrl-C, SIGTERM or SIGHUP, which stop the run in order: the report of what ran is written.
+                """)
+
+        @Argument(help: "Scenarios to run (see `perf-run list`); all when none is named.")
+        var scenarios: [String] = []
+
+        @OptionGroup var scale: ScaleOption
+
+        @Option(parsing: .unconditional, help: "Seed of the data generator, 0 to 18446744073709551615.", transform: Self.seed)
+        var seed: UInt64 = 1
+
+        @Option(parsing: .unconditional, help: "Measured iterations, 1 to \(Self.maximumIterations).")
+        var iterations = 10
+
+        @Option(parsing: .unconditional, help: "Warm-up iterations before the measured ones, 0 to \(Self.maximumIterations).")
+        var warmup = 1
+
+        @Option(help: "Where the data lives.")
+        var store = RunOptions.StoreKind.file
+
+        @Option(help: "Where to write the JSON report (default Reports/latest.json; - for standard output).")
+        var json: String?
+
+        @Option(help: "Where to write the HTML report (default: beside a --json file, with .html; Reports/latest.html without --json; - for standard output).")
+        var html: String?
+
+        @Option(name: .customLong("sql-debug"), parsing: .unconditional, help: "SQL debug log level, 1 to 4 (to standard error, or --sql-log).")
+        var sqlDebug: Int?
+
+        @Option(name: .customLong("sql-log"), help: "Append the SQL debug log to this file (with --sql-debug).")
+        var sqlLog: String?
+
+        @Option(parsing: .unconditional, help: "Stop a scenario that runs longer than this many seconds (all its iterations) and mark it failed.")
+        var timeout: Double?
+
+        @Flag(help: "Record the run with LTTng (blocking channel), check the trace's counters against the recorder's, keep the trace.")
+        var lttng = false
+
+        @Option(name: .customLong("lttng-output"), help: "Where --lttng keeps the trace (an earlier trace of perf-run there is replaced).")
+        var lttngOutput = "Reports/lttng-trace"
+
+        @Option(name: .customLong("trace-events"), help: "Write the last iteration's events as a Chrome/Perfetto trace file.")
+        var traceEvents: String?
+
+        @OptionGroup var insights: InsightOptions
+
+        @Flag(
+            name: .customLong("what-if"),
+            help: ArgumentHelp(
+                "Measure each prefetch and index advice: run its scenario again with the fix applied and report the gain.",
+                discussion: """
+                    The suggested key path is prefetched at that fetch, or the suggested index created on a copy of the data set; \
+                    the insight then carries both runs' statements, rows, faults and median time with its interval, and advice \
+                    that does not help is reported as such.
+                    """))
+        var whatIf = false
+
+        @Flag(help: "Print nothing but errors.")
+        var quiet = false
+
+        /// The most measured or warm-up iterations a run takes: far more than
+        /// any statistic needs, and no arithmetic near it overflows.
+        static let maximumIterations = 100_000
+
+        static func seed(_ text: String) throws -> UInt64 {
+            guard let value = UInt64(text) else {
+                throw ValidationError("a whole number from 0 to \(UInt64.max), not \(text)")
+            }
+            return value
+        }
+
+        func validate() throws {
+            guard (1...Self.maximumIterations).contains(iterations) else {
+                throw ValidationError("--iterations must be 1 to \(Self.maximumIterations), not \(iterations)")
+            }
+            guard (0...Self.maximumIterations).contains(warmup) else {
+                throw ValidationError("--warmup must be 0 to \(Self.maximumIterations), not \(warmup)")
+            }
+            if let timeout, !(timeout > 0 && timeout.isFinite) { throw ValidationError("--timeout must be a positive number of seconds, not \(timeout)") }
+            if let sqlDebug, !(1...4).contains(sqlDebug) { throw ValidationError("--sql-debug must be 1 to 4, not \(sqlDebug)") }
+            if sqlLog != nil, sqlDebug == nil, SQLDebugLogSink.fromEnvironment() == nil {
+                throw ValidationError("--sql-log writes the SQL debug log, which needs a level: add --sql-debug 1 to 4")
+            }
+            _ = try selected()
+        }
+
+        /// The scenarios named (all when none is), each once: a name given
+        /// twice, in any case, is refused.
+        func selected() throws -> [Scenario] {
+            guard !scenarios.isEmpty else { return PerfRunCommand.catalog.scenarios }
+            var found: [Scenario] = []
+            for name in scenarios {
+                guard let scenario = PerfRunCommand.catalog.named(name) else {
+                    throw ValidationError("unknown scenario \(name) (perf-run list shows them)")
+                }
+                if found.contains(where: { $0.name == scenario.name }) {
+                    let spellings = scenarios.filter { PerfRunCommand.catalog.named($0)?.name == scenario.name }
+                    let as_ = Set(spellings).count > 1 ? " (\(spellings.joined(separator: ", ")))" : ""
+                    throw ValidationError("scenario \(scenario.name) is named twice\(as_)")
+                }
+                found.append(scenario)
+            }
+            return found
+        }
+
+        /// The outputs: the JSON report, its page (beside a JSON file, with
+        /// .html, unless the JSON goes to standard output or a device), the
+        /// trace file; the SQL log too, so that nothing else overwrites it.
+        func outputs() throws -> [OutputPlan.Output] {
+            let report = try OutputPlan.Output(option: "--json", argument: json ?? "Reports/latest.json", format: .json)
+            var outputs = [report]
+            if let html {
+                outputs.append(try .init(option: "--html", argument: html, format: .html))
+            } else if json == nil {
+                outputs.append(.init(option: "--html", destination: .file("Reports/latest.html"), format: .html))
+            } else if let path = report.destination.path, let target = try? OutputFile.target(of: path),
+                target.kind == .absent || target.kind == .regular
+            {
+                let url = URL(fileURLWithPath: path)
+                let page = url.pathExtension == "json" ? url.deletingPathExtension().appendingPathExtension("html").relativePath : path + ".html"
+                outputs.append(.init(option: "--html", destination: .file(page), format: .html))
+            }
+            if let traceEvents { outputs.append(try .init(option: "--trace-events", argument: traceEvents, format: .json)) }
+            if let sqlLog { outputs.append(try .init(option: "--sql-log", argument: sqlLog, format: .text)) }
+            return outputs
+        }
+
+        func run() throws {
+            let selected = try selected()
+            let outputs = try outputs()
+            let plan = try OutputPlan(
+                inputs: insights.acceptedInsights.map { [.init(option: "--accepted-insights", path: $0)] } ?? [], outputs: outputs)
+            if plan.output("--sql-log")?.destination == .standardOutput {
+                throw UsageError(option: "--sql-log", "- is not a file to append to: leave --sql-log out for the log on standard error")
+            }
+            let console = Console(plan: plan)
+            var settings = RunSession.Settings()
+            settings.options.scale = scale.scale
+            settings.options.seed = seed
+            settings.options.iterations = iterations
+            settings.options.warmup = warmup
+            settings.options.store = store
+            settings.options.timeoutSeconds = timeout
+            settings.options.measuresFixes = whatIf
+            settings.options.insights = try insights.settings()
+            settings.sqlDebugLevel = sqlDebug
+            settings.sqlLogPath = sqlLog
+            settings.lttngDirectory = lttng ? lttngOutput : nil
+            settings.traceEventsPath = traceEvents
+            settings.experiments = PerfRunCommand.catalog.experiments
+            let printer = ProgressPrinter(quiet: quiet)
+            let outcome = try RunSession(settings).measure(selected) { printer.show($0) }
+            printer.finish()
+            let document = outcome.document
+            for output in plan.outputs {
+                switch output.option {
+                case "--json", "--html": try plan.write(document, to: output)
+                case "--trace-events": try outcome.traceEvents.map { data throws(OutputError) in try OutputPlan.write(data, to: output.destination) }
+                default: break  // the SQL log, written by its sink
+                }
+            }
+            for line in outcome.traceDisagreements + outcome.droppedEvents { Console.warn(line) }
+            if !quiet {
+                if let directory = outcome.traceDirectory { try console.say("LTTng trace: \(directory) (babeltrace2 \(directory))") }
+                try console.say(ReportText.console(outcome.report))
+                let written = plan.outputs.filter { $0.option == "--json" || $0.option == "--html" }.map(\.destination.description)
+                try console.say("report: \(written.joined(separator: ", "))")
+            }
+            if let code = outcome.signalExitCode { throw CommandExit(ExitStatus(rawValue: code) ?? .terminated) }
+            if !outcome.traceDisagreements.isEmpty || outcome.anyFailed { throw CommandExit(.failure) }
+        }
+    }
+}
