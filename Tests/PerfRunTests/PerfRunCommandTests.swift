@@ -60,7 +60,9 @@ import Testing
         // measure no gain at this small scale): ranked first, or withdrawn
         // with the measurement that withdrew it.
         if nPlusOne.isActionable {
-            #expect(result.stdout.contains("what to fix first\n1. ToOneList: \(nPlusOne.message)\n"))
+            #expect(result.stdout.contains("what to fix first\n1. ToOneList: "))
+            let ranked = result.stdout.split(separator: "\n").contains { $0.hasSuffix(". ToOneList: \(nPlusOne.message)") && $0.first!.isNumber }
+            #expect(ranked, "\(result.stdout)")
         } else {
             #expect(result.stdout.contains("advice withdrawn\n- ToOneList: "))
             #expect(result.stdout.contains("\n- ToOneList: \(nPlusOne.message)\n  measured \(try #require(nPlusOne.whatIf).reason); "))

@@ -10,7 +10,7 @@ import Testing
             == "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;img src=x onerror=alert(2)&gt;")
         #expect(escapeMarkdown("a | b\nc\r\nd") == "a \\| b c  d")
         #expect(escapeMarkdown("![pixel](https://x.invalid/p.png) *bold* _it_ `code` ~~gone~~ \\") ==
-            "!\\[pixel\\](https://x.invalid/p.png) \\*bold\\* \\_it\\_ \\`code\\` \\~\\~gone\\~\\~ \\\\")
+            "!\\[pixel\\](https\\://x.invalid/p.png) \\*bold\\* \\_it\\_ \\`code\\` \\~\\~gone\\~\\~ \\\\")
         #expect(escapeMarkdown("# heading") == "\\# heading")
         #expect(escapeMarkdown("- item") == "\\- item")
         #expect(escapeMarkdown("12. item") == "12\\. item")
@@ -64,5 +64,15 @@ import Testing
         #expect(lines.contains("- A\\|B &lt;i&gt;: added (0 → 1) ``SELECT a || `b` FROM \"<script>\" WHERE x``"), "\(markdown)")
         #expect(!markdown.contains("<img"))
         #expect(!markdown.contains("<i>"))
+    }
+}
+
+@Suite struct LinkAndControlEscapingTests {
+    /// Bare URLs, www. names and addresses stay text on GitHub; controls are shown.
+    @Test func bareLinksAndControlsStayText() {
+        #expect(escapeMarkdown("see https://a.example/x and WWW.b.example or me@c.example") ==
+            "see https\\://a.example/x and WWW\\.b.example or me\\@c.example")
+        #expect(escapeMarkdown("a\u{1B}[31mred\u{202E}") == "a\\u{1B}\\[31mred\\u{202E}")
+        #expect(TerminalText.escape("tab\tline\nbell\u{07}\u{2066}") == "tab\tline\nbell\\u{7}\\u{2066}")
     }
 }

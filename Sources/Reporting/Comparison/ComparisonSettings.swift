@@ -45,9 +45,12 @@ public struct Thresholds: Codable, Equatable, Sendable {
     }
 
     /// Reads a thresholds file from any readable file (``InputFile``: a
-    /// pipe too); the error names the file.
+    /// pipe too); the error names the file, and the key path of a key or
+    /// value that is wrong (a misspelled counter is not left out silently).
     public static func read(_ path: String) throws(ReportError) -> Thresholds {
         let data = try InputFile.read(path, what: "thresholds file")
+        guard let object = try? JSONSerialization.jsonObject(with: data) else { throw ReportError("\(path): not JSON") }
+        if let problem = ComparisonSettingsCheck.thresholdsProblem(object) { throw ReportError("\(path): \(problem)") }
         do {
             return try JSONDecoder().decode(Thresholds.self, from: data)
         } catch {
@@ -86,6 +89,8 @@ public struct NoiseFloor: Codable, Equatable, Sendable {
             }
             return floor
         }
+        guard let object = try? JSONSerialization.jsonObject(with: data) else { throw ReportError("\(path): not JSON") }
+        if let problem = ComparisonSettingsCheck.noiseFloorProblem(object) { throw ReportError("\(path): \(problem)") }
         do {
             return try JSONDecoder().decode(NoiseFloor.self, from: data)
         } catch {

@@ -49,7 +49,17 @@ public enum OutputFile {
         public func collides(with other: Target) -> Bool {
             if kind == .special, isCharacterDevice { return false }
             if let a = identity, let b = other.identity { return a == b }
-            return identity == nil && other.identity == nil && path == other.path
+            guard identity == nil, other.identity == nil else { return false }
+            // Where nothing is yet: the same name in the same directory.
+            if path == other.path { return true }
+            let (a, b) = (Self.parentIdentity(path), Self.parentIdentity(other.path))
+            return a != nil && a?.0 == b?.0 && a?.1 == b?.1 && (path as NSString).lastPathComponent == (other.path as NSString).lastPathComponent
+        }
+
+        private static func parentIdentity(_ path: String) -> (UInt64, UInt64)? {
+            var info = stat()
+            guard stat((path as NSString).deletingLastPathComponent, &info) == 0 else { return nil }
+            return (UInt64(info.st_dev), UInt64(info.st_ino))
         }
 
         private var isCharacterDevice: Bool {
@@ -87,7 +97,7 @@ public enum OutputFile {
                 guard length >= 0 else { throw ReportError("\(path): cannot write: \(String(cString: strerror(errno)))") }
                 let link = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 current = link.hasPrefix("/") ? link : (current as NSString).deletingLastPathComponent + "/" + link
-                current = (current as NSString).standardizingPath
+                current = lexicallyClean(current)
             case S_IFREG: return Target(path: current, kind: .regular, identity: identity)
             case S_IFDIR: return Target(path: current, kind: .directory, identity: identity)
             default: return Target(path: current, kind: .special, identity: identity)
@@ -175,10 +185,19 @@ public enum OutputFile {
         }
     }
 
-    /// The absolute form of `path`, from the current directory.
+    /// The absolute form of `path`, from the current directory, cleaned
+    /// (``lexicallyClean(_:)``). Not `standardizingPath`, which follows
+    /// symbolic links: they must be seen one by one.
     static func absolute(_ path: String) -> String {
-        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        return (full as NSString).standardizingPath
+        lexicallyClean(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
+    }
+
+    /// `path` without empty and `.` components. `..` stays, for the
+    /// system to resolve: after a symbolic link it leads elsewhere than a
+    /// lexical reading says.
+    static func lexicallyClean(_ path: String) -> String {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
+        return "/" + parts.joined(separator: "/")
     }
 
     private static func replace(_ path: String, with data: Data, naming name: String) throws(ReportError) {

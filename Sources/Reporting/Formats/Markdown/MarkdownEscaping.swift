@@ -5,7 +5,11 @@
 /// `&`, `<` and `>` become entities (no tag, no autolink, no entity of the
 /// data's own); the punctuation of inline markup (`\` `` ` `` `*` `_` `[`
 /// `]` `~` `|` `#`) is escaped with a backslash; line breaks become spaces;
-/// a leading `-`, `+` or `1. ` cannot start a list.
+/// a leading `-`, `+` or `1. ` cannot start a list. A bare URL or address
+/// does not become a link (GitHub links `https://…`, `www.…` and `a@b.c`
+/// by themselves): the `:` of `://`, the `.` of `www.` and every `@` are
+/// escaped, which splits the text the link finder reads. Control characters
+/// and bidirectional controls are shown escaped (``TerminalText``).
 func escapeMarkdown(_ text: String) -> String {
     var result = ""
     result.reserveCapacity(text.utf8.count)
@@ -15,7 +19,16 @@ func escapeMarkdown(_ text: String) -> String {
     var leadingDigits = scalars.prefix { ("0"..."9").contains($0) }.count
     if leadingDigits + 1 < scalars.count, scalars[leadingDigits + 1] != " ", scalars[leadingDigits + 1] != "\t" { leadingDigits = 0 }
     for (index, scalar) in scalars.enumerated() {
+        if TerminalText.isControl(scalar), scalar != "\r" {
+            result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            continue
+        }
         switch scalar {
+        case ":" where index + 2 < scalars.count && scalars[index + 1] == "/" && scalars[index + 2] == "/",
+            "." where index >= 3 && String(String.UnicodeScalarView(scalars[(index - 3)..<index])).lowercased() == "www",
+            "@":
+            result += "\\"
+            result.unicodeScalars.append(scalar)
         case "&": result += "&amp;"
         case "<": result += "&lt;"
         case ">": result += "&gt;"

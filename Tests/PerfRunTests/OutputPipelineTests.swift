@@ -1,0 +1,285 @@
+import Foundation
+import Reporting
+import TestSupport
+import Testing
+
+/// The one writer and the one error mapping, as a user meets them: no input
+/// overwritten, no stray file, no output error ignored, no link of another
+/// user followed, nothing from the data acting on the terminal.
+@Suite struct OutputPipelineTests {
+    static func directory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("perf-run-output-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static func report(in directory: URL, named name: String = "r.json", scenario: String = "Prefetch") throws -> String {
+        var report = CompareCommandTests.report(sqlStatements: 5)
+        report.scenarios[0].name = scenario
+        let path = directory.appendingPathComponent(name).path
+        try ReportFile.write(report, to: path)
+        return path
+    }
+
+    /// perf-run through a shell, for redirections the test names.
+    static func shell(_ script: String, environment: [String: String] = [:]) throws -> CommandResult {
+        try CommandResult.run("/bin/sh", ["-c", script], environment: ["PERF_RUN": PerfRunProcess.executable].merging(environment) { $1 })
+    }
+
+    // MARK: Inputs are never outputs
+
+    @Test func anOutputThatIsAnInputIsRefusedAndTheInputKept() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let report = try Self.report(in: directory)
+        let before = try Data(contentsOf: URL(fileURLWithPath: report))
+        let html = try PerfRunProcess.run(["report", report, "--html", report])
+        #expect(html.status == 2)
+        #expect(html.stderr == "--html \(report) is the input REPORT (\(report)): it would be overwritten\n")
+        // Through another name: a symbolic link of the user's own.
+        let link = directory.appendingPathComponent("link.html").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: report)
+        #expect(try PerfRunProcess.run(["report", report, "--markdown", link]).status == 2)
+        let both = try PerfRunProcess.run(["report", report, "--markdown", directory.appendingPathComponent("x").path, "--html", directory.appendingPathComponent("x").path])
+        #expect(both.status == 2)
+        #expect(both.stderr.hasSuffix("are the same file: one would overwrite the other\n"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: report)) == before)
+
+        let log = directory.appendingPathComponent("sql.log").path
+        try "faultline: sql: SELECT 1 (0.1 ms; 1 row)\n".write(toFile: log, atomically: true, encoding: .utf8)
+        let logged = try PerfRunProcess.run(["log", log, "--html", log])
+        #expect(logged.status == 2)
+        #expect(logged.stderr == "--html \(log) is the input FILE (\(log)): it would be overwritten\n")
+        #expect(try String(contentsOfFile: log, encoding: .utf8) == "faultline: sql: SELECT 1 (0.1 ms; 1 row)\n")
+
+        let insights = directory.appendingPathComponent("insights.json").path
+        try #"{"accepted": []}"#.write(toFile: insights, atomically: true, encoding: .utf8)
+        let run = try PerfRunProcess.run(["run", "FetchAll", "--scale", "0.02", "--json", insights, "--accepted-insights", insights])
+        #expect(run.status == 2)
+        #expect(run.stderr == "--json \(insights) is the input --accepted-insights (\(insights)): it would be overwritten\n")
+        #expect(try String(contentsOfFile: insights, encoding: .utf8) == #"{"accepted": []}"#)
+    }
+
+    // MARK: Standard output
+
+    /// `-` is standard output everywhere; no file named `-` is made.
+    @Test func aDashIsStandardOutput() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try PerfRunProcess.run(["run", "FetchAll", "--scale", "0.02", "--iterations", "1", "--warmup", "0", "--json", "-"], in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try JSONDecoder().decode(Report.self, from: Data(run.stdout.utf8))
+        #expect(report.scenarios.map(\.name) == ["FetchAll"])
+        // The summary went to standard error, and no page was made beside "-".
+        #expect(run.stderr.contains("FetchAll  passed"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        let page = try PerfRunProcess.run(["report", try Self.report(in: directory), "--html", "-"])
+        #expect(page.status == 0)
+        #expect(page.stdout.hasPrefix("<!DOCTYPE html>"))
+        let twice = try PerfRunProcess.run(["report", try Self.report(in: directory), "--html", "-", "--markdown", "-"])
+        #expect(twice.status == 2)
+        #expect(twice.stderr == "--markdown - and --html - both write to standard output: name a file for one\n")
+    }
+
+    /// A full disk under standard output is exit code 2 and one line, for
+    /// every command that prints.
+    @Test(arguments: [
+        "list", "list --json", "model import MODEL --swift", "compare REPORT REPORT", "report REPORT --markdown -", "log LOG",
+        "explain Selfie 'rating < 3' --scale 0.01",
+    ])
+    func aFullDiskUnderStandardOutputIsAnError(command: String) throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let model = directory.appendingPathComponent("Model.xcdatamodel")
+        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+        try """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model><entity name="Author"><attribute name="name" attributeType="String"/></entity></model>
+            """.write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        let log = directory.appendingPathComponent("sql.log").path
+        try "faultline: sql: SELECT 1 (0.1 ms; 1 row)\n".write(toFile: log, atomically: true, encoding: .utf8)
+        let line = command.replacingOccurrences(of: "MODEL", with: model.path).replacingOccurrences(of: "REPORT", with: try Self.report(in: directory))
+            .replacingOccurrences(of: "LOG", with: log)
+        let result = try Self.shell("\"$PERF_RUN\" \(line) > /dev/full")
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr == "standard output: cannot write: No space left on device\n")
+    }
+
+    /// `/dev/stdout` of a pipe is written through, as `-` is.
+    @Test func devStdoutIntoAPipeIsWritten() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try PerfRunProcess.run(["report", try Self.report(in: directory), "--html", "/dev/stdout"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("<!DOCTYPE html>"))
+    }
+
+    // MARK: Stray files
+
+    @Test func aJSONReportToADeviceMakesNoPageBesideIt() throws {
+        let stray = "/dev/null.html"
+        try? FileManager.default.removeItem(atPath: stray)
+        let result = try PerfRunProcess.run(["run", "FetchAll", "--scale", "0.02", "--iterations", "1", "--warmup", "0", "--json", "/dev/null", "--quiet"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: stray))
+    }
+
+    @Test func anEmptyPathIsNamedAsSuch() throws {
+        let result = try PerfRunProcess.run(["run", "FetchAll", "--json", ""])
+        #expect(result.status == 2)
+        #expect(result.stderr == "--json: an empty path: name a file, or - for standard output\n")
+    }
+
+    /// A name of 255 bytes, the most a file system takes, is written: the
+    /// temporary file's name is short.
+    @Test func theLongestFileNameIsWritten() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let name = String(repeating: "r", count: 250) + ".json"
+        let result = try PerfRunProcess.run([
+            "run", "FetchAll", "--scale", "0.02", "--iterations", "1", "--warmup", "0", "--json", directory.appendingPathComponent(name).path, "--quiet",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: directory.path)) == [name, String(repeating: "r", count: 250) + ".html"])
+    }
+
+    /// SIGTERM while `report` writes its page leaves no temporary file.
+    @Test func aSignalWhileWritingLeavesNoTemporaryFile() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A report whose page takes a while to write: many statements.
+        var report = CompareCommandTests.report(sqlStatements: 5)
+        report.scenarios[0].statements = (0..<40_000).map { index in
+            StatementReport(
+                shape: "SELECT t0.pk, t0.name FROM Selfie t0 WHERE t0.pk = ? -- \(index) " + String(repeating: "x", count: 200), purpose: "fault",
+                count: 1, totalSeconds: 0.001, maxSeconds: 0.001, rowsReturned: 1, rowsChanged: 0, fullScanSteps: 0,
+                firstCallSite: "App.swift:1", queryPlan: nil)
+        }
+        let input = directory.appendingPathComponent("big.json").path
+        try ReportFile.write(report, to: input)
+        let pages = directory.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: pages, withIntermediateDirectories: true)
+        var caught = false
+        for attempt in 0..<5 where !caught {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: PerfRunProcess.executable)
+            process.arguments = ["report", input, "--html", pages.appendingPathComponent("page-\(attempt).html").path]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Stop it as soon as its temporary file shows.
+            let deadline = Date().addingTimeInterval(60)
+            while process.isRunning, Date() < deadline {
+                if (try? FileManager.default.contentsOfDirectory(atPath: pages.path))?.contains(where: { $0.hasPrefix(".perf-run-") }) == true {
+                    kill(process.processIdentifier, SIGTERM)
+                    caught = true
+                    break
+                }
+            }
+            process.waitUntilExit()
+            if caught { #expect(process.terminationStatus == 143) }
+        }
+        #expect(caught, "the temporary file was never seen: the page was written too fast to stop it")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: pages.path).filter { $0.hasPrefix(".") }.isEmpty)
+    }
+
+    // MARK: Another user's links
+
+    /// Another user's symbolic link in a shared sticky directory, where the
+    /// report is to go, is not followed: the root-only file it leads to is
+    /// left as it was. The link is planted by `nobody`, as an attacker would.
+    @Test func anotherUsersLinkInASharedDirectoryIsNotFollowed() throws {
+        try #require(geteuid() == 0, "this test plants another user's link, which needs root to act as nobody")
+        let shared = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: shared) }
+        chmod(shared.path, 0o1777)
+        let victim = FileManager.default.temporaryDirectory.appendingPathComponent("victim-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: victim) }
+        try "root only\n".write(toFile: victim, atomically: true, encoding: .utf8)
+        chmod(victim, 0o600)
+        let page = shared.appendingPathComponent("page.html").path
+        let planted = try CommandResult.run("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "--", "ln", "-s", victim, page])
+        try #require(planted.status == 0, "setpriv (util-linux) could not act as nobody: \(planted.stderr)")
+        let input = try Self.report(in: try Self.directory())
+        let result = try PerfRunProcess.run(["report", input, "--html", page])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("\(page): not written: \(page) is a symbolic link of another user (uid "))
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "root only\n")
+    }
+
+    // MARK: The terminal and Markdown
+
+    /// Escape sequences and bidirectional controls in a report's data do not
+    /// reach the terminal; a bare URL does not become a link in Markdown.
+    @Test func controlsFromTheDataAreShownEscaped() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let hostile = "Pre\u{1B}[2Jfetch\u{202E}gnp.exe https://evil.example/x"
+        let report = try Self.report(in: directory, scenario: hostile)
+        let text = try PerfRunProcess.run(["compare", report, report])
+        #expect(text.status == 0)
+        #expect(!text.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E })
+        #expect(text.stdout.contains("Pre\\u{1B}[2Jfetch\\u{202E}gnp.exe"))
+        let markdown = try PerfRunProcess.run(["report", report])
+        #expect(!markdown.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E })
+        #expect(!markdown.stdout.contains("https://evil"))
+        #expect(markdown.stdout.contains("https\\://evil.example/x"))
+    }
+
+    // MARK: Settings files and options
+
+    @Test func aMisspelledKeyInAThresholdsFileIsAnError() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let report = try Self.report(in: directory)
+        let thresholds = directory.appendingPathComponent("t.json").path
+        try #"{"counters": {"sqlStatments": {"absolute": 1}}}"#.write(toFile: thresholds, atomically: true, encoding: .utf8)
+        let result = try PerfRunProcess.run(["compare", report, report, "--thresholds", thresholds])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("\(thresholds): counters.sqlStatments: unknown counter (batchRequests, "))
+        try #"{"counters": {"sqlStatements": {"absolut": 1}}}"#.write(toFile: thresholds, atomically: true, encoding: .utf8)
+        #expect(try PerfRunProcess.run(["compare", report, report, "--thresholds", thresholds]).stderr
+            == "\(thresholds): counters.sqlStatements.absolut: unknown key (absolute, relative)\n")
+        let floor = directory.appendingPathComponent("f.json").path
+        try #"{"relativ": 0.1}"#.write(toFile: floor, atomically: true, encoding: .utf8)
+        #expect(try PerfRunProcess.run(["compare", report, report, "--noise-floor", floor]).stderr
+            == "\(floor): relativ: unknown key (relative, absolute, scenarios)\n")
+    }
+
+    @Test(arguments: [
+        (["run", "FetchAll", "FETCHALL"], "scenario FetchAll is named twice (FetchAll, FETCHALL)\n"),
+        (["run", "FetchAll", "--sql-log", "x.log"], "--sql-log writes the SQL debug log, which needs a level: add --sql-debug 1 to 4\n"),
+        (["log", "-", "--limit", "-1"], "--limit must be at least 1, not -1\n"),
+    ])
+    func unclearOptionsSayWhatIsWrong(arguments: [String], message: String) throws {
+        let result = try PerfRunProcess.run(arguments, environment: ["FAULTLINE_SQL_DEBUG": ""])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasSuffix(message), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count <= 2)
+    }
+
+    // MARK: The run pipeline
+
+    /// The report records every option that changes what a run measures;
+    /// `perf-run report` given the run's JSON and trace file writes the page
+    /// the run wrote, byte for byte.
+    @Test func reportRebuildsTheRunsPageFromItsFiles() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let json = directory.appendingPathComponent("run.json").path
+        let trace = directory.appendingPathComponent("trace.json").path
+        let run = try PerfRunProcess.run([
+            "run", "FetchAll", "SingleFault", "--scale", "0.02", "--iterations", "2", "--warmup", "0", "--timeout", "30", "--json", json,
+            "--trace-events", trace, "--quiet",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try ReportFile.read(json).configuration.timeoutSeconds == 30)
+        let page = directory.appendingPathComponent("again.html").path
+        let again = try PerfRunProcess.run(["report", json, "--trace-events", trace, "--html", page])
+        #expect(again.status == 0, "\(again.stderr)")
+        let original = try Data(contentsOf: directory.appendingPathComponent("run.html"))
+        #expect(original.count > 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: page)) == original)
+        #expect(String(decoding: original, as: UTF8.self).contains("Timeline of the last iterations"))
+    }
+}
