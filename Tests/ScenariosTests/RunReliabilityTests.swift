@@ -310,7 +310,8 @@ import Testing
     }
 
     /// While another process holds a data set's lock, a run says whom it
-    /// waits for, and Ctrl-C, SIGTERM and --timeout all end the wait.
+    /// waits for, and Ctrl-C, SIGTERM, SIGHUP and --timeout all end the
+    /// wait in order: the report of what ran is written.
     @Test func waitingForAnotherBuilderSaysSoAndStops() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -321,7 +322,9 @@ import Testing
         #expect(flock(lock, LOCK_EX) == 0)
         _ = "4242\n".withCString { write(lock, $0, 5) }
         let environment = ["TMPDIR": directory.path]
-        for (signal, code, reason) in [(SIGINT, Int32(130), "interrupted (Ctrl-C)"), (SIGTERM, 143, "terminated (SIGTERM)")] {
+        for (signal, code, reason) in [
+            (SIGINT, Int32(130), "interrupted (Ctrl-C)"), (SIGTERM, 143, "terminated (SIGTERM)"), (SIGHUP, 129, "hung up (SIGHUP)"),
+        ] {
             let json = directory.appendingPathComponent("r-\(signal).json").path
             let run = try Background(["run", "FetchAll", "--scale", "0.02", "--json", json], environment: environment)
             #expect(run.wait(for: "waiting for another perf-run (process 4242) building data set selfies-scale0.02-seed1-g1"), "\(run.stderr)")
