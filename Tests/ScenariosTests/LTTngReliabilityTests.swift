@@ -40,6 +40,34 @@ import Testing
         #expect(!LTTngRecording.isRunning(fake), "the fake lttng-sessiond (process \(fake)) still runs")
     }
 
+    /// The limits themselves: a total one, and one on silence that a
+    /// program printing now and then does not reach; the child is killed by
+    /// its PID, and what it printed before its end is all read.
+    @Test func boundedCommandsEndWithinTheirLimits() throws {
+        let sh = "/bin/sh"
+        let start = BoundedCommand.monotonicSeconds()
+        #expect(throws: BoundedCommand.TimedOut.self) { try BoundedCommand.run(sh, ["-c", "exec sleep 1000"], limit: .total(0.5)) }
+        #expect(throws: BoundedCommand.TimedOut.self) {
+            try BoundedCommand.run(sh, ["-c", "echo 1; sleep 0.3; echo 2; exec sleep 1000"], limit: .silence(1), output: .discard)
+        }
+        #expect(BoundedCommand.monotonicSeconds() - start < 10)
+        let chatty = try BoundedCommand.run(sh, ["-c", "for i in 1 2 3 4 5 6; do echo $i; sleep 0.2; done"], limit: .silence(1))
+        #expect(chatty == (0, "1\n2\n3\n4\n5\n6\n"))
+        let big = try BoundedCommand.run(sh, ["-c", "head -c 1000000 /dev/zero; echo oops >&2; exit 3"], limit: .total(30))
+        #expect(big.status == 3 && big.output.utf8.count == 1_000_005)
+        // Whatever this process blocks or ignores, the child starts with the
+        // defaults (a daemon's parent waits for its child's SIGUSR1).
+        let lines = try BoundedCommand.run(sh, ["-c", "grep -E '^Sig(Blk|Ign)' /proc/self/status"], limit: .total(30)).output
+        let masks = Dictionary(
+            uniqueKeysWithValues: lines.split(separator: "\n").map { line in
+                let parts = line.split(separator: "\t")
+                return (String(parts[0]), UInt64(parts[1], radix: 16) ?? .max)
+            })
+        let handled = [SIGHUP, SIGINT, SIGUSR1, SIGTERM].reduce(UInt64(0)) { $0 | 1 << UInt64($1 - 1) }
+        #expect(masks["SigBlk:"] == 0, "\(lines)")
+        #expect(masks["SigIgn:"].map { $0 & handled } == 0, "\(lines)")
+    }
+
     // MARK: Only what Faultline made is deleted
 
     /// A directory with a `ust` entry and a file of the user's is refused,
