@@ -1,5 +1,6 @@
 import Foundation
 import Probes
+@testable import Scenarios
 import Testing
 
 /// LTTng-UST end to end: a session on a blocking channel traces
@@ -77,7 +78,9 @@ import Testing
     /// stopped after), a blocking channel, and counters rebuilt from the
     /// trace equal to the recorder's.
     @Test func perfRunRecordsATraceThatAgreesWithTheRecorder() throws {
-        let daemonBefore = try LTTngHarness.run("pgrep", ["-x", "lttng-sessiond"]).status == 0
+        // A daemon that answers this user's lttng (not any on the machine:
+        // another test's may run as another user, or on a private home).
+        let daemonBefore = try LTTngHarness.run("lttng", ["list"]).status == 0
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-lttng-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: directory) }
         let report = directory.appendingPathComponent("report.json").path
@@ -100,12 +103,13 @@ import Testing
         }
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("trace").path))
         if !daemonBefore {
-            var running = true
-            for _ in 0..<100 where running {
-                running = try LTTngHarness.run("pgrep", ["-x", "lttng-sessiond"]).status == 0
-                if running { usleep(50_000) }
+            // The daemon perf-run started wrote its PID where this user's goes.
+            var left = LTTngRecording.daemonNamed(by: LTTngRecording.daemonPIDFile)
+            for _ in 0..<100 where left != nil {
+                usleep(50_000)
+                left = LTTngRecording.daemonNamed(by: LTTngRecording.daemonPIDFile)
             }
-            #expect(!running, "perf-run left the session daemon it started")
+            #expect(left == nil, "perf-run left the session daemon it started (process \(left ?? 0))")
         }
     }
 

@@ -38,11 +38,27 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
         if let error = faultline_tracepoints_load(path) {
             return .failure(LTTngUnavailable(reason: "cannot load the tracepoint provider \(path): \(String(cString: error))"))
         }
-        guard faultline_lttng_available() != 0 else {
-            return .failure(LTTngUnavailable(reason: "liblttng-ust-tracepoint.so.1 is not installed (Debian: liblttng-ust1)"))
-        }
+        if let reason = tracepointLibraryMissing() { return .failure(reason) }
         _ = flushAtExit
         return .success(shared)
+    }
+
+    /// Why ``load(providerPath:)`` would fail, as far as can be told without
+    /// loading anything (loading starts lttng-ust in this process): the
+    /// provider is missing, or lttng-ust's tracepoint library. Nil when the
+    /// load may succeed (a provider that is there can still fail to load).
+    public static func unavailability(providerPath: String? = nil) -> LTTngUnavailable? {
+        let path = providerPath ?? ProcessInfo.processInfo.environment[providerVariable] ?? defaultProviderPath()
+        guard FileManager.default.fileExists(atPath: path) else {
+            return LTTngUnavailable(reason: "the tracepoint provider \(path) does not exist")
+        }
+        return tracepointLibraryMissing()
+    }
+
+    /// liblttng-ust-tracepoint, which this program's tracepoints opened when it started.
+    private static func tracepointLibraryMissing() -> LTTngUnavailable? {
+        faultline_lttng_available() != 0
+            ? nil : LTTngUnavailable(reason: "liblttng-ust-tracepoint.so.1 is not installed (Debian: liblttng-ust1)")
     }
 
     /// The runs still held back when the program exits are traced then

@@ -3,11 +3,13 @@ import Foundation
 /// SIGINT, SIGTERM and SIGHUP for a whole `perf-run` process, handled in
 /// one place so that no command leaves its temporary files behind.
 ///
-/// By default a signal removes the ``TemporaryFiles`` and ends the process
-/// with the shell's status for it (130, 143, 129). A long command (`run`)
-/// asks for an orderly stop instead (``beginOrderlyStop(_:)``): the first
-/// signal calls its `stop`, the command writes what it has and ends with
-/// that status; a second signal ends the process at once, its temporary
+/// By default a signal runs the clean-up actions registered with
+/// ``onTermination(_:)`` (newest first), removes the ``TemporaryFiles`` and
+/// ends the process with the shell's status for it (130, 143, 129). A long
+/// command (`run`) asks for an orderly stop instead
+/// (``beginOrderlyStop(_:)``): the first signal calls its `stop`, the
+/// command writes what it has and ends with that status; a second signal
+/// ends the process at once, its clean-up actions run and its temporary
 /// files removed.
 public enum TerminationSignals {
     /// The signals handled, with the words a stop gives as its reason.
@@ -20,6 +22,8 @@ public enum TerminationSignals {
         var sources: [DispatchSourceSignal] = []
         var stop: (@Sendable (String) -> Void)?
         var received: Int32?
+        var actions: [Int: @Sendable () -> Void] = [:]
+        var nextAction = 0
     }
 
     private static let state = State()
@@ -64,6 +68,39 @@ public enum TerminationSignals {
         return state.received.flatMap { ExitStatus(signal: $0) }
     }
 
+    /// A clean-up action registered with ``onTermination(_:)``, until
+    /// ``remove()``.
+    public struct Registration: Sendable {
+        let key: Int
+
+        /// Forgets the action: a signal no longer runs it (its owner has
+        /// cleaned up, or will).
+        public func remove() {
+            state.lock.lock()
+            state.actions[key] = nil
+            state.lock.unlock()
+        }
+    }
+
+    /// Registers `action` to run when a signal ends the process (not when
+    /// the signal only asks for an orderly stop), until the registration's
+    /// ``Registration/remove()``: for what a command started outside the
+    /// process and must stop, such as another process or a tracing session.
+    ///
+    /// The actions run once, newest first, on the signals' queue, while any
+    /// other thread goes on; then the temporary files are removed and the
+    /// process exits. An action must end in bounded time (a command it runs
+    /// needs a time limit): the process waits for it, and further signals
+    /// wait too.
+    public static func onTermination(_ action: @escaping @Sendable () -> Void) -> Registration {
+        install()
+        state.lock.lock()
+        defer { state.lock.unlock() }
+        state.nextAction += 1
+        state.actions[state.nextAction] = action
+        return Registration(key: state.nextAction)
+    }
+
     private static func receive(_ number: Int32, reason: String) {
         state.lock.lock()
         let stop = state.received == nil ? state.stop : nil
@@ -73,7 +110,17 @@ public enum TerminationSignals {
             stop(reason)
             return
         }
+        runActions()
         TemporaryFiles.removeAll()
         _exit(128 + number)
+    }
+
+    /// Runs the registered clean-up actions, newest first, and forgets them.
+    private static func runActions() {
+        state.lock.lock()
+        let actions = state.actions.sorted { $0.key > $1.key }.map(\.value)
+        state.actions = [:]
+        state.lock.unlock()
+        for action in actions { action() }
     }
 }

@@ -3,123 +3,294 @@ import Probes
 import Reporting
 
 /// An LTTng session for `perf-run run --lttng`: starts a session daemon if
-/// none runs, records `faultline:*` on a blocking channel (with each event's
-/// process ID), and afterwards stops, checks that nothing was discarded,
-/// reads the trace back with babeltrace2, and stops what it started. The
-/// trace directory stays for babeltrace2 or Trace Compass users.
+/// none answers, records `faultline:*` on a blocking channel (with each
+/// event's process ID), and afterwards stops, checks that nothing was
+/// discarded, reads the trace back with babeltrace2, and stops what it
+/// started. The trace directory stays for babeltrace2 or Trace Compass users.
+///
+/// Safe and bounded:
+/// - every check comes first (the tools, the output directory, the
+///   tracepoint provider); nothing is started or removed before all passed;
+/// - every wait on another program has a time limit (``Limits``); one that
+///   passes kills the program by its process ID and says, in one line, what
+///   was waited for and how long;
+/// - from the start of a daemon or the creation of the session until the
+///   teardown, a signal that ends the process destroys the session and stops
+///   the daemon this started (``TerminationSignals/onTermination(_:)``);
+/// - the output directory is replaced only when it holds a trace Faultline
+///   made, and then only the trace (``LTTngTraceDirectory``).
 public final class LTTngRecording {
     public let session: String
     public let directory: String
-    private var startedDaemon: Int32?
-    private var stopped = false
+    private let teardown: Teardown
+    private let registration: TerminationSignals.Registration
 
-    /// Why LTTng cannot be used, in one line.
+    /// Why LTTng cannot be used, or a wait that took too long, in one line.
     public struct Unavailable: Error, CustomStringConvertible {
         public let description: String
     }
 
-    /// Starts recording. Must come before the provider library is loaded
-    /// (it sets `LTTNG_UST_ALLOW_BLOCKING=1` for this process).
+    /// How long each wait on another program may take, in seconds.
+    enum Limits {
+        /// `lttng-sessiond --daemonize`, which returns once the daemon answers.
+        static let daemonStart = 10.0
+        /// The daemon started, until `lttng list` answers.
+        static let daemonAnswer = 5.0
+        /// An `lttng` command that changes a session's settings.
+        static let command = 10.0
+        /// `lttng stop` and `lttng destroy`, which wait for the buffers to be
+        /// written out.
+        static let flush = 60.0
+        /// babeltrace2, streaming the trace: the longest it may print nothing.
+        static let traceSilence = 60.0
+        /// A daemon this started, after SIGTERM, before SIGKILL.
+        static let daemonExit = 5.0
+        /// This process's tracepoints enabled, after `lttng start`.
+        static let tracepointsEnabled = 5.0
+    }
+
+    /// Checks, then starts recording into `directory`. Loads the tracepoint
+    /// provider (``LTTngSink/load(providerPath:)``) once a session daemon
+    /// runs, with `LTTNG_UST_ALLOW_BLOCKING=1` set for this process.
     public init(directory: String) throws {
+        // Every check first: nothing is started or removed before all passed.
         for tool in ["lttng", "lttng-sessiond", "babeltrace2"] where Self.find(tool) == nil {
             throw Unavailable(description: "--lttng needs \(tool), which is not installed (Debian: lttng-tools, babeltrace2)")
         }
-        session = "faultline-\(getpid())-\(UUID().uuidString.prefix(6))"
+        let earlier = try LTTngTraceDirectory.check(directory)
+        if let reason = LTTngSink.unavailability() { throw Unavailable(description: "--lttng: \(reason)") }
+
+        let session = "faultline-\(getpid())-\(UUID().uuidString.prefix(6))"
+        self.session = session
         self.directory = directory
-        startedDaemon = try Self.startDaemonIfNeeded()
+        let teardown = Teardown(session: session)
+        self.teardown = teardown
+        // From here on a signal that ends the process stops what this started.
+        registration = TerminationSignals.onTermination { teardown.performForSignal() }
         do {
-            try Self.require("lttng", ["create", session, "--output=\(directory)"])
-            try Self.require("lttng", [
-                "enable-channel", "--session=\(session)", "--userspace", "--blocking-timeout=inf", "--subbuf-size=4M", "--num-subbuf=8",
-                "blocking",
-            ])
-            try Self.require("lttng", ["enable-event", "--session=\(session)", "--userspace", "--channel=blocking", "faultline:*"])
-            try Self.require("lttng", ["add-context", "--session=\(session)", "--userspace", "--channel=blocking", "--type=vpid"])
-            try Self.require("lttng", ["start", session])
+            try teardown.step { teardown.daemon = try Self.startDaemonIfNeeded() }
+            // Loaded while a daemon runs, lttng-ust registers this process
+            // with it before the load returns; the session's settings then
+            // reach it as they are made. The variable is read at that load.
+            setenv("LTTNG_UST_ALLOW_BLOCKING", "1", 1)
+            let sink: LTTngSink
+            switch LTTngSink.load() {
+            case .success(let loaded): sink = loaded
+            case .failure(let reason): throw Unavailable(description: "--lttng: \(reason)")
+            }
+            // All checked: the earlier trace goes now, and the directory is marked.
+            try LTTngTraceDirectory.prepare(directory, replacing: earlier, session: session)
+            try teardown.step {
+                teardown.sessionMayExist = true
+                try Self.require("lttng", ["create", session, "--output=\(directory)"])
+            }
+            for arguments in [
+                [
+                    "enable-channel", "--session=\(session)", "--userspace", "--blocking-timeout=inf", "--subbuf-size=4M", "--num-subbuf=8",
+                    "blocking",
+                ],
+                ["enable-event", "--session=\(session)", "--userspace", "--channel=blocking", "faultline:*"],
+                ["add-context", "--session=\(session)", "--userspace", "--channel=blocking", "--type=vpid"],
+                ["start", session],
+            ] {
+                try teardown.step { try Self.require("lttng", arguments) }
+            }
+            try Self.waitUntilEnabled(sink)
         } catch {
             tearDown()
             throw error
         }
-        setenv("LTTNG_UST_ALLOW_BLOCKING", "1", 1)
     }
 
     deinit { tearDown() }
 
     /// Stops recording and returns the counters per scenario of this
-    /// process's events; throws when events were discarded.
+    /// process's events; throws when events were discarded, or when
+    /// babeltrace2 fails or stalls.
     public func finish() throws -> [String: Counters] {
-        let stop = try Self.run("lttng", ["stop", session])
-        stopped = true
-        _ = try? Self.run("lttng", ["destroy", session])
-        tearDownDaemon()
+        let stop = try teardown.step { try Self.command("lttng", ["stop", session], limit: .total(Limits.flush)) }
+        tearDown()
         if stop.output.contains("discarded") {
-            throw Unavailable(description: "LTTng discarded events: \(stop.output.trimmingCharacters(in: .whitespacesAndNewlines))")
+            throw Unavailable(description: "LTTng discarded events: \(Self.oneLine(stop.output))")
         }
         // Streamed: a trace of a full run holds millions of events.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["babeltrace2", directory]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
         var counters = TraceCounters(processID: getpid())
         var pending = Data()
-        let handle = pipe.fileHandleForReading
-        while true {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            pending.append(chunk)
-            guard let last = pending.lastIndex(of: 0x0A) else { continue }
-            let text = String(decoding: pending[pending.startIndex..<last], as: UTF8.self)
-            for line in text.split(separator: "\n") { counters.consume(line) }
-            pending = Data(pending[(last + 1)...])
+        let status: Int32
+        do {
+            status = try BoundedCommand.run(
+                Self.find("babeltrace2") ?? "babeltrace2", [directory], limit: .silence(Limits.traceSilence),
+                output: .stream { chunk in
+                    pending.append(chunk)
+                    guard let last = pending.lastIndex(of: 0x0A) else { return }
+                    let text = String(decoding: pending[pending.startIndex..<last], as: UTF8.self)
+                    for line in text.split(separator: "\n") { counters.consume(line) }
+                    pending = Data(pending[(last + 1)...])
+                }
+            ).status
+        } catch let error as BoundedCommand.TimedOut {
+            throw Unavailable(description: "--lttng: babeltrace2 \(directory) printed nothing for \(Self.seconds(error.limit.seconds)); stopped")
+        } catch let error as BoundedCommand.SpawnFailed {
+            throw Unavailable(description: "--lttng: \(error.description)")
         }
         if !pending.isEmpty { counters.consume(Substring(String(decoding: pending, as: UTF8.self))) }
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw Unavailable(description: "babeltrace2 could not read \(directory)") }
+        guard status == 0 else { throw Unavailable(description: "babeltrace2 could not read \(directory)") }
         return counters.result
     }
 
-    /// Stops and destroys the session and a daemon this started (Ctrl-C too).
+    /// Destroys the session and stops a daemon this started (once; a
+    /// signal's teardown may have done it already).
     public func tearDown() {
-        if !stopped {
-            _ = try? Self.run("lttng", ["stop", session])
-            _ = try? Self.run("lttng", ["destroy", session])
-            stopped = true
+        teardown.perform()
+        registration.remove()
+    }
+
+    /// What this recording started, stopped once: by the recording, or by a
+    /// signal that ends the process (on the signals' queue) while the
+    /// recording is still setting up.
+    private final class Teardown: @unchecked Sendable {
+        let session: String
+        private let lock = NSLock()
+        /// Set under the lock, in a ``step(_:)``.
+        var daemon: Int32?
+        var sessionMayExist = false
+        private var done = false
+
+        init(session: String) { self.session = session }
+
+        /// Runs one step of the recording's life under the lock: a signal's
+        /// teardown waits for the step (each has a time limit), and no step
+        /// runs after the teardown.
+        @discardableResult
+        func step<T>(_ body: () throws -> T) throws -> T {
+            lock.lock()
+            defer { lock.unlock() }
+            guard !done else { throw Unavailable(description: "--lttng: the recording was stopped") }
+            return try body()
         }
-        tearDownDaemon()
+
+        /// Destroys the session and stops the daemon this started.
+        func perform() {
+            lock.lock()
+            defer { lock.unlock() }
+            stop(quickly: false)
+        }
+
+        /// The same for a signal that ends the process, without waiting for
+        /// the session's data to be written out. The lock stays taken: the
+        /// process ends next, and no step of the recording may run (nor fail
+        /// and exit with another status) before it does.
+        func performForSignal() {
+            lock.lock()
+            stop(quickly: true)
+        }
+
+        /// Under the lock.
+        private func stop(quickly: Bool) {
+            guard !done else { return }
+            done = true
+            if sessionMayExist {
+                _ = try? LTTngRecording.command(
+                    "lttng", ["destroy", session] + (quickly ? ["--no-wait"] : []), limit: .total(quickly ? Limits.command : Limits.flush))
+            }
+            LTTngRecording.stopDaemon(daemon)
+        }
     }
 
-    private func tearDownDaemon() {
-        Self.stopDaemon(startedDaemon)
-        startedDaemon = nil
-    }
+    // MARK: The session daemon
 
-    /// Starts `lttng-sessiond` when none runs and waits until it answers;
-    /// returns the process it started, nil when one was running already.
+    /// Starts `lttng-sessiond` when none answers and waits until it does;
+    /// returns the process it started, nil when one answered already.
     public static func startDaemonIfNeeded() throws -> Int32? {
-        guard try run("pgrep", ["-x", "lttng-sessiond"]).status != 0 else { return nil }
-        guard try run("lttng-sessiond", ["--daemonize"], quietly: true).status == 0 else {
-            throw Unavailable(description: "could not start lttng-sessiond")
+        if try command("lttng", ["list"], limit: .total(Limits.command)).status == 0 { return nil }
+        let pidFile = daemonPIDFile
+        let before = daemonNamed(by: pidFile)
+        let started: (status: Int32, output: String)
+        do {
+            started = try command("lttng-sessiond", ["--daemonize"], limit: .total(Limits.daemonStart))
+        } catch let error as Unavailable {
+            // Hung on its way: a daemon it forked may be running already.
+            if let pid = daemonNamed(by: pidFile), pid != before { stopDaemon(pid) }
+            throw error
         }
-        var ready = false
-        for _ in 0..<250 where !ready {
-            ready = try run("lttng", ["list"]).status == 0
-            if !ready { usleep(20_000) }
+        guard started.status == 0 else {
+            throw Unavailable(description: "--lttng: lttng-sessiond --daemonize failed: \(oneLine(started.output))")
         }
-        guard ready, let pid = Int32(try run("pgrep", ["-n", "-x", "lttng-sessiond"]).output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw Unavailable(description: "lttng-sessiond did not answer within 5 seconds")
+        guard let pid = daemonNamed(by: pidFile), pid != before else {
+            throw Unavailable(description: "--lttng: lttng-sessiond started, but \(pidFile) names no lttng-sessiond it started")
+        }
+        let deadline = BoundedCommand.monotonicSeconds() + Limits.daemonAnswer
+        while (try? command("lttng", ["list"], limit: .total(Limits.command)))?.status != 0 {
+            guard BoundedCommand.monotonicSeconds() < deadline else {
+                stopDaemon(pid)
+                throw Unavailable(description: "--lttng: lttng-sessiond (process \(pid)) did not answer within \(seconds(Limits.daemonAnswer))")
+            }
+            usleep(20_000)
         }
         return pid
     }
 
-    /// Stops a session daemon that ``startDaemonIfNeeded()`` started, and
-    /// waits for it to go.
+    /// Stops a session daemon that ``startDaemonIfNeeded()`` started, by its
+    /// process ID: SIGTERM, and SIGKILL when it has not gone within
+    /// ``Limits/daemonExit``. A process that is no longer a session daemon
+    /// (its ID reused) is left alone.
     public static func stopDaemon(_ pid: Int32?) {
-        guard let pid else { return }
+        guard let pid, isRunning(pid, named: "lttng-sessiond") else { return }
+        /// Whether the daemon went within `seconds`.
+        func gone(within seconds: Double) -> Bool {
+            let deadline = BoundedCommand.monotonicSeconds() + seconds
+            while isRunning(pid) {
+                guard BoundedCommand.monotonicSeconds() < deadline else { return false }
+                usleep(20_000)
+            }
+            return true
+        }
         kill(pid, SIGTERM)
-        for _ in 0..<100 where kill(pid, 0) == 0 { usleep(20_000) }
+        if gone(within: Limits.daemonExit) { return }
+        kill(pid, SIGKILL)
+        _ = gone(within: 1)
+    }
+
+    /// Where a session daemon started by this user writes its process ID:
+    /// root's in /var/run/lttng, another user's under `$LTTNG_HOME/.lttng`
+    /// (`$HOME` without it), as lttng-sessiond has it.
+    public static var daemonPIDFile: String {
+        if getuid() == 0 { return "/var/run/lttng/lttng-sessiond.pid" }
+        let environment = ProcessInfo.processInfo.environment
+        let home = environment["LTTNG_HOME"] ?? environment["HOME"] ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".lttng/lttng-sessiond.pid").path
+    }
+
+    /// The running lttng-sessiond whose process ID `file` holds.
+    static func daemonNamed(by file: String) -> Int32? {
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8),
+            let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0,
+            isRunning(pid, named: "lttng-sessiond")
+        else { return nil }
+        return pid
+    }
+
+    /// Whether `pid` runs (a zombie has ended), with that command name if given.
+    static func isRunning(_ pid: Int32, named name: String? = nil) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
+        else { return false }
+        let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
+        guard state != "Z", state != "X" else { return false }
+        return name.map { $0.prefix(15) == stat[stat.index(after: open)..<close] } ?? true
+    }
+
+    /// Waits until the session's settings reached this process: its
+    /// `faultline:*` tracepoints are enabled.
+    private static func waitUntilEnabled(_ sink: LTTngSink) throws {
+        let deadline = BoundedCommand.monotonicSeconds() + Limits.tracepointsEnabled
+        while !sink.isEnabled(.scenario) {
+            guard BoundedCommand.monotonicSeconds() < deadline else {
+                throw Unavailable(
+                    description: "--lttng: this process's faultline tracepoints were not enabled within \(seconds(Limits.tracepointsEnabled)) of lttng start")
+            }
+            usleep(10_000)
+        }
     }
 
     // MARK: Commands
@@ -134,34 +305,38 @@ public final class LTTngRecording {
 
     @discardableResult
     private static func require(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let result = try run(tool, arguments)
+        let result = try command(tool, arguments, limit: .total(Limits.command))
         guard result.status == 0 else {
-            throw Unavailable(description: "\(tool) \(arguments.first ?? "") failed: \(result.output.trimmingCharacters(in: .whitespacesAndNewlines))")
+            throw Unavailable(description: "\(tool) \(arguments.first ?? "") failed: \(oneLine(result.output))")
         }
         return result
     }
 
-    private static func run(_ tool: String, _ arguments: [String], quietly: Bool = false) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    /// Runs `tool` within `limit`; a limit that passes kills it and throws
+    /// ``Unavailable`` saying what was waited for and how long.
+    static func command(_ tool: String, _ arguments: [String], limit: BoundedCommand.Limit) throws -> (status: Int32, output: String) {
+        guard let path = find(tool) else {
+            throw Unavailable(description: "--lttng needs \(tool), which is not installed (Debian: lttng-tools, babeltrace2)")
+        }
         // `lttng` never launches a session daemon of its own: if the daemon
-        // seen running goes away, a command fails at once rather than wait
-        // for a daemon whose start-up signal this process may block.
-        process.arguments = [tool] + (tool == "lttng" ? ["--no-sessiond"] : []) + arguments
-        let pipe = Pipe()
-        // A daemon keeps its streams: give it none to hold open.
-        process.standardOutput = quietly ? FileHandle.nullDevice : pipe
-        process.standardError = quietly ? FileHandle.nullDevice : pipe
-        process.standardInput = FileHandle.nullDevice
-        // The daemon's parent waits for a signal the caller may block.
-        var none = sigset_t()
-        var saved = sigset_t()
-        sigemptyset(&none)
-        pthread_sigmask(SIG_SETMASK, &none, &saved)
-        defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
-        try process.run()
-        let data = quietly ? Data() : pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        // seen running goes away, a command fails at once.
+        let full = (tool == "lttng" ? ["--no-sessiond"] : []) + arguments
+        do {
+            return try BoundedCommand.run(path, full, limit: limit)
+        } catch is BoundedCommand.TimedOut {
+            let shown = ([tool] + (tool == "lttng" ? arguments.prefix(1) : arguments[...])).joined(separator: " ")
+            throw Unavailable(description: "--lttng: \(shown) did not return within \(seconds(limit.seconds))")
+        } catch let error as BoundedCommand.SpawnFailed {
+            throw Unavailable(description: "--lttng: \(error.description)")
+        }
+    }
+
+    /// A program's output on one line.
+    static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 }

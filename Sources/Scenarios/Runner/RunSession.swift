@@ -98,7 +98,6 @@ public struct RunSession {
         }
         var recording: LTTngRecording?
         if let directory = settings.lttngDirectory {
-            try Self.removeEarlierTrace(directory)
             do {
                 recording = try LTTngRecording(directory: URL(fileURLWithPath: directory).path)
             } catch let error as LTTngRecording.Unavailable {
@@ -154,18 +153,5 @@ public struct RunSession {
         return Outcome(
             report: report, traceDisagreements: disagreements, droppedEvents: dropped, traceDirectory: recording?.directory,
             signalExitCode: signals.exitCode, traceEvents: traceEvents, timeline: timeline)
-    }
-
-    /// Removes the trace an earlier recording left in `directory`, and
-    /// nothing else: a directory there that is not an LTTng trace (no `ust`
-    /// folder, not empty) is refused, not deleted.
-    static func removeEarlierTrace(_ directory: String) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else { return }
-        let contents = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        guard isDirectory.boolValue, contents.isEmpty || contents.contains("ust") else {
-            throw SettingsError("--lttng-output \(directory): exists and is not an LTTng trace; not replaced")
-        }
-        try? FileManager.default.removeItem(atPath: directory)
     }
 }

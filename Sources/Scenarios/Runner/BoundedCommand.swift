@@ -1,0 +1,200 @@
+import Foundation
+
+/// Another program run as a child with a time limit, for ``LTTngRecording``:
+/// when the limit passes, the child is killed (SIGKILL, by its process ID)
+/// and ``TimedOut`` says so. Nothing waits for ever on a program that hangs.
+///
+/// The child starts with the default signal dispositions and no blocked
+/// signals (whatever this process ignores or blocks), in a process group of
+/// its own (a Ctrl-C at the terminal is this process's to handle: it stops
+/// what it started in order), with standard input from `/dev/null` and
+/// none of this process's other file descriptors.
+struct BoundedCommand {
+    /// How long the child may take.
+    enum Limit {
+        /// In all.
+        case total(Double)
+        /// Without printing anything: a reader of a big trace takes as long
+        /// as it needs while it makes progress.
+        case silence(Double)
+
+        var seconds: Double {
+            switch self {
+            case .total(let seconds), .silence(let seconds): seconds
+            }
+        }
+    }
+
+    /// What becomes of the child's output.
+    enum Output {
+        case discard
+        /// Standard output and error together, returned.
+        case collect
+        /// Each chunk of standard output as it comes (standard error is
+        /// discarded); nothing is returned.
+        case stream((Data) -> Void)
+    }
+
+    /// The child did not end within its limit, and was killed.
+    struct TimedOut: Error {
+        let limit: Limit
+    }
+
+    /// The child could not be started.
+    struct SpawnFailed: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Runs `path` with `arguments` and waits, within `limit`, for its end.
+    /// Returns its exit status (128 + the signal's number when a signal
+    /// ended it) and, with `.collect`, what it printed.
+    static func run(_ path: String, _ arguments: [String], limit: Limit, output: Output = .collect) throws -> (status: Int32, output: String) {
+        var collected = Data()
+        let capture: ((Data) -> Void)?
+        var withErrors = false
+        switch output {
+        case .discard: capture = nil
+        case .collect:
+            capture = { collected.append($0) }
+            withErrors = true
+        case .stream(let receive): capture = receive
+        }
+        let (pid, reader) = try spawn(path, arguments, capturing: capture != nil, withErrors: withErrors)
+        defer { if reader >= 0 { close(reader) } }
+        let start = monotonicSeconds()
+        var lastOutput = start
+        var open = reader >= 0
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        /// Reads what the pipe holds now; false at its end.
+        func readAvailable() -> Bool {
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(reader, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    capture?(Data(buffer[0..<count]))
+                    lastOutput = monotonicSeconds()
+                    continue
+                }
+                if count < 0, errno == EINTR { continue }
+                // EAGAIN: nothing more for now; 0: the end.
+                return count < 0 && errno == EAGAIN
+            }
+        }
+        while true {
+            if let status = reap(pid, waiting: false) {
+                // Exited: what it printed is in the pipe (a program it left
+                // running may hold the pipe open: no waiting for its end).
+                if open { _ = readAvailable() }
+                return (status, String(decoding: collected, as: UTF8.self))
+            }
+            let now = monotonicSeconds()
+            let since: Double
+            switch limit {
+            case .total: since = start
+            case .silence: since = lastOutput
+            }
+            if now - since >= limit.seconds {
+                kill(pid, SIGKILL)
+                _ = reap(pid, waiting: true)
+                throw TimedOut(limit: limit)
+            }
+            if open {
+                var descriptor = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
+                if poll(&descriptor, 1, 20) > 0 { open = readAvailable() }
+            } else {
+                usleep(5_000)
+            }
+        }
+    }
+
+    /// Starts the child; returns its process ID and the read end of its
+    /// output pipe (-1 without one, non-blocking), which has its standard
+    /// error too `withErrors`.
+    private static func spawn(_ path: String, _ arguments: [String], capturing: Bool, withErrors: Bool) throws -> (pid_t, Int32) {
+        var pipeEnds: [Int32] = [-1, -1]
+        if capturing {
+            guard pipe(&pipeEnds) == 0 else {
+                throw SpawnFailed(description: "cannot run \(path): no pipe: \(String(cString: strerror(errno)))")
+            }
+            // Neither end for another child (the child's copies are its 1 and 2).
+            for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            _ = fcntl(pipeEnds[0], F_SETFL, fcntl(pipeEnds[0], F_GETFL) | O_NONBLOCK)
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if capturing {
+            posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
+        if capturing, withErrors {
+            posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        closeOthers(&actions)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        sigdelset(&defaults, SIGKILL)
+        sigdelset(&defaults, SIGSTOP)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        if capturing { close(pipeEnds[1]) }
+        guard result == 0 else {
+            if capturing { close(pipeEnds[0]) }
+            throw SpawnFailed(description: "cannot run \(path): \(String(cString: strerror(result)))")
+        }
+        return (pid, pipeEnds[0])
+    }
+
+    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later),
+    /// which Swift's Glibc module does not declare.
+    private static let addCloseFrom: AddCloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map {
+        unsafeBitCast($0, to: AddCloseFrom.self)
+    }
+
+    /// Closes every descriptor above standard error in the child.
+    private static func closeOthers(_ actions: inout posix_spawn_file_actions_t) {
+        if let addCloseFrom, addCloseFrom(&actions, 3) == 0 { return }
+        // An older glibc: the descriptors open now.
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for descriptor in open.compactMap(Int32.init) where descriptor > 2 {
+            if fcntl(descriptor, F_GETFD) >= 0 { posix_spawn_file_actions_addclose(&actions, descriptor) }
+        }
+    }
+
+    /// The child's exit status once it ended (nil while it runs, without
+    /// `waiting`).
+    private static func reap(_ pid: pid_t, waiting: Bool) -> Int32? {
+        var status: Int32 = 0
+        while true {
+            let result = waitpid(pid, &status, waiting ? 0 : WNOHANG)
+            if result == pid { break }
+            if result == 0 { return nil }
+            if errno == EINTR { continue }
+            return -1  // not this process's child any more: reaped elsewhere
+        }
+        let signal = status & 0x7F
+        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+    }
+
+    static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}
