@@ -48,7 +48,7 @@ extension PerfRun {
         @Flag(help: "Record the run with LTTng (blocking channel), check the trace's counters against the recorder's, keep the trace.")
         var lttng = false
 
-        @Option(name: .customLong("lttng-output"), help: "Where --lttng keeps the trace (an earlier trace of perf-run there is replaced).")
+        @Option(name: .customLong("lttng-output"), help: "Where --lttng keeps the trace (an earlier trace perf-run made there is replaced; anything else there is refused).")
         var lttngOutput = "Reports/lttng-trace"
 
         @Option(name: .customLong("trace-events"), help: "Write the last iteration's events as a Chrome/Perfetto trace file.")

@@ -17,7 +17,8 @@ public struct RunSession {
         /// SQL debug log level (1 to 4), to standard error or `sqlLogPath`.
         public var sqlDebugLevel: Int?
         public var sqlLogPath: String?
-        /// Record with LTTng into this directory (an earlier trace there is replaced).
+        /// Record with LTTng into this directory (an earlier trace Faultline
+        /// made there is replaced; anything else there is refused).
         public var lttngDirectory: String?
         /// Where to write the last iteration's events as a Chrome/Perfetto trace.
         public var traceEventsPath: String?
