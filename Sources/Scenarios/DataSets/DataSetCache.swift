@@ -16,7 +16,9 @@ import ObjectGraph
 ///
 /// Nothing is left behind: a build that fails (a full disk, a stop) removes
 /// its files, and the files of a builder that died without cleaning up (a
-/// SIGKILL) are removed by the next process that takes the lock.
+/// SIGKILL) are removed by the next process that takes the lock. A file
+/// that cannot be built, copied or verified is a ``DataSetFailure``: one
+/// line naming it and the system's reason.
 public struct DataSetCache: Sendable {
     public let directory: URL
 
@@ -33,13 +35,15 @@ public struct DataSetCache: Sendable {
         let parent = directory.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ScenarioFailure("the temporary directory \(parent) (TMPDIR) does not exist or is not a directory")
+            throw DataSetFailure(line: "the temporary directory \(parent) (TMPDIR) does not exist or is not a directory", path: parent)
         }
         if mkdir(directory.path, 0o755) != 0, errno != EEXIST {
-            throw ScenarioFailure("cannot create the data set cache \(directory.path): \(String(cString: strerror(errno)))")
+            throw DataSetFailure(
+                line: "cannot create the data set cache \(directory.path): \(String(cString: strerror(errno)))", path: directory.path)
         }
         guard access(directory.path, W_OK) == 0 else {
-            throw ScenarioFailure("cannot write the data set cache \(directory.path): \(String(cString: strerror(errno)))")
+            throw DataSetFailure(
+                line: "cannot write the data set cache \(directory.path): \(String(cString: strerror(errno)))", path: directory.path)
         }
     }
 
@@ -52,6 +56,8 @@ public struct DataSetCache: Sendable {
     ///     50 ms while waiting, every few thousand rows while building);
     ///     a non-nil reason stops the work with ``ObjectGraphError/cancelled(_:)``
     ///     and removes what was half built.
+    /// - Throws: ``DataSetFailure`` when the data set cannot be built or
+    ///   verified.
     public func file(
         for kind: DataSetKind, scale: Double, seed: UInt64, progress: (String) -> Void = { _ in },
         step: (Int, Int) -> Void = { _, _ in }, stopReason: () -> String? = { nil }
@@ -59,10 +65,9 @@ public struct DataSetCache: Sendable {
         try prepare()
         let name = "\(kind.name)-scale\(scale)-seed\(seed)-g\(kind.generatorVersion)"
         let path = directory.appendingPathComponent(name + ".sqlite").path
-        let lock = open(directory.appendingPathComponent(name + ".lock").path, O_CREAT | O_RDWR, 0o644)
-        guard lock >= 0 else {
-            throw ScenarioFailure("cannot create a lock file in \(directory.path): \(String(cString: strerror(errno)))")
-        }
+        let lockPath = directory.appendingPathComponent(name + ".lock").path
+        let lock = open(lockPath, O_CREAT | O_RDWR, 0o644)
+        guard lock >= 0 else { throw DataSetFailure(lockPath, "cannot open the data set's lock", errno: errno) }
         defer { close(lock) }
         try acquire(lock, name: name, progress: progress, stopReason: stopReason)
         defer { flock(lock, LOCK_UN) }
@@ -75,26 +80,32 @@ public struct DataSetCache: Sendable {
             do {
                 try verify(path, kind: kind, scale: scale)
                 return path
-            } catch {
-                progress("data set \(name): the cached file failed verification (\(error)), building it again")
+            } catch let failure as DataSetFailure {
+                progress("data set \(name): the cached file failed verification (\(failure.problem)), building it again")
                 for file in [path, Self.checksumPath(path)] { unlink(file) }
             }
         }
         progress("building data set \(kind.name) at scale \(scale), seed \(seed)")
         let building = path + ".building-\(getpid())"
-        let parts = [building, building + "-wal", building + "-shm", Self.checksumPath(building)]
+        let parts = [building, building + "-wal", building + "-shm", building + "-journal", Self.checksumPath(building)]
         for part in parts { unlink(part) }
         do {
             try build(kind, into: building, scale: scale, seed: seed, step: step, stopReason: stopReason)
             try Self.writeChecksum(of: building)
             guard rename(Self.checksumPath(building), Self.checksumPath(path)) == 0, rename(building, path) == 0 else {
-                throw ScenarioFailure("cannot rename \(building) to \(path): \(String(cString: strerror(errno)))")
+                throw POSIXError.current
             }
         } catch {
             for part in parts { unlink(part) }
+            if case ObjectGraphError.cancelled = error { throw error }
+            throw DataSetFailure(path, "cannot build the data set", error: error)
+        }
+        do {
+            try verify(path, kind: kind, scale: scale)
+        } catch {
+            for file in [path, Self.checksumPath(path)] { unlink(file) }
             throw error
         }
-        try verify(path, kind: kind, scale: scale)
         progress("built data set \(name)")
         return path
     }
@@ -105,7 +116,7 @@ public struct DataSetCache: Sendable {
         var announced = false
         while flock(lock, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else {
-                throw ScenarioFailure("cannot lock the data set \(name): \(String(cString: strerror(errno)))")
+                throw DataSetFailure(directory.appendingPathComponent(name + ".lock").path, "cannot lock the data set", errno: errno)
             }
             if let reason = stopReason() { throw ObjectGraphError.cancelled(reason) }
             if !announced {
@@ -137,38 +148,89 @@ public struct DataSetCache: Sendable {
     }
 
     /// Throws unless the file has the checksum recorded when it was built,
-    /// the model, the row counts, and passes `PRAGMA quick_check`.
+    /// the model, the row counts, and passes `PRAGMA quick_check`: a
+    /// ``DataSetFailure`` naming the file and what is wrong with it.
     public func verify(_ path: String, kind: DataSetKind, scale: Double) throws {
-        guard let recorded = try? String(contentsOfFile: Self.checksumPath(path), encoding: .utf8) else {
-            throw ScenarioFailure("\(path): no checksum recorded")
+        let action = "cannot verify the data set"
+        let recorded: String
+        do {
+            recorded = String(decoding: try Self.contents(of: Self.checksumPath(path), limit: 64), as: UTF8.self)
+        } catch {
+            throw DataSetFailure(path, "\(action): no checksum recorded (\(DataSetFailure.reason(of: error)))")
         }
-        let actual = try Self.checksum(of: path)
+        let actual = try Self.checksum(of: path, action: action)
         guard recorded.trimmingCharacters(in: .whitespacesAndNewlines) == actual else {
-            throw ScenarioFailure("\(path): checksum \(actual) differs from the one recorded at build time")
+            throw DataSetFailure(path, "\(action): checksum \(actual) differs from the one recorded at build time")
         }
-        var configuration = StoreConfiguration()
-        configuration.sinks = []
-        configuration.walMode = false
-        _ = try Store(model: kind.model, location: .file(path), configuration: configuration)
-        var options = Connection.Options()
-        options.walMode = false
-        let connection = try Connection(.file(path), options: options)
-        var check = ""
-        try connection.query("PRAGMA quick_check") { check = $0.string(0) }
-        guard check == "ok" else { throw ScenarioFailure("\(path): quick_check says \(check)") }
-        for (table, expected) in kind.expectedRows(scale: scale) {
-            var count = -1
-            try connection.query("SELECT count(*) FROM \"\(table)\"") { count = Int($0.int64(0)) }
-            guard count == expected else { throw ScenarioFailure("\(path): \(table) has \(count) rows, not \(expected)") }
+        do {
+            var configuration = StoreConfiguration()
+            configuration.sinks = []
+            configuration.walMode = false
+            _ = try Store(model: kind.model, location: .file(path), configuration: configuration)
+            var options = Connection.Options()
+            options.walMode = false
+            let connection = try Connection(.file(path), options: options)
+            var check = ""
+            try connection.query("PRAGMA quick_check") { check = $0.string(0) }
+            guard check == "ok" else { throw DataSetFailure(path, "\(action): quick_check says \(check)") }
+            for (table, expected) in kind.expectedRows(scale: scale) {
+                var count = -1
+                try connection.query("SELECT count(*) FROM \"\(table)\"") { count = Int($0.int64(0)) }
+                guard count == expected else { throw DataSetFailure(path, "\(action): \(table) has \(count) rows, not \(expected)") }
+            }
+        } catch let failure as DataSetFailure {
+            throw failure
+        } catch {
+            throw DataSetFailure(path, action, error: error)
         }
         // Opening it must not have changed it, or the next check fails.
-        guard try Self.checksum(of: path) == actual else { throw ScenarioFailure("\(path): changed by opening it") }
+        guard try Self.checksum(of: path, action: action) == actual else { throw DataSetFailure(path, "\(action): changed by opening it") }
     }
 
-    /// Copies a cached file for one scenario's use.
+    /// Copies a cached file for one scenario's use: a new file (any file
+    /// at `destination` goes first), never written through a symbolic
+    /// link. A failure (a full disk) removes the partial copy and is one
+    /// line naming both files and the system's reason.
     static func copy(_ path: String, to destination: String) throws {
         remove(destination)
-        try FileManager.default.copyItem(atPath: path, toPath: destination)
+        let action = "cannot copy the data set to \(destination)"
+        let input = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard input >= 0 else { throw DataSetFailure(path, action, errno: errno) }
+        defer { close(input) }
+        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard output >= 0 else { throw DataSetFailure(path, action, errno: errno) }
+        var failure: (any Error)?
+        do {
+            try Self.copyBytes(from: input, to: output)
+        } catch {
+            failure = error
+        }
+        // close reports a write the file system could not keep (NFS, quotas).
+        if close(output) != 0, failure == nil { failure = POSIXError.current }
+        if let failure {
+            unlink(destination)
+            throw DataSetFailure(path, action, error: failure)
+        }
+    }
+
+    /// Every byte of `input` to `output`, through a 1 MiB buffer.
+    private static func copyBytes(from input: Int32, to output: Int32) throws {
+        let size = 1 << 20
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(input, buffer, size)
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw POSIXError.current }
+            if count == 0 { return }
+            var written = 0
+            while written < count {
+                let result = write(output, buffer + written, count - written)
+                if result < 0, errno == EINTR { continue }
+                guard result > 0 else { throw result == 0 ? POSIXError(.ENOSPC) : POSIXError.current }
+                written += result
+            }
+        }
     }
 
     /// Removes a database file copy with its WAL and shared-memory files.
@@ -210,36 +272,68 @@ public struct DataSetCache: Sendable {
 
     static func checksumPath(_ path: String) -> String { path + ".checksum" }
 
+    /// Writes the checksum of a file being built beside it, into a new file.
     private static func writeChecksum(of path: String) throws {
-        let text = try checksum(of: path) + "\n"
-        guard FileManager.default.createFile(atPath: checksumPath(path), contents: Data(text.utf8)) else {
-            throw ScenarioFailure("cannot write \(checksumPath(path)): \(String(cString: strerror(errno)))")
+        let bytes = Array((try checksum(of: path, action: "cannot build the data set") + "\n").utf8)
+        let file = open(checksumPath(path), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard file >= 0 else { throw POSIXError.current }
+        defer { close(file) }
+        var written = 0
+        while written < bytes.count {
+            let result = bytes[written...].withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
+            if result < 0, errno == EINTR { continue }
+            guard result > 0 else { throw result == 0 ? POSIXError(.ENOSPC) : POSIXError.current }
+            written += result
         }
+    }
+
+    /// At most `limit` bytes of a file, never read through a symbolic link.
+    private static func contents(of path: String, limit: Int) throws -> [UInt8] {
+        let file = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard file >= 0 else { throw POSIXError.current }
+        defer { close(file) }
+        var buffer = [UInt8](repeating: 0, count: limit)
+        let count = buffer.withUnsafeMutableBytes { read(file, $0.baseAddress, limit) }
+        guard count >= 0 else { throw POSIXError.current }
+        return Array(buffer[..<count])
     }
 
     /// A 64-bit checksum of the file's bytes, in hexadecimal: each 8-byte
     /// word is mixed in by xor and a multiplication by an odd constant,
-    /// both invertible, so any change of one word always changes it.
-    static func checksum(of path: String) throws -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw ScenarioFailure("cannot read \(path): \(String(cString: strerror(errno)))")
-        }
-        defer { try? handle.close() }
+    /// both invertible, so any change of one word always changes it. A
+    /// file that cannot be read is a ``DataSetFailure`` for `action`.
+    static func checksum(of path: String, action: String = "cannot read the data set") throws -> String {
+        let file = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard file >= 0 else { throw DataSetFailure(path, action, errno: errno) }
+        defer { close(file) }
+        let size = 1 << 20
+        let chunk = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+        defer { chunk.deallocate() }
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         var length: UInt64 = 0
-        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            length &+= UInt64(chunk.count)
-            chunk.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-                let words = bytes.count / 8
-                var index = 0
-                while index < words {
-                    hash = (hash ^ bytes.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* 0x0000_0100_0000_01B3
-                    index += 1
-                }
-                var tail: UInt64 = 0
-                for offset in (words * 8)..<bytes.count { tail = tail << 8 | UInt64(bytes[offset]) }
-                if words * 8 < bytes.count { hash = (hash ^ tail) &* 0x0000_0100_0000_01B3 }
+        while true {
+            // Whole chunks (a multiple of 8 bytes) but at the file's end.
+            var filled = 0
+            while filled < size {
+                let count = read(file, chunk + filled, size - filled)
+                if count < 0, errno == EINTR { continue }
+                guard count >= 0 else { throw DataSetFailure(path, action, errno: errno) }
+                if count == 0 { break }
+                filled += count
             }
+            if filled == 0 { break }
+            length &+= UInt64(filled)
+            let bytes = UnsafeRawBufferPointer(start: chunk, count: filled)
+            let words = filled / 8
+            var index = 0
+            while index < words {
+                hash = (hash ^ bytes.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* 0x0000_0100_0000_01B3
+                index += 1
+            }
+            var tail: UInt64 = 0
+            for offset in (words * 8)..<filled { tail = tail << 8 | UInt64(bytes[offset]) }
+            if words * 8 < filled { hash = (hash ^ tail) &* 0x0000_0100_0000_01B3 }
+            if filled < size { break }
         }
         hash = (hash ^ length) &* 0x0000_0100_0000_01B3
         return String(hash, radix: 16)
