@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import Reporting
 
 /// Built data sets, cached as SQLite files under the system temporary
 /// directory, one per (data set, scale, seed, generator version).
@@ -14,11 +15,22 @@ import ObjectGraph
 /// the row counts of every table, and `PRAGMA quick_check`; a file that
 /// fails is built again.
 ///
+/// The cache trusts nothing another user could have made: its directory is
+/// created with mode 0700 and used only when it belongs to the effective
+/// user and neither group nor others may write into it (even the user's
+/// own: the cache never makes it so); its lock, data set and checksum files
+/// likewise must be regular files of the user's, with one link, not
+/// writable by group or others. Anything else (a directory of another
+/// user's in a shared `/tmp`, a symbolic link planted where a file goes) is
+/// a ``DataSetFailure`` naming it, its owner and mode and what to do, never
+/// followed. Files are opened with `O_NOFOLLOW`, new ones with `O_EXCL`
+/// under fresh random names.
+///
 /// Nothing is left behind: a build that fails (a full disk, a stop) removes
-/// its files, and the files of a builder that died without cleaning up (a
-/// SIGKILL) are removed by the next process that takes the lock. A file
-/// that cannot be built, copied or verified is a ``DataSetFailure``: one
-/// line naming it and the system's reason.
+/// its files; its files are registered as ``TemporaryFiles`` while they
+/// exist, so that a signal ending the process removes them; and the files
+/// of a builder that died without cleaning up (a SIGKILL) are removed by
+/// the next process that takes the lock.
 public struct DataSetCache: Sendable {
     public let directory: URL
 
@@ -29,18 +41,30 @@ public struct DataSetCache: Sendable {
     /// How often waiting and building look at `stopReason`.
     static let pollInterval: useconds_t = 50_000
 
-    /// Creates the cache directory; fails with one line naming it and the
-    /// reason (an unusable `TMPDIR`, for example).
+    /// What to do about a cache directory that is not safe to use.
+    static let remedy = "remove it or set TMPDIR to a directory of your own"
+
+    /// Creates the cache directory (mode 0700) and checks that it is safe to
+    /// use; fails with one line naming it and the reason (an unusable
+    /// `TMPDIR`, a directory of another user's, for example).
     public func prepare() throws {
         let parent = directory.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw DataSetFailure(line: "the temporary directory \(parent) (TMPDIR) does not exist or is not a directory", path: parent)
         }
-        if mkdir(directory.path, 0o755) != 0, errno != EEXIST {
+        var info = stat()
+        if stat(parent, &info) == 0, info.st_mode & S_IWOTH != 0, info.st_mode & S_ISVTX == 0 {
+            // Anyone could rename the cache away and put theirs in its place.
+            throw DataSetFailure(
+                parent, "the temporary directory (TMPDIR) is writable by others without the sticky bit (\(Self.ownerAndMode(info))); "
+                    + "refused: chmod +t it or set TMPDIR to a directory of your own")
+        }
+        if mkdir(directory.path, 0o700) != 0, errno != EEXIST {
             throw DataSetFailure(
                 line: "cannot create the data set cache \(directory.path): \(String(cString: strerror(errno)))", path: directory.path)
         }
+        try Self.checkPrivateDirectory(directory.path, what: "the data set cache", remedy: Self.remedy)
         guard access(directory.path, W_OK) == 0 else {
             throw DataSetFailure(
                 line: "cannot write the data set cache \(directory.path): \(String(cString: strerror(errno)))", path: directory.path)
@@ -57,7 +81,7 @@ public struct DataSetCache: Sendable {
     ///     a non-nil reason stops the work with ``ObjectGraphError/cancelled(_:)``
     ///     and removes what was half built.
     /// - Throws: ``DataSetFailure`` when the data set cannot be built or
-    ///   verified.
+    ///   verified, or the cache is not safe to use.
     public func file(
         for kind: DataSetKind, scale: Double, seed: UInt64, progress: (String) -> Void = { _ in },
         step: (Int, Int) -> Void = { _, _ in }, stopReason: () -> String? = { nil }
@@ -66,9 +90,16 @@ public struct DataSetCache: Sendable {
         let name = "\(kind.name)-scale\(scale)-seed\(seed)-g\(kind.generatorVersion)"
         let path = directory.appendingPathComponent(name + ".sqlite").path
         let lockPath = directory.appendingPathComponent(name + ".lock").path
-        let lock = open(lockPath, O_CREAT | O_RDWR, 0o644)
-        guard lock >= 0 else { throw DataSetFailure(lockPath, "cannot open the data set's lock", errno: errno) }
+        let lock = open(lockPath, O_CREAT | O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard lock >= 0 else {
+            let code = errno
+            try Self.checkOwnFile(lockPath, what: "the data set's lock")
+            throw DataSetFailure(lockPath, "cannot open the data set's lock", errno: code)
+        }
         defer { close(lock) }
+        var info = stat()
+        guard fstat(lock, &info) == 0 else { throw DataSetFailure(lockPath, "cannot open the data set's lock", errno: errno) }
+        try Self.checkOwnFile(info, lockPath, what: "the data set's lock")
         try acquire(lock, name: name, progress: progress, stopReason: stopReason)
         defer { flock(lock, LOCK_UN) }
         Self.recordOwner(lock)
@@ -76,7 +107,8 @@ public struct DataSetCache: Sendable {
         // builder left is dead. Others' leftovers go when their PID has.
         removeLeftovers(of: name)
 
-        if FileManager.default.fileExists(atPath: path) {
+        if try Self.checkOwnFile(path, what: "the cached data set") {
+            try Self.checkOwnFile(Self.checksumPath(path), what: "the data set's checksum")
             do {
                 try verify(path, kind: kind, scale: scale)
                 return path
@@ -84,19 +116,29 @@ public struct DataSetCache: Sendable {
                 progress("data set \(name): the cached file failed verification (\(failure.problem)), building it again")
                 for file in [path, Self.checksumPath(path)] { unlink(file) }
             }
+        } else {
+            // A checksum without its file is of no use; nor one planted.
+            try Self.checkOwnFile(Self.checksumPath(path), what: "the data set's checksum")
         }
         progress("building data set \(kind.name) at scale \(scale), seed \(seed)")
-        let building = path + ".building-\(getpid())"
-        let parts = [building, building + "-wal", building + "-shm", building + "-journal", Self.checksumPath(building)]
-        for part in parts { unlink(part) }
+        // A fresh name, created here (O_EXCL): SQLite opens a file of ours.
+        let building: String, store: TemporaryFiles.Registration
+        do {
+            (building, store) = try Self.createUnique(path + ".building")
+        } catch {
+            throw DataSetFailure(path, "cannot build the data set", error: error)
+        }
+        let checksum = TemporaryFiles.register(Self.checksumPath(building))
         do {
             try build(kind, into: building, scale: scale, seed: seed, step: step, stopReason: stopReason)
             try Self.writeChecksum(of: building)
-            guard rename(Self.checksumPath(building), Self.checksumPath(path)) == 0, rename(building, path) == 0 else {
-                throw POSIXError.current
-            }
+            guard rename(Self.checksumPath(building), Self.checksumPath(path)) == 0 else { throw POSIXError.current }
+            checksum.keep()
+            guard rename(building, path) == 0 else { throw POSIXError.current }
+            store.keep()
         } catch {
-            for part in parts { unlink(part) }
+            store.remove()
+            checksum.remove()
             if case ObjectGraphError.cancelled = error { throw error }
             throw DataSetFailure(path, "cannot build the data set", error: error)
         }
@@ -236,6 +278,89 @@ public struct DataSetCache: Sendable {
     /// Removes a database file copy with its WAL and shared-memory files.
     static func remove(_ path: String) {
         for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+    }
+
+    /// Creates `prefix-PID-RANDOM` (mode 0600, `O_EXCL`, never through a
+    /// link), registered as a temporary store until the caller keeps or
+    /// removes it; throws the system's error.
+    static func createUnique(_ prefix: String) throws -> (path: String, registration: TemporaryFiles.Registration) {
+        while true {
+            let path = "\(prefix)-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
+            // Registered first: a signal between the two removes the file.
+            let registration = TemporaryFiles.register(path)
+            let file = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            if file >= 0 {
+                close(file)
+                return (path, registration)
+            }
+            let code = errno
+            registration.keep()  // not ours: never removed
+            guard code == EEXIST else { throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO) }
+        }
+    }
+
+    // MARK: Trust
+
+    /// "owner uid U, mode 0MMM".
+    static func ownerAndMode(_ info: stat) -> String {
+        let mode = String(info.st_mode & 0o7777, radix: 8)
+        return "owner uid \(info.st_uid), mode \(String(repeating: "0", count: max(0, 4 - mode.count)) + mode)"
+    }
+
+    /// Throws unless `path` is a directory of the effective user's that
+    /// group and others cannot write into (not a link to one).
+    static func checkPrivateDirectory(_ path: String, what: String, remedy: String) throws {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw DataSetFailure(path, "cannot use \(what)", errno: errno) }
+        let problem: String? =
+            switch info.st_mode & S_IFMT {
+            case S_IFLNK: "is a symbolic link, not a directory (\(ownerAndMode(info)))"
+            case S_IFDIR:
+                if info.st_uid != geteuid() {
+                    "belongs to another user (\(ownerAndMode(info)); you are uid \(geteuid()))"
+                } else if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
+                    "is writable by group or others (\(ownerAndMode(info)))"
+                } else {
+                    nil
+                }
+            default: "is not a directory (\(ownerAndMode(info)))"
+            }
+        if let problem { throw DataSetFailure(path, "\(what) \(problem); refused: \(remedy)") }
+    }
+
+    /// Throws unless the file at `path`, if any, is a regular file of the
+    /// effective user's, with one link, that group and others cannot write;
+    /// returns whether there is one. A symbolic link is never followed.
+    @discardableResult
+    static func checkOwnFile(_ path: String, what: String) throws -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT { return false }
+            throw DataSetFailure(path, "cannot use \(what)", errno: errno)
+        }
+        try checkOwnFile(info, path, what: what)
+        return true
+    }
+
+    static func checkOwnFile(_ info: stat, _ path: String, what: String) throws {
+        let problem: String
+        switch info.st_mode & S_IFMT {
+        case S_IFLNK:
+            throw DataSetFailure(path, "\(what) is a symbolic link (\(ownerAndMode(info))); not followed: remove it")
+        case S_IFREG:
+            if info.st_uid != geteuid() {
+                problem = "belongs to another user (\(ownerAndMode(info)); you are uid \(geteuid()))"
+            } else if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
+                problem = "is writable by group or others (\(ownerAndMode(info)))"
+            } else if info.st_nlink != 1 {
+                problem = "has \(info.st_nlink) hard links (\(ownerAndMode(info)))"
+            } else {
+                return
+            }
+        default:
+            problem = "is not a regular file (\(ownerAndMode(info)))"
+        }
+        throw DataSetFailure(path, "\(what) \(problem); not used: remove it")
     }
 
     // MARK: Leftovers

@@ -170,6 +170,8 @@ public final class ScenarioRunner {
             if mkdir(workDirectory.path, 0o700) != 0, errno != EEXIST {
                 throw ScenarioFailure("cannot create the run's work directory \(workDirectory.path): \(String(cString: strerror(errno)))")
             }
+            try DataSetCache.checkPrivateDirectory(
+                workDirectory.path, what: "the run's work directory", remedy: "remove it or set TMPDIR to a directory of your own")
         } catch let failure as DataSetFailure {
             // One line, exit code 2 (RunSession's SettingsError).
             throw ScenarioFailure(failure.description)
@@ -298,13 +300,18 @@ public final class ScenarioRunner {
         }
     }
 
-    /// Removes `faultline-run-PID-…` directories whose process is gone.
+    /// Removes `faultline-run-PID-…` directories whose process is gone:
+    /// the effective user's own only (another user's in a shared `/tmp` is
+    /// theirs, and not root's to delete through).
     static func removeDeadRuns(in directory: URL) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
         for name in names where name.hasPrefix("faultline-run-") {
             let digits = name.dropFirst("faultline-run-".count).prefix { $0.isNumber }
             guard let pid = Int32(digits), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+            let path = directory.appendingPathComponent(name)
+            var info = stat()
+            guard lstat(path.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == geteuid() else { continue }
+            try? FileManager.default.removeItem(at: path)
         }
     }
 
