@@ -30,7 +30,7 @@ import Reporting
 /// its files; its files are registered as ``TemporaryFiles`` while they
 /// exist, so that a signal ending the process removes them; and the files
 /// of a builder that died without cleaning up (a SIGKILL) are removed by
-/// the next process that takes the lock.
+/// the next process that uses the cache.
 public struct DataSetCache: Sendable {
     public let directory: URL
 
@@ -46,7 +46,8 @@ public struct DataSetCache: Sendable {
 
     /// Creates the cache directory (mode 0700) and checks that it is safe to
     /// use; fails with one line naming it and the reason (an unusable
-    /// `TMPDIR`, a directory of another user's, for example).
+    /// `TMPDIR`, a directory of another user's, for example). Removes the
+    /// files of builders and explanations whose process is gone.
     public func prepare() throws {
         let parent = directory.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
@@ -69,6 +70,7 @@ public struct DataSetCache: Sendable {
             throw DataSetFailure(
                 line: "cannot write the data set cache \(directory.path): \(String(cString: strerror(errno)))", path: directory.path)
         }
+        removeLeftovers(of: nil)
     }
 
     /// The cached file for a data set, built first when needed.
@@ -150,6 +152,21 @@ public struct DataSetCache: Sendable {
         }
         progress("built data set \(name)")
         return path
+    }
+
+    /// A new, empty file in the cache directory for a store used for a
+    /// while (an explanation's scratch copy), with a fresh random name,
+    /// registered as a ``TemporaryFiles`` file until its registration's
+    /// ``TemporaryFiles/Registration/remove()``: a signal that ends the
+    /// process removes it with its `-wal` and `-shm`, and the next process
+    /// removes it if this one dies by SIGKILL.
+    public func scratchStore(_ label: String) throws -> TemporaryFiles.Registration {
+        try prepare()
+        do {
+            return try Self.createUnique(directory.appendingPathComponent(label + ".sqlite").path + ".scratch").registration
+        } catch {
+            throw DataSetFailure(directory.path, "cannot create a scratch store in the data set cache", error: error)
+        }
     }
 
     /// Takes the exclusive lock, polling so that a stop is seen at once and
@@ -365,15 +382,15 @@ public struct DataSetCache: Sendable {
 
     // MARK: Leftovers
 
-    /// Removes half-built files: this name's (the caller holds its lock),
-    /// and any other whose builder process is gone.
-    private func removeLeftovers(of name: String) {
+    /// Removes half-built data sets and scratch stores: this name's (the
+    /// caller holds its lock), and any whose process is gone.
+    private func removeLeftovers(of name: String?) {
         guard let files = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
         for file in files {
-            guard let range = file.range(of: ".sqlite.building-") else { continue }
+            guard let range = file.range(of: ".sqlite.building-") ?? file.range(of: ".sqlite.scratch-") else { continue }
             let digits = file[range.upperBound...].prefix { $0.isNumber }
-            let ours = file.hasPrefix(name + ".sqlite.building-")
-            let builderGone = Int32(digits).map { kill($0, 0) != 0 && errno == ESRCH } ?? false
+            let ours = name.map { file.hasPrefix($0 + ".sqlite.building-") } ?? false
+            let builderGone = Int32(digits).map { $0 != getpid() && kill($0, 0) != 0 && errno == ESRCH } ?? false
             if ours || builderGone { unlink(directory.appendingPathComponent(file).path) }
         }
     }
