@@ -214,8 +214,10 @@ import Testing
         #expect(remaining.filter { $0.contains(".building-") } == [alive])
     }
 
-    /// A build that fails for want of space removes its files and does not
-    /// say it built (`ulimit -f` stands in for a full disk).
+    /// A build that fails for want of space removes its files, does not
+    /// say it built, and stops the run with one line naming the file and
+    /// SQLite's reason, exit code 2 (`ulimit -f` stands in for a full disk;
+    /// PerfRunTests' DataSetFullDiskTests fill a real one).
     @Test func aBuildOnAFullDiskLeavesNothing() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -231,10 +233,13 @@ import Testing
         try process.run()
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 1, "\(stderr)")
+        let line = "\(directory.path)/faultline-datasets/selfies-scale0.5-seed1-g1.sqlite: cannot build the data set: disk I/O error"
+        #expect(process.terminationStatus == 2, "\(stderr)")
         #expect(!stderr.contains("built"), "\(stderr)")
+        #expect(stderr.split(separator: "\n").contains { $0 == line }, "\(stderr)")
         let report = try ReportFile.read(json)
         #expect(report.scenarios.first?.status == .failed)
+        #expect(report.scenarios.first?.error == line)
         let cached = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("faultline-datasets").path)
         #expect(cached == ["selfies-scale0.5-seed1-g1.lock"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("faultline-run-") }.isEmpty)

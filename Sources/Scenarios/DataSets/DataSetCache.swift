@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import Reporting
 
 /// Built data sets, cached as SQLite files under the system temporary
 /// directory, one per (data set, scale, seed, generator version).
@@ -14,9 +15,22 @@ import ObjectGraph
 /// the row counts of every table, and `PRAGMA quick_check`; a file that
 /// fails is built again.
 ///
+/// The cache trusts nothing another user could have made: its directory is
+/// created with mode 0700 and used only when it belongs to the effective
+/// user and neither group nor others may write into it (even the user's
+/// own: the cache never makes it so); its lock, data set and checksum files
+/// likewise must be regular files of the user's, with one link, not
+/// writable by group or others. Anything else (a directory of another
+/// user's in a shared `/tmp`, a symbolic link planted where a file goes) is
+/// a ``DataSetFailure`` naming it, its owner and mode and what to do, never
+/// followed. Files are opened with `O_NOFOLLOW`, new ones with `O_EXCL`
+/// under fresh random names.
+///
 /// Nothing is left behind: a build that fails (a full disk, a stop) removes
-/// its files, and the files of a builder that died without cleaning up (a
-/// SIGKILL) are removed by the next process that takes the lock.
+/// its files; its files are registered as ``TemporaryFiles`` while they
+/// exist, so that a signal ending the process removes them; and the files
+/// of a builder that died without cleaning up (a SIGKILL) are removed by
+/// the next process that uses the cache.
 public struct DataSetCache: Sendable {
     public let directory: URL
 
@@ -27,20 +41,36 @@ public struct DataSetCache: Sendable {
     /// How often waiting and building look at `stopReason`.
     static let pollInterval: useconds_t = 50_000
 
-    /// Creates the cache directory; fails with one line naming it and the
-    /// reason (an unusable `TMPDIR`, for example).
+    /// What to do about a cache directory that is not safe to use.
+    static let remedy = "remove it or set TMPDIR to a directory of your own"
+
+    /// Creates the cache directory (mode 0700) and checks that it is safe to
+    /// use; fails with one line naming it and the reason (an unusable
+    /// `TMPDIR`, a directory of another user's, for example). Removes the
+    /// files of builders and explanations whose process is gone.
     public func prepare() throws {
         let parent = directory.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ScenarioFailure("the temporary directory \(parent) (TMPDIR) does not exist or is not a directory")
+            throw DataSetFailure(line: "the temporary directory \(parent) (TMPDIR) does not exist or is not a directory", path: parent)
         }
-        if mkdir(directory.path, 0o755) != 0, errno != EEXIST {
-            throw ScenarioFailure("cannot create the data set cache \(directory.path): \(String(cString: strerror(errno)))")
+        var info = stat()
+        if stat(parent, &info) == 0, info.st_mode & S_IWOTH != 0, info.st_mode & S_ISVTX == 0 {
+            // Anyone could rename the cache away and put theirs in its place.
+            throw DataSetFailure(
+                parent, "the temporary directory (TMPDIR) is writable by others without the sticky bit (\(Self.ownerAndMode(info))); "
+                    + "refused: chmod +t it or set TMPDIR to a directory of your own")
         }
+        if mkdir(directory.path, 0o700) != 0, errno != EEXIST {
+            throw DataSetFailure(
+                line: "cannot create the data set cache \(directory.path): \(String(cString: strerror(errno)))", path: directory.path)
+        }
+        try Self.checkPrivateDirectory(directory.path, what: "the data set cache", remedy: Self.remedy)
         guard access(directory.path, W_OK) == 0 else {
-            throw ScenarioFailure("cannot write the data set cache \(directory.path): \(String(cString: strerror(errno)))")
+            throw DataSetFailure(
+                line: "cannot write the data set cache \(directory.path): \(String(cString: strerror(errno)))", path: directory.path)
         }
+        removeLeftovers(of: nil)
     }
 
     /// The cached file for a data set, built first when needed.
@@ -52,6 +82,8 @@ public struct DataSetCache: Sendable {
     ///     50 ms while waiting, every few thousand rows while building);
     ///     a non-nil reason stops the work with ``ObjectGraphError/cancelled(_:)``
     ///     and removes what was half built.
+    /// - Throws: ``DataSetFailure`` when the data set cannot be built or
+    ///   verified, or the cache is not safe to use.
     public func file(
         for kind: DataSetKind, scale: Double, seed: UInt64, progress: (String) -> Void = { _ in },
         step: (Int, Int) -> Void = { _, _ in }, stopReason: () -> String? = { nil }
@@ -59,11 +91,17 @@ public struct DataSetCache: Sendable {
         try prepare()
         let name = "\(kind.name)-scale\(scale)-seed\(seed)-g\(kind.generatorVersion)"
         let path = directory.appendingPathComponent(name + ".sqlite").path
-        let lock = open(directory.appendingPathComponent(name + ".lock").path, O_CREAT | O_RDWR, 0o644)
+        let lockPath = directory.appendingPathComponent(name + ".lock").path
+        let lock = open(lockPath, O_CREAT | O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard lock >= 0 else {
-            throw ScenarioFailure("cannot create a lock file in \(directory.path): \(String(cString: strerror(errno)))")
+            let code = errno
+            try Self.checkOwnFile(lockPath, what: "the data set's lock")
+            throw DataSetFailure(lockPath, "cannot open the data set's lock", errno: code)
         }
         defer { close(lock) }
+        var info = stat()
+        guard fstat(lock, &info) == 0 else { throw DataSetFailure(lockPath, "cannot open the data set's lock", errno: errno) }
+        try Self.checkOwnFile(info, lockPath, what: "the data set's lock")
         try acquire(lock, name: name, progress: progress, stopReason: stopReason)
         defer { flock(lock, LOCK_UN) }
         Self.recordOwner(lock)
@@ -71,32 +109,64 @@ public struct DataSetCache: Sendable {
         // builder left is dead. Others' leftovers go when their PID has.
         removeLeftovers(of: name)
 
-        if FileManager.default.fileExists(atPath: path) {
+        if try Self.checkOwnFile(path, what: "the cached data set") {
+            try Self.checkOwnFile(Self.checksumPath(path), what: "the data set's checksum")
             do {
                 try verify(path, kind: kind, scale: scale)
                 return path
-            } catch {
-                progress("data set \(name): the cached file failed verification (\(error)), building it again")
+            } catch let failure as DataSetFailure {
+                progress("data set \(name): the cached file failed verification (\(failure.problem)), building it again")
                 for file in [path, Self.checksumPath(path)] { unlink(file) }
             }
+        } else {
+            // A checksum without its file is of no use; nor one planted.
+            try Self.checkOwnFile(Self.checksumPath(path), what: "the data set's checksum")
         }
         progress("building data set \(kind.name) at scale \(scale), seed \(seed)")
-        let building = path + ".building-\(getpid())"
-        let parts = [building, building + "-wal", building + "-shm", Self.checksumPath(building)]
-        for part in parts { unlink(part) }
+        // A fresh name, created here (O_EXCL): SQLite opens a file of ours.
+        let building: String, store: TemporaryFiles.Registration
+        do {
+            (building, store) = try Self.createUnique(path + ".building")
+        } catch {
+            throw DataSetFailure(path, "cannot build the data set", error: error)
+        }
+        let checksum = TemporaryFiles.register(Self.checksumPath(building))
         do {
             try build(kind, into: building, scale: scale, seed: seed, step: step, stopReason: stopReason)
             try Self.writeChecksum(of: building)
-            guard rename(Self.checksumPath(building), Self.checksumPath(path)) == 0, rename(building, path) == 0 else {
-                throw ScenarioFailure("cannot rename \(building) to \(path): \(String(cString: strerror(errno)))")
-            }
+            guard rename(Self.checksumPath(building), Self.checksumPath(path)) == 0 else { throw POSIXError.current }
+            checksum.keep()
+            guard rename(building, path) == 0 else { throw POSIXError.current }
+            store.keep()
         } catch {
-            for part in parts { unlink(part) }
+            store.remove()
+            checksum.remove()
+            if case ObjectGraphError.cancelled = error { throw error }
+            throw DataSetFailure(path, "cannot build the data set", error: error)
+        }
+        do {
+            try verify(path, kind: kind, scale: scale)
+        } catch {
+            for file in [path, Self.checksumPath(path)] { unlink(file) }
             throw error
         }
-        try verify(path, kind: kind, scale: scale)
         progress("built data set \(name)")
         return path
+    }
+
+    /// A new, empty file in the cache directory for a store used for a
+    /// while (an explanation's scratch copy), with a fresh random name,
+    /// registered as a ``TemporaryFiles`` file until its registration's
+    /// ``TemporaryFiles/Registration/remove()``: a signal that ends the
+    /// process removes it with its `-wal` and `-shm`, and the next process
+    /// removes it if this one dies by SIGKILL.
+    public func scratchStore(_ label: String) throws -> TemporaryFiles.Registration {
+        try prepare()
+        do {
+            return try Self.createUnique(directory.appendingPathComponent(label + ".sqlite").path + ".scratch").registration
+        } catch {
+            throw DataSetFailure(directory.path, "cannot create a scratch store in the data set cache", error: error)
+        }
     }
 
     /// Takes the exclusive lock, polling so that a stop is seen at once and
@@ -105,7 +175,7 @@ public struct DataSetCache: Sendable {
         var announced = false
         while flock(lock, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else {
-                throw ScenarioFailure("cannot lock the data set \(name): \(String(cString: strerror(errno)))")
+                throw DataSetFailure(directory.appendingPathComponent(name + ".lock").path, "cannot lock the data set", errno: errno)
             }
             if let reason = stopReason() { throw ObjectGraphError.cancelled(reason) }
             if !announced {
@@ -137,38 +207,89 @@ public struct DataSetCache: Sendable {
     }
 
     /// Throws unless the file has the checksum recorded when it was built,
-    /// the model, the row counts, and passes `PRAGMA quick_check`.
+    /// the model, the row counts, and passes `PRAGMA quick_check`: a
+    /// ``DataSetFailure`` naming the file and what is wrong with it.
     public func verify(_ path: String, kind: DataSetKind, scale: Double) throws {
-        guard let recorded = try? String(contentsOfFile: Self.checksumPath(path), encoding: .utf8) else {
-            throw ScenarioFailure("\(path): no checksum recorded")
+        let action = "cannot verify the data set"
+        let recorded: String
+        do {
+            recorded = String(decoding: try Self.contents(of: Self.checksumPath(path), limit: 64), as: UTF8.self)
+        } catch {
+            throw DataSetFailure(path, "\(action): no checksum recorded (\(DataSetFailure.reason(of: error)))")
         }
-        let actual = try Self.checksum(of: path)
+        let actual = try Self.checksum(of: path, action: action)
         guard recorded.trimmingCharacters(in: .whitespacesAndNewlines) == actual else {
-            throw ScenarioFailure("\(path): checksum \(actual) differs from the one recorded at build time")
+            throw DataSetFailure(path, "\(action): checksum \(actual) differs from the one recorded at build time")
         }
-        var configuration = StoreConfiguration()
-        configuration.sinks = []
-        configuration.walMode = false
-        _ = try Store(model: kind.model, location: .file(path), configuration: configuration)
-        var options = Connection.Options()
-        options.walMode = false
-        let connection = try Connection(.file(path), options: options)
-        var check = ""
-        try connection.query("PRAGMA quick_check") { check = $0.string(0) }
-        guard check == "ok" else { throw ScenarioFailure("\(path): quick_check says \(check)") }
-        for (table, expected) in kind.expectedRows(scale: scale) {
-            var count = -1
-            try connection.query("SELECT count(*) FROM \"\(table)\"") { count = Int($0.int64(0)) }
-            guard count == expected else { throw ScenarioFailure("\(path): \(table) has \(count) rows, not \(expected)") }
+        do {
+            var configuration = StoreConfiguration()
+            configuration.sinks = []
+            configuration.walMode = false
+            _ = try Store(model: kind.model, location: .file(path), configuration: configuration)
+            var options = Connection.Options()
+            options.walMode = false
+            let connection = try Connection(.file(path), options: options)
+            var check = ""
+            try connection.query("PRAGMA quick_check") { check = $0.string(0) }
+            guard check == "ok" else { throw DataSetFailure(path, "\(action): quick_check says \(check)") }
+            for (table, expected) in kind.expectedRows(scale: scale) {
+                var count = -1
+                try connection.query("SELECT count(*) FROM \"\(table)\"") { count = Int($0.int64(0)) }
+                guard count == expected else { throw DataSetFailure(path, "\(action): \(table) has \(count) rows, not \(expected)") }
+            }
+        } catch let failure as DataSetFailure {
+            throw failure
+        } catch {
+            throw DataSetFailure(path, action, error: error)
         }
         // Opening it must not have changed it, or the next check fails.
-        guard try Self.checksum(of: path) == actual else { throw ScenarioFailure("\(path): changed by opening it") }
+        guard try Self.checksum(of: path, action: action) == actual else { throw DataSetFailure(path, "\(action): changed by opening it") }
     }
 
-    /// Copies a cached file for one scenario's use.
+    /// Copies a cached file for one scenario's use: a new file (any file
+    /// at `destination` goes first), never written through a symbolic
+    /// link. A failure (a full disk) removes the partial copy and is one
+    /// line naming both files and the system's reason.
     static func copy(_ path: String, to destination: String) throws {
         remove(destination)
-        try FileManager.default.copyItem(atPath: path, toPath: destination)
+        let action = "cannot copy the data set to \(destination)"
+        let input = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard input >= 0 else { throw DataSetFailure(path, action, errno: errno) }
+        defer { close(input) }
+        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard output >= 0 else { throw DataSetFailure(path, action, errno: errno) }
+        var failure: (any Error)?
+        do {
+            try Self.copyBytes(from: input, to: output)
+        } catch {
+            failure = error
+        }
+        // close reports a write the file system could not keep (NFS, quotas).
+        if close(output) != 0, failure == nil { failure = POSIXError.current }
+        if let failure {
+            unlink(destination)
+            throw DataSetFailure(path, action, error: failure)
+        }
+    }
+
+    /// Every byte of `input` to `output`, through a 1 MiB buffer.
+    private static func copyBytes(from input: Int32, to output: Int32) throws {
+        let size = 1 << 20
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(input, buffer, size)
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw POSIXError.current }
+            if count == 0 { return }
+            var written = 0
+            while written < count {
+                let result = write(output, buffer + written, count - written)
+                if result < 0, errno == EINTR { continue }
+                guard result > 0 else { throw result == 0 ? POSIXError(.ENOSPC) : POSIXError.current }
+                written += result
+            }
+        }
     }
 
     /// Removes a database file copy with its WAL and shared-memory files.
@@ -176,17 +297,100 @@ public struct DataSetCache: Sendable {
         for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
     }
 
+    /// Creates `prefix-PID-RANDOM` (mode 0600, `O_EXCL`, never through a
+    /// link), registered as a temporary store until the caller keeps or
+    /// removes it; throws the system's error.
+    static func createUnique(_ prefix: String) throws -> (path: String, registration: TemporaryFiles.Registration) {
+        while true {
+            let path = "\(prefix)-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
+            // Registered first: a signal between the two removes the file.
+            let registration = TemporaryFiles.register(path)
+            let file = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            if file >= 0 {
+                close(file)
+                return (path, registration)
+            }
+            let code = errno
+            registration.keep()  // not ours: never removed
+            guard code == EEXIST else { throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO) }
+        }
+    }
+
+    // MARK: Trust
+
+    /// "owner uid U, mode 0MMM".
+    static func ownerAndMode(_ info: stat) -> String {
+        let mode = String(info.st_mode & 0o7777, radix: 8)
+        return "owner uid \(info.st_uid), mode \(String(repeating: "0", count: max(0, 4 - mode.count)) + mode)"
+    }
+
+    /// Throws unless `path` is a directory of the effective user's that
+    /// group and others cannot write into (not a link to one).
+    static func checkPrivateDirectory(_ path: String, what: String, remedy: String) throws {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw DataSetFailure(path, "cannot use \(what)", errno: errno) }
+        let problem: String? =
+            switch info.st_mode & S_IFMT {
+            case S_IFLNK: "is a symbolic link, not a directory (\(ownerAndMode(info)))"
+            case S_IFDIR:
+                if info.st_uid != geteuid() {
+                    "belongs to another user (\(ownerAndMode(info)); you are uid \(geteuid()))"
+                } else if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
+                    "is writable by group or others (\(ownerAndMode(info)))"
+                } else {
+                    nil
+                }
+            default: "is not a directory (\(ownerAndMode(info)))"
+            }
+        if let problem { throw DataSetFailure(path, "\(what) \(problem); refused: \(remedy)") }
+    }
+
+    /// Throws unless the file at `path`, if any, is a regular file of the
+    /// effective user's, with one link, that group and others cannot write;
+    /// returns whether there is one. A symbolic link is never followed.
+    @discardableResult
+    static func checkOwnFile(_ path: String, what: String) throws -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT { return false }
+            throw DataSetFailure(path, "cannot use \(what)", errno: errno)
+        }
+        try checkOwnFile(info, path, what: what)
+        return true
+    }
+
+    static func checkOwnFile(_ info: stat, _ path: String, what: String) throws {
+        let problem: String
+        switch info.st_mode & S_IFMT {
+        case S_IFLNK:
+            throw DataSetFailure(path, "\(what) is a symbolic link (\(ownerAndMode(info))); not followed: remove it")
+        case S_IFREG:
+            if info.st_uid != geteuid() {
+                problem = "belongs to another user (\(ownerAndMode(info)); you are uid \(geteuid()))"
+            } else if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
+                problem = "is writable by group or others (\(ownerAndMode(info)))"
+            } else if info.st_nlink != 1 {
+                problem = "has \(info.st_nlink) hard links (\(ownerAndMode(info)))"
+            } else {
+                return
+            }
+        default:
+            problem = "is not a regular file (\(ownerAndMode(info)))"
+        }
+        throw DataSetFailure(path, "\(what) \(problem); not used: remove it")
+    }
+
     // MARK: Leftovers
 
-    /// Removes half-built files: this name's (the caller holds its lock),
-    /// and any other whose builder process is gone.
-    private func removeLeftovers(of name: String) {
+    /// Removes half-built data sets and scratch stores: this name's (the
+    /// caller holds its lock), and any whose process is gone.
+    private func removeLeftovers(of name: String?) {
         guard let files = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
         for file in files {
-            guard let range = file.range(of: ".sqlite.building-") else { continue }
+            guard let range = file.range(of: ".sqlite.building-") ?? file.range(of: ".sqlite.scratch-") else { continue }
             let digits = file[range.upperBound...].prefix { $0.isNumber }
-            let ours = file.hasPrefix(name + ".sqlite.building-")
-            let builderGone = Int32(digits).map { kill($0, 0) != 0 && errno == ESRCH } ?? false
+            let ours = name.map { file.hasPrefix($0 + ".sqlite.building-") } ?? false
+            let builderGone = Int32(digits).map { $0 != getpid() && kill($0, 0) != 0 && errno == ESRCH } ?? false
             if ours || builderGone { unlink(directory.appendingPathComponent(file).path) }
         }
     }
@@ -210,36 +414,68 @@ public struct DataSetCache: Sendable {
 
     static func checksumPath(_ path: String) -> String { path + ".checksum" }
 
+    /// Writes the checksum of a file being built beside it, into a new file.
     private static func writeChecksum(of path: String) throws {
-        let text = try checksum(of: path) + "\n"
-        guard FileManager.default.createFile(atPath: checksumPath(path), contents: Data(text.utf8)) else {
-            throw ScenarioFailure("cannot write \(checksumPath(path)): \(String(cString: strerror(errno)))")
+        let bytes = Array((try checksum(of: path, action: "cannot build the data set") + "\n").utf8)
+        let file = open(checksumPath(path), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard file >= 0 else { throw POSIXError.current }
+        defer { close(file) }
+        var written = 0
+        while written < bytes.count {
+            let result = bytes[written...].withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
+            if result < 0, errno == EINTR { continue }
+            guard result > 0 else { throw result == 0 ? POSIXError(.ENOSPC) : POSIXError.current }
+            written += result
         }
+    }
+
+    /// At most `limit` bytes of a file, never read through a symbolic link.
+    private static func contents(of path: String, limit: Int) throws -> [UInt8] {
+        let file = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard file >= 0 else { throw POSIXError.current }
+        defer { close(file) }
+        var buffer = [UInt8](repeating: 0, count: limit)
+        let count = buffer.withUnsafeMutableBytes { read(file, $0.baseAddress, limit) }
+        guard count >= 0 else { throw POSIXError.current }
+        return Array(buffer[..<count])
     }
 
     /// A 64-bit checksum of the file's bytes, in hexadecimal: each 8-byte
     /// word is mixed in by xor and a multiplication by an odd constant,
-    /// both invertible, so any change of one word always changes it.
-    static func checksum(of path: String) throws -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw ScenarioFailure("cannot read \(path): \(String(cString: strerror(errno)))")
-        }
-        defer { try? handle.close() }
+    /// both invertible, so any change of one word always changes it. A
+    /// file that cannot be read is a ``DataSetFailure`` for `action`.
+    static func checksum(of path: String, action: String = "cannot read the data set") throws -> String {
+        let file = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard file >= 0 else { throw DataSetFailure(path, action, errno: errno) }
+        defer { close(file) }
+        let size = 1 << 20
+        let chunk = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+        defer { chunk.deallocate() }
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         var length: UInt64 = 0
-        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            length &+= UInt64(chunk.count)
-            chunk.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-                let words = bytes.count / 8
-                var index = 0
-                while index < words {
-                    hash = (hash ^ bytes.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* 0x0000_0100_0000_01B3
-                    index += 1
-                }
-                var tail: UInt64 = 0
-                for offset in (words * 8)..<bytes.count { tail = tail << 8 | UInt64(bytes[offset]) }
-                if words * 8 < bytes.count { hash = (hash ^ tail) &* 0x0000_0100_0000_01B3 }
+        while true {
+            // Whole chunks (a multiple of 8 bytes) but at the file's end.
+            var filled = 0
+            while filled < size {
+                let count = read(file, chunk + filled, size - filled)
+                if count < 0, errno == EINTR { continue }
+                guard count >= 0 else { throw DataSetFailure(path, action, errno: errno) }
+                if count == 0 { break }
+                filled += count
             }
+            if filled == 0 { break }
+            length &+= UInt64(filled)
+            let bytes = UnsafeRawBufferPointer(start: chunk, count: filled)
+            let words = filled / 8
+            var index = 0
+            while index < words {
+                hash = (hash ^ bytes.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* 0x0000_0100_0000_01B3
+                index += 1
+            }
+            var tail: UInt64 = 0
+            for offset in (words * 8)..<filled { tail = tail << 8 | UInt64(bytes[offset]) }
+            if words * 8 < filled { hash = (hash ^ tail) &* 0x0000_0100_0000_01B3 }
+            if filled < size { break }
         }
         hash = (hash ^ length) &* 0x0000_0100_0000_01B3
         return String(hash, radix: 16)

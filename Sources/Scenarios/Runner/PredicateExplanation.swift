@@ -26,27 +26,36 @@ public struct PredicateExplanation: Codable, Sendable {
     ) throws -> PredicateExplanation {
         let predicate = try ObjectPredicate(format: format)
         let path = try cache.file(for: dataSet, scale: scale, seed: seed)
-        return try explain(entity: entity, predicate: predicate, model: dataSet.model) { copy in try DataSetCache.copy(path, to: copy) }
+        return try explain(entity: entity, predicate: predicate, model: dataSet.model, cache: cache) { copy in
+            try DataSetCache.copy(path, to: copy)
+        }
     }
 
     /// Explains `format` for `entity` of any model (an application's,
     /// `perf-run model import`) on its default data set (``ModelDataSet``),
     /// built for this explanation.
-    public static func explain(entity: String, format: String, model: Model, scale: Double) throws -> PredicateExplanation {
+    public static func explain(
+        entity: String, format: String, model: Model, scale: Double, cache: DataSetCache = DataSetCache()
+    ) throws -> PredicateExplanation {
         let predicate = try ObjectPredicate(format: format)
-        return try explain(entity: entity, predicate: predicate, model: model) { copy in
+        return try explain(entity: entity, predicate: predicate, model: model, cache: cache) { copy in
             var configuration = StoreConfiguration()
             configuration.sinks = []
             try ModelDataSet.build(into: try Store(model: model, location: .file(copy), configuration: configuration), scale: scale)
         }
     }
 
-    /// Explains `predicate` on a store file that `fill` makes at the path it gets.
+    /// Explains `predicate` on a scratch store that `fill` makes at the path
+    /// it gets: a new file in the data set cache's private directory,
+    /// registered as a temporary file while it exists, so that a signal
+    /// ending the process (Ctrl-C, SIGTERM) removes it with its -wal and
+    /// -shm, as the end of the explanation does.
     private static func explain(
-        entity: String, predicate: ObjectPredicate, model: Model, fill: (String) throws -> Void
+        entity: String, predicate: ObjectPredicate, model: Model, cache: DataSetCache, fill: (String) throws -> Void
     ) throws -> PredicateExplanation {
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-explain-\(getpid()).sqlite").path
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: copy + suffix) } }
+        let scratch = try cache.scratchStore("explain")
+        defer { scratch.remove() }
+        let copy = scratch.path
         try fill(copy)
         let recorder = Recorder(bufferCapacity: 0)
         var configuration = StoreConfiguration()

@@ -13,10 +13,15 @@ public enum RunProgress: Sendable, Equatable {
     case finished(scenario: String, status: String)
     /// A scenario runs again with an insight's fix applied (`--what-if`).
     case whatIf(scenario: String, fix: String)
+    /// A data set could not be built, copied or verified, or its cache is
+    /// not safe to use: one line naming the file and the reason. The run
+    /// stops (exit code 2); shown even when quiet.
+    case dataSetFailed(String)
 }
 
 /// Shows progress on standard error: a bar redrawn in place on a terminal,
-/// plain lines otherwise (a CI log), nothing when quiet.
+/// plain lines otherwise (a CI log), nothing when quiet but a data set's
+/// failure, the error that stops the run.
 public final class ProgressPrinter: @unchecked Sendable {
     private let lock = NSLock()
     private let terminal: Bool
@@ -29,10 +34,14 @@ public final class ProgressPrinter: @unchecked Sendable {
     }
 
     public func show(_ progress: RunProgress) {
-        guard !quiet else { return }
+        if quiet {
+            guard case .dataSetFailed = progress else { return }
+        }
         lock.lock()
         defer { lock.unlock() }
         switch progress {
+        case .dataSetFailed(let message):
+            line(message, keep: true)
         case .building(let message):
             line(message, keep: true)
         case .buildStep(let dataSet, let done, let total):

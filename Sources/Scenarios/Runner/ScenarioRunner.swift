@@ -58,7 +58,24 @@ public final class ScenarioRunner {
         private let lock = NSLock()
         private var store: Store?
         private var stored: String?
+        private var failed: DataSetFailure?
         private var generation = 0
+
+        /// The data set failure that stopped the run, if one did.
+        var failure: DataSetFailure? {
+            lock.lock()
+            defer { lock.unlock() }
+            return failed
+        }
+
+        /// Stops the run for a data set that could not be built, copied or
+        /// verified: the scenarios after it are skipped.
+        func fail(_ failure: DataSetFailure) {
+            lock.lock()
+            failed = failed ?? failure
+            lock.unlock()
+            cancel(failure.description)
+        }
 
         /// Why the run or the scenario stops, once something stopped it.
         var reason: String? {
@@ -111,8 +128,22 @@ public final class ScenarioRunner {
 
     /// Stops the run from any thread (Ctrl-C): the scenario running now
     /// ends as failed with `reason`, the ones after it are skipped.
-    public var interrupt: @Sendable (String) -> Void {
-        { [cancellation] reason in cancellation.cancel(reason) }
+    public var interrupt: Interruption { Interruption(cancellation: cancellation) }
+
+    /// How a run is stopped from outside (``interrupt``), and whether
+    /// something inside stopped it: a data set that could not be built,
+    /// copied or verified (a full disk, a cache that is not safe to use)
+    /// stops the run as a signal does, and ends it with exit code 2
+    /// (``StopSignals/exitCode``).
+    public struct Interruption: Sendable {
+        let cancellation: Cancellation
+
+        /// Stops the run: the scenario running now ends as failed with
+        /// `reason`, the ones after it are skipped.
+        public func callAsFunction(_ reason: String) { cancellation.cancel(reason) }
+
+        /// The data set failure that stopped the run, if one did.
+        public var failure: DataSetFailure? { cancellation.failure }
     }
 
     public init(options: RunOptions, cache: DataSetCache = DataSetCache(), progress: @escaping (RunProgress) -> Void = { _ in }) {
@@ -133,10 +164,17 @@ public final class ScenarioRunner {
     /// SIGKILL leaves its copies of the data sets behind).
     public func prepare() throws {
         guard options.store == .file else { return }
-        try cache.prepare()
-        Self.removeDeadRuns(in: workDirectory.deletingLastPathComponent())
-        if mkdir(workDirectory.path, 0o700) != 0, errno != EEXIST {
-            throw ScenarioFailure("cannot create the run's work directory \(workDirectory.path): \(String(cString: strerror(errno)))")
+        do {
+            try cache.prepare()
+            Self.removeDeadRuns(in: workDirectory.deletingLastPathComponent())
+            if mkdir(workDirectory.path, 0o700) != 0, errno != EEXIST {
+                throw ScenarioFailure("cannot create the run's work directory \(workDirectory.path): \(String(cString: strerror(errno)))")
+            }
+            try DataSetCache.checkPrivateDirectory(
+                workDirectory.path, what: "the run's work directory", remedy: "remove it or set TMPDIR to a directory of your own")
+        } catch let failure as DataSetFailure {
+            // One line, exit code 2 (RunSession's SettingsError).
+            throw ScenarioFailure(failure.description)
         }
     }
 
@@ -168,8 +206,7 @@ public final class ScenarioRunner {
             try measure(scenario, into: &report)
         } catch {
             report.status = .failed
-            // A cancelled store says why it was cancelled, whatever failed.
-            report.error = cancellation.reason.map { "stopped: \($0)" } ?? "\(error)"
+            report.error = describe(error)
         }
         progress(.finished(scenario: scenario.name, status: report.status.rawValue))
         if options.measuresFixes, report.status == .passed { measureFixes(scenario, in: &report) }
@@ -197,10 +234,22 @@ public final class ScenarioRunner {
                 try measure(scenario, arms: [options.whatIf, Self.whatIf(for: fix)], into: &sides, quietly: true)
             } catch {
                 sides[1].status = .failed
-                sides[1].error = cancellation.reason.map { "stopped: \($0)" } ?? "\(error)"
+                sides[1].error = describe(error)
             }
             report.insights[index].whatIf = WhatIfOutcome.judge(fix, before: sides[0], after: sides[1])
         }
+    }
+
+    /// A scenario's error for its report. A cancelled store says why it was
+    /// cancelled, whatever failed. A data set that could not be built,
+    /// copied or verified stops the run: its line is the report's error and
+    /// goes to the progress display.
+    private func describe(_ error: any Error) -> String {
+        if let reason = cancellation.reason { return "stopped: \(reason)" }
+        guard let failure = error as? DataSetFailure else { return "\(error)" }
+        cancellation.fail(failure)
+        progress(.dataSetFailed(failure.description))
+        return failure.description
     }
 
     /// The store's what-if for one fix.
@@ -232,8 +281,13 @@ public final class ScenarioRunner {
                 for: scenario.dataSet, scale: options.scale, seed: options.seed, progress: { progress(.building($0)) },
                 step: { progress(.buildStep(dataSet: kind, done: $0, total: $1)) }, stopReason: { cancellation.reason })
             let copy = storeCopy(for: scenario, arm: arm, index: index)
-            try FileManager.default.createDirectory(
-                atPath: (copy as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            // The run's work directory (private, made by prepare() when
+            // the runner was prepared) and the scenario's folder in it.
+            for folder in [workDirectory.path, (copy as NSString).deletingLastPathComponent] {
+                guard mkdir(folder, 0o700) == 0 || errno == EEXIST else {
+                    throw DataSetFailure(source, "cannot copy the data set to \(copy)", errno: errno)
+                }
+            }
             try DataSetCache.copy(source, to: copy)
             let store = try Store(model: scenario.dataSet.model, location: .file(copy), configuration: configuration)
             cancellation.attach(store)
@@ -246,13 +300,18 @@ public final class ScenarioRunner {
         }
     }
 
-    /// Removes `faultline-run-PID-…` directories whose process is gone.
+    /// Removes `faultline-run-PID-…` directories whose process is gone:
+    /// the effective user's own only (another user's in a shared `/tmp` is
+    /// theirs, and not root's to delete through).
     static func removeDeadRuns(in directory: URL) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
         for name in names where name.hasPrefix("faultline-run-") {
             let digits = name.dropFirst("faultline-run-".count).prefix { $0.isNumber }
             guard let pid = Int32(digits), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+            let path = directory.appendingPathComponent(name)
+            var info = stat()
+            guard lstat(path.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == geteuid() else { continue }
+            try? FileManager.default.removeItem(at: path)
         }
     }
 
