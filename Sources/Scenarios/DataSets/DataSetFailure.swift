@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import Reporting
 
 /// A data set that could not be built, copied or verified, or a data set
 /// cache that is not safe to use: one line naming the file, what failed
@@ -87,4 +88,10 @@ public struct DataSetFailure: Error, Sendable, CustomStringConvertible {
 extension POSIXError {
     /// The error `errno` holds now.
     static var current: POSIXError { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+}
+
+extension DataSetFailure: CommandFailure {
+    /// A data set that cannot be made or trusted: the environment is
+    /// unusable, as for bad input.
+    public var exitStatus: ExitStatus { .badInput }
 }

@@ -41,8 +41,9 @@ public struct RunSession {
         public var droppedEvents: [String]
         /// The trace's directory, with `lttngDirectory`.
         public var traceDirectory: String?
-        /// 130 after SIGINT, 143 after SIGTERM, 129 after SIGHUP: the run
-        /// stopped early.
+        /// The status of an early stop: 130 after SIGINT, 143 after
+        /// SIGTERM, 129 after SIGHUP, 2 when a data set could not be built,
+        /// copied or verified (``StopSignals/exitCode``).
         public var signalExitCode: Int32?
         /// The last iterations' events as a trace file (Chrome's Trace Event
         /// Format), when ``Settings/traceEventsPath`` asked for them.
