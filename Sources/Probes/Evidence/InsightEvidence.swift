@@ -209,7 +209,7 @@ public struct InsightEvidence: Sendable {
 
     /// Adds a save: only saves of one or two objects are evidence.
     public mutating func add(save e: SaveEvent) {
-        let objects = e.inserted + e.updated + e.deleted
+        let objects = e.inserted.addingSaturated(e.updated).addingSaturated(e.deleted)
         guard objects <= 2 else { return }
         smallSaves[e.context, default: SmallSaves(first: e)].add(objects: objects)
     }
@@ -247,7 +247,8 @@ public struct InsightEvidence: Sendable {
         let current = prefetchUsage[usage.relationship]
             ?? PrefetchTotals(prefetched: 0, read: 0, context: e.context, callSite: usage.callSite.description)
         prefetchUsage[usage.relationship] = PrefetchTotals(
-            prefetched: current.prefetched + usage.prefetched, read: current.read + usage.read, context: current.context,
+            prefetched: current.prefetched.addingSaturated(usage.prefetched), read: current.read.addingSaturated(usage.read),
+            context: current.context,
             callSite: current.callSite)
     }
 

@@ -133,17 +133,3 @@ struct LazyLoadTally: Sendable {
         return result
     }
 }
-
-extension Int {
-    /// The sum, or `Int.max` where it would overflow (counts saturate).
-    func addingSaturated(_ other: Int) -> Int {
-        let (sum, overflow) = addingReportingOverflow(other)
-        return overflow ? .max : sum
-    }
-
-    /// The product, or `Int.max` where it would overflow.
-    func multipliedSaturated(by other: Int) -> Int {
-        let (product, overflow) = multipliedReportingOverflow(by: other)
-        return overflow ? .max : product
-    }
-}

@@ -37,12 +37,13 @@ public struct StatementAggregate: Codable, Equatable, Sendable {
         count += 1
         totalNanoseconds &+= parts.durationNanoseconds
         maxNanoseconds = max(maxNanoseconds, parts.durationNanoseconds)
-        rowsReturned += parts.rowsReturned
-        rowsChanged += parts.rowsChanged
-        fullScanSteps += parts.fullScanSteps
-        sorts += parts.sorts
-        autoIndexes += parts.autoIndexes
-        vmSteps += parts.vmSteps
+        // Figures a SQL debug log gives can be anything up to Int.max: they saturate.
+        rowsReturned.addSaturated(parts.rowsReturned)
+        rowsChanged.addSaturated(parts.rowsChanged)
+        fullScanSteps.addSaturated(parts.fullScanSteps)
+        sorts.addSaturated(parts.sorts)
+        autoIndexes.addSaturated(parts.autoIndexes)
+        vmSteps.addSaturated(parts.vmSteps)
     }
 
     public mutating func add(_ event: SQLEvent) {

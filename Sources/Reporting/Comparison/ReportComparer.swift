@@ -173,8 +173,9 @@ public struct ReportComparer: Sendable {
     }
 
     private func statementChanges(_ base: ScenarioReport, _ head: ScenarioReport) -> [ReportComparison.StatementChange] {
-        let before = Dictionary(base.statements.map { ($0.shape, $0.count) }, uniquingKeysWith: +)
-        let after = Dictionary(head.statements.map { ($0.shape, $0.count) }, uniquingKeysWith: +)
+        // A shape listed twice adds up, saturating: a report's counts may be anything up to Int.max.
+        let before = Dictionary(base.statements.map { ($0.shape, $0.count) }, uniquingKeysWith: { $0.addingSaturated($1) })
+        let after = Dictionary(head.statements.map { ($0.shape, $0.count) }, uniquingKeysWith: { $0.addingSaturated($1) })
         let sites = Dictionary(head.statements.map { ($0.shape, $0.firstCallSite) }, uniquingKeysWith: { a, _ in a })
         var changes: [ReportComparison.StatementChange] = []
         for (shape, count) in after.sorted(by: { $0.key < $1.key }) {

@@ -98,7 +98,7 @@ public enum ExperimentAnalysis {
                 let perStatement = max(0, sqlDifference) / Double(saved)
                 text += " The source's effect comes from round trips to the store: \(saved) fewer here, at about "
                     + "\(seconds(perStatement)) of SQLite time each, while SQLite is only \(percent(share)) of \(b.label)'s time."
-                if saved * 2 < count(b, .sqlStatements) {
+                if saved.multipliedSaturated(by: 2) < count(b, .sqlStatements) {
                     text += " \(t.label) still runs \(count(t, .sqlStatements)) statements, "
                         + "\(percent(Double(count(t, .sqlStatements)) / Double(max(1, count(b, .sqlStatements))))) of \(b.label)'s."
                 }
@@ -108,7 +108,7 @@ public enum ExperimentAnalysis {
                     let hits = (count(b, .cacheHits), count(t, .cacheHits))
                     text += " Both sides fire at least \(faults) object faults (\(hits.0) and \(hits.1) from the row cache), "
                         + "about \(seconds(perAccess)) each outside SQLite in \(b.label): "
-                        + (hits.0 * 2 >= count(b, .faultsFired)
+                        + (hits.0.multipliedSaturated(by: 2) >= count(b, .faultsFired)
                             ? "that in-memory work, the same on both sides, dominates."
                             : "the engine's side of each round trip (binding, reading the row, filling the object), the same on both sides.")
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import Probes
 
 /// The plain-text view of an `SQLLogAnalysis`: what `perf-run log` prints.
 public enum SQLLogText {
@@ -8,7 +9,7 @@ public enum SQLLogText {
         if analysis.skippedLines > 0 { out += ", \(analysis.skippedLines) skipped" }
         if analysis.truncatedLines > 0 { out += ", \(analysis.truncatedLines) cut at \(SQLLogAnalyzer.maximumLineBytes) bytes" }
         out += "\n"
-        let executions = analysis.statements.reduce(0) { $0 + $1.count }
+        let executions = analysis.statements.map(\.count).saturatedSum()
         out += "\(executions) statements in \(analysis.statements.count) shapes; \(analysis.transactions) transactions"
         out += " holding \(analysis.statementsInTransactions) statements"
         if analysis.countRequests > 0 { out += "; \(analysis.countRequests) count requests" }

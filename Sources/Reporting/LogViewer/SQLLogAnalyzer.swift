@@ -16,6 +16,8 @@ import Probes
 /// shapes, and per shape at most `maximumValueSets` distinct value hashes
 /// kept to tell duplicates from similar statements (beyond that, new values
 /// count as similar); lines longer than `maximumLineBytes` are cut.
+///
+/// Counts read from the log (rows) add up saturating at `Int.max`.
 public struct SQLLogAnalyzer {
     public static let maximumShapes = 10_000
     public static let maximumValueSets = 4_096
@@ -617,10 +619,10 @@ public struct SQLLogAnalyzer {
     /// Rows a Core Data annotation reports for the fetch just run.
     private mutating func noteRows(_ rows: Int) {
         analysis.rowCountAnnotations += 1
-        analysis.rowsReported += rows
+        analysis.rowsReported.addSaturated(rows)
         finishStatement(seconds: nil, rows: nil)
         if let head = fetchHead ?? lastShape {
-            shapes[head]?.summary.rows += rows
+            shapes[head]?.summary.rows.addSaturated(rows)
         } else {
             analysis.annotationsWithoutStatement += 1
         }
@@ -648,7 +650,7 @@ public struct SQLLogAnalyzer {
         shape.summary.count += 1
         shape.summary.totalSeconds += seconds ?? 0
         shape.summary.maxSeconds = max(shape.summary.maxSeconds, seconds ?? 0)
-        shape.summary.rows += rows ?? 0
+        shape.summary.rows.addSaturated(rows ?? 0)
         // The values: the bound ones, or the statement's literals.
         var hasher = Hasher()
         hasher.combine(statement.binds)

@@ -1,4 +1,5 @@
 import Foundation
+import Probes
 
 /// A SQL debug log's analysis as one self-contained HTML page
 /// (`perf-run log --html`): summary, insights, a timeline of activity along
@@ -7,7 +8,7 @@ import Foundation
 public enum HTMLLogAnalysis {
     public static func render(_ analysis: SQLLogAnalysis, title: String) -> String {
         var html = HTMLPage.opening(title: "SQL debug log: \(title)") + "<h1>SQL debug log: \(escapeHTML(title))</h1>"
-        let executions = analysis.statements.reduce(0) { $0 + $1.count }
+        let executions = analysis.statements.map(\.count).saturatedSum()
         html += "<p>\(analysis.logLines) log lines (\(escapeHTML(analysis.formats.joined(separator: ", ")))) of \(analysis.lines) read, "
             + "\(analysis.skippedLines) skipped, \(analysis.truncatedLines) cut. \(executions) statements in \(analysis.statements.count) shapes; "
             + "\(analysis.transactions) transactions holding \(analysis.statementsInTransactions) statements.</p>"
@@ -72,11 +73,11 @@ public enum HTMLLogAnalysis {
             + "<svg class=\"chart timeline\" role=\"img\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" xmlns=\"http://www.w3.org/2000/svg\">"
         for (index, bucket) in analysis.timeline.enumerated() {
             let x = Double(index) * step
-            let first = index * analysis.linesPerBucket + 1
+            let first = index.multipliedSaturated(by: analysis.linesPerBucket).addingSaturated(1)
             for (value, colour, offset, label) in [(bucket.statements, "#4a7fb5", 0.0, "statements"), (bucket.faults, "#b02a2a", step / 2, "faults")] where value > 0 {
                 let barHeight = max(1, Int(Double(height - 4) * Double(value) / Double(largest)))
                 svg += "<rect x=\"\(String(format: "%.1f", x + offset))\" y=\"\(height - barHeight)\" width=\"\(String(format: "%.1f", max(step / 2 - 0.5, 0.5)))\" "
-                    + "height=\"\(barHeight)\" fill=\"\(colour)\"><title>lines \(first)–\(first + analysis.linesPerBucket - 1): \(value) \(label)</title></rect>"
+                    + "height=\"\(barHeight)\" fill=\"\(colour)\"><title>lines \(first)–\(first.addingSaturated(analysis.linesPerBucket.addingSaturated(-1))): \(value) \(label)</title></rect>"
             }
         }
         return svg + "</svg>"

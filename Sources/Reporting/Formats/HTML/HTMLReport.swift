@@ -213,7 +213,7 @@ public enum HTMLReport {
                 html += "<tr\(scan)><td><code>\(escapeHTML(statement.shape))</code></td><td>\(escapeHTML(statement.purpose))</td>"
                     + "<td>\(statement.count)</td><td data-value=\"\(statement.totalSeconds)\">\(escapeHTML(SVGChart.format(statement.totalSeconds, "s")))</td>"
                     + "<td data-value=\"\(statement.maxSeconds)\">\(escapeHTML(SVGChart.format(statement.maxSeconds, "s")))</td>"
-                    + "<td>\(statement.rowsReturned + statement.rowsChanged)</td><td>\(statement.fullScanSteps)\(statement.fullScanSteps > 0 ? " ⚠" : "")</td>"
+                    + "<td>\(statement.rowsReturned.addingSaturated(statement.rowsChanged))</td><td>\(statement.fullScanSteps)\(statement.fullScanSteps > 0 ? " ⚠" : "")</td>"
                     + "<td>\(escapeHTML(statement.firstCallSite))</td></tr>"
             }
             html += "</tbody></table>"

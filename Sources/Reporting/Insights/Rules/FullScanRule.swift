@@ -41,7 +41,7 @@ struct FullScanRule: InsightRule {
             groups[key]!.shapes.append(statement.shape)
             groups[key]!.steps = groups[key]!.steps.addingReportingOverflow(statement.fullScanSteps).overflow ? .max
                 : groups[key]!.steps + statement.fullScanSteps
-            groups[key]!.executions += statement.count
+            groups[key]!.executions.addSaturated(statement.count)
             groups[key]!.nanoseconds &+= statement.totalNanoseconds
         }
         return order.compactMap { key in

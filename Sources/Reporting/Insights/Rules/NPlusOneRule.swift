@@ -31,12 +31,12 @@ struct NPlusOneRule: InsightRule {
             let key = path.fetchEntity + "\u{0}" + path.keyPath
             if var group = groups[key] {
                 group.sites.append(path.fetchSite)
-                group.total.objectFaults += loads.objectFaults
-                group.total.relationshipFaults += loads.relationshipFaults
-                group.total.staleReReads += loads.staleReReads
+                group.total.objectFaults.addSaturated(loads.objectFaults)
+                group.total.relationshipFaults.addSaturated(loads.relationshipFaults)
+                group.total.staleReReads.addSaturated(loads.staleReReads)
                 group.total.nanoseconds &+= loads.nanoseconds
                 group.count = group.count.addingReportingOverflow(count).overflow ? .max : group.count + count
-                group.executions += executions
+                group.executions.addSaturated(executions)
                 groups[key] = group
             } else {
                 groups[key] = (path, [path.fetchSite], loads, count, executions)

@@ -40,7 +40,7 @@ struct SortWithoutIndexRule: InsightRule {
                 order.append(group)
             }
             groups[group]!.shapes.append(statement.shape)
-            groups[group]!.sorts += sorts
+            groups[group]!.sorts.addSaturated(sorts)
             groups[group]!.limited = groups[group]!.limited || facts.hasLimit
             groups[group]!.nanoseconds &+= statement.totalNanoseconds
         }

@@ -1,0 +1,89 @@
+import Foundation
+import Reporting
+import TestSupport
+import Testing
+
+/// What a hostile-user trial found, at the process level: counts at
+/// `Int.max`, times that are no finite number, a standard error that
+/// cannot be written. perf-run answers, never traps.
+@Suite struct HostileTrialTests {
+    /// How a perf-run process ended.
+    struct Ending {
+        let status: Int32
+        /// Ended by a signal (a trap is SIGILL or SIGTRAP), not an exit.
+        let signaled: Bool
+        let stdout: String
+        let stderr: String
+    }
+
+    /// Runs perf-run; with `standardError`, its standard error is that
+    /// file (`/dev/full`) and `stderr` is empty.
+    static func perfRun(_ arguments: [String], standardError: String? = nil) throws -> Ending {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: PerfRunProcess.executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = FileManager.default.temporaryDirectory
+        process.standardInput = FileHandle.nullDevice
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        if let standardError {
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: standardError))
+        } else {
+            process.standardError = err
+        }
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = standardError == nil ? err.fileHandleForReading.readDataToEndOfFile() : Data()
+        process.waitUntilExit()
+        return Ending(
+            status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
+            stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-hostile-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    @Test func aReportOfHugeRowCountsRendersAsHTMLAndMarkdown() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var scenario = ScenarioReport(
+            name: "Huge", description: "", dataSet: "selfies", status: .passed,
+            samples: [Sample(wallSeconds: 0.1, cpuSeconds: 0.1, peakResidentBytes: nil)], counters: ["sqlStatements": Int.max])
+        scenario.statements = [StatementReport(
+            shape: "UPDATE \"T\" SET x = ?", purpose: "save", count: 1, totalSeconds: 0.1, maxSeconds: 0.1, rowsReturned: 1,
+            rowsChanged: Int.max, fullScanSteps: 0, firstCallSite: "A.swift:1", queryPlan: nil)]
+        let report = Report(
+            tool: .init(name: "perf-run", version: "0.1.0", commandLine: []),
+            environment: .init(operatingSystem: "Debian", cpuModel: "CPU", cores: 2, swiftVersion: "6.3", sqliteVersion: "3.40.1",
+                               buildConfiguration: "release", gitCommit: nil, hostName: "ci"),
+            configuration: .init(scale: 0.1, seed: 1, iterations: 1, warmup: 0, store: "file", timeoutSeconds: nil),
+            scenarios: [scenario])
+        let path = directory.appendingPathComponent("huge.json").path
+        try ReportFile.json(report).write(to: URL(fileURLWithPath: path))
+        let page = directory.appendingPathComponent("huge.html").path
+        let ending = try Self.perfRun(["report", path, "--html", page, "--markdown", "-"])
+        #expect(!ending.signaled)
+        #expect(ending.status == 0, "\(ending.stderr)")
+        #expect(ending.stdout.contains("| Huge | passed | 0.1000s | \(Int.max) |"))
+        #expect(try String(contentsOfFile: page, encoding: .utf8).contains("<td>\(Int.max)</td>"))
+    }
+
+    @Test func aLogOfHugeRowCountsAddsUpToIntMax() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let statement = "faultline: sql: SELECT t0.pk FROM \"T\" t0\n"
+            + "faultline: annotation: sql execution time: 0.000001s, rows: \(Int.max), changed: 0, purpose: fetch T\n"
+        let path = directory.appendingPathComponent("rows.log").path
+        try (statement + statement).write(toFile: path, atomically: true, encoding: .utf8)
+        let ending = try Self.perfRun(["log", path, "--json"])
+        #expect(!ending.signaled)
+        #expect(ending.status == 0, "\(ending.stderr)")
+        let analysis = try JSONDecoder().decode(SQLLogAnalysis.self, from: Data(ending.stdout.utf8))
+        #expect(analysis.statements.map(\.rows) == [Int.max])
+        #expect(analysis.statements.map(\.count) == [2])
+    }
+}
