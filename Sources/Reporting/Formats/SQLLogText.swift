@@ -15,6 +15,10 @@ public enum SQLLogText {
         if analysis.countRequests > 0 { out += "; \(analysis.countRequests) count requests" }
         if analysis.boundIntarrays > 0 { out += "; \(analysis.boundIntarrays) bound intarrays" }
         out += "\n"
+        if !analysis.limitsReached.isEmpty {
+            out += "\nLimits reached (the analysis is incomplete)\n"
+            for limit in analysis.limitsReached { out += "  \(limit)\n" }
+        }
         if !analysis.insights.isEmpty {
             out += "\nInsights\n"
             for insight in analysis.insights {

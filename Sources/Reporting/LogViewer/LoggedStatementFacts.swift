@@ -15,6 +15,11 @@ import Probes
 /// statements have none. Whether a column has an index is not in a log.
 enum LoggedStatementFacts {
     static func facts(sql: String, arguments: [String]) -> StatementFacts? {
+        // Only a SELECT has facts: other statements (a long INSERT) are not tokenized.
+        let head = sql.unicodeScalars.drop { $0.properties.isWhitespace }
+        guard head.prefix(6).map({ Character($0).uppercased() }).joined() == "SELECT",
+              head.dropFirst(6).first.map({ !(Character($0).isLetter || Character($0).isNumber || $0 == "_" || $0 == "$") }) ?? true
+        else { return nil }
         let tokens = SQLTokens(sql)
         return facts(tokens.list, in: 0..<tokens.list.count, arguments: arguments, parametersBefore: 0)
     }

@@ -10,6 +10,11 @@ public struct SQLLogAnalysis: Codable, Equatable, Sendable {
     public var skippedLines = 0
     /// Lines cut because they were longer than the limit.
     public var truncatedLines = 0
+    /// The analyzer's bounds this log reached, one line each: the bound
+    /// and what reaching it cost (`10,000 distinct statement shapes: 12
+    /// statements of later shapes not counted apart (not in the statements
+    /// table)`). Empty when the analysis is complete.
+    public var limitsReached: [String] = []
     /// First lines whose `CoreData: ` prefix the paste cut (`ata: sql: …`),
     /// read as log lines.
     public var recoveredLines = 0

@@ -34,19 +34,25 @@ extension SQLLogAnalyzer {
     static let maximumRecentStatements = 32
 
     /// A statement finished: an event waits for its call site and plan.
-    mutating func noteStatement(_ statement: PendingStatement, seconds: Double?, rows: Int?, figures: StatementFigures?) {
+    /// `shape` is its shape as kept (``keep(_:)``); with `asEvidence`
+    /// false (a shape beyond the table's bound) the rules do not see it.
+    mutating func noteStatement(
+        _ statement: PendingStatement, shape: String, seconds: Double?, rows: Int?, figures: StatementFigures?, asEvidence: Bool
+    ) {
         if figures?.purpose != nil { sawStatementFigures = true }
+        // Facts from the whole text; the event keeps texts cut.
         let facts = statement.control == nil ? LoggedStatementFacts.facts(sql: statement.sql, arguments: statement.binds) : nil
         let purpose = statement.control != nil ? SQLEvent.transactionPurpose : figures?.purpose ?? "statement"
-        let event = SQLEvent(
-            start: 0, durationNanoseconds: seconds.map { UInt64(max(0, min($0, 1e9)) * 1e9) } ?? 0, thread: 0, sql: statement.sql,
-            shape: statement.shape, shapeID: 0, arguments: statement.binds, rowsReturned: rows ?? 0, rowsChanged: 0,
-            fullScanSteps: figures?.scanned ?? 0, sorts: figures?.sorts ?? 0, autoIndexes: 0, vmSteps: 0, purpose: purpose,
-            queryPlan: statement.plan.isEmpty ? nil : statement.plan, callSite: CallSite(file: sourceName, line: statement.line), facts: facts)
         if candidateHead == nil, statement.control == nil, Self.isSelect(statement.sql) {
             let keyLookup = facts.map { $0.filters.isEmpty && $0.hasOtherConditions } ?? true
             candidateHead = (facts?.entity ?? "?", statement.line, keyLookup)
         }
+        guard asEvidence else { return }
+        let event = SQLEvent(
+            start: 0, durationNanoseconds: seconds.map { UInt64(max(0, min($0, 1e9)) * 1e9) } ?? 0, thread: 0, sql: keep(statement.sql),
+            shape: shape, shapeID: 0, arguments: statement.binds, rowsReturned: rows ?? 0, rowsChanged: 0,
+            fullScanSteps: figures?.scanned ?? 0, sorts: figures?.sorts ?? 0, autoIndexes: 0, vmSteps: 0, purpose: purpose,
+            queryPlan: statement.plan.isEmpty ? nil : statement.plan, callSite: CallSite(file: sourceName, line: statement.line), facts: facts)
         recentStatements.append(event)
         if recentStatements.count > Self.maximumRecentStatements { flushRecentStatements(upTo: 1) }
     }
@@ -55,9 +61,11 @@ extension SQLLogAnalyzer {
     /// (Core Data prints a plan after its statement's annotations).
     mutating func notePlan(_ row: String) {
         if pending != nil {
+            guard pending!.plan.count < Self.maximumPlanRowsPerStatement else { return note(.planRowsPerStatement) }
             pending!.plan.append(row)
         } else if !recentStatements.isEmpty {
             let last = recentStatements.count - 1
+            guard (recentStatements[last].queryPlan?.count ?? 0) < Self.maximumPlanRowsPerStatement else { return note(.planRowsPerStatement) }
             recentStatements[last].queryPlan = (recentStatements[last].queryPlan ?? []) + [row]
         }
     }
@@ -71,9 +79,24 @@ extension SQLLogAnalyzer {
             // A statement whose values the log does not show (level 1) is
             // not known to repeat with the same ones.
             let valuesShown = !event.arguments.isEmpty || !event.sql.contains("?")
-            evidence.add(sql: event, countingRepetitions: valuesShown)
+            evidence.add(sql: event, countingRepetitions: valuesShown && checksRepetitions(of: event))
         }
         recentStatements.removeFirst(taken.count)
+    }
+
+    /// Whether the evidence counts `event`'s repetitions: yes for the
+    /// first ``maximumRepetitionTexts`` texts (the evidence keeps each
+    /// text it counts), no for later ones (the limit noted).
+    private mutating func checksRepetitions(of event: SQLEvent) -> Bool {
+        guard event.purpose != SQLEvent.transactionPurpose else { return true }
+        let text = event.sql.hashValue
+        if repetitionTexts.contains(text) { return true }
+        guard repetitionTexts.count < Self.maximumRepetitionTexts else {
+            note(.repetitionTexts)
+            return false
+        }
+        repetitionTexts.insert(text)
+        return true
     }
 
     // MARK: Core Data's fetches

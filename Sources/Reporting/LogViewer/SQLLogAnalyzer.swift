@@ -15,7 +15,10 @@ import Probes
 /// Memory is bounded whatever the input: at most `maximumShapes` statement
 /// shapes, and per shape at most `maximumValueSets` distinct value hashes
 /// kept to tell duplicates from similar statements (beyond that, new values
-/// count as similar); lines longer than `maximumLineBytes` are cut.
+/// count as similar); lines longer than `maximumLineBytes` are cut; no text
+/// is kept longer than `maximumStoredTextBytes` (a longer one is kept cut,
+/// with its length and a digest). Each bound a log reaches is said in the
+/// analysis (``SQLLogAnalysis/limitsReached``, SQLLogAnalyzer+Limits.swift).
 ///
 /// Counts read from the log (rows) add up saturating at `Int.max`.
 public struct SQLLogAnalyzer {
@@ -29,6 +32,11 @@ public struct SQLLogAnalyzer {
     }
 
     private var analysis = SQLLogAnalysis()
+    /// The bounds reached, and how often (SQLLogAnalyzer+Limits.swift).
+    var limitsReached: [Limit: Int] = [:]
+    /// Hashes of the statement texts checked for repetitions, at most
+    /// ``maximumRepetitionTexts``.
+    var repetitionTexts = Set<Int>()
     private var shapes: [String: Shape] = [:]
     private var shapeOrder: [String] = []
     private var faults: [String: SQLLogAnalysis.FaultSummary] = [:]
@@ -186,6 +194,7 @@ public struct SQLLogAnalyzer {
             if !skippingRestOfLine {
                 carry.withUnsafeBytes { consume(raw: UnsafeRawBufferPointer(rebasing: $0.prefix(Self.maximumLineBytes))) }
                 analysis.truncatedLines += 1
+                note(.lineLength)
             }
             skippingRestOfLine = true
             carry.removeAll(keepingCapacity: true)
@@ -343,9 +352,8 @@ public struct SQLLogAnalyzer {
             wrapCheck(bytes.count)
             return
         }
-        if continuing, let held = heldAnnotation, held.text.utf8.count < Self.maximumJoinedBytes, !Self.isComplete(held.text[...]),
-           !trimmed.isEmpty, bytes.count < 4_096,
-           !Self.startsLikeALogLine(trimmed)
+        if continuing, let held = heldAnnotation, !Self.isComplete(held.text[...]), !trimmed.isEmpty, bytes.count < 4_096,
+           !Self.startsLikeALogLine(trimmed), !joinedTooLong(held.text)
         {
             // An annotation wrapped by a terminal or an e-mail.
             heldAnnotation!.text += " " + trimmed
@@ -358,8 +366,8 @@ public struct SQLLogAnalyzer {
             releaseAnnotation()
             continuing = false
         }
-        if continuing, (pending?.sql.utf8.count ?? Int.max) < Self.maximumJoinedBytes, !trimmed.isEmpty, bytes.count < 4_096,
-           !Self.startsLikeALogLine(trimmed)
+        if continuing, let sql = pending?.sql, !trimmed.isEmpty, bytes.count < 4_096, !Self.startsLikeALogLine(trimmed),
+           !joinedTooLong(sql)
         {
             // A statement wrapped by a terminal, an email or a page.
             pending!.sql += " " + trimmed
@@ -371,6 +379,15 @@ public struct SQLLogAnalyzer {
         continuing = false
         releaseAnnotation()
         analysis.skippedLines += 1
+    }
+
+    /// Whether a wrapped statement or annotation has grown to
+    /// ``maximumJoinedBytes``: a line that would continue it is not joined
+    /// (the limit noted).
+    private mutating func joinedTooLong(_ text: String) -> Bool {
+        guard text.utf8.count >= Self.maximumJoinedBytes else { return false }
+        note(.joinedLength)
+        return true
     }
 
     /// Whether an annotation ends as Core Data's and Faultline's end (a
@@ -513,10 +530,10 @@ public struct SQLLogAnalyzer {
         } else if Self.starts(rest, with: "details: ") {
             let detail = rest.dropFirst(9)
             if let bind = Self.find("bind[", in: detail), let equals = Self.find("] = ", in: detail[bind.upperBound...]) {
-                pending?.binds.append(String(detail[equals.upperBound...]))
+                noteBind(detail[equals.upperBound...])
             } else if let range = Self.find("bound intarray ", in: detail) {
                 analysis.boundIntarrays += 1
-                pending?.binds.append(String(detail[range.upperBound...]))
+                noteBind(detail[range.upperBound...])
             } else if Self.find("EXPLAIN QUERY PLAN", in: detail) != nil {
                 expectingPlan = true
             } else if let row = Self.planRow(String(detail)) {
@@ -537,11 +554,19 @@ public struct SQLLogAnalyzer {
         }
     }
 
+    /// A bound value of the statement under way, kept cut (``keep(_:)``),
+    /// at most ``maximumBindsPerStatement`` of them.
+    private mutating func noteBind(_ value: Substring) {
+        guard pending != nil else { return }
+        guard pending!.binds.count < Self.maximumBindsPerStatement else { return note(.binds) }
+        pending!.binds.append(keep(String(value)))
+    }
+
     private mutating func annotation(_ text: Substring, line: Int) {
         if Self.starts(text, with: "Bound intarray ") || Self.starts(text, with: "bound intarray ") {
             // Core Data prints a bound key list as an annotation of its own.
             analysis.boundIntarrays += 1
-            pending?.binds.append(String(text.dropFirst(15)))
+            noteBind(text.dropFirst(15))
         } else if Self.starts(text, with: "sql execution time: ") || Self.starts(text, with: "sql connection fetch time: ") {
             let seconds = Self.seconds(in: text)
             let rows = Self.number(after: "rows: ", in: text)
@@ -565,7 +590,7 @@ public struct SQLLogAnalyzer {
             let source = Self.starts(rest, with: "database") ? "database" : (Self.starts(rest, with: "context") ? "context" : "row cache")
             // The object's URI, before what a lazy load adds to the line.
             let object = Self.find(" (", in: rest).map { rest[..<$0.lowerBound] } ?? rest
-            Self.note(&faults, entity: Self.entity(in: object) ?? "?", source: source, line: line)
+            note(.faults, entity: Self.entity(in: object) ?? "?", source: source, line: line)
             noteFault(text, object: object, source: source, line: line)
             let index = bucket(line)
             timeline[index].faults += 1
@@ -578,11 +603,11 @@ public struct SQLLogAnalyzer {
             let source = fromRowCache ? "row cache" : "database"
             let head = Self.find(" fulfilled ", in: text).map { text[..<$0.lowerBound] } ?? text
             let entity = Self.entity(in: head) ?? "?"
-            Self.note(&relationshipFaults, entity: "\(entity).\(relationship)", source: source, line: line)
+            note(.relationshipFaults, entity: "\(entity).\(relationship)", source: source, line: line)
             noteRelationshipFault(text, entity: entity, relationship: String(relationship), fromDatabase: !fromRowCache, line: line)
         } else if let range = Self.find("Prefetching with key '", in: text) {
             let key = text[range.upperBound...].prefix { $0 != "'" }
-            Self.note(&prefetches, entity: String(key), source: "prefetch", line: line)
+            note(.prefetches, entity: String(key), source: "prefetch", line: line)
         } else {
             noteOperation(text, line: line)
         }
@@ -632,36 +657,48 @@ public struct SQLLogAnalyzer {
     private mutating func finishStatement(seconds: Double?, rows: Int?, figures: StatementFigures? = nil) {
         guard let statement = pending else { return }
         pending = nil
-        noteStatement(statement, seconds: seconds, rows: rows, figures: figures)
-        lastShape = statement.shape
-        if shapes[statement.shape] == nil {
-            guard shapes.count < Self.maximumShapes else { return }
-            shapes[statement.shape] = Shape(summary: .init(
-                shape: statement.shape, count: 0, duplicates: 0, totalSeconds: 0, maxSeconds: 0, rows: 0, firstLine: statement.line))
-            shapeOrder.append(statement.shape)
+        // The shape as kept: cut when long, its digest keeping it apart.
+        let key = keep(statement.shape)
+        let listed: Bool
+        if shapes[key] != nil {
+            listed = true
+        } else if shapes.count < Self.maximumShapes {
+            shapes[key] = Shape(summary: .init(
+                shape: key, count: 0, duplicates: 0, totalSeconds: 0, maxSeconds: 0, rows: 0, firstLine: statement.line))
+            shapeOrder.append(key)
+            listed = true
+        } else {
+            note(.shapes)
+            listed = false
         }
-        // Taken out and put back: mutating a copy would copy its value set.
-        var shape = shapes.removeValue(forKey: statement.shape)!
+        // The insight rules see the listed shapes only: their memory is bounded too.
+        noteStatement(statement, shape: key, seconds: seconds, rows: rows, figures: figures, asEvidence: listed)
+        lastShape = key
         if statement.control != nil || !Self.isSelect(statement.shape) {
             fetchHead = nil
         } else if fetchHead == nil {
-            fetchHead = statement.shape
+            fetchHead = key
         }
-        shape.summary.count += 1
-        shape.summary.totalSeconds += seconds ?? 0
-        shape.summary.maxSeconds = max(shape.summary.maxSeconds, seconds ?? 0)
-        shape.summary.rows.addSaturated(rows ?? 0)
-        // The values: the bound ones, or the statement's literals.
-        var hasher = Hasher()
-        hasher.combine(statement.binds)
-        if statement.binds.isEmpty { hasher.combine(statement.sql) }
-        let hash = hasher.finalize()
-        if shape.valueHashes.contains(hash) {
-            shape.summary.duplicates += 1
-        } else if shape.valueHashes.count < Self.maximumValueSets {
-            shape.valueHashes.insert(hash)
+        // Taken out and put back: mutating a copy would copy its value set.
+        if listed, var shape = shapes.removeValue(forKey: key) {
+            shape.summary.count += 1
+            shape.summary.totalSeconds += seconds ?? 0
+            shape.summary.maxSeconds = max(shape.summary.maxSeconds, seconds ?? 0)
+            shape.summary.rows.addSaturated(rows ?? 0)
+            // The values: the bound ones, or the statement's literals.
+            var hasher = Hasher()
+            hasher.combine(statement.binds)
+            if statement.binds.isEmpty { hasher.combine(statement.sql) }
+            let hash = hasher.finalize()
+            if shape.valueHashes.contains(hash) {
+                shape.summary.duplicates += 1
+            } else if shape.valueHashes.count < Self.maximumValueSets {
+                shape.valueHashes.insert(hash)
+            } else {
+                note(.valueSets)
+            }
+            shapes[key] = shape
         }
-        shapes[statement.shape] = shape
         if !openTransactions.isEmpty, statement.control == nil {
             openTransactions[openTransactions.count - 1].statements += 1
             analysis.statementsInTransactions += 1
@@ -693,7 +730,10 @@ public struct SQLLogAnalyzer {
     private mutating func noteTransaction(_ control: TransactionControl, line: Int) {
         switch control {
         case .begin:
-            if openTransactions.count == 64 { closeTransaction("unfinished") }  // bounded
+            if openTransactions.count == Self.maximumOpenTransactions {  // bounded
+                closeTransaction("unfinished")
+                note(.openTransactions)
+            }
             openTransactions.append(.init(firstLine: line, statements: 0, outcome: ""))
             analysis.transactions += 1
         case .commit: closeTransaction("commit")
@@ -719,23 +759,45 @@ public struct SQLLogAnalyzer {
         var row = row.trimmingCharacters(in: .whitespaces)
         // Faultline's own mark; the analysis marks full scans itself.
         if row.hasSuffix("[full scan]") { row = row.dropLast(11).trimmingCharacters(in: .whitespaces) }
-        notePlan(row)
         let fullScan = QueryPlan.isFullScan(row)
-        if fullScan, fullScans.count < 1_000 { fullScans.insert(row) }
+        row = keep(row)
+        notePlan(row)
         if planRows[row] != nil {
             planRows[row]!.count += 1
-        } else if planRows.count < 1_000 {
+        } else if planRows.count < Self.maximumPlanRows {
             planRows[row] = .init(row: row, count: 1, fullScan: fullScan, firstLine: analysis.lines)
+            if fullScan { fullScans.insert(row) }
+        } else {
+            note(.planRows)
         }
     }
 
-    private static func note(_ table: inout [String: SQLLogAnalysis.FaultSummary], entity: String, source: String, line: Int) {
+    /// The tables of faults by entity and source.
+    private enum FaultTable {
+        case faults, relationshipFaults, prefetches
+    }
+
+    /// Counts a fault (relationship fault, prefetch) of `entity` from
+    /// `source`; names kept cut, at most ``maximumShapes`` per table.
+    private mutating func note(_ table: FaultTable, entity: String, source: String, line: Int) {
+        let (entity, source) = (keep(entity), keep(source))
+        let counted = switch table {
+        case .faults: Self.note(&faults, entity: entity, source: source, line: line)
+        case .relationshipFaults: Self.note(&relationshipFaults, entity: entity, source: source, line: line)
+        case .prefetches: Self.note(&prefetches, entity: entity, source: source, line: line)
+        }
+        if !counted { note(.faultEntries) }
+    }
+
+    /// Counts one in `table`; false when the table is full.
+    private static func note(_ table: inout [String: SQLLogAnalysis.FaultSummary], entity: String, source: String, line: Int) -> Bool {
         let key = "\(entity)\u{0}\(source)"
         if table[key] == nil {
-            guard table.count < Self.maximumShapes else { return }
+            guard table.count < Self.maximumShapes else { return false }
             table[key] = .init(entity: entity, source: source, count: 0, firstLine: line)
         }
         table[key]!.count += 1
+        return true
     }
 
     /// The text without leading and trailing spaces and tabs.
@@ -807,6 +869,7 @@ public struct SQLLogAnalyzer {
         result.insights = insights()
         result.timeline = timeline
         result.linesPerBucket = linesPerBucket
+        result.limitsReached = limitDescriptions
         return result
     }
 }

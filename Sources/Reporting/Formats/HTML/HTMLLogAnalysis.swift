@@ -12,6 +12,10 @@ public enum HTMLLogAnalysis {
         html += "<p>\(analysis.logLines) log lines (\(escapeHTML(analysis.formats.joined(separator: ", ")))) of \(analysis.lines) read, "
             + "\(analysis.skippedLines) skipped, \(analysis.truncatedLines) cut. \(executions) statements in \(analysis.statements.count) shapes; "
             + "\(analysis.transactions) transactions holding \(analysis.statementsInTransactions) statements.</p>"
+        if !analysis.limitsReached.isEmpty {
+            html += "<h2>Limits reached</h2><p class=\"error\">The analysis is incomplete: the log reached these bounds of the reader.</p>"
+                + "<ul class=\"limits\">" + analysis.limitsReached.map { "<li>\(escapeHTML($0))</li>" }.joined() + "</ul>"
+        }
         if !analysis.insights.isEmpty {
             html += "<h2>Insights</h2><ul class=\"insights\">"
             for insight in analysis.insights {

@@ -1,0 +1,144 @@
+import Foundation
+import Probes
+import Testing
+@testable import Reporting
+
+/// `perf-run log`'s bounds: memory stays bounded whatever the log, and a
+/// bound reached is always said (`limitsReached`), in the text, the JSON
+/// and the HTML page.
+@Suite struct SQLLogLimitTests {
+    static func analyze(_ lines: [String]) -> (SQLLogAnalyzer, SQLLogAnalysis) {
+        var analyzer = SQLLogAnalyzer()
+        for line in lines { analyzer.consume(line: Data(line.utf8)) }
+        let analysis = analyzer.finish()
+        return (analyzer, analysis)
+    }
+
+    static func statement(_ sql: String, seconds: String = "0.000010s", rows: Int = 1) -> [String] {
+        ["faultline: sql: \(sql)", "faultline: annotation: sql execution time: \(seconds), rows: \(rows), changed: 0, purpose: fetch T"]
+    }
+
+    // MARK: Shapes
+
+    @Test func twentyThousandShapesSayTheCapWasReached() throws {
+        let lines = (0..<20_000).flatMap { Self.statement("SELECT t0.c\($0) FROM \"T\" t0") }
+        let (_, analysis) = Self.analyze(lines)
+        #expect(analysis.statements.count == 10_000)
+        #expect(analysis.statements.map(\.count).reduce(0, +) == 10_000)
+        let limit = "10,000 distinct statement shapes: 10,000 statements of later shapes not counted apart (not in the statements table)"
+        #expect(analysis.limitsReached == [limit])
+        // Still counted along the log.
+        #expect(analysis.timeline.map(\.statements).reduce(0, +) == 20_000)
+        #expect(SQLLogText.render(analysis).contains("\nLimits reached (the analysis is incomplete)\n  \(limit)\n"))
+        #expect(HTMLLogAnalysis.render(analysis, title: "shapes").contains("<ul class=\"limits\"><li>\(limit)</li></ul>"))
+        let json = try JSONSerialization.jsonObject(with: try ReportFile.json(analysis)) as? [String: Any]
+        #expect(json?["limitsReached"] as? [String] == [limit])
+    }
+
+    @Test func aLogWithinEveryBoundSaysNone() throws {
+        let (_, analysis) = Self.analyze(Self.statement("SELECT 1") + Self.statement("SELECT 2"))
+        #expect(analysis.limitsReached.isEmpty)
+        #expect(!SQLLogText.render(analysis).contains("Limits reached"))
+        #expect(!HTMLLogAnalysis.render(analysis, title: "small").contains("Limits reached"))
+    }
+
+    /// 400 statement shapes of 1 MiB each (long INSERTs: a SELECT's text is
+    /// also read for the insight rules, which takes minutes in a debug
+    /// build): the analysis keeps 4 KiB and a little of each, in its
+    /// table and in the evidence the insight rules read.
+    @Test func fourHundredShapesOfOneMebibyteAreKeptCut() throws {
+        let body = String(repeating: "x", count: (1 << 20) - 100)
+        var analyzer = SQLLogAnalyzer()
+        for index in 0..<400 {
+            analyzer.consume(line: Data("faultline: sql: INSERT INTO \"T\" (\(body)\(index)) VALUES (1)".utf8))
+            analyzer.consume(line: Data("faultline: annotation: sql execution time: 0.000010s, rows: 0, changed: 1, purpose: save".utf8))
+        }
+        let analysis = analyzer.finish()
+        #expect(analysis.statements.count == 400)
+        #expect(analysis.truncatedLines == 0)
+        let bound = SQLLogAnalyzer.maximumStoredTextBytes + 64
+        #expect(analysis.statements.allSatisfy { $0.shape.utf8.count <= bound })
+        for statement in analysis.statements {
+            // `INSERT INTO "T" (` and `) VALUES (?)` around the body and the index.
+            let length = 17 + (1 << 20) - 100 + String(statement.firstLine / 2).count + 12
+            #expect(statement.shape.hasPrefix("INSERT INTO \"T\" (xxx"))
+            #expect(statement.shape.contains("… (\(length) bytes, digest "), "\(statement.shape.suffix(60))")
+        }
+        // What the insight rules keep: cut too.
+        #expect(analyzer.evidence.statements.count == 400)
+        #expect(analyzer.evidence.statements.allSatisfy { $0.shape.utf8.count <= bound })
+        #expect(analysis.limitsReached == [
+            "texts longer than 4,096 bytes (statements, bound values, plan rows, names): 800 kept cut, ending with their length and a "
+                + "digest of the whole (texts that differ after the cut stay apart)",
+        ])
+    }
+
+    @Test func twoLongShapesThatDifferAfterTheCutAreCountedApart() {
+        let head = "SELECT " + String(repeating: "x", count: 8_000)
+        let lines = Self.statement(head + " FROM a") + Self.statement(head + " FROM b") + Self.statement(head + " FROM a")
+        let (_, analysis) = Self.analyze(lines)
+        #expect(analysis.statements.map(\.count).sorted() == [1, 2])
+        let shapes = analysis.statements.map(\.shape)
+        #expect(Set(shapes).count == 2)
+        #expect(shapes.allSatisfy { $0.hasPrefix(String(head.prefix(4_096)) + "… (8014 bytes, digest ") })
+    }
+
+    @Test func aTextIsCutAtACharacterWithItsLengthAndDigest() {
+        // 3-byte characters: 1,365 of them fit in 4,096 bytes.
+        #expect(SQLLogAnalyzer.cut(String(repeating: "€", count: 3_000))
+            == String(repeating: "€", count: 1_365) + "… (9000 bytes, digest 80b724e51ee51aa5)")
+        #expect(SQLLogAnalyzer.cut("SELECT " + String(repeating: "x", count: 5_000))
+            == "SELECT " + String(repeating: "x", count: 4_089) + "… (5007 bytes, digest 2d6d44c634ce2b17)")
+        var analyzer = SQLLogAnalyzer()
+        let short = String(repeating: "y", count: SQLLogAnalyzer.maximumStoredTextBytes)
+        #expect(analyzer.keep(short) == short)
+        #expect(analyzer.limitsReached.isEmpty)
+    }
+
+    // MARK: Other bounds
+
+    @Test func everyOtherBoundReachedIsSaid() {
+        func limits(_ lines: [String]) -> [String] { Self.analyze(lines).1.limitsReached }
+
+        // Plan rows: 1,000 distinct, then 2 more.
+        #expect(limits(Self.statement("SELECT 1") + (0..<1_002).map { "faultline: plan: SEARCH t\($0) USING INTEGER PRIMARY KEY (rowid=?)" }) == [
+            "1,000 distinct query plan rows: 2 later rows not listed", "1,000 query plan rows for one statement: 2 later rows not kept with it",
+        ])
+        // Bound values of one shape: 4,096 distinct, then 4 more.
+        let select = "faultline: sql: SELECT t0.pk FROM \"T\" t0 WHERE t0.pk = ?"
+        #expect(limits((0..<4_100).flatMap { [select, "faultline: details: bind[0] = \($0)", "faultline: annotation: sql execution time: 0.000001s, rows: 1, changed: 0, purpose: fault"] }) == [
+            "4,096 distinct bound values for one shape: 4 executions with later values counted as similar, not checked for duplicates",
+        ])
+        // Transactions: 65 open at once.
+        #expect(limits((0..<65).map { _ in "faultline: sql: BEGIN DEFERRED" }) == ["64 transactions open at once: 1 ended as unfinished"])
+        // Faults: 10,001 entities.
+        #expect(limits((0...10_000).map { "faultline: annotation: fault fulfilled from row cache for E\($0)/p1 in 0.000001s" }) == [
+            "10,000 entities and sources in a table of faults, relationship faults or prefetches: 1 faults of later ones not listed",
+        ])
+        // Statement texts checked for repetitions: 20,000, then 1 more (values as literals).
+        #expect(limits((0...20_000).flatMap { Self.statement("SELECT t0.pk FROM \"T\" t0 WHERE t0.pk = \($0)") }) == [
+            "4,096 distinct bound values for one shape: 15,905 executions with later values counted as similar, not checked for duplicates",
+            "20,000 distinct statement texts: 1 executions of later texts not checked for repeated statements",
+        ])
+        // Bound values of one statement: 32,766, then 2 more.
+        #expect(limits(["faultline: sql: SELECT 1"] + (0..<32_768).map { "faultline: details: bind[\($0)] = 1" }) == [
+            "32,766 bound values for one statement: 2 later values not kept",
+        ])
+        // A wrapped statement grows to 64 KiB: then a continuation is not joined.
+        let wrapped = ["CoreData: sql: SELECT " + String(repeating: "x", count: 65_536)] + ["t0.ZNAME, t0.ZRATING FROM ZITEM t0 WHERE t0.ZNAME = ?"]
+        #expect(limits(wrapped) == ["wrapped lines joined up to 65,536 bytes: 1 continuation lines beyond that not joined", texts(2)])
+    }
+
+    private func texts(_ count: Int) -> String {
+        "texts longer than 4,096 bytes (statements, bound values, plan rows, names): \(count) kept cut, ending with their length and a "
+            + "digest of the whole (texts that differ after the cut stay apart)"
+    }
+
+    @Test func aCutLineIsABoundReached() throws {
+        var analyzer = SQLLogAnalyzer()
+        // A line is cut when more than the bound waits for its newline.
+        analyzer.consume(chunk: Data("faultline: sql: SELECT 1\n".utf8) + Data(repeating: UInt8(ascii: "x"), count: SQLLogAnalyzer.maximumLineBytes + 1))
+        analyzer.consume(chunk: Data("\n".utf8))
+        #expect(analyzer.finish().limitsReached == ["lines longer than 1,048,576 bytes: 1 cut there, the rest of each skipped"])
+    }
+}
