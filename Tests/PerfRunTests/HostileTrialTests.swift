@@ -86,4 +86,30 @@ import Testing
         #expect(analysis.statements.map(\.rows) == [Int.max])
         #expect(analysis.statements.map(\.count) == [2])
     }
+
+    /// Times that are no finite number (Core Data's `inf`, a number too
+    /// large for a Double): unknown, counted, and valid JSON.
+    @Test(arguments: [
+        "CoreData: sql: SELECT 1\nCoreData: annotation: sql execution time: inf\n",
+        "faultline: sql: SELECT 1\nfaultline: annotation: sql execution time: 1\(String(repeating: "0", count: 400))s, rows: 1, changed: 0, purpose: fetch T\n",
+        "faultline: sql: SELECT 1\nfaultline: annotation: sql execution time: nan, rows: 1, changed: 0, purpose: fetch T\n",
+    ])
+    func aLogWithATimeThatIsNoFiniteNumberIsValidJSON(log: String) throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("times.log").path
+        try log.write(toFile: path, atomically: true, encoding: .utf8)
+        let ending = try Self.perfRun(["log", "--json", path])
+        #expect(!ending.signaled)
+        #expect(ending.status == 0, "\(ending.stderr)")
+        #expect(ending.stderr.isEmpty)
+        let analysis = try JSONDecoder().decode(SQLLogAnalysis.self, from: Data(ending.stdout.utf8))
+        #expect(analysis.statements.map(\.count) == [1])
+        #expect(analysis.statements.map(\.totalSeconds) == [0])
+        #expect(analysis.timesNotFinite == 1)
+        #expect(analysis.firstTimeNotFiniteLine == 2)
+        let text = try Self.perfRun(["log", path])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("1 statement time was not a finite number of seconds (inf, nan, too large) at line 2: taken as unknown"))
+    }
 }

@@ -5,7 +5,8 @@ import Testing
 
 /// `perf-run log`'s bounds: memory stays bounded whatever the log, and a
 /// bound reached is always said (`limitsReached`), in the text, the JSON
-/// and the HTML page.
+/// and the HTML page. Times that are no finite number are unknown and
+/// counted, and never reach the JSON encoder.
 @Suite struct SQLLogLimitTests {
     static func analyze(_ lines: [String]) -> (SQLLogAnalyzer, SQLLogAnalysis) {
         var analyzer = SQLLogAnalyzer()
@@ -38,6 +39,8 @@ import Testing
     @Test func aLogWithinEveryBoundSaysNone() throws {
         let (_, analysis) = Self.analyze(Self.statement("SELECT 1") + Self.statement("SELECT 2"))
         #expect(analysis.limitsReached.isEmpty)
+        #expect(analysis.timesNotFinite == 0)
+        #expect(analysis.firstTimeNotFiniteLine == nil)
         #expect(!SQLLogText.render(analysis).contains("Limits reached"))
         #expect(!HTMLLogAnalysis.render(analysis, title: "small").contains("Limits reached"))
     }
@@ -127,6 +130,14 @@ import Testing
         // A wrapped statement grows to 64 KiB: then a continuation is not joined.
         let wrapped = ["CoreData: sql: SELECT " + String(repeating: "x", count: 65_536)] + ["t0.ZNAME, t0.ZRATING FROM ZITEM t0 WHERE t0.ZNAME = ?"]
         #expect(limits(wrapped) == ["wrapped lines joined up to 65,536 bytes: 1 continuation lines beyond that not joined", texts(2)])
+        // Times adding up beyond the largest Double.
+        let hugeTime = "1" + String(repeating: "0", count: 308) + "s"
+        let (_, summed) = Self.analyze(Self.statement("SELECT c", seconds: hugeTime) + Self.statement("SELECT c", seconds: hugeTime))
+        #expect(summed.statements.first?.totalSeconds == .greatestFiniteMagnitude)
+        #expect(summed.limitsReached == [
+            "times adding up beyond 1.7976931348623157e+308 s: 2 sums held there",
+        ])
+        #expect(throws: Never.self) { try ReportFile.json(summed) }
     }
 
     private func texts(_ count: Int) -> String {
@@ -140,5 +151,46 @@ import Testing
         analyzer.consume(chunk: Data("faultline: sql: SELECT 1\n".utf8) + Data(repeating: UInt8(ascii: "x"), count: SQLLogAnalyzer.maximumLineBytes + 1))
         analyzer.consume(chunk: Data("\n".utf8))
         #expect(analyzer.finish().limitsReached == ["lines longer than 1,048,576 bytes: 1 cut there, the rest of each skipped"])
+    }
+
+    // MARK: Times
+
+    @Test func timesThatAreNoFiniteNumberAreUnknownAndCounted() throws {
+        let huge = String(repeating: "9", count: 400)
+        let lines = Self.statement("SELECT c1", seconds: "0.5s")  // lines 1-2
+            + ["CoreData: sql: SELECT c2", "CoreData: annotation: sql execution time: inf"]  // 3-4
+            + Self.statement("SELECT c3", seconds: "\(huge)s")  // 5-6
+            + Self.statement("SELECT c4", seconds: "nan")  // 7-8
+            + Self.statement("SELECT c5", seconds: "1e999s")  // 9-10
+            + Self.statement("SELECT c6", seconds: "-1s")  // 11-12
+            + Self.statement("SELECT c7", seconds: "#.######s")  // masked: unknown, not counted
+            + ["CoreData: sql: SELECT c8", "CoreData: annotation: total count request execution time: infinity for count of 3."]  // 15-16
+            + Self.statement("SELECT c9", seconds: "2.5e-3s")
+        let (_, analysis) = Self.analyze(lines)
+        #expect(analysis.statements.count == 9)
+        #expect(analysis.statements.allSatisfy { $0.count == 1 && $0.totalSeconds.isFinite && $0.maxSeconds.isFinite })
+        #expect(analysis.statements.map(\.totalSeconds).reduce(0, +) == 0.5 + 2.5e-3)
+        #expect(analysis.timesNotFinite == 6)
+        #expect(analysis.firstTimeNotFiniteLine == 4)
+        #expect(analysis.timeline.allSatisfy { $0.seconds.isFinite })
+        let note = "6 statement times were not a finite number of seconds (inf, nan, too large), the first at line 4: taken as unknown"
+        #expect(SQLLogText.render(analysis).contains("\n" + note + "\n"))
+        #expect(HTMLLogAnalysis.render(analysis, title: "times").contains("<p class=\"error\">\(note).</p>"))
+        let json = try JSONSerialization.jsonObject(with: try ReportFile.json(analysis)) as? [String: Any]
+        #expect(json?["timesNotFinite"] as? Int == 6)
+        #expect(json?["firstTimeNotFiniteLine"] as? Int == 4)
+    }
+
+    @Test func timesAreReadAsBefore() {
+        func time(_ text: String) -> SQLLogAnalyzer.TimeReading { SQLLogAnalyzer.time(in: text[...]) }
+        #expect(time("sql execution time: 0.0021s, rows: 3") == .seconds(0.0021))
+        #expect(time("sql connection fetch time: 0.0001s") == .seconds(0.0001))
+        #expect(time("total count request execution time: 0.0007s for count of 1.") == .seconds(0.0007))
+        #expect(time("sql execution time: 1e-05s") == .seconds(1e-05))
+        #expect(time("sql execution time: #.######s, rows: 3") == .unknown)
+        #expect(time("sql execution time: , rows: 3") == .unknown)
+        #expect(time("no time here") == .unknown)
+        #expect(time("sql execution time: Inf") == .notFinite)
+        #expect(time("sql execution time: -0.5s") == .notFinite)
     }
 }

@@ -15,6 +15,7 @@ public enum SQLLogText {
         if analysis.countRequests > 0 { out += "; \(analysis.countRequests) count requests" }
         if analysis.boundIntarrays > 0 { out += "; \(analysis.boundIntarrays) bound intarrays" }
         out += "\n"
+        if let note = timesNote(analysis) { out += note + "\n" }
         if !analysis.limitsReached.isEmpty {
             out += "\nLimits reached (the analysis is incomplete)\n"
             for limit in analysis.limitsReached { out += "  \(limit)\n" }
@@ -54,6 +55,15 @@ public enum SQLLogText {
             }
         }
         return out
+    }
+
+    /// The statements whose time was no finite number, in one line; nil
+    /// when there were none.
+    static func timesNote(_ analysis: SQLLogAnalysis) -> String? {
+        guard analysis.timesNotFinite > 0 else { return nil }
+        let first = analysis.firstTimeNotFiniteLine.map { analysis.timesNotFinite == 1 ? " at line \($0)" : ", the first at line \($0)" } ?? ""
+        return "\(analysis.timesNotFinite) statement time\(analysis.timesNotFinite == 1 ? " was" : "s were") not a finite number of seconds "
+            + "(inf, nan, too large)\(first): taken as unknown"
     }
 
     private static func pad(_ value: Int, _ width: Int) -> String {

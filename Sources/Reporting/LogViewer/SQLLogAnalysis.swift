@@ -15,6 +15,12 @@ public struct SQLLogAnalysis: Codable, Equatable, Sendable {
     /// statements of later shapes not counted apart (not in the statements
     /// table)`). Empty when the analysis is complete.
     public var limitsReached: [String] = []
+    /// Statements whose time was given but is not a finite number of
+    /// seconds (`inf`, `nan`, a number too large for a `Double`): counted
+    /// as statements, their time as unknown (as a masked `#.######s` is);
+    /// and the line of the first.
+    public var timesNotFinite = 0
+    public var firstTimeNotFiniteLine: Int?
     /// First lines whose `CoreData: ` prefix the paste cut (`ata: sql: …`),
     /// read as log lines.
     public var recoveredLines = 0

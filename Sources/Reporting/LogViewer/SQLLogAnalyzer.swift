@@ -20,7 +20,9 @@ import Probes
 /// with its length and a digest). Each bound a log reaches is said in the
 /// analysis (``SQLLogAnalysis/limitsReached``, SQLLogAnalyzer+Limits.swift).
 ///
-/// Counts read from the log (rows) add up saturating at `Int.max`.
+/// Counts read from the log (rows) add up saturating at `Int.max`, times
+/// at the largest finite `Double`; a time that is not a finite number
+/// (`inf`, `nan`) is unknown, and counted (``SQLLogAnalysis/timesNotFinite``).
 public struct SQLLogAnalyzer {
     public static let maximumShapes = 10_000
     public static let maximumValueSets = 4_096
@@ -568,12 +570,12 @@ public struct SQLLogAnalyzer {
             analysis.boundIntarrays += 1
             noteBind(text.dropFirst(15))
         } else if Self.starts(text, with: "sql execution time: ") || Self.starts(text, with: "sql connection fetch time: ") {
-            let seconds = Self.seconds(in: text)
+            let seconds = seconds(in: text, line: line)
             let rows = Self.number(after: "rows: ", in: text)
             finishStatement(seconds: seconds, rows: rows, figures: StatementFigures(text))
         } else if Self.starts(text, with: "total count request execution time: ") {
             analysis.countRequests += 1
-            finishStatement(seconds: Self.seconds(in: text), rows: nil)
+            finishStatement(seconds: seconds(in: text, line: line), rows: nil)
             fetchHead = nil
         } else if Self.starts(text, with: "total fetch execution time: ") {
             // Core Data: the rows of the fetch just run.
@@ -682,7 +684,7 @@ public struct SQLLogAnalyzer {
         // Taken out and put back: mutating a copy would copy its value set.
         if listed, var shape = shapes.removeValue(forKey: key) {
             shape.summary.count += 1
-            shape.summary.totalSeconds += seconds ?? 0
+            shape.summary.totalSeconds = add(shape.summary.totalSeconds, seconds ?? 0)
             shape.summary.maxSeconds = max(shape.summary.maxSeconds, seconds ?? 0)
             shape.summary.rows.addSaturated(rows ?? 0)
             // The values: the bound ones, or the statement's literals.
@@ -705,7 +707,13 @@ public struct SQLLogAnalyzer {
         }
         let index = bucket(statement.line)
         timeline[index].statements += 1
-        timeline[index].seconds += seconds ?? 0
+        timeline[index].seconds = add(timeline[index].seconds, seconds ?? 0)
+    }
+
+    /// A statement's time that is no finite number: counted, taken as unknown.
+    mutating func noteTimeNotFinite(line: Int) {
+        analysis.timesNotFinite += 1
+        if analysis.firstTimeNotFiniteLine == nil { analysis.firstTimeNotFiniteLine = line }
     }
 
     /// BEGIN, COMMIT (or END), ROLLBACK: read once per statement; not
@@ -826,15 +834,6 @@ public struct SQLLogAnalyzer {
             while start > 0, isNameByte(bytes[start - 1]) { start -= 1 }
             return start == slash ? nil : String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<slash]), as: UTF8.self)
         }
-    }
-
-    /// The number after the first `:` (`…time: 0.0021s`); nil for `#.######s`.
-    static func seconds(in text: Substring) -> Double? {
-        let utf8 = text.utf8
-        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-        let digits = utf8[utf8.index(after: colon)...].drop { $0 == 0x20 }
-            .prefix { (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") }
-        return Double(String(decoding: digits, as: UTF8.self))
     }
 
     /// The ASCII digits right after `marker`.

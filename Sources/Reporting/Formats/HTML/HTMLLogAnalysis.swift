@@ -12,6 +12,7 @@ public enum HTMLLogAnalysis {
         html += "<p>\(analysis.logLines) log lines (\(escapeHTML(analysis.formats.joined(separator: ", ")))) of \(analysis.lines) read, "
             + "\(analysis.skippedLines) skipped, \(analysis.truncatedLines) cut. \(executions) statements in \(analysis.statements.count) shapes; "
             + "\(analysis.transactions) transactions holding \(analysis.statementsInTransactions) statements.</p>"
+        if let note = SQLLogText.timesNote(analysis) { html += "<p class=\"error\">\(escapeHTML(note)).</p>" }
         if !analysis.limitsReached.isEmpty {
             html += "<h2>Limits reached</h2><p class=\"error\">The analysis is incomplete: the log reached these bounds of the reader.</p>"
                 + "<ul class=\"limits\">" + analysis.limitsReached.map { "<li>\(escapeHTML($0))</li>" }.joined() + "</ul>"
