@@ -112,4 +112,33 @@ import Testing
         #expect(text.status == 0)
         #expect(text.stdout.contains("1 statement time was not a finite number of seconds (inf, nan, too large) at line 2: taken as unknown"))
     }
+
+    /// `--sql-debug 2` with standard error on a full device: the log stops,
+    /// the run goes on and writes its report.
+    @Test func aRunWhoseStandardErrorIsFullWritesItsReport() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let json = directory.appendingPathComponent("run.json").path
+        let ending = try Self.perfRun(
+            ["run", "FetchAll", "--scale", "0.02", "--iterations", "1", "--warmup", "0", "--sql-debug", "2", "--json", json,
+             "--html", directory.appendingPathComponent("run.html").path],
+            standardError: "/dev/full")
+        #expect(!ending.signaled, "status \(ending.status)")
+        let report = try ReportFile.read(json)
+        #expect(report.scenarios.map(\.name) == ["FetchAll"])
+        #expect(report.scenarios.map(\.status) == [.passed])
+    }
+
+    /// The same with `--sql-log` on a full device.
+    @Test func aRunWhoseSQLLogIsFullWritesItsReport() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let json = directory.appendingPathComponent("run.json").path
+        let ending = try Self.perfRun(
+            ["run", "FetchAll", "--scale", "0.02", "--iterations", "1", "--warmup", "0", "--sql-debug", "2", "--sql-log", "/dev/full",
+             "--json", json, "--html", directory.appendingPathComponent("run.html").path])
+        #expect(!ending.signaled, "status \(ending.status): \(ending.stderr)")
+        let report = try ReportFile.read(json)
+        #expect(report.scenarios.map(\.status) == [.passed])
+    }
 }

@@ -12,26 +12,43 @@ import Synchronization
 /// The format is specified line by line in docs/sql-debug-log.md.
 public final class SQLDebugLogSink: EventSink {
     public let level: Int
+    /// The destination's name in messages (``WriteFailure``): the name
+    /// given to the initializer, else `standard error`, the file's path, or
+    /// `file descriptor N`.
+    public let destinationName: String
     private let output: Mutex<TextOutput>
+    /// Set at the first write error: nothing more is formatted nor written.
+    private let stopped = Atomic<Bool>(false)
 
     /// Where the log goes.
     public enum Destination: Sendable {
         case standardError
         case file(String)
+        /// A descriptor opened elsewhere, written to and never closed here.
+        case descriptor(Int32)
     }
 
-    /// - Parameter level: 1 to 4 (clamped).
-    public init(level: Int, destination: Destination = .standardError) throws {
+    /// - Parameters:
+    ///   - level: 1 to 4 (clamped).
+    ///   - name: the destination in messages, as the user named it (say,
+    ///     `--sql-log /tmp/x.log`); by default `standard error`, the
+    ///     file's path, or `file descriptor N`.
+    public init(level: Int, destination: Destination = .standardError, name: String? = nil) throws {
         self.level = min(4, max(1, level))
         switch destination {
         case .standardError:
-            output = Mutex(TextOutput(handle: FileHandle.standardError))
+            destinationName = name ?? "standard error"
+            output = Mutex(TextOutput(descriptor: STDERR_FILENO, owned: false, name: destinationName))
         case .file(let path):
             // Appended to, as `>>` does: a regular file grows, a device,
             // FIFO or symbolic link is written through, never replaced.
             let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else { throw OpenError(path: path, reason: String(cString: strerror(errno))) }
-            output = Mutex(TextOutput(handle: FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)))
+            destinationName = name ?? path
+            output = Mutex(TextOutput(descriptor: descriptor, owned: true, name: destinationName))
+        case .descriptor(let descriptor):
+            destinationName = name ?? "file descriptor \(descriptor)"
+            output = Mutex(TextOutput(descriptor: descriptor, owned: false, name: destinationName))
         }
     }
 
@@ -43,9 +60,45 @@ public final class SQLDebugLogSink: EventSink {
         public var description: String { "cannot write the SQL log \(path): \(reason)" }
     }
 
+    /// The log could not be written (a full disk, a closed descriptor, a
+    /// pipe whose reader left): the sink stopped at the first error and
+    /// wrote nothing after it. The lines before it are whole in the log.
+    public struct WriteFailure: Error, CustomStringConvertible, Equatable, Sendable {
+        /// The destination's name (``SQLDebugLogSink/destinationName``).
+        public let destination: String
+        /// The system's error number (`ENOSPC`) and its reason ("No space
+        /// left on device").
+        public let errorNumber: Int32
+        public let reason: String
+        /// Whole lines written before the error.
+        public let linesWritten: Int
+
+        public init(destination: String, errorNumber: Int32, linesWritten: Int) {
+            self.destination = destination
+            self.errorNumber = errorNumber
+            self.reason = String(cString: strerror(errorNumber))
+            self.linesWritten = linesWritten
+        }
+
+        /// `--sql-log /mnt/x.log: cannot write: No space left on device
+        /// (the log stops after 1,234 lines)`.
+        public var description: String {
+            "\(destination): cannot write: \(reason) (the log stops after \(TextOutput.grouped(linesWritten)) "
+                + "line\(linesWritten == 1 ? "" : "s"))"
+        }
+    }
+
+    /// The first write error, once the sink stopped writing; nil while the
+    /// log is written in full.
+    public var writeFailure: WriteFailure? { output.withLock { $0.failure } }
+
+    /// Whole lines written so far.
+    public var linesWritten: Int { output.withLock { $0.linesWritten } }
+
     /// A sink writing through `write` (for tests and in-memory use).
     public init(level: Int, write: @escaping @Sendable (String) -> Void) {
         self.level = min(4, max(1, level))
+        destinationName = "a closure"
         output = Mutex(TextOutput(write: write))
     }
 
@@ -70,6 +123,7 @@ public final class SQLDebugLogSink: EventSink {
     }
 
     public func receive(_ event: Event) {
+        guard !stopped.load(ordering: .relaxed) else { return }
         let lines = SQLDebugLogFormat.lines(for: event, level: level)
         guard !lines.isEmpty else { return }
         var text = ""
@@ -77,7 +131,8 @@ public final class SQLDebugLogSink: EventSink {
             text += line
             text += "\n"
         }
-        output.withLock { $0.write(text) }
+        let written = output.withLock { $0.write(text, lines: lines.count) }
+        if !written { stopped.store(true, ordering: .relaxed) }
     }
 
     /// The sink the environment asks for: `FAULTLINE_SQL_DEBUG=1…4`, to the
@@ -85,29 +140,127 @@ public final class SQLDebugLogSink: EventSink {
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> SQLDebugLogSink? {
         guard let text = environment["FAULTLINE_SQL_DEBUG"], let level = Int(text), level >= 1 else { return nil }
         if let path = environment["FAULTLINE_SQL_LOG"], !path.isEmpty {
-            return try? SQLDebugLogSink(level: level, destination: .file(path))
+            return try? SQLDebugLogSink(level: level, destination: .file(path), name: "FAULTLINE_SQL_LOG=\(path)")
         }
         return try? SQLDebugLogSink(level: level)
     }
 }
 
-/// A destination for text: a file handle or a closure.
+/// A destination for text: a file descriptor or a closure. Writing to a
+/// descriptor never ends the process: the first error (`ENOSPC`, `EBADF`,
+/// `EPIPE`, with SIGPIPE held back) is kept, and nothing is written after it.
 struct TextOutput: ~Copyable {
-    private let handle: FileHandle?
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+    private let name: String
     private let writer: (@Sendable (String) -> Void)?
+    /// Whether the descriptor is a pipe or a socket (writing to one whose
+    /// reader left raises SIGPIPE); found at the first write.
+    private var isPipe: Bool?
+    private(set) var linesWritten = 0
+    private(set) var failure: SQLDebugLogSink.WriteFailure?
 
-    init(handle: FileHandle) {
-        self.handle = handle
+    init(descriptor: Int32, owned: Bool, name: String) {
+        self.descriptor = descriptor
+        self.ownsDescriptor = owned
+        self.name = name
         self.writer = nil
     }
 
     init(write: @escaping @Sendable (String) -> Void) {
-        self.handle = nil
-        self.writer = write
+        descriptor = -1
+        ownsDescriptor = false
+        name = "a closure"
+        writer = write
     }
 
-    func write(_ text: String) {
-        if let writer { writer(text) }
-        if let handle { handle.write(Data(text.utf8)) }
+    deinit {
+        if ownsDescriptor { close(descriptor) }
+    }
+
+    /// Writes `text`, `lines` whole lines; false once writing failed (now
+    /// or before).
+    mutating func write(_ text: String, lines: Int) -> Bool {
+        guard failure == nil else { return false }
+        if let writer {
+            writer(text)
+            linesWritten += lines
+            return true
+        }
+        if isPipe == nil {
+            var status = stat()
+            isPipe = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT == S_IFIFO || status.st_mode & S_IFMT == S_IFSOCK)
+        }
+        var text = text
+        let (written, error) = text.withUTF8 { bytes in
+            isPipe == true ? Self.withoutSIGPIPE { Self.writeAll(descriptor, bytes) } : Self.writeAll(descriptor, bytes)
+        }
+        guard let error else {
+            linesWritten += lines
+            return true
+        }
+        linesWritten += Self.newlines(in: text.utf8.prefix(written))
+        failure = SQLDebugLogSink.WriteFailure(destination: name, errorNumber: error, linesWritten: linesWritten)
+        return false
+    }
+
+    /// Writes all of `bytes`, through interruptions, partial writes and a
+    /// non-blocking descriptor's waits: the bytes written, and the error
+    /// that stopped it, if any.
+    private static func writeAll(_ descriptor: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> (Int, Int32?) {
+        var offset = 0
+        while offset < bytes.count {
+            let count = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if count > 0 {
+                offset += count
+                continue
+            }
+            if count == 0 { return (offset, EIO) }
+            let error = errno
+            switch error {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK:
+                var wait = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                if poll(&wait, 1, -1) < 0, errno != EINTR { return (offset, errno) }
+            default: return (offset, error)
+            }
+        }
+        return (offset, nil)
+    }
+
+    /// Runs `body` with SIGPIPE blocked on this thread, and takes back a
+    /// SIGPIPE that `body`'s write raised (not one pending before): a pipe
+    /// whose reader left is `EPIPE`, not the end of the process.
+    private static func withoutSIGPIPE(_ body: () -> (Int, Int32?)) -> (Int, Int32?) {
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+        var pending = sigset_t()
+        sigpending(&pending)
+        let pendingBefore = sigismember(&pending, SIGPIPE) == 1
+        let result = body()
+        if result.1 == EPIPE, !pendingBefore {
+            var none = timespec(tv_sec: 0, tv_nsec: 0)
+            while sigtimedwait(&pipeSignal, nil, &none) < 0, errno == EINTR {}
+        }
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+        return result
+    }
+
+    private static func newlines(in bytes: Substring.UTF8View) -> Int {
+        bytes.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
+    }
+
+    /// `12,345`.
+    static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var result = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
+            result.append(digit)
+        }
+        return value < 0 ? "-" + result : result
     }
 }
