@@ -179,6 +179,8 @@ extension PerfRun {
                 try console.say("report: \(written.joined(separator: ", "))")
             }
             if let code = outcome.signalExitCode { throw CommandExit(ExitStatus(rawValue: code) ?? .terminated) }
+            // The reports are written; the log an output of the run lacks is bad output.
+            if let failure = outcome.sqlLogFailure { throw failure }
             if !outcome.traceDisagreements.isEmpty || outcome.anyFailed { throw CommandExit(.failure) }
         }
     }

@@ -124,6 +124,8 @@ import Testing
              "--html", directory.appendingPathComponent("run.html").path],
             standardError: "/dev/full")
         #expect(!ending.signaled, "status \(ending.status)")
+        // The log, an output of the run, was not written: exit code 2.
+        #expect(ending.status == 2)
         let report = try ReportFile.read(json)
         #expect(report.scenarios.map(\.name) == ["FetchAll"])
         #expect(report.scenarios.map(\.status) == [.passed])
@@ -138,6 +140,8 @@ import Testing
             ["run", "FetchAll", "--scale", "0.02", "--iterations", "1", "--warmup", "0", "--sql-debug", "2", "--sql-log", "/dev/full",
              "--json", json, "--html", directory.appendingPathComponent("run.html").path])
         #expect(!ending.signaled, "status \(ending.status): \(ending.stderr)")
+        #expect(ending.status == 2)
+        #expect(ending.stderr.hasSuffix("--sql-log /dev/full: cannot write: No space left on device (the log stops after 0 lines)\n"), "\(ending.stderr)")
         let report = try ReportFile.read(json)
         #expect(report.scenarios.map(\.status) == [.passed])
     }

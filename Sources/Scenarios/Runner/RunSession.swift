@@ -53,6 +53,10 @@ public struct RunSession {
         /// trace file draws the same.
         public var timeline: Timeline?
 
+        /// Why the SQL debug log stopped before the run's end, if it did (a
+        /// full disk, a closed standard error): the run went on.
+        public var sqlLogFailure: SQLDebugLogSink.WriteFailure?
+
         /// The report with its timeline, as the outputs render it.
         public var document: ReportDocument { ReportDocument(report, timeline: timeline) }
         public var anyFailed: Bool { report.scenarios.contains { $0.status == .failed } }
@@ -90,10 +94,13 @@ public struct RunSession {
     public func measure(_ scenarios: [Scenario], progress: @escaping (RunProgress) -> Void = { _ in }) throws -> Outcome {
         var options = settings.options
         if let accepted = settings.accepted { options.insights.accepted.formUnion(accepted.identities) }
+        var sqlLog: SQLDebugLogSink?
         if let level = settings.sqlDebugLevel ?? SQLDebugLogSink.fromEnvironment().map(\.level) {
             do {
-                options.sinks.append(
-                    try settings.sqlLogPath.map { try SQLDebugLogSink(level: level, destination: .file($0)) } ?? SQLDebugLogSink(level: level))
+                let sink = try settings.sqlLogPath.map { try SQLDebugLogSink(level: level, destination: .file($0), name: "--sql-log \($0)") }
+                    ?? SQLDebugLogSink(level: level)
+                sqlLog = sink
+                options.sinks.append(sink)
             } catch let error as SQLDebugLogSink.OpenError {
                 throw SettingsError(error.description)
             }
@@ -154,6 +161,11 @@ public struct RunSession {
         }
         return Outcome(
             report: report, traceDisagreements: disagreements, droppedEvents: dropped, traceDirectory: recording?.directory,
-            signalExitCode: signals.exitCode, traceEvents: traceEvents, timeline: timeline)
+            signalExitCode: signals.exitCode, traceEvents: traceEvents, timeline: timeline, sqlLogFailure: sqlLog?.writeFailure)
     }
+}
+
+extension SQLDebugLogSink.WriteFailure: CommandFailure {
+    /// An output of the run that could not be written: exit code 2.
+    public var exitStatus: ExitStatus { .badInput }
 }
