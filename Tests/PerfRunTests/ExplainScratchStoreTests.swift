@@ -26,10 +26,9 @@ import Testing
         }
     }
 
-    @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))])
-    func aSignalDuringExplainLeavesNoStore(signal: Int32, status: Int32) throws {
-        let tmp = try Self.privateTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: tmp) }
+    /// `perf-run explain` on the slow model, started with `tmp` as its
+    /// TMPDIR and nothing on its standard streams.
+    static func startExplain(in tmp: URL) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: PerfRunProcess.executable)
         process.arguments = Self.explain
@@ -38,6 +37,14 @@ import Testing
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
+        return process
+    }
+
+    @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))])
+    func aSignalDuringExplainLeavesNoStore(signal: Int32, status: Int32) throws {
+        let tmp = try Self.privateTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let process = try Self.startExplain(in: tmp)
         // Poll (at most a minute) until the scratch store exists, then signal.
         let deadline = Date().addingTimeInterval(60)
         var seen: [String] = []
@@ -61,14 +68,7 @@ import Testing
     @Test func aKilledExplanationsStoreIsRemovedByTheNextProcess() throws {
         let tmp = try Self.privateTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: tmp) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: PerfRunProcess.executable)
-        process.arguments = Self.explain
-        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": tmp.path]) { $1 }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try Self.startExplain(in: tmp)
         let deadline = Date().addingTimeInterval(60)
         while process.isRunning, Date() < deadline, Self.storeFiles(under: tmp).isEmpty { usleep(1000) }
         let signalled = process.isRunning

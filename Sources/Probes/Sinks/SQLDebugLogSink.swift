@@ -83,7 +83,7 @@ public final class SQLDebugLogSink: EventSink {
         /// `--sql-log /mnt/x.log: cannot write: No space left on device
         /// (the log stops after 1,234 lines)`.
         public var description: String {
-            "\(destination): cannot write: \(reason) (the log stops after \(TextOutput.grouped(linesWritten)) "
+            "\(destination): cannot write: \(reason) (the log stops after \(linesWritten.groupedDigits) "
                 + "line\(linesWritten == 1 ? "" : "s"))"
         }
     }
@@ -251,16 +251,5 @@ struct TextOutput: ~Copyable {
 
     private static func newlines(in bytes: Substring.UTF8View) -> Int {
         bytes.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
-    }
-
-    /// `12,345`.
-    static func grouped(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var result = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
-            result.append(digit)
-        }
-        return value < 0 ? "-" + result : result
     }
 }

@@ -33,35 +33,35 @@ extension SQLLogAnalyzer {
 
         /// The bound reached and what it cost, `count` times.
         func description(_ count: Int) -> String {
-            let n = grouped(count)
+            let n = count.groupedDigits
             switch self {
             case .lineLength:
-                return "lines longer than \(grouped(SQLLogAnalyzer.maximumLineBytes)) bytes: \(n) cut there, the rest of each skipped"
+                return "lines longer than \(SQLLogAnalyzer.maximumLineBytes.groupedDigits) bytes: \(n) cut there, the rest of each skipped"
             case .joinedLength:
-                return "wrapped lines joined up to \(grouped(SQLLogAnalyzer.maximumJoinedBytes)) bytes: \(n) continuation lines beyond that not joined"
+                return "wrapped lines joined up to \(SQLLogAnalyzer.maximumJoinedBytes.groupedDigits) bytes: \(n) continuation lines beyond that not joined"
             case .storedText:
-                return "texts longer than \(grouped(SQLLogAnalyzer.maximumStoredTextBytes)) bytes (statements, bound values, plan rows, names): "
+                return "texts longer than \(SQLLogAnalyzer.maximumStoredTextBytes.groupedDigits) bytes (statements, bound values, plan rows, names): "
                     + "\(n) kept cut, ending with their length and a digest of the whole (texts that differ after the cut stay apart)"
             case .shapes:
-                return "\(grouped(SQLLogAnalyzer.maximumShapes)) distinct statement shapes: \(n) statements of later shapes not counted apart "
+                return "\(SQLLogAnalyzer.maximumShapes.groupedDigits) distinct statement shapes: \(n) statements of later shapes not counted apart "
                     + "(not in the statements table)"
             case .valueSets:
-                return "\(grouped(SQLLogAnalyzer.maximumValueSets)) distinct bound values for one shape: \(n) executions with later values "
+                return "\(SQLLogAnalyzer.maximumValueSets.groupedDigits) distinct bound values for one shape: \(n) executions with later values "
                     + "counted as similar, not checked for duplicates"
             case .repetitionTexts:
-                return "\(grouped(SQLLogAnalyzer.maximumRepetitionTexts)) distinct statement texts: \(n) executions of later texts "
+                return "\(SQLLogAnalyzer.maximumRepetitionTexts.groupedDigits) distinct statement texts: \(n) executions of later texts "
                     + "not checked for repeated statements"
             case .binds:
-                return "\(grouped(SQLLogAnalyzer.maximumBindsPerStatement)) bound values for one statement: \(n) later values not kept"
+                return "\(SQLLogAnalyzer.maximumBindsPerStatement.groupedDigits) bound values for one statement: \(n) later values not kept"
             case .planRows:
-                return "\(grouped(SQLLogAnalyzer.maximumPlanRows)) distinct query plan rows: \(n) later rows not listed"
+                return "\(SQLLogAnalyzer.maximumPlanRows.groupedDigits) distinct query plan rows: \(n) later rows not listed"
             case .planRowsPerStatement:
-                return "\(grouped(SQLLogAnalyzer.maximumPlanRowsPerStatement)) query plan rows for one statement: \(n) later rows not kept with it"
+                return "\(SQLLogAnalyzer.maximumPlanRowsPerStatement.groupedDigits) query plan rows for one statement: \(n) later rows not kept with it"
             case .faultEntries:
-                return "\(grouped(SQLLogAnalyzer.maximumShapes)) entities and sources in a table of faults, relationship faults or prefetches: "
+                return "\(SQLLogAnalyzer.maximumShapes.groupedDigits) entities and sources in a table of faults, relationship faults or prefetches: "
                     + "\(n) faults of later ones not listed"
             case .openTransactions:
-                return "\(grouped(SQLLogAnalyzer.maximumOpenTransactions)) transactions open at once: \(n) ended as unfinished"
+                return "\(SQLLogAnalyzer.maximumOpenTransactions.groupedDigits) transactions open at once: \(n) ended as unfinished"
             case .timeSum:
                 return "times adding up beyond \(Double.greatestFiniteMagnitude) s: \(n) sums held there"
             }
@@ -106,17 +106,6 @@ extension SQLLogAnalyzer {
     /// The limits reached, in one line each (``SQLLogAnalysis/limitsReached``).
     var limitDescriptions: [String] {
         limitsReached.sorted { $0.key < $1.key }.map { $0.key.description($0.value) }
-    }
-
-    /// `12,345`.
-    static func grouped(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var result = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
-            result.append(digit)
-        }
-        return value < 0 ? "-" + result : result
     }
 
     // MARK: Times
