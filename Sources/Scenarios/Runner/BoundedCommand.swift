@@ -1,6 +1,6 @@
 import Foundation
 
-/// Another program run as a child with a time limit, for ``LTTngRecording``:
+/// Another program run as a child with a time limit (the LTTng tools, git):
 /// when the limit passes, the child is killed (SIGKILL, by its process ID)
 /// and ``TimedOut`` says so. Nothing waits for ever on a program that hangs.
 ///

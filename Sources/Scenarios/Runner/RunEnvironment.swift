@@ -50,16 +50,11 @@ enum RunEnvironment {
     /// `FAULTLINE_GIT_COMMIT`, else `git rev-parse HEAD` in the current directory.
     private static func gitCommit() -> String? {
         if let commit = ProcessInfo.processInfo.environment["FAULTLINE_GIT_COMMIT"], !commit.isEmpty { return commit }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "rev-parse", "HEAD"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        // Bounded, as every wait on another program: a report is not worth a hang.
+        guard let (status, output) = try? BoundedCommand.run("/usr/bin/env", ["git", "rev-parse", "HEAD"], limit: .total(5)),
+            status == 0
+        else { return nil }
+        let commit = output.trimmingCharacters(in: .whitespacesAndNewlines)
+        return commit.count == 40 && commit.allSatisfy(\.isHexDigit) ? commit : nil
     }
 }
