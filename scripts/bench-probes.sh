@@ -29,12 +29,18 @@ swift build -c release --product FaultlineTracepointProvider >/dev/null
 FAULTLINE_NO_INSTRUMENTATION=1 swift build -c release --product faultline-bench --scratch-path .build-nosinks >/dev/null
 normal=.build/release/faultline-bench
 
-# LTTng sessions need a session daemon: start one if none runs, and stop
-# only the one started here.
+# LTTng sessions need a session daemon: start one if none answers this
+# user's lttng, and stop only the one started here, by the PID its PID file
+# names (never by name: another daemon on the machine is not ours).
 started=""
-if ! pgrep -x lttng-sessiond >/dev/null; then
-    lttng-sessiond --daemonize >/dev/null
-    started=yes
+if ! lttng list >/dev/null 2>&1; then
+    if [[ $(id -u) == 0 ]]; then pidfile=/var/run/lttng/lttng-sessiond.pid; else pidfile="${LTTNG_HOME:-$HOME}/.lttng/lttng-sessiond.pid"; fi
+    timeout 10 lttng-sessiond --daemonize >/dev/null
+    started=$(cat "$pidfile" 2>/dev/null || true)
+    if [[ -z "$started" ]] || [[ "$(cat "/proc/$started/comm" 2>/dev/null)" != lttng-sessiond ]]; then
+        echo "lttng-sessiond started, but $pidfile names no lttng-sessiond" >&2
+        exit 2
+    fi
 fi
 
 # valgrind 3.19 cannot read the DWARF 5 that swiftc writes: measure copies
@@ -44,7 +50,8 @@ work=$(mktemp -d -p "${BENCH_TMPDIR:-/tmp}")
 cleanup() {
     lttng destroy faultline-bench >/dev/null 2>&1 || true
     rm -rf "$work"
-    if [[ -n "$started" ]]; then pkill -x lttng-sessiond || true; fi
+    # The daemon started here, if it is still that program.
+    if [[ -n "$started" ]] && [[ "$(cat "/proc/$started/comm" 2>/dev/null)" == lttng-sessiond ]]; then kill "$started" || true; fi
 }
 trap cleanup EXIT
 cp .build/release/faultline-bench "$work/normal"
