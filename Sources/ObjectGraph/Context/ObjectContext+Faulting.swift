@@ -49,7 +49,7 @@ extension ObjectContext {
         if traced {
             let origin = object.origin
             instrumentation.fault(
-                start: start, context: name, id: id, source: source, missReason: missed.flatMap { CacheMissReason(rawValue: $0.rawValue) },
+                start: start, context: name, id: id, source: source, missReason: missed,
                 origin: { originPaths.faultOrigin(origin) }, callSite: { site ?? readSite }
             ) {
                 describeValues(object)

@@ -12,13 +12,9 @@ import Probes
 /// Thread-safe: every method takes the cache's lock for a few table
 /// operations.
 public final class RowCache: @unchecked Sendable {
-    /// Why a lookup missed.
-    public enum MissReason: String, Sendable {
-        /// No snapshot for the row.
-        case absent
-        /// A snapshot older than the staleness interval.
-        case stale
-    }
+    /// Why a lookup missed: the events' own type, so a fault's event takes
+    /// it as it is.
+    public typealias MissReason = CacheMissReason
 
     /// Hits and misses served so far.
     public struct Statistics: Sendable, Equatable {
