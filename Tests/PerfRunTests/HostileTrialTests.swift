@@ -7,38 +7,10 @@ import Testing
 /// `Int.max`, times that are no finite number, a standard error that
 /// cannot be written. perf-run answers, never traps.
 @Suite struct HostileTrialTests {
-    /// How a perf-run process ended.
-    struct Ending {
-        let status: Int32
-        /// Ended by a signal (a trap is SIGILL or SIGTRAP), not an exit.
-        let signaled: Bool
-        let stdout: String
-        let stderr: String
-    }
-
-    /// Runs perf-run; with `standardError`, its standard error is that
-    /// file (`/dev/full`) and `stderr` is empty.
-    static func perfRun(_ arguments: [String], standardError: String? = nil) throws -> Ending {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: PerfRunProcess.executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = FileManager.default.temporaryDirectory
-        process.standardInput = FileHandle.nullDevice
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        if let standardError {
-            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: standardError))
-        } else {
-            process.standardError = err
-        }
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = standardError == nil ? err.fileHandleForReading.readDataToEndOfFile() : Data()
-        process.waitUntilExit()
-        return Ending(
-            status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
-            stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    /// Runs perf-run (``PerfRunProcess``); with `standardError`, its
+    /// standard error is that file.
+    static func perfRun(_ arguments: [String], standardError: String? = nil) throws -> CommandResult {
+        try PerfRunProcess.run(arguments, standardError: standardError)
     }
 
     static func temporaryDirectory() throws -> URL {

@@ -189,22 +189,17 @@ import Testing
     /// report is to go, is not followed: the root-only file it leads to is
     /// left as it was. The link is planted by `nobody`, as an attacker would.
     @Test func anotherUsersLinkInASharedDirectoryIsNotFollowed() throws {
-        try #require(geteuid() == 0, "this test plants another user's link, which needs root to act as nobody")
-        let shared = try Self.directory()
-        defer { try? FileManager.default.removeItem(at: shared) }
-        chmod(shared.path, 0o1777)
-        let victim = FileManager.default.temporaryDirectory.appendingPathComponent("victim-\(UUID().uuidString.prefix(8))").path
-        defer { try? FileManager.default.removeItem(atPath: victim) }
-        try "root only\n".write(toFile: victim, atomically: true, encoding: .utf8)
-        chmod(victim, 0o600)
+        try HostileEnvironment.requireRoot("planting another user's link")
+        let root = try HostileEnvironment.directory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let shared = try HostileEnvironment.sharedTemporaryDirectory(in: root)
+        let victim = try HostileEnvironment.victim(in: root)
         let page = shared.appendingPathComponent("page.html").path
-        let planted = try CommandResult.run("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "--", "ln", "-s", victim, page])
-        try #require(planted.status == 0, "setpriv (util-linux) could not act as nobody: \(planted.stderr)")
-        let input = try Self.report(in: try Self.directory())
-        let result = try PerfRunProcess.run(["report", input, "--html", page])
+        try HostileEnvironment.asNobody(["ln", "-s", victim.path, page])
+        let result = try PerfRunProcess.run(["report", try Self.report(in: root), "--html", page])
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("\(page): not written: \(page) is a symbolic link of another user (uid "))
-        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "root only\n")
+        HostileEnvironment.expectIntact(victim)
     }
 
     // MARK: The terminal and Markdown

@@ -5,12 +5,12 @@ import Foundation
 public enum ComparisonFormat: String, CaseIterable, Sendable {
     case text, markdown, json
 
+    /// The comparison in this format (``ReportComparison/render(_:)``).
     public func render(_ comparison: ReportComparison) throws -> String {
         switch self {
-        case .json:
-            return String(decoding: try ReportFile.json(comparison), as: UTF8.self) + "\n"
-        case .text: return Self.text(comparison)
-        case .markdown: return Self.markdown(comparison)
+        case .json: try comparison.render(.json)
+        case .text: try comparison.render(.text)
+        case .markdown: try comparison.render(.markdown)
         }
     }
 

@@ -248,6 +248,12 @@ public enum OutputFile {
                 let count = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if count < 0 {
                     if errno == EINTR { continue }
+                    // A descriptor another program left non-blocking: wait until it takes more.
+                    if errno == EAGAIN || errno == EWOULDBLOCK {
+                        var request = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                        _ = poll(&request, 1, -1)
+                        continue
+                    }
                     return errno
                 }
                 offset += count
