@@ -43,6 +43,8 @@ public enum ObjectGraphError: Error, Sendable, Equatable, CustomStringConvertibl
     case cancelled(String)
     /// A derived attribute cannot be set; the store computes it.
     case derivedAttribute(entity: String, key: String)
+    /// An insert of an abstract entity: only its subentities can be inserted.
+    case abstractEntity(String)
 
     public var description: String {
         switch self {
@@ -52,6 +54,8 @@ public enum ObjectGraphError: Error, Sendable, Equatable, CustomStringConvertibl
             "the store \(path) was made with another model: \(differences.joined(separator: "; "))"
         case .unknownEntity(let name):
             "unknown entity \(name)"
+        case .abstractEntity(let name):
+            "entity \(name) is abstract: insert one of its subentities"
         case .unknownKey(let entity, let key):
             "entity \(entity) has no key \(key)"
         case .typeMismatch(let entity, let key, let expected, let got):

@@ -43,20 +43,15 @@ extension Store {
                 arguments.append((operand.converted(to: .int64) ?? number).databaseValue)
             }
         }
-        var matching: (from: String, condition: String)?
-        if let predicate = request.predicate {
-            var builder = QueryBuilder(model: model, root: entity)
-            let condition = try builder.compile(predicate)
-            matching = (builder.from, condition)
-            arguments += builder.arguments
-        }
+        let (matching, conditionArguments) = try rows(of: entity, matching: request.predicate)
+        arguments += conditionArguments
         let readsKeys = updateReadsKeys(request.resultType)
         let statement = BatchSQL.update(entity, setting: assignments, matching: matching, returningKeys: readsKeys)
         let bound = arguments
         return try runBatch("update", entity, request.resultType, author: author, CallSite(file: file, line: line)) { connection in
             guard readsKeys else { return (ChangeSet(contextName: "batch update"), try connection.run(statement, bound)) }
             var ids: [ObjectID] = []
-            try connection.query(statement, bound) { row in ids.append(ObjectID(entity: entity, primaryKey: row.int64(0))) }
+            try connection.query(statement, bound) { row in ids.append(entity.objectID(row, model: model)) }
             return (ChangeSet(updated: Set(ids), contextName: "batch update"), nil)
         }
     }
@@ -81,6 +76,7 @@ extension Store {
         throws(ObjectGraphError) -> BatchResult
     {
         let entity = try model.entity(request.entityName)
+        guard !entity.isAbstract else { throw .abstractEntity(entity.name) }
         var rows: [[String: Value]] = []
         switch request.source {
         case .objects(let objects):
@@ -122,7 +118,7 @@ extension Store {
             for (offset, values) in prepared.enumerated() {
                 let key = first + Int64(offset)
                 try connection.query(statement, [.integer(key)] + values) { row in
-                    let id = ObjectID(entity: entity, primaryKey: row.int64(0))
+                    let id = entity.objectID(row, model: model)
                     if id.primaryKey == key { inserted.insert(id) } else { updated.insert(id) }
                 }
             }
@@ -136,26 +132,58 @@ extension Store {
         throws(ObjectGraphError) -> BatchResult
     {
         let entity = try model.entity(request.entityName)
-        var matching: (from: String, condition: String)?
-        var arguments: [DatabaseValue] = []
-        if let predicate = request.predicate {
-            var builder = QueryBuilder(model: model, root: entity)
-            let condition = try builder.compile(predicate)
-            matching = (builder.from, condition)
-            arguments = builder.arguments
-        }
+        let (matching, arguments) = try rows(of: entity, matching: request.predicate)
         let query = BatchSQL.selectKeys(entity, matching: matching)
         let bound = arguments
+        let model = self.model
         return try runBatch("delete", entity, request.resultType, author: author, CallSite(file: file, line: line)) { connection in
-            var keys: [Int64] = []
-            try connection.query(query, bound) { row in keys.append(row.int64(0)) }
+            var ids: [ObjectID] = []
+            try connection.query(query, bound) { row in ids.append(entity.objectID(row, model: model)) }
             var changes = ChangeSet(contextName: "batch delete")
-            try deleteRows(keys, of: entity, connection, &changes)
+            try deleteRows(ids, connection, &changes)
             return (changes, nil)
         }
     }
 
-    /// Deletes rows and applies delete rules, depth first.
+    /// The FROM and WHERE of the rows of `entity` (its subentities'
+    /// included) that `predicate` matches, and the values to bind; nil when
+    /// every row of the table is one and there is no predicate.
+    private func rows(of entity: EntityDescription, matching predicate: ObjectPredicate?) throws(ObjectGraphError)
+        -> ((from: String, condition: String)?, [DatabaseValue])
+    {
+        var builder = QueryBuilder(model: model, root: entity)
+        let condition = try predicate.map { predicate throws(ObjectGraphError) in try builder.compile(predicate) }
+        let family = entity.sql.familyCondition
+        switch (family, condition) {
+        case (nil, nil): return (nil, [])
+        case (let family?, nil): return ((builder.from, family), [])
+        case (nil, let condition?): return ((builder.from, condition), builder.arguments)
+        case (let family?, let condition?): return ((builder.from, "\(family) AND \(condition)"), builder.arguments)
+        }
+    }
+
+    /// The IDs of rows of `entity`'s table by key, each of its own entity:
+    /// read from the table when `entity` has subentities (a row may be of
+    /// any of them), `entity`'s otherwise.
+    private func objectIDs(_ keys: [Int64], of entity: EntityDescription, _ connection: Connection) throws -> [ObjectID] {
+        guard entity.hasSubentities, !keys.isEmpty else { return keys.map { ObjectID(entity: entity, primaryKey: $0) } }
+        var ids: [ObjectID] = []
+        let list = KeyList.argument(keys.map { ObjectID(entity: entity, primaryKey: $0) })
+        try connection.query(entity.sql.selectKeysOfRows, [list]) { row in ids.append(entity.objectID(row, model: model)) }
+        return ids
+    }
+
+    /// Deletes rows and applies delete rules, depth first, one entity at a
+    /// time: an object's own entity decides which relationships it has.
+    private func deleteRows(_ ids: [ObjectID], _ connection: Connection, _ changes: inout ChangeSet) throws {
+        var byEntity: [Int: [Int64]] = [:]
+        for id in ids where !changes.deleted.contains(id) { byEntity[id.entity.index, default: []].append(id.primaryKey) }
+        for (index, keys) in byEntity.sorted(by: { $0.key < $1.key }) {
+            try deleteRows(keys, of: model.entities[index], connection, &changes)
+        }
+    }
+
+    /// Deletes rows of exactly `entity` and applies its delete rules.
     private func deleteRows(_ keys: [Int64], of entity: EntityDescription, _ connection: Connection, _ changes: inout ChangeSet) throws {
         let pending = keys.filter { !changes.deleted.contains(ObjectID(entity: entity, primaryKey: $0)) }
         guard !pending.isEmpty else { return }
@@ -171,9 +199,9 @@ extension Store {
                     throw ObjectGraphError.deleteDenied(object: ObjectID(entity: entity, primaryKey: pending[0]), key: relationship.name)
                 }
                 try connection.run(delete, [list])
-                let ids = partners.map { ObjectID(entity: destination, primaryKey: $0) }
+                let ids = try objectIDs(partners, of: destination, connection)
                 if relationship.deleteRule == .cascade {
-                    try deleteRows(partners, of: destination, connection, &changes)
+                    try deleteRows(ids, connection, &changes)
                 } else {
                     changes.updated.formUnion(ids.filter { !changes.deleted.contains($0) })
                 }
@@ -187,10 +215,10 @@ extension Store {
                 case .deny where !targets.isEmpty:
                     throw ObjectGraphError.deleteDenied(object: ObjectID(entity: entity, primaryKey: pending[0]), key: relationship.name)
                 case .cascade:
-                    try deleteRows(targets, of: destination, connection, &changes)
+                    try deleteRows(try objectIDs(targets, of: destination, connection), connection, &changes)
                 default:
                     if model.inverse(of: relationship) != nil {
-                        changes.updated.formUnion(targets.map { ObjectID(entity: destination, primaryKey: $0) }.filter { !changes.deleted.contains($0) })
+                        changes.updated.formUnion(try objectIDs(targets, of: destination, connection).filter { !changes.deleted.contains($0) })
                     }
                 }
             case .keyInDestinations(let holdersSQL, let nullify):
@@ -203,10 +231,11 @@ extension Store {
                 case .deny:
                     throw ObjectGraphError.deleteDenied(object: ObjectID(entity: entity, primaryKey: pending[0]), key: relationship.name)
                 case .cascade:
-                    try deleteRows(holders, of: destination, connection, &changes)
+                    try deleteRows(try objectIDs(holders, of: destination, connection), connection, &changes)
                 case .nullify:
+                    let ids = try objectIDs(holders, of: destination, connection)
                     try connection.run(nullify, [list])
-                    changes.updated.formUnion(holders.map { ObjectID(entity: destination, primaryKey: $0) }.filter { !changes.deleted.contains($0) })
+                    changes.updated.formUnion(ids.filter { !changes.deleted.contains($0) })
                 case .noAction:
                     break
                 }
@@ -259,9 +288,9 @@ extension Store {
         rows.invalidatedRows.formUnion(changes.inserted)
         rowCache.apply(rows)
         if unlistedRows != nil { rowCache.removeSnapshots(of: entity) }
-        let own = { (ids: Set<ObjectID>) in ids.filter { $0.entity === entity } }
+        let own = { (ids: Set<ObjectID>) in ids.filter { $0.entity.isKind(of: entity) } }
         let affected = unlistedRows
-            ?? [direct.inserted, direct.updated, direct.deleted].reduce(0) { $0 + $1.count { $0.entity === entity } }
+            ?? [direct.inserted, direct.updated, direct.deleted].reduce(0) { $0 + $1.count { $0.entity.isKind(of: entity) } }
         if traced {
             instrumentation.emit(.batchRequest(BatchRequestEvent(
                 start: start, durationNanoseconds: ProbeClock.now() &- start, thread: ProbeClock.threadID(), kind: kind,
@@ -307,7 +336,7 @@ extension Store {
             throw .invalidBatchRequest("\(entity.name).\(relationship) is not a to-many relationship")
         }
         let destination = model.destination(of: description)
-        for (a, b) in pairs where a.entity !== entity || b.entity !== destination {
+        for (a, b) in pairs where !a.entity.isKind(of: entity) || !b.entity.isKind(of: destination) {
             throw .invalidBatchRequest("relate through \(entity.name).\(relationship) needs \(entity.name) and \(destination.name) IDs, got \(a) and \(b)")
         }
         var changes = ChangeSet(contextName: "batch relate")

@@ -8,6 +8,7 @@ extension ObjectContext {
     public func insert(entityName: String) throws(ObjectGraphError) -> ManagedObject {
         ConcurrencyGuard.check(self, "insert(entityName: \(entityName))")
         let entity = try store.model.entity(entityName)
+        guard !entity.isAbstract else { throw .abstractEntity(entity.name) }
         let id = ObjectID(entity: entity, primaryKey: store.allocatePrimaryKeys(for: entity))
         let object = registerFault(id)
         object.values = entity.attributes.map(\.defaultValue)
@@ -140,7 +141,7 @@ extension ObjectContext {
         throws(ObjectGraphError)
     {
         try checkUsable(destination)
-        guard destination.entity.index == relationship.destinationIndex else {
+        guard destination.entity.isKind(of: store.model.destination(of: relationship)) else {
             throw .typeMismatch(
                 entity: object.entity.name, key: relationship.name, expected: "\(relationship.destinationName) object",
                 got: "\(destination.entity.name) object")

@@ -227,7 +227,7 @@ extension ObjectContext {
             connection, _ in
             var ids: [ObjectID] = []
             try connection.query(sql, [.integer(id.primaryKey)]) { row in
-                ids.append(ObjectID(entity: destination, primaryKey: row.int64(0)))
+                ids.append(destination.objectID(row, model: store.model))
             }
             return ids
         }
@@ -238,6 +238,9 @@ extension ObjectContext {
     func read(_ object: ManagedObject, keyPath: String) throws(ObjectGraphError) -> InMemoryEvaluator.Operand {
         // A plain attribute, the common case: no splitting.
         if object.entity.attributeIndex[keyPath] != nil { return .value(try attributeValue(object, keyPath)) }
+        if keyPath == QueryBuilder.EntityTest.key, object.entity.relationship(named: keyPath) == nil {
+            return .value(.string(object.entity.name))
+        }
         var current: ManagedObject? = object
         let components = keyPath.split(separator: ".", omittingEmptySubsequences: false)
         for (position, component) in components.enumerated() {

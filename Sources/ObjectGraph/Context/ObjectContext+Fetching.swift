@@ -112,8 +112,8 @@ extension ObjectContext {
                 try storeRead(purpose: purpose, facts: query.facts) { connection, generation in
                     var objects: [ManagedObject] = []
                     try connection.query(sql, query.arguments) { row in
-                        let id = ObjectID(entity: entity, primaryKey: row.int64(0))
-                        let snapshot = RowSnapshot.read(row, entity: entity, model: store.model, generation: generation)
+                        let id = entity.objectID(row, model: store.model)
+                        let snapshot = RowSnapshot.read(row, entity: id.entity, model: store.model, generation: generation)
                         objects.append(register(id, snapshot: snapshot, fulfill: loadValues))
                     }
                     return objects
@@ -183,11 +183,11 @@ extension ObjectContext {
     // MARK: Running queries
 
     private func selectIDs(_ query: inout SelectQuery, purpose: String) throws(ObjectGraphError) -> [ObjectID] {
-        let sql = query.sql(columns: "t0.pk")
         let entity = query.entity
+        let sql = query.sql(columns: entity.sql.keyColumns)
         return try storeRead(purpose: purpose, facts: query.facts) { connection, _ in
             var ids: [ObjectID] = []
-            try connection.query(sql, query.arguments) { row in ids.append(ObjectID(entity: entity, primaryKey: row.int64(0))) }
+            try connection.query(sql, query.arguments) { row in ids.append(entity.objectID(row, model: store.model)) }
             return ids
         }
     }
@@ -217,8 +217,8 @@ extension ObjectContext {
         let loaded: [ObjectID: ManagedObject] = try storeRead(purpose: purpose, facts: .keyLookup(entity.name)) { connection, generation in
             var loaded: [ObjectID: ManagedObject] = [:]
             try connection.query(entity.sql.selectRows, [KeyList.argument(ids)]) { row in
-                let id = ObjectID(entity: entity, primaryKey: row.int64(0))
-                let snapshot = RowSnapshot.read(row, entity: entity, model: store.model, generation: generation)
+                let id = entity.objectID(row, model: store.model)
+                let snapshot = RowSnapshot.read(row, entity: id.entity, model: store.model, generation: generation)
                 loaded[id] = register(id, snapshot: snapshot, fulfill: true)
             }
             return loaded
@@ -245,7 +245,10 @@ extension ObjectContext {
         }
         var result = objects.filter { !$0.isDeletedFlag }
         var present = Set(result.map(\.objectID))
-        for object in updatedObjects where object.entity === entity {
+        let included = { (object: ManagedObject) in
+            request.includesSubentities ? object.entity.isKind(of: entity) : object.entity === entity
+        }
+        for object in updatedObjects where included(object) {
             let match = try matches(object)
             if match, !present.contains(object.objectID) {
                 result.append(object)
@@ -255,7 +258,7 @@ extension ObjectContext {
                 present.remove(object.objectID)
             }
         }
-        for object in insertedObjects where object.entity === entity && !present.contains(object.objectID) {
+        for object in insertedObjects where included(object) && !present.contains(object.objectID) {
             if try matches(object) { result.append(object) }
         }
         if !request.sortKeys.isEmpty {

@@ -88,8 +88,8 @@ extension ObjectContext {
                 connection, generation in
                 var groups: [Int64: [ManagedObject]] = [:]
                 try connection.query(sql, [KeyList.argument(sources.map(\.objectID))]) { row in
-                    let id = ObjectID(entity: destination, primaryKey: row.int64(0))
-                    let snapshot = RowSnapshot.read(row, entity: destination, model: store.model, generation: generation)
+                    let id = destination.objectID(row, model: store.model)
+                    let snapshot = RowSnapshot.read(row, entity: id.entity, model: store.model, generation: generation)
                     let object = register(id, snapshot: snapshot, fulfill: true)
                     if let owner = snapshot.toOne[inverseIndex] { groups[owner.primaryKey, default: []].append(object) }
                 }
@@ -105,19 +105,27 @@ extension ObjectContext {
 
         case .keyPairs(let sql):
             // (source, destination) pairs, ordered by source then destination.
-            let (sourceKeys, targetKeys): ([Int64], [Int64]) = try storeRead(purpose: purpose) { connection, _ in
+            // The destinations' entities, when their table is shared by a
+            // hierarchy (a third column).
+            let shared = destination.sql.hasEntityColumn
+            let model = store.model
+            let (sourceKeys, targetKeys, targetEntities): ([Int64], [Int64], [Int64: EntityDescription]) = try storeRead(
+                purpose: purpose
+            ) { connection, _ in
                 var sourceKeys: [Int64] = []
                 var targetKeys: [Int64] = []
+                var targetEntities: [Int64: EntityDescription] = [:]
                 try connection.query(sql, [KeyList.argument(sources.map(\.objectID))]) { row in
                     sourceKeys.append(row.int64(0))
                     targetKeys.append(row.int64(1))
+                    if shared { targetEntities[row.int64(1)] = model.entity(code: row.int64(2), kindOf: destination) }
                 }
-                return (sourceKeys, targetKeys)
+                return (sourceKeys, targetKeys, targetEntities)
             }
             // The distinct destination keys, in order.
             var distinctKeys = targetKeys.sorted()
             distinctKeys.removeConsecutiveDuplicates()
-            let distinct = distinctKeys.map { ObjectID(entity: destination, primaryKey: $0) }
+            let distinct = distinctKeys.map { ObjectID(entity: targetEntities[$0] ?? destination, primaryKey: $0) }
             let loaded = try loadMissing(distinct, of: destination, purpose: purpose)
             // Keys to objects through tables, not a hash per pair.
             var targets = KeyTable<ManagedObject>(keys: distinct.lazy.map(\.primaryKey))

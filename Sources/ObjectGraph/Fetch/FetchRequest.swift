@@ -37,6 +37,10 @@ public struct FetchRequest<Object: ManagedObject>: Sendable {
     /// updates and deletes (evaluated in memory). Dictionary results ignore
     /// pending changes, as Core Data's do.
     public var includesPendingChanges = true
+    /// true (the default): a fetch of an entity that has subentities also
+    /// returns their objects, as Core Data's does; false keeps only objects
+    /// of exactly this entity.
+    public var includesSubentities = true
 
     public init(entityName: String, predicate: ObjectPredicate? = nil, sortKeys: [SortKey] = []) {
         self.entityName = entityName

@@ -9,8 +9,17 @@ public struct AttributeDescription: Sendable, Hashable {
     public let isIndexed: Bool
     /// How the store computes the value, for a derived attribute.
     public let derivation: Derivation?
-    /// Position among the entity's attributes (and in snapshots).
+    /// Position among the entity's attributes (and in snapshots). An
+    /// inherited attribute has the same position in every entity that has
+    /// it: a subentity's attributes are its parent's, then its own.
     public internal(set) var index: Int = 0
+    /// The entity that declares the attribute (its position in the model):
+    /// the entity itself, or the ancestor it inherits the attribute from.
+    public internal(set) var declaringEntityIndex: Int = 0
+    /// The column that stores the attribute: its name, unless another
+    /// entity of the same table has a column of that name (then
+    /// `name_Entity`).
+    public internal(set) var column: String = ""
 
     init(name: String, type: AttributeType, isOptional: Bool, defaultValue: Value, isIndexed: Bool, derivation: Derivation? = nil) {
         self.name = name
@@ -19,10 +28,8 @@ public struct AttributeDescription: Sendable, Hashable {
         self.defaultValue = defaultValue
         self.isIndexed = isIndexed
         self.derivation = derivation
+        self.column = name
     }
-
-    /// The column that stores the attribute.
-    var column: String { name }
 }
 
 /// How a derived attribute is computed. The store updates it when a save or

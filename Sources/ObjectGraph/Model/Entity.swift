@@ -10,6 +10,17 @@
 ///     …
 /// ])
 /// ```
+///
+/// An entity may name a `parent` (entity inheritance, as Core Data's): it
+/// inherits the parent's attributes and relationships, its rows live in the
+/// table of its inheritance root with every other entity of the hierarchy,
+/// and a fetch of the parent returns it. An `abstract` entity cannot be
+/// inserted: only its subentities can.
+///
+/// ```swift
+/// Entity("LibraryItem", abstract: true, properties: [.attribute("title", .string)]),
+/// Entity("Book", parent: "LibraryItem", properties: [.attribute("pages", .int32)]),
+/// ```
 public struct Entity: Sendable {
     public var name: String
     public var objectType: ManagedObject.Type
@@ -17,13 +28,20 @@ public struct Entity: Sendable {
     /// Each entry is a set of attribute names whose values must be unique
     /// together.
     public var uniquenessConstraints: [[String]]
+    /// The entity this one inherits from, if any.
+    public var parent: String?
+    /// Whether objects of exactly this entity cannot be inserted (only of
+    /// its subentities).
+    public var isAbstract: Bool
 
     public init(
-        _ name: String, _ objectType: ManagedObject.Type = ManagedObject.self,
+        _ name: String, _ objectType: ManagedObject.Type = ManagedObject.self, parent: String? = nil, abstract: Bool = false,
         properties: [Property], uniquenessConstraints: [[String]] = []
     ) {
         self.name = name
         self.objectType = objectType
+        self.parent = parent
+        self.isAbstract = abstract
         self.properties = properties
         self.uniquenessConstraints = uniquenessConstraints
     }
@@ -73,11 +91,13 @@ public enum Property: Sendable {
             deleteRule: deleteRule, isOptional: optional))
     }
 
-    /// A to-many relationship. Its inverse is required: a to-one inverse
-    /// makes it one-to-many (a foreign key on the destination), a to-many
-    /// inverse makes it many-to-many (a join table).
+    /// A to-many relationship. A to-one inverse makes it one-to-many (a
+    /// foreign key on the destination), a to-many inverse makes it
+    /// many-to-many (a join table). Without an inverse (which Core Data
+    /// allows, with a warning) it is kept in a join table of its own, and
+    /// nothing on the destination's side knows of it.
     public static func toMany(
-        _ name: String, _ destination: String, inverse: String, deleteRule: DeleteRule = .nullify
+        _ name: String, _ destination: String, inverse: String?, deleteRule: DeleteRule = .nullify
     ) -> Property {
         .relationship(RelationshipDescription(
             name: name, destinationName: destination, inverseName: inverse, isToMany: true,

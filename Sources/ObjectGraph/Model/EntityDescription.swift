@@ -11,6 +11,18 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     public let uniquenessConstraints: [[String]]
     /// The class instantiated for objects of this entity.
     public let objectType: ManagedObject.Type
+    /// Whether objects of exactly this entity cannot be inserted.
+    public let isAbstract: Bool
+    /// The entity this one inherits from, if any.
+    public let parentName: String?
+    /// The entities that inherit from this one directly.
+    public let subentityNames: [String]
+    /// The positions of the parent, grandparent, … up to the root.
+    let ancestorIndexes: [Int]
+    /// The position of the inheritance root, whose table holds the rows.
+    let rootIndex: Int
+    /// Where a snapshot row holds each value (``TableLayout``).
+    let layout: TableLayout
 
     let attributeIndex: [String: Int]
     let relationshipIndex: [String: Int]
@@ -32,7 +44,8 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
 
     init(
         name: String, index: Int, attributes: [AttributeDescription], relationships: [RelationshipDescription],
-        uniquenessConstraints: [[String]], objectType: ManagedObject.Type, sql: EntitySQL
+        uniquenessConstraints: [[String]], objectType: ManagedObject.Type, isAbstract: Bool, parentName: String?,
+        subentityNames: [String], hierarchy: EntityHierarchy, layout: TableLayout, sql: EntitySQL
     ) {
         self.name = name
         self.index = index
@@ -40,7 +53,13 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         self.relationships = relationships
         self.uniquenessConstraints = uniquenessConstraints
         self.objectType = objectType
-        self.table = name
+        self.isAbstract = isAbstract
+        self.parentName = parentName
+        self.subentityNames = subentityNames
+        self.ancestorIndexes = hierarchy.ancestors(of: index)
+        self.rootIndex = hierarchy.roots[index]
+        self.layout = layout
+        self.table = layout.table
         self.attributeIndex = Dictionary(uniqueKeysWithValues: attributes.enumerated().map { ($1.name, $0) })
         self.attributeNames = attributes.map(\.name)
         self.attributeNameBits = attributeNames.map(StringBits.init)
@@ -77,6 +96,26 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         let bits = StringBits(key)
         for index in attributeNameBits.indices where attributeNameBits[index] == bits { return index }
         return nil
+    }
+
+    /// Whether this entity is `other` or inherits from it: an object of it
+    /// can be where an object of `other` is expected.
+    @inline(__always)
+    public func isKind(of other: EntityDescription) -> Bool {
+        self === other || (!ancestorIndexes.isEmpty && ancestorIndexes.contains(other.index))
+    }
+
+    /// Whether some entity inherits from this one.
+    public var hasSubentities: Bool { !subentityNames.isEmpty }
+
+    /// The ID of the object in a row that starts with ``EntitySQL/keyColumns``
+    /// (or the snapshot columns): the key, and in a shared table the code of
+    /// the row's entity, which may be a subentity of this one.
+    @inline(__always)
+    func objectID(_ row: Row, model: Model) -> ObjectID {
+        let key = row.int64(0)
+        guard sql.hasEntityColumn else { return ObjectID(entity: self, primaryKey: key) }
+        return ObjectID(entity: model.entity(code: row.int64(1), kindOf: self), primaryKey: key)
     }
 
     public func attribute(named name: String) -> AttributeDescription? {

@@ -24,13 +24,21 @@ public final class Model: Sendable {
             }
         }
         let positions = Dictionary(uniqueKeysWithValues: declarations.enumerated().map { ($1.name, $0) })
+        let hierarchy = try EntityHierarchy(declarations, positions: positions)
 
-        // Resolve every relationship first: storage depends on both sides.
-        var resolvedRelationships: [[RelationshipDescription]] = []
-        var resolvedAttributes: [[AttributeDescription]] = []
-        for declaration in declarations {
-            var attributes: [AttributeDescription] = []
-            var relationships: [RelationshipDescription] = []
+        // Each entity's attributes and relationships: its parent's, then its
+        // own, so that an inherited property has one position in every
+        // entity that has it. Columns are given in the table of the
+        // inheritance root, parents first.
+        var attributesOf = [[AttributeDescription]](repeating: [], count: declarations.count)
+        var relationshipsOf = [[RelationshipDescription]](repeating: [], count: declarations.count)
+        var columns = TableColumns(hierarchy: hierarchy, names: declarations.map(\.name))
+        for entity in hierarchy.order {
+            let declaration = declarations[entity]
+            let parent = hierarchy.parents[entity]
+            var attributes = parent.map { attributesOf[$0] } ?? []
+            var relationships = parent.map { relationshipsOf[$0] } ?? []
+            let inherited = Set(attributes.map(\.name)).union(relationships.map(\.name))
             var propertyNames = Set<String>()
             for property in declaration.properties {
                 try Self.checkIdentifier(property.name, what: "property name in \(declaration.name)")
@@ -40,6 +48,10 @@ public final class Model: Sendable {
                 guard propertyNames.insert(property.name).inserted else {
                     throw .invalidModel("\(declaration.name).\(property.name) is declared twice")
                 }
+                guard !inherited.contains(property.name) else {
+                    throw .invalidModel(
+                        "\(declaration.name).\(property.name) is inherited from \(declarations[parent!].name): a subentity cannot declare it again")
+                }
                 switch property {
                 case .attribute(var attribute):
                     guard let converted = attribute.defaultValue.converted(to: attribute.type) else {
@@ -48,6 +60,8 @@ public final class Model: Sendable {
                     }
                     attribute.defaultValue = converted
                     attribute.index = attributes.count
+                    attribute.declaringEntityIndex = entity
+                    attribute.column = try columns.allocate(attribute.name, for: entity)
                     attributes.append(attribute)
                 case .relationship(var relationship):
                     guard let destination = positions[relationship.destinationName] else {
@@ -56,63 +70,77 @@ public final class Model: Sendable {
                     }
                     relationship.index = relationships.count
                     relationship.destinationIndex = destination
+                    relationship.declaringEntityIndex = entity
+                    if !relationship.isToMany {
+                        relationship.storage = .foreignKey(column: try columns.allocate(relationship.name, suffix: "_pk", for: entity))
+                    }
                     relationships.append(relationship)
                 }
             }
-            resolvedAttributes.append(attributes)
-            resolvedRelationships.append(relationships)
+            attributesOf[entity] = attributes
+            relationshipsOf[entity] = relationships
         }
 
-        for (entity, declaration) in declarations.enumerated() {
-            for r in resolvedRelationships[entity].indices {
-                var relationship = resolvedRelationships[entity][r]
+        // Inverses and storage, where each relationship is declared; a
+        // subentity takes its parent's (parents come first in the order).
+        for entity in hierarchy.order {
+            let declaration = declarations[entity]
+            for r in relationshipsOf[entity].indices {
+                var relationship = relationshipsOf[entity][r]
+                if relationship.declaringEntityIndex != entity {
+                    relationshipsOf[entity][r] = relationshipsOf[hierarchy.parents[entity]!][r]
+                    continue
+                }
                 let label = "\(declaration.name).\(relationship.name)"
                 let destination = relationship.destinationIndex
                 if let inverseName = relationship.inverseName {
-                    guard let inverse = resolvedRelationships[destination].firstIndex(where: { $0.name == inverseName }) else {
+                    guard let inverse = relationshipsOf[destination].firstIndex(where: { $0.name == inverseName }) else {
                         throw .invalidModel("\(label): inverse \(relationship.destinationName).\(inverseName) does not exist")
                     }
-                    let other = resolvedRelationships[destination][inverse]
-                    guard other.destinationIndex == entity, other.inverseName == relationship.name else {
+                    let other = relationshipsOf[destination][inverse]
+                    // The inverse may point at this entity or at an ancestor:
+                    // it must be able to hold every object of this one.
+                    guard hierarchy.isKind(entity, of: other.destinationIndex), other.inverseName == relationship.name else {
                         throw .invalidModel(
                             "\(label): inverse \(relationship.destinationName).\(inverseName) does not name \(label) as its inverse")
                     }
-                    if destination == entity, inverse == r, relationship.isToMany {
+                    if other.declaringEntityIndex == entity, inverse == r, relationship.isToMany {
                         throw .invalidModel("\(label): a to-many relationship cannot be its own inverse")
                     }
                     relationship.inverseIndex = inverse
                     if !relationship.isToMany {
-                        relationship.storage = .foreignKey(column: "\(relationship.name)_pk")
-                    } else if !other.isToMany {
-                        relationship.storage = .inverseForeignKey(column: "\(other.name)_pk")
+                        // Its foreign key column was given with the columns.
+                    } else if !other.isToMany, case .foreignKey(let column) = other.storage {
+                        relationship.storage = .inverseForeignKey(column: column)
                     } else {
                         let mine = "\(declaration.name)_\(relationship.name)"
-                        let theirs = "\(relationship.destinationName)_\(other.name)"
+                        let theirs = "\(declarations[other.declaringEntityIndex].name)_\(other.name)"
                         relationship.storage = mine < theirs
                             ? .joinTable(table: mine, sourceColumn: "source", destinationColumn: "destination")
                             : .joinTable(table: theirs, sourceColumn: "destination", destinationColumn: "source")
                     }
-                } else {
-                    guard !relationship.isToMany else {
-                        throw .invalidModel("\(label): a to-many relationship needs an inverse")
-                    }
-                    relationship.storage = .foreignKey(column: "\(relationship.name)_pk")
+                } else if relationship.isToMany {
+                    relationship.storage = .joinTable(
+                        table: "\(declaration.name)_\(relationship.name)", sourceColumn: "source", destinationColumn: "destination")
                 }
-                resolvedRelationships[entity][r] = relationship
+                relationshipsOf[entity][r] = relationship
             }
-            for attribute in resolvedAttributes[entity] {
+        }
+
+        for (entity, declaration) in declarations.enumerated() {
+            for attribute in attributesOf[entity] where attribute.declaringEntityIndex == entity {
                 guard let derivation = attribute.derivation else { continue }
                 let label = "\(declaration.name).\(attribute.name)"
                 switch derivation {
                 case .count(let name), .sum(let name, _):
-                    guard let relationship = resolvedRelationships[entity].first(where: { $0.name == name }), relationship.isToMany else {
+                    guard let relationship = relationshipsOf[entity].first(where: { $0.name == name }), relationship.isToMany else {
                         throw .invalidModel("\(label): derived from \(name), which is not a to-many relationship of \(declaration.name)")
                     }
                     guard [.int16, .int32, .int64, .double].contains(attribute.type) else {
                         throw .invalidModel("\(label): a derived \(derivation) needs a number type, not \(attribute.type.rawValue)")
                     }
                     if case .sum(_, let summed) = derivation {
-                        let destination = resolvedAttributes[relationship.destinationIndex]
+                        let destination = attributesOf[relationship.destinationIndex]
                         guard let target = destination.first(where: { $0.name == summed }),
                             [.int16, .int32, .int64, .double].contains(target.type)
                         else {
@@ -120,7 +148,7 @@ public final class Model: Sendable {
                         }
                     }
                 case .lowercase(let name):
-                    guard let source = resolvedAttributes[entity].first(where: { $0.name == name }), source.type == .string,
+                    guard let source = attributesOf[entity].first(where: { $0.name == name }), source.type == .string,
                         attribute.type == .string
                     else {
                         throw .invalidModel("\(label): lowercase needs a string attribute \(name) and a string type")
@@ -129,29 +157,34 @@ public final class Model: Sendable {
             }
             for constraint in declaration.uniquenessConstraints {
                 guard !constraint.isEmpty else { throw .invalidModel("\(declaration.name): empty uniqueness constraint") }
-                for key in constraint where !resolvedAttributes[entity].contains(where: { $0.name == key }) {
+                for key in constraint where !attributesOf[entity].contains(where: { $0.name == key }) {
                     throw .invalidModel("\(declaration.name): uniqueness constraint names \(key), which is not an attribute")
                 }
             }
         }
 
+        let layouts = TableLayout.make(
+            hierarchy: hierarchy, names: declarations.map(\.name), attributes: attributesOf, relationships: relationshipsOf)
         let statements = declarations.indices.map { index in
-            EntitySQL(table: declarations[index].name, attributes: resolvedAttributes[index], relationships: resolvedRelationships[index])
+            EntitySQL(layout: layouts[index], attributes: attributesOf[index], relationships: relationshipsOf[index])
         }
-        for entity in resolvedRelationships.indices {
-            for r in resolvedRelationships[entity].indices {
-                let relationship = resolvedRelationships[entity][r]
+        for entity in relationshipsOf.indices {
+            for r in relationshipsOf[entity].indices {
+                let relationship = relationshipsOf[entity][r]
                 let destination = relationship.destinationIndex
-                resolvedRelationships[entity][r].sql = RelationshipSQL(
-                    relationship, inverse: relationship.inverseIndex.map { resolvedRelationships[destination][$0] },
+                relationshipsOf[entity][r].sql = RelationshipSQL(
+                    relationship, inverse: relationship.inverseIndex.map { relationshipsOf[destination][$0] },
                     owner: statements[entity], destination: statements[destination])
             }
         }
         let entities = declarations.enumerated().map { index, declaration in
             EntityDescription(
-                name: declaration.name, index: index, attributes: resolvedAttributes[index],
-                relationships: resolvedRelationships[index], uniquenessConstraints: declaration.uniquenessConstraints,
-                objectType: declaration.objectType, sql: statements[index])
+                name: declaration.name, index: index, attributes: attributesOf[index],
+                relationships: relationshipsOf[index], uniquenessConstraints: declaration.uniquenessConstraints,
+                objectType: declaration.objectType, isAbstract: declaration.isAbstract,
+                parentName: hierarchy.parents[index].map { declarations[$0].name },
+                subentityNames: hierarchy.children[index].map { declarations[$0].name }, hierarchy: hierarchy,
+                layout: layouts[index], sql: statements[index])
         }
         let tables = Set(entities.map(\.table))
         for entity in entities {
@@ -165,6 +198,16 @@ public final class Model: Sendable {
         self.entityIndex = positions
         self.canonicalDescription = Self.describe(entities)
         self.hash = Self.fnv1a(canonicalDescription.joined(separator: "\n"))
+    }
+
+    /// The entity whose code (``EntityDescription/index``) a row's entity
+    /// column holds, when it is `expected` or one of its subentities;
+    /// `expected` otherwise (a NULL or a code from another model).
+    @inline(__always)
+    func entity(code: Int64, kindOf expected: EntityDescription) -> EntityDescription {
+        guard code >= 0, code < entities.count else { return expected }
+        let entity = entities[Int(code)]
+        return entity.isKind(of: expected) ? entity : expected
     }
 
     /// The entity with this name.
@@ -212,14 +255,23 @@ public final class Model: Sendable {
     private static func describe(_ entities: [EntityDescription]) -> [String] {
         var lines: [String] = []
         for entity in entities {
-            lines.append("entity \(entity.name)")
-            for a in entity.attributes {
+            // Flat entities keep the line they always had (their stores'
+            // hashes stay valid); an entity of a hierarchy adds its parent,
+            // whether it is abstract, and the code its rows carry.
+            if entity.sql.hasEntityColumn {
+                lines.append(
+                    "entity \(entity.name) code=\(entity.index)" + (entity.parentName.map { " parent=\($0)" } ?? "")
+                        + (entity.isAbstract ? " abstract" : ""))
+            } else {
+                lines.append("entity \(entity.name)" + (entity.isAbstract ? " abstract" : ""))
+            }
+            for a in entity.attributes where a.declaringEntityIndex == entity.index {
                 lines.append(
                     "attribute \(entity.name).\(a.name) \(a.type.rawValue)\(a.isOptional ? " optional" : "")"
                         + " default=\(a.defaultValue)\(a.isIndexed ? " indexed" : "")"
-                        + (a.derivation.map { " derived=\($0)" } ?? ""))
+                        + (a.derivation.map { " derived=\($0)" } ?? "") + (a.column != a.name ? " column=\(a.column)" : ""))
             }
-            for r in entity.relationships {
+            for r in entity.relationships where r.declaringEntityIndex == entity.index {
                 lines.append(
                     "relationship \(entity.name).\(r.name) \(r.isToMany ? "to-many" : "to-one") \(r.destinationName)"
                         + " inverse=\(r.inverseName ?? "none") delete=\(r.deleteRule.rawValue)\(r.isOptional ? "" : " required")")

@@ -13,6 +13,9 @@ public struct RelationshipDescription: Sendable {
     public internal(set) var destinationIndex = 0
     /// Index of the inverse among the destination's relationships.
     public internal(set) var inverseIndex: Int?
+    /// The entity that declares the relationship: the entity itself, or the
+    /// ancestor it inherits it from.
+    public internal(set) var declaringEntityIndex = 0
     /// How the store keeps the relationship.
     var storage: Storage = .foreignKey(column: "")
     /// The relationship's statements and SQL fragments. Set with `storage`
@@ -43,8 +46,9 @@ public struct RelationshipDescription: Sendable {
         /// A to-many whose inverse is a to-one: the destinations' table has a
         /// column holding the source's primary key.
         case inverseForeignKey(column: String)
-        /// A many-to-many: a join table with one row per (source,
-        /// destination) pair. `sourceColumn` holds this side's keys.
+        /// A many-to-many, or a to-many without an inverse: a join table
+        /// with one row per (source, destination) pair. `sourceColumn`
+        /// holds this side's keys.
         case joinTable(table: String, sourceColumn: String, destinationColumn: String)
     }
 }

@@ -11,6 +11,12 @@ import Probes
 /// `EXISTS`/`NOT EXISTS`, which SQLite stops at the first row (about 0.6 ms
 /// against 33 ms for `(SELECT COUNT(*) …) > 0` on the Selfies data set).
 struct QueryBuilder {
+    /// The pseudo-key of an object's entity in predicates (`entity ==
+    /// 'Book'`), unless the entity has a property of that name.
+    enum EntityTest {
+        static let key = "entity"
+    }
+
     let model: Model
     let root: EntityDescription
     private(set) var arguments: [DatabaseValue] = []
@@ -220,6 +226,12 @@ struct QueryBuilder {
     private mutating func compileKey(_ path: String, _ op: ComparisonOperator, _ rhs: ObjectExpression, _ options: ComparisonOptions)
         throws(ObjectGraphError) -> String
     {
+        if try components(path) == [EntityTest.key], root.attribute(named: EntityTest.key) == nil,
+            root.relationship(named: EntityTest.key) == nil
+        {
+            hasOtherConditions = true
+            return try compileEntityTest(op, rhs)
+        }
         switch try resolve(path) {
         case .attribute(let column, let attribute, let owner):
             if case .keyPath(let other) = rhs {
@@ -234,6 +246,36 @@ struct QueryBuilder {
             hasOtherConditions = true
             return try compileToOne(column, destination, owner: root.name, path, op, rhs)
         }
+    }
+
+    /// `entity == 'Book'`, `entity != 'Book'`, `entity IN {'Book', 'Folder'}`:
+    /// whether an object is of exactly these entities (as Core Data's
+    /// `entity == %@`), by the shared table's entity column with the
+    /// entities' codes bound; a constant for a table of one entity.
+    private mutating func compileEntityTest(_ op: ComparisonOperator, _ rhs: ObjectExpression) throws(ObjectGraphError) -> String {
+        let names: [ObjectExpression]
+        switch (op, rhs) {
+        case (.equal, _), (.notEqual, _): names = [rhs]
+        case (.in, .list(let items)): names = items
+        default: throw .invalidPredicate("entity compares with ==, != or IN and entity names, not \(op.rawValue)")
+        }
+        var codes: [Int] = []
+        for name in names {
+            guard case .value(.string(let text)) = name else {
+                throw .invalidPredicate("entity compares with entity names ('Book'), not \(name)")
+            }
+            let entity = try model.entity(text)
+            if entity.isKind(of: root) { codes.append(entity.index) }
+        }
+        let negated = op == .notEqual
+        guard root.sql.hasEntityColumn else {
+            return (codes.contains(root.index) != negated) ? "1" : "0"
+        }
+        guard !codes.isEmpty else { return negated ? "1" : "0" }
+        for code in codes { arguments.append(.integer(Int64(code))) }
+        let column = "\(rootAlias).\(EntitySQL.entityColumn)"
+        if codes.count == 1 { return negated ? "\(column) <> ?" : "\(column) = ?" }
+        return "\(column) \(negated ? "NOT IN" : "IN") (\(Array(repeating: "?", count: codes.count).joined(separator: ", ")))"
     }
 
     private mutating func compileKeyKey(
@@ -397,7 +439,7 @@ struct QueryBuilder {
         case .variable(let name): throw .invalidPredicate("variable $\(name) has no value")
         default: throw .typeMismatch(entity: owner, key: path, expected: "\(destination.name) object", got: "\(rhs)")
         }
-        for case let id? in ids where id.entity !== destination {
+        for case let id? in ids where !id.entity.isKind(of: destination) {
             throw .typeMismatch(entity: owner, key: path, expected: "\(destination.name) object", got: "\(id.entityName) object")
         }
         switch op {

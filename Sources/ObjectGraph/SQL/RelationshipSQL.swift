@@ -21,7 +21,9 @@ final class RelationshipSQL: Sendable {
     /// The keys of one owner's destinations, in key order (a relationship
     /// fault): `SELECT t0.pk FROM "Person" t0 WHERE t0."company_pk" = ? ORDER
     /// BY t0.pk`, or `SELECT destination FROM "Person_selfies" WHERE source =
-    /// ? ORDER BY destination`. Binds the owner's key. Nil for a to-one.
+    /// ? ORDER BY destination`; with each key, the destination's entity when
+    /// its table is shared by a hierarchy (``EntitySQL/keyColumns``). Binds
+    /// the owner's key. Nil for a to-one.
     let destinationKeys: String?
     /// How a prefetch reads the relationship.
     let prefetch: Prefetch
@@ -54,7 +56,8 @@ final class RelationshipSQL: Sendable {
         /// A many-to-many: the (owner, destination) key pairs,
         /// `SELECT source, destination FROM "J" WHERE source IN (…) ORDER BY
         /// source, destination` (columns in the owner's orientation). Binds
-        /// the owners' ``KeyList``. The destinations' rows are then read by key.
+        /// the owners' ``KeyList``; a third column, the destination's entity,
+        /// when its table is shared. The destinations' rows are then read by key.
         case keyPairs(String)
     }
 
@@ -109,7 +112,7 @@ final class RelationshipSQL: Sendable {
             let c = quoted(column)
             foreignKeyColumn = nil
             joinTable = nil
-            destinationKeys = "SELECT t0.pk FROM \(destination.table) t0 WHERE t0.\(c) = ? ORDER BY t0.pk"
+            destinationKeys = "SELECT \(destination.keyColumns) FROM \(destination.table) t0 WHERE t0.\(c) = ? ORDER BY t0.pk"
             prefetch = .destinationRowsByForeignKey(
                 "SELECT \(destination.snapshotColumns) FROM \(destination.table) t0 WHERE t0.\(c) \(list) ORDER BY t0.\(c), t0.pk")
             deletion = Self.keyInDestinations(column, of: destination.table)
@@ -121,8 +124,18 @@ final class RelationshipSQL: Sendable {
             let table = join.table
             foreignKeyColumn = nil
             joinTable = join
-            destinationKeys = "SELECT \(target) FROM \(table) WHERE \(source) = ? ORDER BY \(target)"
-            prefetch = .keyPairs("SELECT \(source), \(target) FROM \(table) WHERE \(source) \(list) ORDER BY \(source), \(target)")
+            if destination.hasEntityColumn {
+                // The destinations' entities are in their table: joined, as
+                // Core Data joins it.
+                let entity = "d.\(EntitySQL.entityColumn)"
+                let joined = "\(table) j JOIN \(destination.table) d ON d.pk = j.\(target)"
+                destinationKeys = "SELECT j.\(target), \(entity) FROM \(joined) WHERE j.\(source) = ? ORDER BY j.\(target)"
+                prefetch = .keyPairs(
+                    "SELECT j.\(source), j.\(target), \(entity) FROM \(joined) WHERE j.\(source) \(list) ORDER BY j.\(source), j.\(target)")
+            } else {
+                destinationKeys = "SELECT \(target) FROM \(table) WHERE \(source) = ? ORDER BY \(target)"
+                prefetch = .keyPairs("SELECT \(source), \(target) FROM \(table) WHERE \(source) \(list) ORDER BY \(source), \(target)")
+            }
             deletion = .joinRows(
                 destinations: "SELECT \(target) FROM \(table) WHERE \(source) \(list)",
                 delete: "DELETE FROM \(table) WHERE \(source) \(list)")

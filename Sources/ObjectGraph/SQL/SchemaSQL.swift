@@ -2,7 +2,9 @@
 /// `faultline_metadata` table that records which model made a store file
 /// (``Schema`` runs them when a store opens).
 ///
-/// Tables: one per entity (`pk INTEGER PRIMARY KEY`, one column per
+/// Tables: one per entity, or per inheritance hierarchy (the root's name;
+/// an `ent` column, indexed, holding each row's entity; every entity's
+/// columns, ``TableColumns``) (`pk INTEGER PRIMARY KEY`, one column per
 /// attribute, one `<name>_pk` column per to-one relationship, indexed), one
 /// join table per many-to-many relationship (`source`, `destination`,
 /// primary key on both, `WITHOUT ROWID`, plus an index on `(destination,
@@ -16,35 +18,67 @@ enum SchemaSQL {
     static func createStatements(for model: Model) -> [String] {
         var statements = [createMetadata]
         var joinTables = Set<String>()
-        for entity in model.entities {
-            let table = entity.sql.table
+        for root in model.entities where root.rootIndex == root.index {
+            let table = root.sql.table
+            // The entities whose rows the table holds: the root, then each
+            // subentity after its parent.
+            let family = model.entities.filter { $0.isKind(of: root) }.sorted { $0.ancestorIndexes.count < $1.ancestorIndexes.count }
+            let shared = root.sql.hasEntityColumn
             var columns = ["pk INTEGER PRIMARY KEY"]
-            for attribute in entity.attributes {
-                columns.append("\(quoted(attribute.column)) \(attribute.type.columnType)\(attribute.isOptional ? "" : " NOT NULL")")
+            if shared { columns.append("\(EntitySQL.entityColumn) INTEGER NOT NULL") }
+            for entity in family {
+                // A subentity's required attributes are checked by the
+                // engine: the other entities' rows have no value there.
+                for attribute in entity.attributes where attribute.declaringEntityIndex == entity.index {
+                    let required = !attribute.isOptional && entity === root
+                    columns.append("\(quoted(attribute.column)) \(attribute.type.columnType)\(required ? " NOT NULL" : "")")
+                }
             }
-            for index in entity.toOneIndexes {
-                columns.append("\(quoted(entity.relationships[index].sql.foreignKeyColumn!)) INTEGER")
+            for entity in family {
+                for index in entity.toOneIndexes where entity.relationships[index].declaringEntityIndex == entity.index {
+                    columns.append("\(quoted(entity.relationships[index].sql.foreignKeyColumn!)) INTEGER")
+                }
             }
             statements.append("CREATE TABLE \(table) (\(columns.joined(separator: ", ")))")
-            for attribute in entity.attributes where attribute.isIndexed {
-                statements.append("CREATE INDEX \(quoted("\(entity.table)_\(attribute.column)")) ON \(table) (\(quoted(attribute.column)))")
-            }
-            for index in entity.toOneIndexes {
-                let column = entity.relationships[index].sql.foreignKeyColumn!
-                statements.append("CREATE INDEX \(quoted("\(entity.table)_\(column)")) ON \(table) (\(quoted(column)))")
-            }
-            for (number, constraint) in entity.uniquenessConstraints.enumerated() {
+            if shared {
+                // A fetch of a subentity keeps the rows of its entities: by
+                // this index, not a scan of the whole hierarchy's table.
                 statements.append(
-                    "CREATE UNIQUE INDEX \(quoted("\(entity.table)_unique_\(number)")) ON \(table) "
-                        + "(\(constraint.map(quoted).joined(separator: ", ")))")
+                    "CREATE INDEX \(quoted("\(root.table)_\(EntitySQL.entityColumn)")) ON \(table) (\(EntitySQL.entityColumn))")
             }
-            for relationship in entity.relationships {
-                guard let joinTable = relationship.sql.joinTable, joinTables.insert(joinTable.name).inserted else { continue }
-                statements.append(
-                    "CREATE TABLE \(joinTable.table) (source INTEGER NOT NULL, destination INTEGER NOT NULL, "
-                        + "PRIMARY KEY (source, destination)) WITHOUT ROWID")
-                statements.append(
-                    "CREATE INDEX \(quoted("\(joinTable.name)_destination")) ON \(joinTable.table) (destination, source)")
+            for entity in family {
+                for attribute in entity.attributes where attribute.isIndexed && attribute.declaringEntityIndex == entity.index {
+                    statements.append(
+                        "CREATE INDEX \(quoted("\(entity.table)_\(attribute.column)")) ON \(table) (\(quoted(attribute.column)))")
+                }
+            }
+            for entity in family {
+                for index in entity.toOneIndexes where entity.relationships[index].declaringEntityIndex == entity.index {
+                    let column = entity.relationships[index].sql.foreignKeyColumn!
+                    statements.append("CREATE INDEX \(quoted("\(entity.table)_\(column)")) ON \(table) (\(quoted(column)))")
+                }
+            }
+            for entity in family {
+                // A subentity's constraint holds among its own family's rows.
+                let codes = entity.layout.familyCodes.sorted().map(String.init).joined(separator: ", ")
+                let scope = entity === root ? "" : " WHERE \(EntitySQL.entityColumn) IN (\(codes))"
+                let prefix = entity === root ? entity.table : "\(entity.table)_\(entity.name)"
+                for (number, constraint) in entity.uniquenessConstraints.enumerated() {
+                    let columns = constraint.map { quoted(entity.attribute(named: $0)!.column) }
+                    statements.append(
+                        "CREATE UNIQUE INDEX \(quoted("\(prefix)_unique_\(number)")) ON \(table) "
+                            + "(\(columns.joined(separator: ", ")))\(scope)")
+                }
+            }
+            for entity in family {
+                for relationship in entity.relationships where relationship.declaringEntityIndex == entity.index {
+                    guard let joinTable = relationship.sql.joinTable, joinTables.insert(joinTable.name).inserted else { continue }
+                    statements.append(
+                        "CREATE TABLE \(joinTable.table) (source INTEGER NOT NULL, destination INTEGER NOT NULL, "
+                            + "PRIMARY KEY (source, destination)) WITHOUT ROWID")
+                    statements.append(
+                        "CREATE INDEX \(quoted("\(joinTable.name)_destination")) ON \(joinTable.table) (destination, source)")
+                }
             }
         }
         return statements

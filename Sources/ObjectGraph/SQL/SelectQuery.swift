@@ -19,7 +19,16 @@ struct SelectQuery {
         }
         self.entity = entity
         var builder = QueryBuilder(model: model, root: entity)
-        whereClause = try request.predicate.map { predicate throws(ObjectGraphError) in " WHERE " + (try builder.compile(predicate)) } ?? ""
+        // In a table shared by a hierarchy, the entity's rows (and its
+        // subentities', unless the request says not) come first.
+        let family = request.includesSubentities ? entity.sql.familyCondition : entity.sql.exactCondition
+        let condition = try request.predicate.map { predicate throws(ObjectGraphError) in try builder.compile(predicate) }
+        switch (family, condition) {
+        case (nil, nil): whereClause = ""
+        case (let family?, nil): whereClause = " WHERE " + family
+        case (nil, let condition?): whereClause = " WHERE " + condition
+        case (let family?, let condition?): whereClause = " WHERE \(family) AND \(condition)"
+        }
         let order = try builder.orderBy(request.sortKeys)
         orderClause = order.isEmpty ? "" : " ORDER BY " + order
         if applyingLimits, request.fetchLimit > 0 || request.fetchOffset > 0 {

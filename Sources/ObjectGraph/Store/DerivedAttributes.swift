@@ -11,15 +11,17 @@ enum DerivedAttributes {
         let touched = changes.inserted.union(changes.updated).union(changes.deleted)
         guard !touched.isEmpty else { return result }
         for entity in model.entities {
-            let derived = entity.derivedAttributes
+            // The derived attributes the entity declares: its subentities
+            // inherit them (same columns, same table), and are updated with it.
+            let derived = entity.derivedAttributes.filter { $0.declaringEntityIndex == entity.index }
             guard !derived.isEmpty else { continue }
-            var targets = Set(changes.inserted.union(changes.updated).filter { $0.entity === entity }.map(\.primaryKey))
+            var targets = Set(changes.inserted.union(changes.updated).filter { $0.entity.isKind(of: entity) }.map(\.primaryKey))
             for attribute in derived {
                 switch attribute.derivation! {
                 case .count(let name), .sum(let name, _):
                     let relationship = entity.relationship(named: name)!
                     let destination = model.destination(of: relationship)
-                    let changed = touched.filter { $0.entity === destination }
+                    let changed = touched.filter { $0.entity.isKind(of: destination) }
                     guard !changed.isEmpty else { continue }
                     guard let owners = relationship.sql.ownersOfDestinations?.bound(to: changed.sorted()) else { continue }
                     try connection.query(owners.sql, [owners.argument]) { targets.insert($0.int64(0)) }
@@ -27,18 +29,18 @@ enum DerivedAttributes {
                     break
                 }
             }
-            targets.subtract(changes.deleted.filter { $0.entity === entity }.map(\.primaryKey))
+            targets.subtract(changes.deleted.filter { $0.entity.isKind(of: entity) }.map(\.primaryKey))
             guard !targets.isEmpty else { continue }
             let ids = targets.sorted().map { ObjectID(entity: entity, primaryKey: $0) }
-            let update = DerivedAttributeSQL.update(derived, of: entity).bound(to: ids)
+            let update = DerivedAttributeSQL.update(derived, of: entity, model: model).bound(to: ids)
             try connection.run(update.sql, [update.argument])
             let select = DerivedAttributeSQL.select(derived, of: entity).bound(to: ids)
+            let first = entity.sql.hasEntityColumn ? 2 : 1
             try connection.query(select.sql, [select.argument]) { row in
-                var values: [Int: Value] = [:]
+                let id = entity.objectID(row, model: model)
                 for (offset, attribute) in derived.enumerated() {
-                    values[attribute.index] = Value.read(row, offset + 1, as: attribute.type)
+                    result[id, default: [:]][attribute.index] = Value.read(row, first + offset, as: attribute.type)
                 }
-                result[ObjectID(entity: entity, primaryKey: row.int64(0))] = values
             }
         }
         return result

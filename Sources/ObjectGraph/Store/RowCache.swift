@@ -158,12 +158,13 @@ public final class RowCache: @unchecked Sendable {
         }
     }
 
-    /// Forgets every snapshot of an entity's rows (registrations stay):
+    /// Forgets every snapshot of an entity's rows, its subentities'
+    /// included (registrations stay):
     /// after a batch update that counted the rows it changed instead of
     /// listing them.
     func removeSnapshots(of entity: EntityDescription) {
         lock.withLock {
-            for id in entries.keys where id.entity === entity {
+            for id in entries.keys where id.entity.isKind(of: entity) {
                 entries.updateIfPresent(id) { entry in
                     entry.snapshot = nil
                     entry.toMany = [:]

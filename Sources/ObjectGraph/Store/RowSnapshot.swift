@@ -20,22 +20,28 @@ public struct RowSnapshot: Sendable, Equatable {
         self.timestamp = timestamp
     }
 
-    /// Reads a snapshot from a row whose first columns are
-    /// `entity.sql.snapshotColumns` (primary key first).
+    /// Reads a snapshot of an object of `entity` (its own entity, not a
+    /// parent's) from a row whose first columns are
+    /// `entity.sql.snapshotColumns` (primary key first), at the positions
+    /// its ``TableLayout`` gives.
     static func read(_ row: Row, entity: EntityDescription, model: Model, generation: UInt64) -> RowSnapshot {
+        let layout = entity.layout
         var attributes: [Value] = []
         attributes.reserveCapacity(entity.attributes.count)
         for (offset, attribute) in entity.attributes.enumerated() {
-            attributes.append(Value.read(row, offset + 1, as: attribute.type))
+            attributes.append(Value.read(row, layout.attributePositions[offset], as: attribute.type))
         }
         var toOne: [ObjectID?] = []
         if !entity.toOneIndexes.isEmpty { toOne = Array(repeating: nil, count: entity.relationships.count) }
-        var column = entity.attributes.count + 1
         for index in entity.toOneIndexes {
-            if let key = row.optionalInt64(column) {
-                toOne[index] = ObjectID(entity: model.entities[entity.relationships[index].destinationIndex], primaryKey: key)
+            if let key = row.optionalInt64(layout.toOneKeyPositions[index]) {
+                var destination = model.entities[entity.relationships[index].destinationIndex]
+                let entityPosition = layout.toOneEntityPositions[index]
+                if entityPosition >= 0, let code = row.optionalInt64(entityPosition) {
+                    destination = model.entity(code: code, kindOf: destination)
+                }
+                toOne[index] = ObjectID(entity: destination, primaryKey: key)
             }
-            column += 1
         }
         return RowSnapshot(attributes: attributes, toOne: toOne, generation: generation)
     }

@@ -73,9 +73,13 @@ public final class Store: @unchecked Sendable {
             connection.statementHook = nil
             defer { connection.statementHook = hook }
             do {
+                // Keys are allocated per table: the entities of a hierarchy
+                // share their root's.
                 for entity in model.entities {
                     var maximum: Int64 = 0
-                    try connection.query(entity.sql.selectMaximumKey) { row in maximum = row.optionalInt64(0) ?? 0 }
+                    if entity.rootIndex == entity.index {
+                        try connection.query(entity.sql.selectMaximumKey) { row in maximum = row.optionalInt64(0) ?? 0 }
+                    }
                     keys.append(maximum + 1)
                 }
                 try connection.query(SchemaSQL.selectStoreIdentifier) { row in
@@ -125,13 +129,14 @@ public final class Store: @unchecked Sendable {
 
     var stalenessNanoseconds: UInt64? { configuration.stalenessInterval?.stalenessNanoseconds }
 
-    /// Reserves `count` new primary keys for an entity. Keys are never
+    /// Reserves `count` new primary keys for an entity, unique in its table
+    /// (its whole inheritance hierarchy's). Keys are never
     /// reused in the life of the store object, even when a save fails.
     func allocatePrimaryKeys(for entity: EntityDescription, count: Int = 1) -> Int64 {
         keyLock.lock()
         defer { keyLock.unlock() }
-        let first = nextKeys[entity.index]
-        nextKeys[entity.index] += Int64(count)
+        let first = nextKeys[entity.rootIndex]
+        nextKeys[entity.rootIndex] += Int64(count)
         return first
     }
 
