@@ -11,6 +11,11 @@ extension DataSetKind {
     /// and velocity, in groups (100 at scale 1) that count them in a
     /// derived attribute.
     public static let fireballs = DataSetKind(name: "fireballs", model: FireballsDataSet.model, spec: FireballsDataSet.spec)
+
+    /// A media library with entity inheritance: books (3,000 at scale 1),
+    /// audiobooks (1,000, a kind of book) and podcasts (1,000), all kinds of
+    /// an abstract LibraryItem, in one table.
+    public static let library = DataSetKind(name: "library", model: LibraryDataSet.model, spec: LibraryDataSet.spec)
 }
 
 extension ScenarioSet {

@@ -12,6 +12,7 @@ public enum ScenarioCatalog {
         .fetchAll, .didFault, .singleFault, .batchFault, .prefetch, .cache, .uniquing, .predicate, .subquery, .batchUpdate,
         .batchFaultByPredicate, .singleFaultStaleness0, .prefetchStaleness0,
         .batchInsert, .historyMerge, .derivedCount, .fetchBatchSize, .multiThread, .toOneList,
+        .inheritanceFetch,
     ]
 
     /// The book's experiments the built-in scenarios repeat (each declared

@@ -225,7 +225,7 @@ public struct DataSetCache: Sendable {
             var configuration = StoreConfiguration()
             configuration.sinks = []
             configuration.walMode = false
-            _ = try Store(model: kind.model, location: .file(path), configuration: configuration)
+            let store = try Store(model: kind.model, location: .file(path), configuration: configuration)
             var options = Connection.Options()
             options.walMode = false
             let connection = try Connection(.file(path), options: options)
@@ -234,7 +234,16 @@ public struct DataSetCache: Sendable {
             guard check == "ok" else { throw DataSetFailure(path, "\(action): quick_check says \(check)") }
             for (table, expected) in kind.expectedRows(scale: scale) {
                 var count = -1
-                try connection.query("SELECT count(*) FROM \"\(table)\"") { count = Int($0.int64(0)) }
+                if kind.model.entity(named: table) != nil {
+                    // An entity's objects, not its subentities' (which may
+                    // share its table).
+                    var request = FetchRequest<ManagedObject>(entityName: table)
+                    request.includesSubentities = false
+                    let context = ObjectContext(store: store, name: "verify")
+                    count = try context.perform { () throws(ObjectGraphError) in try context.count(for: request) }
+                } else {
+                    try connection.query("SELECT count(*) FROM \"\(table)\"") { count = Int($0.int64(0)) }
+                }
                 guard count == expected else { throw DataSetFailure(path, "\(action): \(table) has \(count) rows, not \(expected)") }
             }
         } catch let failure as DataSetFailure {
