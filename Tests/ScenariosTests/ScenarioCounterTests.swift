@@ -57,6 +57,11 @@ import Testing
         // read from the row cache; each of their 2 groups a fault from
         // the database: the N+1, at this scale two queries.
         "ToOneList": [1, 52, 0, 50, 2, 3, 52, 0, 0, 0, 199],
+        // 60 books, 20 audiobooks, 20 podcasts in one table: the parent's
+        // fetch reads all 100 rows (a full scan, 99 steps), the podcasts'
+        // only their 20 by the entity column's index (no scan step); each
+        // title read is a fault the row cache fulfils.
+        "InheritanceFetch": [2, 120, 0, 120, 0, 2, 120, 0, 0, 0, 99],
     ]
     static let names = [
         "fetches", "faultsFired", "relationshipFaultsFired", "cacheHits", "cacheMisses", "sqlStatements", "rowsRead", "rowsWritten",
