@@ -20,7 +20,7 @@ import Testing
         (["run", "FetchAll", "--json", "/proc/nowhere/report.json"], "/proc/nowhere/report.json: cannot write: cannot create /proc/nowhere: No such file or directory\n"),
         (["run", "--store", "tape"], "The value 'tape' is invalid for '--store <store>'. Please provide one of 'file' and 'memory'.\n"),
         (["explain", "Selfie", "rating < 5", "--dataset", "nope"],
-         "The value 'nope' is invalid for '--dataset <dataset>'. Please provide one of 'selfies' and 'fireballs'.\n"),
+         "The value 'nope' is invalid for '--dataset <dataset>'. Please provide one of 'selfies', 'fireballs' or 'library'.\n"),
         (["compare", "a.json", "b.json", "--format", "xml"],
          "The value 'xml' is invalid for '--format <format>'. Please provide one of 'text', 'markdown', 'json' or 'html'.\n"),
         (["explain", "Selfie", "rating < 5", "--scale", "9"], "--scale must be between 0.01 and 4, not 9.0\n"),
@@ -191,7 +191,7 @@ import Testing
         let result = try Self.perfRun(["list", "--json"])
         #expect(result.status == 0)
         let list = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: String]])
-        #expect(list.count == ScenarioCatalog.all.count && list.count == 19)
+        #expect(list.count == ScenarioCatalog.all.count && list.count == 20)
         #expect(list.allSatisfy { ($0["description"] ?? "").count > 80 })
     }
 }
