@@ -269,6 +269,36 @@ import Testing
         #expect(rows["Bookmark"]?.isEmpty == true)
     }
 
+    @Test func pagesRelationshipsAndDeletesFollowEachObjectsEntity() throws {
+        let library = try Self.library()
+        let context = ObjectContext(store: library.store)
+        try context.perform {
+            // Pages of a parent's fetch load each row as its own entity.
+            var request = FetchRequest<ManagedObject>(entityName: "LibraryItem", sortKeys: [SortKey("title")])
+            request.fetchBatchSize = 2
+            let items = try context.fetch(request)
+            #expect(try Self.titles(Array(items)) == ["Book:Dune", "Audiobook:Emma", "Folder:Later", "Folder:Root"])
+            // A relationship declared on the parent, set on a subentity, and
+            // a predicate through a to-one to the parent.
+            let later = items[2]
+            try items[0].setObject(later, forKey: "folder")
+            try context.save()
+            let inLater = try context.fetch(FetchRequest<ManagedObject>(
+                entityName: "LibraryItem", predicate: try ObjectPredicate(format: "folder.title == 'Later'")))
+            #expect(try Self.titles(Array(inLater)) == ["Book:Dune"])
+            let marked = try context.fetch(FetchRequest<ManagedObject>(
+                entityName: "Bookmark", predicate: try ObjectPredicate(format: "item.title == 'Emma'")))
+            #expect(try marked.map { try $0.value(forKey: "note") } == [.string("chapter 3")])
+            // Deleting a subentity's object applies the delete rules it
+            // inherits (bookmarks cascade).
+            try context.delete(items[1])
+            try context.save()
+        }
+        let rows = try dumpTables(library.path)
+        #expect(rows["Bookmark"]?.count == 1)
+        #expect(rows["LibraryItem"]?.count == 3)
+    }
+
     @Test func aBrokenHierarchyIsRefusedWithItsReason() {
         #expect(throws: ObjectGraphError.invalidModel("entity A: parent entity Z does not exist")) {
             try Model([Entity("A", parent: "Z", properties: [])])
