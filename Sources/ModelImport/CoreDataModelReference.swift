@@ -40,7 +40,8 @@ public struct CoreDataModelReference: Equatable, Sendable {
     /// after the colon too is a ``UsageError``.
     public func with(version value: String?, option: String) throws(UsageError) -> CoreDataModelReference {
         guard let value else { return self }
-        if let version, version != value {
+        func bare(_ name: String) -> Substring { name.hasSuffix(".xcdatamodel") ? name.dropLast(".xcdatamodel".count) : Substring(name) }
+        if let version, bare(version) != bare(value) {
             throw UsageError(option: option, "\(value): \(path):\(version) already names a version; give it once")
         }
         return CoreDataModelReference(path: path, version: value)
