@@ -72,11 +72,16 @@ public enum ModelSwiftSource {
     }
 
     /// A `Double` as a Swift expression: `.infinity`, `-.infinity` and
-    /// `.nan` for the values no literal spells, otherwise the shortest
-    /// literal that reads back as the same value (`0.1`, `1e-05`, `-0.0`).
+    /// `.nan` for the values no literal spells, a subnormal one as the
+    /// exact hexadecimal literal (`0x1p-1074`: its decimal form makes the
+    /// compiler warn of underflow), otherwise the shortest literal that
+    /// reads back as the same value (`0.1`, `1e-05`, `-0.0`).
     static func literal(_ value: Double) -> String {
         if value.isNaN { return ".nan" }
         if value.isInfinite { return value < 0 ? "-.infinity" : ".infinity" }
+        if value.isSubnormal {
+            return "\(value < 0 ? "-" : "")0x\(String(value.significandBitPattern, radix: 16))p-1074"
+        }
         return "\(value)"
     }
 

@@ -10,6 +10,7 @@ import Testing
     @Test(arguments: [
         (Double.infinity, ".infinity"), (-Double.infinity, "-.infinity"), (Double.nan, ".nan"), (0.1, "0.1"), (-0.0, "-0.0"),
         (1e-05, "1e-05"), (1e300, "1e+300"), (Double.greatestFiniteMagnitude, "1.7976931348623157e+308"), (3, "3.0"),
+        (Double.leastNonzeroMagnitude, "0x1p-1074"), (-Double.leastNormalMagnitude / 2, "-0x8000000000000p-1074"),
     ])
     func doublesAreSwiftExpressions(value: Double, swift: String) {
         #expect(ModelSwiftSource.literal(value) == swift)
