@@ -118,4 +118,32 @@ import Testing
         let same = ModelDiffDocument(a: a, b: b, diff: ModelDiff(from: try Self.xml(""), to: try Self.xml("")))
         #expect(try same.render(.text) == "a: \(a.path)\nb: \(b.path)\nno differences: the models declare the same entities, attributes and relationships\n")
     }
+
+    /// A real model's versions (corpus folder 15), the differences read by
+    /// hand from its files: a to-one relationship turned into a to-many
+    /// one under a new name, attributes added and removed.
+    @Test func theVersionsOfARealModelDifferAsTheirFilesSay() throws {
+        let model = try CorpusTests.model(in: "15-duckduckgo-BrowserServicesKit-BookmarksModel")
+        func version(_ name: String) throws -> CoreDataModelXML {
+            try CoreDataModelXML.read(try CoreDataModelFile.resolve(model, version: name).contents)
+        }
+        let threeToFour = ModelDiff(from: try version("BookmarksModel 3"), to: try version("BookmarksModel 4"))
+        #expect(threeToFour.changes.map(\.text) == [
+            "- relationship BookmarkEntity.favoriteFolder (to-one BookmarkEntity, inverse favorites, optional, Nullify)",
+            "~ relationship BookmarkEntity.favorites: inverse favoriteFolder → favoriteFolders",
+            "+ relationship BookmarkEntity.favoriteFolders (to-many BookmarkEntity, inverse favorites, optional, Nullify)",
+        ])
+        let firstToCurrent = ModelDiff(from: try version("BookmarksModel"), to: try CoreDataModelXML.read(CoreDataModelFile.resolve(model).contents))
+        #expect(firstToCurrent.changes.map(\.text) == [
+            "- attribute BookmarkEntity.isFavorite (Boolean)",
+            "- relationship BookmarkEntity.favoriteFolder (to-one BookmarkEntity, inverse favorites, optional, Nullify)",
+            "~ relationship BookmarkEntity.favorites: inverse favoriteFolder → favoriteFolders",
+            "+ attribute BookmarkEntity.isPendingDeletion (Boolean, optional, default NO)",
+            "+ attribute BookmarkEntity.isStub (Boolean, optional)",
+            "+ attribute BookmarkEntity.lastChildrenPayloadReceivedFromSync (String, optional)",
+            "+ attribute BookmarkEntity.modifiedAt (Date, optional)",
+            "+ relationship BookmarkEntity.favoriteFolders (to-many BookmarkEntity, inverse favorites, optional, Nullify)",
+        ])
+        #expect(ModelDiff(from: try version("BookmarksModel 4"), to: try version("BookmarksModel 4")).isIdentical)
+    }
 }
