@@ -23,8 +23,13 @@ extension PerfRun {
                     that is missing, the entity itself or a cycle) or the version does not exist.
                     """)
 
-            @Argument(help: "The model: a .xcdatamodeld (its current version, or PATH:VERSION), a .xcdatamodel, or a contents file.")
-            var path: String
+            // Optional to the parser, required by run(): argument-parser takes a
+            // command's own --version for its built-in one (and prints the
+            // tool's version) when a required argument is missing.
+            @Argument(help: ArgumentHelp(
+                "The model: a .xcdatamodeld (its current version, or PATH:VERSION), a .xcdatamodel, or a contents file.",
+                valueName: "path"))
+            var path: String?
 
             @Option(help: ArgumentHelp(
                 "The version of a .xcdatamodeld to read instead of its current one (Model 2 or \"Model 2.xcdatamodel\").",
@@ -42,6 +47,7 @@ extension PerfRun {
             }
 
             func run() throws {
+                guard let path else { throw UsageError("Missing expected argument '<path>'") }
                 let output = OutputPlan.Output(option: "model import", destination: .standardOutput, format: swift ? .swift : json ? .json : .text)
                 let reference = CoreDataModelReference(argument: path)
                 let plan = try OutputPlan(inputs: [.init(option: "PATH", path: reference.path)], outputs: [output])

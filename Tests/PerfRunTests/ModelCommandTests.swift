@@ -122,6 +122,12 @@ import Testing
         let single = try Self.perfRun(["model", "import", model + "/Shop.xcdatamodel", "--version", "Shop"])
         #expect(single.status == 2)
         #expect(single.stderr == "--version: \(model)/Shop.xcdatamodel has no versions (only a .xcdatamodeld has): there is no version Shop\n")
+        // --version is the model's version here, never the tool's, even
+        // when the model is missing.
+        let noModel = try Self.perfRun(["model", "import", "--version", "Shop"])
+        #expect(noModel.status == 2)
+        #expect(noModel.stdout.isEmpty)
+        #expect(noModel.stderr == "Missing expected argument '<path>'\n")
         let twice = try Self.perfRun(["model", "import", model + ":Shop", "--version", "Shop 2"])
         #expect(twice.status == 2)
         #expect(twice.stderr == "--version: Shop 2: \(model):Shop already names a version; give it once\n")
