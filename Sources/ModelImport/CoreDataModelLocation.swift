@@ -15,6 +15,7 @@ public struct CoreDataModelLocation: Equatable, Sendable {
     /// no such file), nil for a single model.
     public var currentVersion: String?
 
+    /// A location as ``CoreDataModelFile/resolve(_:version:)`` finds one.
     public init(path: String, contents: String, versions: [String], version: String?, currentVersion: String?) {
         self.path = path
         self.contents = contents

@@ -14,6 +14,7 @@ public struct CoreDataModelReference: Equatable, Sendable {
     /// The version named after the colon, nil for none.
     public var version: String?
 
+    /// The model at `path`, at `version` (nil: its current one).
     public init(path: String, version: String? = nil) {
         self.path = path
         self.version = version

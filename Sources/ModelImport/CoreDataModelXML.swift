@@ -11,6 +11,7 @@ import FoundationXML
 /// ``Entity/parent`` and ``Entity/isAbstract``), whatever the import makes
 /// of it: ``CoreDataModelImport`` and ``ModelDiff`` both read this type.
 public struct CoreDataModelXML: Sendable {
+    /// An `<entity>`, its own properties only (not those it inherits).
     public struct Entity: Sendable {
         public var name: String
         /// The `parentEntity` the file names (checked by ``read(_:)``: an
@@ -29,6 +30,7 @@ public struct CoreDataModelXML: Sendable {
         public var column: Int = 0
     }
 
+    /// An `<attribute>` as written.
     public struct Attribute: Sendable {
         public var name: String
         /// Core Data's type name as written (`Integer 16`, `String`, `Date`, …).
@@ -46,6 +48,7 @@ public struct CoreDataModelXML: Sendable {
         public var isTransient: Bool = false
     }
 
+    /// A `<relationship>` as written.
     public struct Relationship: Sendable {
         public var name: String
         public var destination: String

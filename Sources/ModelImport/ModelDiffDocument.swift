@@ -11,6 +11,7 @@ public struct ModelDiffDocument: Renderable, Sendable {
         public var contents: String
         public var version: String?
 
+        /// The side read from `location`.
         public init(_ location: CoreDataModelLocation) {
             path = location.path
             contents = location.contents
@@ -41,6 +42,7 @@ public struct ModelDiffDocument: Renderable, Sendable {
     public var b: Side
     public var diff: ModelDiff
 
+    /// The document of `diff`, the differences from `a` to `b`.
     public init(a: CoreDataModelLocation, b: CoreDataModelLocation, diff: ModelDiff) {
         self.a = Side(a)
         self.b = Side(b)
