@@ -71,8 +71,9 @@ let package = Package(
         // SQL debug log parsing.
         .target(name: "Reporting", dependencies: ["Probes"], plugins: ["InsightRuleCatalogPlugin"]),
 
-        // Core Data models (.xcdatamodeld) read into Faultline's model.
-        .target(name: "ModelImport", dependencies: ["ObjectGraph", "Reporting"]),
+        // Core Data models (.xcdatamodeld) read into Faultline's model
+        // (CSQLite: SQLite's own limits, such as columns per table).
+        .target(name: "ModelImport", dependencies: ["ObjectGraph", "Reporting", "CSQLite"]),
 
         // Faultline.measure and its checks, for an application's tests.
         .target(name: "Faultline", dependencies: ["ObjectGraph", "Probes", "Reporting"]),
@@ -114,7 +115,7 @@ let package = Package(
             exclude: ["Golden"]
         ),
         .testTarget(name: "FaultlineTests", dependencies: ["Faultline", "ObjectGraph", "Probes", "Reporting"]),
-        .testTarget(name: "ModelImportTests", dependencies: ["ModelImport", "ObjectGraph"], exclude: ["Fixtures"]),
+        .testTarget(name: "ModelImportTests", dependencies: ["ModelImport", "ObjectGraph", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Probes"], exclude: ["Fixtures"]),
         // What the tests share: finding and running the built products.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

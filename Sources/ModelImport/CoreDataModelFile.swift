@@ -1,39 +1,57 @@
 import Foundation
 
-/// Where the XML of a Core Data model is: the `contents` file of the
-/// current version of a `.xcdatamodeld` (named by its `.xccurrentversion`),
-/// of a `.xcdatamodel`, or a `contents` file given directly.
+/// Where the XML of a Core Data model is: the `contents` file of a version
+/// of a `.xcdatamodeld` (by default the current one, which its
+/// `.xccurrentversion` names), of a `.xcdatamodel`, or a `contents` file
+/// given directly.
 public enum CoreDataModelFile {
     /// The `contents` file to read for `path`, and the names of the versions
     /// beside it (for a `.xcdatamodeld`).
     public static func locate(_ path: String) throws -> (contents: String, versions: [String]) {
+        let location = try resolve(path)
+        return (location.contents, location.versions)
+    }
+
+    /// The model at `path`: for a `.xcdatamodeld`, the version named
+    /// `version` (`Model 2` or `Model 2.xcdatamodel`), or the current one
+    /// when `version` is nil. A version that is not there, or a version
+    /// asked of a model that has none, is a ``ModelVersionError``.
+    public static func resolve(_ path: String, version: String? = nil) throws -> CoreDataModelLocation {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ModelImportError("\(path): no such file or directory")
         }
-        guard isDirectory.boolValue else { return (path, []) }
         // Paths as the user gave them (relative stays relative).
         func inside(_ components: String...) -> String {
             components.reduce(path) { ($0 as NSString).appendingPathComponent($1) }
         }
-        let url = URL(fileURLWithPath: path)
-        if FileManager.default.fileExists(atPath: inside("contents")) {
-            return (inside("contents"), [])
+        guard isDirectory.boolValue, !FileManager.default.fileExists(atPath: inside("contents")) else {
+            if let version { throw ModelVersionError(model: path, requested: version, versions: []) }
+            return CoreDataModelLocation(
+                path: path, contents: isDirectory.boolValue ? inside("contents") : path, versions: [], version: nil, currentVersion: nil)
         }
         let versions = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
-            .filter { $0.hasSuffix(".xcdatamodel") }.sorted()
+            .filter { $0.hasSuffix(".xcdatamodel") }
+            .sorted { $0.dropLast(".xcdatamodel".count).localizedStandardCompare($1.dropLast(".xcdatamodel".count)) == .orderedAscending }
         guard !versions.isEmpty else {
             throw ModelImportError("\(path): neither a contents file nor .xcdatamodel versions inside (is it a Core Data model?)")
         }
-        let current = try currentVersion(in: url) ?? versions.last!
+        let named = try currentVersion(in: URL(fileURLWithPath: path))
+        let current = named ?? versions.last!
         guard versions.contains(current) else {
             throw ModelImportError("\(path)/.xccurrentversion: names \(current), which is not among the versions (\(versions.joined(separator: ", ")))")
         }
-        let contents = inside(current, "contents")
+        var chosen = current
+        if let version {
+            let folder = version.hasSuffix(".xcdatamodel") ? version : version + ".xcdatamodel"
+            guard versions.contains(folder) else { throw ModelVersionError(model: path, requested: version, versions: versions) }
+            chosen = folder
+        }
+        let contents = inside(chosen, "contents")
         guard FileManager.default.fileExists(atPath: contents) else {
             throw ModelImportError("\(contents): missing (a model saved by Xcode 4 or later has one per version)")
         }
-        return (contents, versions)
+        return CoreDataModelLocation(path: path, contents: contents, versions: versions, version: chosen, currentVersion: current)
     }
 
     /// The version `.xccurrentversion` names, nil when there is no such file.

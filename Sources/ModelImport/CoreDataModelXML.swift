@@ -6,10 +6,18 @@ import FoundationXML
 /// A Core Data model's XML as it is written, before any mapping: entities
 /// with their attributes, relationships, fetched properties, fetch indexes
 /// and uniqueness constraints, and the configurations.
+///
+/// It keeps what the file says, inheritance included (each entity's
+/// ``Entity/parent`` and ``Entity/isAbstract``), whatever the import makes
+/// of it: ``CoreDataModelImport`` and ``ModelDiff`` both read this type.
 public struct CoreDataModelXML: Sendable {
+    /// An `<entity>`, its own properties only (not those it inherits).
     public struct Entity: Sendable {
         public var name: String
+        /// The `parentEntity` the file names (checked by ``read(_:)``: an
+        /// entity of the model, never the entity itself, never a cycle).
         public var parent: String?
+        /// `isAbstract="YES"`: an entity with no instances of its own.
         public var isAbstract: Bool
         public var attributes: [Attribute] = []
         public var relationships: [Relationship] = []
@@ -18,17 +26,29 @@ public struct CoreDataModelXML: Sendable {
         public var fetchIndexes: [[String]] = []
         public var uniquenessConstraints: [[String]] = []
         public var line: Int
+        /// The column where the parser had read the `<entity …>` tag.
+        public var column: Int = 0
     }
 
+    /// An `<attribute>` as written.
     public struct Attribute: Sendable {
         public var name: String
+        /// Core Data's type name as written (`Integer 16`, `String`, `Date`, …).
         public var type: String
         public var isOptional: Bool
+        /// `defaultValueString`, as written.
         public var defaultValue: String?
         public var derivation: String?
         public var line: Int
+        /// `defaultDateTimeInterval`, as written: a Date attribute's default
+        /// in seconds since 2001-01-01 00:00:00 UTC (Xcode writes it beside a
+        /// `defaultValueString` meant for people).
+        public var defaultDateTimeInterval: String? = nil
+        /// `transient="YES"`: a value Core Data keeps in memory only.
+        public var isTransient: Bool = false
     }
 
+    /// A `<relationship>` as written.
     public struct Relationship: Sendable {
         public var name: String
         public var destination: String
@@ -36,41 +56,58 @@ public struct CoreDataModelXML: Sendable {
         public var isToMany: Bool
         public var isOrdered: Bool
         public var isOptional: Bool
+        /// Core Data's rule as written (`Nullify`, `Cascade`, `Deny`, `No Action`).
         public var deleteRule: String
         public var line: Int
+        /// `transient="YES"`.
+        public var isTransient: Bool = false
     }
 
     public var entities: [Entity] = []
     public var configurations: [String] = []
 
+    /// The entity named `name`, the first one when the file repeats it.
+    public func entity(named name: String) -> Entity? { entities.first { $0.name == name } }
+
     /// Parses the XML of `contents`; errors name the file, line and column.
+    ///
+    /// The file is read as a stream, in chunks: libxml2, below Foundation's
+    /// `XMLParser`, refuses to look ahead more than 10,000,000 bytes in one
+    /// chunk without its `XML_PARSE_HUGE` option (which `XMLParser` does not
+    /// set), so a well-formed model larger than 10 MB given to it whole was
+    /// reported as "not well-formed" (libxml2's "Huge input lookup"). Read
+    /// in chunks, a model file has no size limit but the memory its
+    /// entities take.
     public static func read(_ path: String) throws -> CoreDataModelXML {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ModelImportError("\(path): cannot read") }
-        let parser = XMLParser(data: data)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw ModelImportError("\(path): a directory, not a model's contents file")
+        }
+        guard FileManager.default.isReadableFile(atPath: path), let stream = InputStream(fileAtPath: path) else {
+            throw ModelImportError("\(path): cannot read")
+        }
+        let parser = XMLParser(stream: stream)
         let reader = Reader(path: path, parser: parser)
         parser.delegate = reader
         let parsed = parser.parse()
+        // The first error libxml2 reports is the cause; the later ones, and
+        // what the reader makes of the elements it recovers, follow from
+        // it. On Linux parse() may return true with an error set (a
+        // document that ends too soon): the error decides.
+        if let syntax = reader.syntaxError {
+            throw ModelImportError("\(path):\(syntax.line):\(syntax.column): not well-formed XML: \(syntax.error.sentence)")
+        }
         if let problem = reader.problem { throw problem }
-        // On Linux parse() may return true with an error set (a document
-        // that ends too soon): the error decides.
         if !parsed || parser.parserError != nil {
-            let code = (parser.parserError as NSError?)?.code ?? -1
-            throw ModelImportError("\(path):\(parser.lineNumber):\(parser.columnNumber): not well-formed XML: \(Self.describe(code))")
+            if let streamError = stream.streamError {
+                throw ModelImportError("\(path): cannot read: \(streamError.localizedDescription)")
+            }
+            let error = XMLSyntaxError(code: (parser.parserError as NSError?)?.code ?? -1, openElement: reader.stack.last)
+            throw ModelImportError("\(path):\(parser.lineNumber):\(parser.columnNumber): not well-formed XML: \(error.sentence)")
         }
         guard reader.sawModel else { throw ModelImportError("\(path):1:1: no <model> element: not a Core Data model") }
+        try reader.model.checkInheritance(path: path)
         return reader.model
-    }
-
-    /// libxml2's error codes as words (Foundation gives no message on Linux).
-    static func describe(_ code: Int) -> String {
-        switch code {
-        case 4: "no element where one should start"
-        case 5: "the document ends before its elements are closed"
-        case 38, 39, 40, 41: "an attribute is not written as name=\"value\""
-        case 73, 76: "a closing tag does not match its opening tag"
-        case 9: "a character that XML does not allow"
-        default: "XML error \(code)"
-        }
     }
 
     /// The SAX reader: keeps the entity being read and the element path.
@@ -84,6 +121,8 @@ public struct CoreDataModelXML: Sendable {
         var fetchIndex: [String]?
         var sawModel = false
         var problem: ModelImportError?
+        /// The first syntax error libxml2 reported, where it was.
+        var syntaxError: (error: XMLSyntaxError, line: Int, column: Int)?
 
         init(path: String, parser: XMLParser) {
             self.path = path
@@ -91,7 +130,7 @@ public struct CoreDataModelXML: Sendable {
         }
 
         func fail(_ element: String, _ message: String) {
-            guard problem == nil else { return }
+            guard problem == nil, syntaxError == nil else { return }
             problem = ModelImportError("\(path):\(parser.lineNumber):\(parser.columnNumber): <\(element)>: \(message)")
             parser.abortParsing()
         }
@@ -116,13 +155,15 @@ public struct CoreDataModelXML: Sendable {
             case "entity" where parent == "model":
                 guard let name = required(attributes, "name", element) else { return }
                 entity = Entity(
-                    name: name, parent: attributes["parentEntity"], isAbstract: attributes["isAbstract"] == "YES", line: parser.lineNumber)
+                    name: name, parent: attributes["parentEntity"], isAbstract: attributes["isAbstract"] == "YES", line: parser.lineNumber,
+                    column: parser.columnNumber)
             case "attribute" where parent == "entity":
                 guard let name = required(attributes, "name", element) else { return }
                 entity?.attributes.append(Attribute(
                     name: name, type: attributes["attributeType"] ?? "Undefined", isOptional: attributes["optional"] == "YES",
                     defaultValue: attributes["defaultValueString"],
-                    derivation: attributes["derived"] == "YES" ? attributes["derivationExpression"] ?? "" : nil, line: parser.lineNumber))
+                    derivation: attributes["derived"] == "YES" ? attributes["derivationExpression"] ?? "" : nil, line: parser.lineNumber,
+                    defaultDateTimeInterval: attributes["defaultDateTimeInterval"], isTransient: attributes["transient"] == "YES"))
                 if attributes["indexed"] == "YES" { entity?.fetchIndexes.append([name]) }
             case "relationship" where parent == "entity":
                 guard let name = required(attributes, "name", element),
@@ -131,7 +172,8 @@ public struct CoreDataModelXML: Sendable {
                 entity?.relationships.append(Relationship(
                     name: name, destination: destination, inverse: attributes["inverseName"], isToMany: attributes["toMany"] == "YES",
                     isOrdered: attributes["ordered"] == "YES", isOptional: attributes["optional"] == "YES",
-                    deleteRule: attributes["deletionRule"] ?? "Nullify", line: parser.lineNumber))
+                    deleteRule: attributes["deletionRule"] ?? "Nullify", line: parser.lineNumber,
+                    isTransient: attributes["transient"] == "YES"))
                 if attributes["indexed"] == "YES" { entity?.fetchIndexes.append([name]) }
             case "fetchedProperty" where parent == "entity":
                 entity?.fetchedProperties.append(attributes["name"] ?? "?")
@@ -154,8 +196,15 @@ public struct CoreDataModelXML: Sendable {
             }
         }
 
+        func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+            let error = XMLSyntaxError(code: (parseError as NSError).code, openElement: stack.last)
+            guard syntaxError == nil, problem == nil, !error.isWarning else { return }
+            syntaxError = (error, parser.lineNumber, parser.columnNumber)
+            parser.abortParsing()
+        }
+
         func parser(_ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?) {
-            stack.removeLast()
+            _ = stack.popLast()
             switch element {
             case "entity" where stack.last == "model":
                 if let entity { model.entities.append(entity) }

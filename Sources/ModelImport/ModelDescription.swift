@@ -30,13 +30,24 @@ public struct ModelDescription: Codable, Equatable, Sendable {
         public var optional: Bool
     }
 
-    /// The model file read (the current version's `contents`).
+    /// The model file read (the chosen version's `contents`).
     public var source: String
+    /// The `.xcdatamodel` versions of a `.xcdatamodeld` (empty for one model).
     public var versions: [String]
+    /// The version read, and the one `.xccurrentversion` names (nil for one model).
+    public var version: String?
+    public var currentVersion: String?
     public var entities: [Entity]
     public var skipped: [ImportedModel.Skipped]
     public var notes: [String]
     public var error: String?
+
+    /// The description of `imported`, read from the version `location` names.
+    public init(_ imported: ImportedModel, location: CoreDataModelLocation) {
+        self.init(imported, source: location.contents, versions: location.versions)
+        version = location.version
+        currentVersion = location.currentVersion
+    }
 
     public init(_ imported: ImportedModel, source: String, versions: [String]) {
         self.source = source
@@ -69,8 +80,16 @@ public struct ModelDescription: Codable, Equatable, Sendable {
     public var text: String {
         let attributes = entities.reduce(0) { $0 + $1.attributes.count }
         let relationships = entities.reduce(0) { $0 + $1.relationships.count }
+        var which = ""
+        if versions.count > 1 {
+            if let version, let currentVersion, version != currentVersion {
+                which = " (version \((versions.firstIndex(of: version) ?? 0) + 1) of \(versions.count); the current one is \(currentVersion.replacingOccurrences(of: ".xcdatamodel", with: "")))"
+            } else {
+                which = " (current of \(versions.count) versions)"
+            }
+        }
         var lines = [
-            "model:     \(source)\(versions.count > 1 ? " (current of \(versions.count) versions)" : "")",
+            "model:     \(source)\(which)",
             "imported:  \(entities.count) entities, \(attributes) attributes, \(relationships) relationships",
         ]
         if let error { lines.append("error:     \(error)") }

@@ -2,10 +2,24 @@ import Foundation
 import ObjectGraph
 
 /// An imported model as Swift source for a scenario package
-/// (`perf-run model import --swift`): one `Model` declaration.
+/// (`perf-run model import --swift`): one `Model` declaration that
+/// compiles as it is, whatever the model's names and values hold (strings
+/// escaped, infinities and NaN spelled as Swift spells them).
 public enum ModelSwiftSource {
+    /// The source declaring `let <name> = try! Model([...])`; `name` must
+    /// be a Swift identifier. `import Foundation` comes first when a value
+    /// needs it (a date, a UUID, data).
     public static func render(_ declarations: [Entity], name: String = "model") -> String {
-        var lines = ["import ObjectGraph", "", "let \(name) = try! Model(["]
+        let needsFoundation = declarations.contains { entity in
+            entity.properties.contains { property in
+                guard case .attribute(let attribute) = property else { return false }
+                switch attribute.defaultValue {
+                case .date, .uuid, .data: return true
+                default: return false
+                }
+            }
+        }
+        var lines = (needsFoundation ? ["import Foundation"] : []) + ["import ObjectGraph", "", "let \(name) = try! Model(["]
         for entity in declarations {
             lines.append("    Entity(\(quoted(entity.name)), properties: [")
             for property in entity.properties { lines.append("        \(render(property)),") }
@@ -43,21 +57,38 @@ public enum ModelSwiftSource {
         }
     }
 
-    /// A value as a Swift expression.
+    /// A value as a Swift expression of type `Value`.
     static func literal(_ value: Value) -> String {
         switch value {
         case .null: ".null"
         case .integer(let v): ".integer(\(v))"
-        case .double(let v): ".double(\(v))"
+        case .double(let v): ".double(\(literal(v)))"
         case .bool(let v): ".bool(\(v))"
         case .string(let v): ".string(\(quoted(v)))"
         case .uuid(let v): ".uuid(UUID(uuidString: \(quoted(v.uuidString)))!)"
-        case .date(let v): ".date(Date(timeIntervalSince1970: \(v.timeIntervalSince1970)))"
+        case .date(let v): ".date(Date(timeIntervalSinceReferenceDate: \(literal(v.timeIntervalSinceReferenceDate))))"
         case .data(let v): ".data(Data(base64Encoded: \(quoted(v.base64EncodedString())))!)"
         }
     }
 
-    /// A Swift string literal.
+    /// A `Double` as a Swift expression: `.infinity`, `-.infinity` and
+    /// `.nan` for the values no literal spells, a subnormal one as the
+    /// exact hexadecimal literal (`0x1p-1074`: its decimal form makes the
+    /// compiler warn of underflow), otherwise the shortest literal that
+    /// reads back as the same value (`0.1`, `1e-05`, `-0.0`).
+    static func literal(_ value: Double) -> String {
+        if value.isNaN { return ".nan" }
+        if value.isInfinite { return value < 0 ? "-.infinity" : ".infinity" }
+        if value.isSubnormal {
+            return "\(value < 0 ? "-" : "")0x\(String(value.significandBitPattern, radix: 16))p-1074"
+        }
+        return "\(value)"
+    }
+
+    /// A Swift string literal of `text`: quotes and backslashes escaped,
+    /// and every control, format and separator character (a NUL, DEL, a
+    /// bidirectional override, U+2028) written as `\u{…}`, so that the
+    /// literal stays on its line and shows what it holds.
     static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
@@ -68,7 +99,12 @@ public enum ModelSwiftSource {
             case "\r": result += "\\r"
             case "\t": result += "\\t"
             default:
-                if scalar.value < 0x20 { result += "\\u{\(String(scalar.value, radix: 16))}" } else { result.unicodeScalars.append(scalar) }
+                switch scalar.properties.generalCategory {
+                case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned:
+                    result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+                default:
+                    result.unicodeScalars.append(scalar)
+                }
             }
         }
         return result + "\""

@@ -40,3 +40,8 @@ extension ModelImportError: CommandFailure {
     /// A model that cannot be read: bad input.
     public var exitStatus: ExitStatus { .badInput }
 }
+
+extension ModelVersionError: CommandFailure {
+    /// A model version that does not exist: bad input.
+    public var exitStatus: ExitStatus { .badInput }
+}

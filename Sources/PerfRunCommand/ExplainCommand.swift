@@ -22,7 +22,7 @@ extension PerfRun {
         /// The data set to explain on.
         var dataSet: DataSetKind? { dataset ?? PerfRunCommand.catalog.dataSets.first }
 
-        @Option(help: "A Core Data model (.xcdatamodeld, .xcdatamodel or contents) to explain on instead of --dataset, with a default data set of 100 × scale objects per entity.")
+        @Option(help: "A Core Data model (.xcdatamodeld, PATH.xcdatamodeld:VERSION, .xcdatamodel or contents) to explain on instead of --dataset, with a default data set of 100 × scale objects per entity.")
         var model: String?
 
         @OptionGroup var scale: ScaleOption

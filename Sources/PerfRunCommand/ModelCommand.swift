@@ -7,20 +7,34 @@ extension PerfRun {
     /// `perf-run model …`: an application's own model.
     struct ModelCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "model", abstract: "Reads an application's model.", subcommands: [Import.self])
+            commandName: "model", abstract: "Reads an application's model.", subcommands: [Import.self, Diff.self])
 
         struct Import: ParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Reads a Core Data model (.xcdatamodeld, .xcdatamodel or its contents file) into Faultline's model.",
                 discussion: """
                     Prints what was imported, what changed on the way (inheritance flattened, ordered relationships \
-                    unordered, …) and what was skipped and why (transformable attributes, fetched properties, \
-                    configurations, …). Exit code 0 when a model was made, 1 when nothing of it makes a model, \
-                    2 when the file cannot be read (the line says which file, line and element).
+                    unordered, …) and what was skipped and why (transient and transformable attributes, fetched \
+                    properties, configurations, an entity whose table would have more columns than SQLite allows, …). \
+                    A .xcdatamodeld is read at its current version (.xccurrentversion), or at the one --version or \
+                    PATH:VERSION names (Model.xcdatamodeld:"Model 2"). Exit code 0 when a model was made, 1 when \
+                    nothing of it makes a model (no entities, only abstract ones), 2 when the file cannot be read \
+                    (the line says which file, line, column and element: XML that is not well-formed, a parentEntity \
+                    that is missing, the entity itself or a cycle) or the version does not exist.
                     """)
 
-            @Argument(help: "The model: a .xcdatamodeld (its current version), a .xcdatamodel, or a contents file.")
-            var path: String
+            // Optional to the parser, required by run(): argument-parser takes a
+            // command's own --version for its built-in one (and prints the
+            // tool's version) when a required argument is missing.
+            @Argument(help: ArgumentHelp(
+                "The model: a .xcdatamodeld (its current version, or PATH:VERSION), a .xcdatamodel, or a contents file.",
+                valueName: "path"))
+            var path: String?
+
+            @Option(help: ArgumentHelp(
+                "The version of a .xcdatamodeld to read instead of its current one (Model 2 or \"Model 2.xcdatamodel\").",
+                valueName: "name"))
+            var version: String?
 
             @Flag(help: "Print the model as Swift source for a scenario package.")
             var swift = false
@@ -33,11 +47,13 @@ extension PerfRun {
             }
 
             func run() throws {
+                guard let path else { throw UsageError("Missing expected argument '<path>'") }
                 let output = OutputPlan.Output(option: "model import", destination: .standardOutput, format: swift ? .swift : json ? .json : .text)
-                let plan = try OutputPlan(inputs: [.init(option: "PATH", path: path)], outputs: [output])
-                let (contents, versions) = try CoreDataModelFile.locate(path)
-                let imported = CoreDataModelImport.importModel(try CoreDataModelXML.read(contents))
-                let description = ModelDescription(imported, source: contents, versions: versions)
+                let reference = CoreDataModelReference(argument: path)
+                let plan = try OutputPlan(inputs: [.init(option: "PATH", path: reference.path)], outputs: [output])
+                let location = try ModelCommand.locate(reference, version: version, option: "--version")
+                let imported = CoreDataModelImport.importModel(try CoreDataModelXML.read(location.contents))
+                let description = ModelDescription(imported, location: location)
                 // A model that makes nothing has no Swift source: what was skipped says why.
                 let document = ModelImportDocument(description, imported: imported)
                 try plan.write(document, to: document.outputFormats.contains(output.format) ? output : .init(
@@ -46,6 +62,59 @@ extension PerfRun {
                     Console.warn("\(description.skipped.count) skipped, \(description.notes.count) changed: perf-run model import \(path) says which")
                 }
                 if imported.model == nil { throw CommandExit(.failure) }
+            }
+        }
+
+        struct Diff: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Compares two Core Data models: entities, attributes and relationships added, removed and changed.",
+                discussion: """
+                    A and B are models as model import takes them; a version of a .xcdatamodeld is named after a colon \
+                    (Model.xcdatamodeld:"Model 2") or with --version-a and --version-b, and its current version is read \
+                    otherwise. Elements are matched by name; a changed one lists each aspect that differs (type, optional, \
+                    default, derivation, transient, destination, inverse, to-many, ordered, delete rule, parent entity, \
+                    abstract) with its value in A and in B. Exit code 0 when the models declare the same, 1 when they \
+                    differ (as diff), 2 when a model cannot be read or a version does not exist.
+                    """)
+
+            @Argument(help: "The first model (a .xcdatamodeld, PATH:VERSION, a .xcdatamodel or a contents file).")
+            var a: String
+
+            @Argument(help: "The second model, in the same forms.")
+            var b: String
+
+            @Option(name: .customLong("version-a"), help: ArgumentHelp("The version of A to read, when A is a .xcdatamodeld.", valueName: "name"))
+            var versionA: String?
+
+            @Option(name: .customLong("version-b"), help: ArgumentHelp("The version of B to read, when B is a .xcdatamodeld.", valueName: "name"))
+            var versionB: String?
+
+            @Flag(help: "Print the differences as JSON.")
+            var json = false
+
+            func run() throws {
+                let output = OutputPlan.Output(option: "model diff", destination: .standardOutput, format: json ? .json : .text)
+                let referenceA = CoreDataModelReference(argument: a)
+                let referenceB = CoreDataModelReference(argument: b)
+                let plan = try OutputPlan(
+                    inputs: [.init(option: "A", path: referenceA.path), .init(option: "B", path: referenceB.path)], outputs: [output])
+                let locationA = try ModelCommand.locate(referenceA, version: versionA, option: "--version-a")
+                let locationB = try ModelCommand.locate(referenceB, version: versionB, option: "--version-b")
+                let diff = ModelDiff(from: try CoreDataModelXML.read(locationA.contents), to: try CoreDataModelXML.read(locationB.contents))
+                try plan.write(ModelDiffDocument(a: locationA, b: locationB, diff: diff), to: output)
+                if !diff.isIdentical { throw CommandExit(.failure) }
+            }
+        }
+
+        /// The model file `reference` names, at the version `option` gives
+        /// when it gives one; a version that is not there is bad usage of
+        /// the option that named it.
+        static func locate(_ reference: CoreDataModelReference, version: String?, option: String) throws -> CoreDataModelLocation {
+            let chosen = try reference.with(version: version, option: option)
+            do {
+                return try chosen.resolve()
+            } catch let error as ModelVersionError where version != nil {
+                throw UsageError(option: option, error.description)
             }
         }
     }

@@ -114,7 +114,7 @@ import Testing
         try "<model><entity name=\"A\">".write(toFile: bad, atomically: true, encoding: .utf8)
         let broken = try Self.perfRun(["model", "import", bad])
         #expect(broken.status == 2)
-        #expect(broken.stderr == "\(bad):1:25: not well-formed XML: the document ends before its elements are closed\n")
+        #expect(broken.stderr == "\(bad):1:25: not well-formed XML: the document ends before <entity> is closed\n")
         // The model's own predicate on its default data set (10 objects of
         // each entity at scale 0.1; post N belongs to author N).
         let explained = try Self.perfRun(["explain", "Author", "ANY posts.title == 'Post.title 3'", "--model", good, "--scale", "0.1"])

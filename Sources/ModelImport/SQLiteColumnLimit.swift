@@ -1,0 +1,76 @@
+import CSQLite
+import ObjectGraph
+
+/// The most columns a table may have, as the SQLite library Faultline runs
+/// on says (`sqlite3_limit(…, SQLITE_LIMIT_COLUMN, -1)`: 2000 unless SQLite
+/// was built with another `SQLITE_MAX_COLUMN`), and the check that an
+/// imported entity's table stays within it.
+///
+/// An entity's table has a column for its key, one per attribute (derived
+/// ones too) and one per to-one relationship (the foreign key). A table
+/// wider than the limit cannot be created: the engine's store would fail on
+/// its first use with SQLite's "too many columns", so the import skips such
+/// an entity and says why instead.
+public enum SQLiteColumnLimit {
+    /// SQLite's limit on columns per table, read once from a new in-memory
+    /// connection (the engine's connections keep the library's default);
+    /// 2000, SQLite's documented default, if no connection can be opened.
+    public static let current: Int = {
+        var db: OpaquePointer?
+        defer { sqlite3_close(db) }
+        guard sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK, let db else {
+            return defaultLimit
+        }
+        let limit = Int(sqlite3_limit(db, SQLITE_LIMIT_COLUMN, -1))
+        return limit > 0 ? limit : defaultLimit
+    }()
+
+    /// `SQLITE_MAX_COLUMN`'s default.
+    public static let defaultLimit = 2000
+
+    /// The columns `declaration`'s table has: the key, its attributes and
+    /// its to-one relationships.
+    public static func columns(of declaration: Entity) -> Int {
+        1 + declaration.properties.reduce(0) { count, property in
+            switch property {
+            case .attribute: count + 1
+            case .relationship(let relationship): count + (relationship.isToMany ? 0 : 1)
+            }
+        }
+    }
+}
+
+extension CoreDataModelImport {
+    /// Removes from `declarations` each entity whose table would have more
+    /// than `limit` columns, and the relationships to it; what was removed
+    /// and why.
+    static func removeTablesTooWide(
+        from declarations: inout [Entity], in xml: CoreDataModelXML, limit: Int
+    ) -> [ImportedModel.Skipped] {
+        var skipped: [ImportedModel.Skipped] = []
+        var removed: Set<String> = []
+        declarations.removeAll { declaration in
+            let columns = SQLiteColumnLimit.columns(of: declaration)
+            guard columns > limit else { return false }
+            removed.insert(declaration.name)
+            skipped.append(.init(
+                element: declaration.name,
+                reason: "its table would have \(columns) columns, more than SQLite's limit of \(limit) per table (SQLITE_MAX_COLUMN): "
+                    + "split the entity",
+                line: xml.entity(named: declaration.name)?.line))
+            return true
+        }
+        guard !removed.isEmpty else { return skipped }
+        for index in declarations.indices {
+            let name = declarations[index].name
+            declarations[index].properties.removeAll { property in
+                guard case .relationship(let relationship) = property, removed.contains(relationship.destinationName) else { return false }
+                skipped.append(.init(
+                    element: "\(name).\(relationship.name)",
+                    reason: "destination \(relationship.destinationName) is skipped (its table would have too many columns)"))
+                return true
+            }
+        }
+        return skipped
+    }
+}

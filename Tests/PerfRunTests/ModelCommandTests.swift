@@ -1,0 +1,206 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `perf-run model import` and `perf-run model diff`, run as a user runs
+/// them: exit codes, one-line reasons, versions.
+@Suite struct ModelCommandTests {
+    static func perfRun(_ arguments: [String]) throws -> CommandResult { try PerfRunProcess.run(arguments) }
+
+    /// Files under a new temporary folder.
+    static func write(_ files: [String: String]) throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-model-command-\(UUID().uuidString)")
+        for (path, text) in files {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        return root
+    }
+
+    static let current = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>Shop 2.xcdatamodel</string></dict></plist>
+        """
+
+    static let shopV1 = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <model>
+            <entity name="Product">
+                <attribute name="name" attributeType="String"/>
+                <attribute name="price" optional="YES" attributeType="Double" defaultValueString="0"/>
+            </entity>
+        </model>
+        """
+
+    static let shopV2 = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <model>
+            <entity name="Product">
+                <attribute name="name" attributeType="String"/>
+                <attribute name="price" attributeType="Decimal" defaultValueString="0"/>
+                <relationship name="shelf" optional="YES" maxCount="1" destinationEntity="Shelf" inverseName="products"/>
+            </entity>
+            <entity name="Shelf">
+                <relationship name="products" optional="YES" toMany="YES" destinationEntity="Product" inverseName="shelf"/>
+            </entity>
+        </model>
+        """
+
+    static func shop() throws -> String {
+        try write([
+            "Shop.xcdatamodeld/Shop.xcdatamodel/contents": shopV1,
+            "Shop.xcdatamodeld/Shop 2.xcdatamodel/contents": shopV2,
+            "Shop.xcdatamodeld/.xccurrentversion": current,
+        ]).appendingPathComponent("Shop.xcdatamodeld").path
+    }
+
+    // MARK: model import
+
+    /// A model of which nothing is made exits 1, saying why (README: "a
+    /// model of which nothing can be made exits 1").
+    @Test(arguments: [
+        ("<model/>", "the model has no entities"),
+        ("<model type=\"com.apple.IDECoreDataModeler.DataModel\"></model>", "the model has no entities"),
+        ("<model><entity name=\"Base\" isAbstract=\"YES\"><attribute name=\"id\" attributeType=\"UUID\"/></entity></model>",
+         "its only entities are abstract (Base), and Faultline imports no abstract entity"),
+    ])
+    func aModelThatMakesNothingExitsOne(text: String, error: String) throws {
+        let path = try Self.write(["contents": text]).appendingPathComponent("contents").path
+        let result = try Self.perfRun(["model", "import", path])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.contains("\nimported:  0 entities, 0 attributes, 0 relationships\n"))
+        #expect(result.stdout.contains("\nerror:     \(error)\n"))
+        let swift = try Self.perfRun(["model", "import", path, "--swift"])
+        #expect(swift.status == 1)
+        #expect(!swift.stdout.contains("Model(["))
+        let json = try Self.perfRun(["model", "import", path, "--json"])
+        #expect(json.status == 1)
+        let decoded = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(decoded?["error"] as? String == error)
+    }
+
+    @Test func aParentEntityCoreDataWouldRefuseExitsTwoNamingFileEntityAndProblem() throws {
+        let path = try Self.write(["contents": """
+            <model>
+                <entity name="A" parentEntity="B"/>
+                <entity name="B" parentEntity="A"/>
+            </model>
+            """]).appendingPathComponent("contents").path
+        let result = try Self.perfRun(["model", "import", path])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "\(path):2:38: entity A: parentEntity makes a cycle: A → B → A\n")
+    }
+
+    @Test func aFileThatIsNotXMLExitsTwoWithASentence() throws {
+        let path = try Self.write(["contents": "<model>\n  <entity name=\"Caf&eacute;\"/>\n</model>"]).appendingPathComponent("contents").path
+        let result = try Self.perfRun(["model", "import", path])
+        #expect(result.status == 2)
+        #expect(result.stderr == "\(path):2:28: not well-formed XML: an entity reference (&…;) to an entity that is not declared "
+            + "(XML knows &lt; &gt; &amp; &quot; &apos;)\n")
+    }
+
+    @Test func theCurrentVersionIsImportedUnlessAnotherIsNamed() throws {
+        let model = try Self.shop()
+        let current = try Self.perfRun(["model", "import", model])
+        #expect(current.status == 0)
+        #expect(current.stdout.hasPrefix("model:     \(model)/Shop 2.xcdatamodel/contents (current of 2 versions)\n"
+            + "imported:  2 entities, 2 attributes, 2 relationships\n"))
+        for arguments in [[model, "--version", "Shop"], [model + ":Shop"], [model + ":Shop", "--version", "Shop.xcdatamodel"]] {
+            let first = try Self.perfRun(["model", "import"] + arguments)
+            #expect(first.status == 0, "\(arguments): \(first.stderr)")
+            #expect(first.stdout == "model:     \(model)/Shop.xcdatamodel/contents (version 1 of 2; the current one is Shop 2)\n"
+                + "imported:  1 entities, 2 attributes, 0 relationships\n", "\(arguments)")
+        }
+        let unknown = try Self.perfRun(["model", "import", model, "--version", "Shop 3"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr == "--version: \(model) has no version Shop 3 (its versions: Shop, Shop 2)\n")
+        let unknownAfterColon = try Self.perfRun(["model", "import", model + ":Shop 3"])
+        #expect(unknownAfterColon.status == 2)
+        #expect(unknownAfterColon.stderr == "\(model) has no version Shop 3 (its versions: Shop, Shop 2)\n")
+        let single = try Self.perfRun(["model", "import", model + "/Shop.xcdatamodel", "--version", "Shop"])
+        #expect(single.status == 2)
+        #expect(single.stderr == "--version: \(model)/Shop.xcdatamodel has no versions (only a .xcdatamodeld has): there is no version Shop\n")
+        // --version is the model's version here, never the tool's, even
+        // when the model is missing.
+        let noModel = try Self.perfRun(["model", "import", "--version", "Shop"])
+        #expect(noModel.status == 2)
+        #expect(noModel.stdout.isEmpty)
+        #expect(noModel.stderr == "Missing expected argument '<path>'\n")
+        let twice = try Self.perfRun(["model", "import", model + ":Shop", "--version", "Shop 2"])
+        #expect(twice.status == 2)
+        #expect(twice.stderr == "--version: Shop 2: \(model):Shop already names a version; give it once\n")
+    }
+
+    /// A table may have at most SQLite's 2000 columns: an entity of 10,000
+    /// attributes is skipped with its reason, and explain works on the rest
+    /// instead of failing with SQLite's "too many columns".
+    @Test func anEntityTooWideForSQLiteIsSkippedAndExplainWorksOnTheRest() throws {
+        var text = "<model>\n    <entity name=\"Wide\">\n"
+        for number in 0..<10_000 { text += "        <attribute name=\"a\(number)\" optional=\"YES\" attributeType=\"String\"/>\n" }
+        text += "    </entity>\n    <entity name=\"Narrow\"><attribute name=\"name\" attributeType=\"String\"/></entity>\n</model>\n"
+        let path = try Self.write(["contents": text]).appendingPathComponent("contents").path
+        let result = try Self.perfRun(["model", "import", path])
+        #expect(result.status == 0)
+        #expect(result.stdout == "model:     \(path)\nimported:  1 entities, 1 attributes, 0 relationships\nskipped:\n"
+            + "  Wide: its table would have 10001 columns, more than SQLite's limit of 2000 per table (SQLITE_MAX_COLUMN): split the entity (line 2)\n")
+        let explained = try Self.perfRun(["explain", "Narrow", "name == 'Narrow.name 1'", "--model", path, "--scale", "0.01"])
+        #expect(explained.status == 0, "\(explained.stderr)")
+        #expect(!explained.stderr.contains("too many columns"))
+        let wide = try Self.perfRun(["explain", "Wide", "a1 == 'x'", "--model", path, "--scale", "0.01"])
+        #expect(wide.status == 2)
+        #expect(wide.stderr == "\(path) has no entity Wide (Narrow)\n")
+    }
+
+    // MARK: model diff
+
+    @Test func identicalModelsExitZeroAndDifferentOnesOne() throws {
+        let model = try Self.shop()
+        let same = try Self.perfRun(["model", "diff", model, model + ":Shop 2"])
+        #expect(same.status == 0, "\(same.stderr)")
+        #expect(same.stdout == "a: \(model), version Shop 2 (\(model)/Shop 2.xcdatamodel/contents)\n"
+            + "b: \(model), version Shop 2 (\(model)/Shop 2.xcdatamodel/contents)\n"
+            + "no differences: the models declare the same entities, attributes and relationships\n")
+        let lines = [
+            "~ attribute Product.price: type Double → Decimal; optional YES → NO",
+            "+ relationship Product.shelf (to-one Shelf, inverse products, optional, Nullify)",
+            "+ entity Shelf (0 attributes, 1 relationship)",
+            "2 added, 0 removed, 1 changed",
+        ]
+        for arguments in [[model + ":Shop", model], [model, model, "--version-a", "Shop"], [model, model + ":Shop 2", "--version-a", "Shop"]] {
+            let different = try Self.perfRun(["model", "diff"] + arguments)
+            #expect(different.status == 1, "\(arguments): \(different.stderr)")
+            #expect(different.stdout.hasPrefix("a: \(model), version Shop (\(model)/Shop.xcdatamodel/contents)\n"
+                + "b: \(model), version Shop 2 (\(model)/Shop 2.xcdatamodel/contents)\n"), "\(arguments)")
+            #expect(different.stdout.hasSuffix(lines.joined(separator: "\n") + "\n"), "\(different.stdout)")
+        }
+        let json = try Self.perfRun(["model", "diff", model, model, "--version-a", "Shop", "--json"])
+        #expect(json.status == 1)
+        let decoded = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(decoded["identical"] as? Bool == false)
+        #expect((decoded["a"] as? [String: Any])?["version"] as? String == "Shop")
+        #expect((decoded["changes"] as? [[String: Any]])?.map { $0["kind"] as? String } == ["changed", "added", "added"])
+    }
+
+    @Test func badInputToDiffExitsTwo() throws {
+        let model = try Self.shop()
+        let broken = try Self.write(["contents": "<model><entity name=\"A\">"]).appendingPathComponent("contents").path
+        let cases: [([String], String)] = [
+            ([model, model, "--version-b", "Shop 9"], "--version-b: \(model) has no version Shop 9 (its versions: Shop, Shop 2)\n"),
+            ([model + ":Nope", model], "\(model) has no version Nope (its versions: Shop, Shop 2)\n"),
+            ([model + ":Shop", model, "--version-a", "Shop 2"], "--version-a: Shop 2: \(model):Shop already names a version; give it once\n"),
+            ([model, broken], "\(broken):1:25: not well-formed XML: the document ends before <entity> is closed\n"),
+            (["/nonexistent/A.xcdatamodeld", model], "/nonexistent/A.xcdatamodeld: no such file or directory\n"),
+        ]
+        for (arguments, message) in cases {
+            let result = try Self.perfRun(["model", "diff"] + arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stderr == message)
+            #expect(result.stdout.isEmpty)
+        }
+        let missing = try Self.perfRun(["model", "diff", model])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.hasPrefix("Missing expected argument '<b>'"))
+    }
+}
