@@ -4,11 +4,12 @@ import ObjectGraph
 /// Maps a Core Data model (``CoreDataModelXML``) to a Faultline ``Model``,
 /// keeping what maps and saying what does not, and why, instead of failing.
 ///
+/// Entity inheritance maps one to one: each entity, abstract ones
+/// included, is declared with its parent and the properties it declares
+/// itself; relationships to an abstract entity and to-many relationships
+/// without an inverse are imported as they are.
+///
 /// What changes on the way (each noted in ``ImportedModel/notes``):
-/// - Entity inheritance is flattened: Faultline has none yet, so each
-///   entity gets its ancestors' properties; an abstract entity is not
-///   imported, nor a relationship to one. (``CoreDataModelXML`` keeps each
-///   entity's parent and abstract flag, for a one-to-one mapping.)
 /// - Ordered to-many relationships become unordered (Faultline keeps
 ///   destinations in primary-key order).
 /// - Decimal and Float become double, URI becomes string.
@@ -19,9 +20,9 @@ import ObjectGraph
 ///
 /// Skipped (each in ``ImportedModel/skipped`` with the reason): transient,
 /// transformable, object-ID, composite and undefined attributes, fetched
-/// properties, configurations, to-many relationships without an inverse,
-/// derived attributes Faultline cannot compute, an entity whose table would
-/// have more columns than SQLite allows (``SQLiteColumnLimit``), and
+/// properties, configurations, derived attributes Faultline cannot compute, an entity whose table would
+/// have more columns than SQLite allows (``SQLiteColumnLimit``; with its
+/// whole inheritance hierarchy, which shares the table), and
 /// whatever the model's own checks refuse (a relationship whose inverse was
 /// skipped, a reserved name).
 ///
@@ -39,11 +40,7 @@ public enum CoreDataModelImport {
         }
         var declarations: [Entity] = []
         for entity in xml.entities {
-            if entity.isAbstract {
-                skipped.append(.init(element: entity.name, reason: "abstract: Faultline has no entity inheritance; its properties go to each subentity", line: entity.line))
-                continue
-            }
-            declarations.append(flattened(entity, in: xml, skipped: &skipped, notes: &notes))
+            declarations.append(declaration(of: entity, in: xml, skipped: &skipped, notes: &notes))
         }
         skipped += removeTablesTooWide(from: &declarations, in: xml, limit: columnLimit ?? SQLiteColumnLimit.current)
 
@@ -62,8 +59,9 @@ public enum CoreDataModelImport {
                 skipped.append(.init(element: removed, reason: reason(from: message)))
             }
         }
-        if model != nil, declarations.isEmpty {
+        if model != nil, declarations.allSatisfy(\.isAbstract) {
             model = nil
+            declarations = []
             lastError = nothingImported(xml)
         }
         return ImportedModel(model: model, declarations: declarations, skipped: skipped, notes: notes, error: model == nil ? lastError : nil)
@@ -74,78 +72,69 @@ public enum CoreDataModelImport {
         if xml.entities.isEmpty { return "the model has no entities" }
         let abstract = xml.entities.filter(\.isAbstract)
         if abstract.count == xml.entities.count {
-            return "its only entities are abstract (\(abstract.map(\.name).joined(separator: ", "))), and Faultline imports no abstract entity"
+            return "its only entities are abstract (\(abstract.map(\.name).joined(separator: ", "))): no object can be inserted"
         }
         return "none of its \(xml.entities.count) entities could be imported (see skipped)"
     }
 
-    /// `entity` as one declaration with its ancestors' properties before its
-    /// own (Faultline has no entity inheritance yet), what of them cannot
-    /// be taken added to `skipped` and what changed to `notes`.
-    static func flattened(
-        _ entity: CoreDataModelXML.Entity, in xml: CoreDataModelXML, skipped: inout [ImportedModel.Skipped], notes: inout [String]
+    /// `entity` as one declaration: its parent, whether it is abstract, and
+    /// the properties it declares itself (its subentities inherit them);
+    /// what of them cannot be taken added to `skipped` and what changed to
+    /// `notes`.
+    static func declaration(
+        of entity: CoreDataModelXML.Entity, in xml: CoreDataModelXML, skipped: inout [ImportedModel.Skipped], notes: inout [String]
     ) -> Entity {
-        let chain = xml.ancestors(of: entity)
-        if !chain.isEmpty {
-            notes.append("\(entity.name): flattened, with the properties of \(chain.map(\.name).joined(separator: ", "))")
-        }
+        // A fetch index of one attribute indexes its column, whichever entity
+        // of the hierarchy names it: the attribute's entity declares it.
+        let family = [entity] + descendants(of: entity, in: xml)
+        let indexed = Set(family.flatMap(\.fetchIndexes).filter { $0.count == 1 }.map { $0[0] })
         var properties: [Property] = []
-        var seenNames: Set<String> = []
-        let indexed = Set((chain + [entity]).flatMap(\.fetchIndexes).filter { $0.count == 1 }.map { $0[0] })
-        for source in chain + [entity] {
-            for index in source.fetchIndexes where index.count > 1 {
-                skipped.append(.init(
-                    element: "\(entity.name) index (\(index.joined(separator: ", ")))",
-                    reason: "a compound fetch index: Faultline indexes single attributes", line: source.line))
-            }
-            for attribute in source.attributes where seenNames.insert(attribute.name).inserted {
-                switch map(attribute, indexed: indexed.contains(attribute.name)) {
-                case .success(let (property, note)):
-                    properties.append(property)
-                    if let note { notes.append("\(entity.name).\(attribute.name): \(note)") }
-                case .failure(let reason):
-                    skipped.append(.init(element: "\(entity.name).\(attribute.name)", reason: reason.description, line: attribute.line))
-                }
-            }
-            for relationship in source.relationships where seenNames.insert(relationship.name).inserted {
-                let label = "\(entity.name).\(relationship.name)"
-                guard let destination = xml.entity(named: relationship.destination) else {
-                    skipped.append(.init(element: label, reason: "destination \(relationship.destination) is not in the model", line: relationship.line))
-                    continue
-                }
-                if relationship.isTransient {
-                    skipped.append(.init(element: label, reason: "transient: Core Data keeps it in memory only", line: relationship.line))
-                    continue
-                }
-                if destination.isAbstract {
-                    skipped.append(.init(
-                        element: label, reason: "destination \(destination.name) is abstract (no entity inheritance)", line: relationship.line))
-                    continue
-                }
-                let rule = deleteRule(relationship.deleteRule)
-                if relationship.isToMany {
-                    guard let inverse = relationship.inverse else {
-                        skipped.append(.init(element: label, reason: "a to-many relationship without an inverse", line: relationship.line))
-                        continue
-                    }
-                    if relationship.isOrdered { notes.append("\(label): ordered, imported unordered (destinations in key order)") }
-                    properties.append(.toMany(relationship.name, destination.name, inverse: inverse, deleteRule: rule))
-                } else {
-                    properties.append(.toOne(
-                        relationship.name, destination.name, inverse: relationship.inverse, deleteRule: rule,
-                        optional: relationship.isOptional))
-                }
-            }
-            for fetched in source.fetchedProperties {
-                skipped.append(.init(element: "\(entity.name).\(fetched)", reason: "a fetched property: not modelled (run its fetch request)", line: source.line))
+        for index in entity.fetchIndexes where index.count > 1 {
+            skipped.append(.init(
+                element: "\(entity.name) index (\(index.joined(separator: ", ")))",
+                reason: "a compound fetch index: Faultline indexes single attributes", line: entity.line))
+        }
+        for attribute in entity.attributes {
+            switch map(attribute, indexed: indexed.contains(attribute.name)) {
+            case .success(let (property, note)):
+                properties.append(property)
+                if let note { notes.append("\(entity.name).\(attribute.name): \(note)") }
+            case .failure(let reason):
+                skipped.append(.init(element: "\(entity.name).\(attribute.name)", reason: reason.description, line: attribute.line))
             }
         }
-        let attributeNames = Set(properties.compactMap { property -> String? in
-            if case .attribute(let attribute) = property { return attribute.name }
-            return nil
-        })
+        for relationship in entity.relationships {
+            let label = "\(entity.name).\(relationship.name)"
+            guard let destination = xml.entity(named: relationship.destination) else {
+                skipped.append(.init(element: label, reason: "destination \(relationship.destination) is not in the model", line: relationship.line))
+                continue
+            }
+            if relationship.isTransient {
+                skipped.append(.init(element: label, reason: "transient: Core Data keeps it in memory only", line: relationship.line))
+                continue
+            }
+            let rule = deleteRule(relationship.deleteRule)
+            if relationship.isToMany {
+                if relationship.isOrdered { notes.append("\(label): ordered, imported unordered (destinations in key order)") }
+                properties.append(.toMany(relationship.name, destination.name, inverse: relationship.inverse, deleteRule: rule))
+            } else {
+                properties.append(.toOne(
+                    relationship.name, destination.name, inverse: relationship.inverse, deleteRule: rule,
+                    optional: relationship.isOptional))
+            }
+        }
+        for fetched in entity.fetchedProperties {
+            skipped.append(.init(element: "\(entity.name).\(fetched)", reason: "a fetched property: not modelled (run its fetch request)", line: entity.line))
+        }
+        // A constraint may name inherited attributes.
+        var attributeNames = Set<String>()
+        for source in xml.ancestors(of: entity) + [entity] {
+            for attribute in source.attributes {
+                if case .success = map(attribute, indexed: false) { attributeNames.insert(attribute.name) }
+            }
+        }
         var constraints: [[String]] = []
-        for constraint in (chain + [entity]).flatMap(\.uniquenessConstraints) {
+        for constraint in entity.uniquenessConstraints {
             if constraint.allSatisfy(attributeNames.contains) {
                 constraints.append(constraint)
             } else {
@@ -154,7 +143,12 @@ public enum CoreDataModelImport {
                     reason: "names a property that is not an imported attribute", line: entity.line))
             }
         }
-        return Entity(entity.name, properties: properties, uniquenessConstraints: constraints)
+        return Entity(entity.name, parent: entity.parent, abstract: entity.isAbstract, properties: properties, uniquenessConstraints: constraints)
+    }
+
+    /// Every entity below `entity`, in the file's order.
+    static func descendants(of entity: CoreDataModelXML.Entity, in xml: CoreDataModelXML) -> [CoreDataModelXML.Entity] {
+        xml.entities.filter { candidate in xml.ancestors(of: candidate).contains { $0.name == entity.name } }
     }
 
     // MARK: What the model's checks refuse
@@ -174,6 +168,10 @@ public enum CoreDataModelImport {
                 declarations[index].properties.removeAll { $0.name == property.name }
                 return "\(declarations[index].name).\(property.name)"
             }
+        }
+        // An entity-level refusal: `entity Book: parent entity Item does not exist`.
+        if body.hasPrefix("entity "), let index = declarations.firstIndex(where: { body.hasPrefix("entity \($0.name):") }) {
+            return declarations.remove(at: index).name
         }
         let label = body.prefix { $0 != ":" && $0 != " " }
         let parts = label.split(separator: ".", maxSplits: 1).map(String.init)

@@ -6,6 +6,12 @@ import ObjectGraph
 public struct ModelDescription: Codable, Equatable, Sendable {
     public struct Entity: Codable, Equatable, Sendable {
         public var name: String
+        /// The entity it inherits from, if any.
+        public var parent: String?
+        /// true for an abstract entity (absent otherwise).
+        public var abstract: Bool?
+        /// The attributes and relationships it declares itself (its
+        /// parent's are the parent's).
         public var attributes: [Attribute]
         public var relationships: [Relationship]
         public var uniquenessConstraints: [[String]]
@@ -68,8 +74,8 @@ public struct ModelDescription: Codable, Equatable, Sendable {
                         deleteRule: r.deleteRule.rawValue, optional: r.isOptional))
                 }
             }
-            return Entity(name: declaration.name, attributes: attributes, relationships: relationships,
-                          uniquenessConstraints: declaration.uniquenessConstraints)
+            return Entity(name: declaration.name, parent: declaration.parent, abstract: declaration.isAbstract ? true : nil,
+                          attributes: attributes, relationships: relationships, uniquenessConstraints: declaration.uniquenessConstraints)
         }
         skipped = imported.skipped
         notes = imported.notes
@@ -88,9 +94,12 @@ public struct ModelDescription: Codable, Equatable, Sendable {
                 which = " (current of \(versions.count) versions)"
             }
         }
+        let abstract = entities.count { $0.abstract == true }
+        let subentities = entities.count { $0.parent != nil }
+        let inheritance = subentities == 0 && abstract == 0 ? "" : " (\(subentities) inheriting, \(abstract) abstract)"
         var lines = [
             "model:     \(source)\(which)",
-            "imported:  \(entities.count) entities, \(attributes) attributes, \(relationships) relationships",
+            "imported:  \(entities.count) entities\(inheritance), \(attributes) attributes, \(relationships) relationships",
         ]
         if let error { lines.append("error:     \(error)") }
         if !notes.isEmpty {

@@ -21,7 +21,8 @@ public enum ModelSwiftSource {
         }
         var lines = (needsFoundation ? ["import Foundation"] : []) + ["import ObjectGraph", "", "let \(name) = try! Model(["]
         for entity in declarations {
-            lines.append("    Entity(\(quoted(entity.name)), properties: [")
+            let inheritance = (entity.parent.map { ", parent: \(quoted($0))" } ?? "") + (entity.isAbstract ? ", abstract: true" : "")
+            lines.append("    Entity(\(quoted(entity.name))\(inheritance), properties: [")
             for property in entity.properties { lines.append("        \(render(property)),") }
             let constraints = entity.uniquenessConstraints.isEmpty
                 ? "" : ", uniquenessConstraints: [" + entity.uniquenessConstraints.map { "[" + $0.map(quoted).joined(separator: ", ") + "]" }.joined(separator: ", ") + "]"
@@ -50,7 +51,7 @@ public enum ModelSwiftSource {
         case .relationship(let r):
             let rule = r.deleteRule == .nullify ? "" : ", deleteRule: .\(r.deleteRule.rawValue)"
             if r.isToMany {
-                return ".toMany(\(quoted(r.name)), \(quoted(r.destinationName)), inverse: \(quoted(r.inverseName ?? ""))\(rule))"
+                return ".toMany(\(quoted(r.name)), \(quoted(r.destinationName)), inverse: \(r.inverseName.map(quoted) ?? "nil")\(rule))"
             }
             let inverse = r.inverseName.map { ", inverse: \(quoted($0))" } ?? ""
             return ".toOne(\(quoted(r.name)), \(quoted(r.destinationName))\(inverse)\(rule)\(r.isOptional ? "" : ", optional: false"))"

@@ -41,26 +41,53 @@ public enum SQLiteColumnLimit {
 }
 
 extension CoreDataModelImport {
-    /// Removes from `declarations` each entity whose table would have more
-    /// than `limit` columns, and the relationships to it; what was removed
-    /// and why.
+    /// Removes from `declarations` each inheritance hierarchy whose table
+    /// would have more than `limit` columns (an entity without parent or
+    /// subentities is a hierarchy of one), and the relationships to its
+    /// entities; what was removed and why.
+    ///
+    /// A hierarchy's table holds the key, the entity column, every entity's
+    /// attributes and to-one keys; a snapshot of it also reads, per to-one
+    /// whose destination has subentities, that destination's entity: SQLite's
+    /// limit applies to that SELECT's columns too.
     static func removeTablesTooWide(
         from declarations: inout [Entity], in xml: CoreDataModelXML, limit: Int
     ) -> [ImportedModel.Skipped] {
         var skipped: [ImportedModel.Skipped] = []
+        let byName = Dictionary(declarations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        func root(of name: String) -> String {
+            var current = name
+            var seen: Set<String> = [name]
+            while let parent = byName[current]?.parent, byName[parent] != nil, seen.insert(parent).inserted { current = parent }
+            return current
+        }
+        let parents = Set(declarations.compactMap(\.parent))
+        var columns: [String: Int] = [:]
+        var members: [String: Int] = [:]
+        for declaration in declarations {
+            let table = root(of: declaration.name)
+            members[table, default: 0] += 1
+            columns[table, default: 1] += SQLiteColumnLimit.columns(of: declaration) - 1
+            for property in declaration.properties {
+                if case .relationship(let relationship) = property, !relationship.isToMany, parents.contains(relationship.destinationName) {
+                    columns[table, default: 1] += 1
+                }
+            }
+        }
         var removed: Set<String> = []
-        declarations.removeAll { declaration in
-            let columns = SQLiteColumnLimit.columns(of: declaration)
-            guard columns > limit else { return false }
-            removed.insert(declaration.name)
+        for (table, count) in columns.sorted(by: { $0.key < $1.key }) {
+            let total = count + (members[table, default: 1] > 1 ? 1 : 0)
+            guard total > limit else { continue }
+            let family = declarations.map(\.name).filter { root(of: $0) == table }
+            removed.formUnion(family)
             skipped.append(.init(
-                element: declaration.name,
-                reason: "its table would have \(columns) columns, more than SQLite's limit of \(limit) per table (SQLITE_MAX_COLUMN): "
-                    + "split the entity",
-                line: xml.entity(named: declaration.name)?.line))
-            return true
+                element: table,
+                reason: "its table would have \(total) columns, more than SQLite's limit of \(limit) per table (SQLITE_MAX_COLUMN): "
+                    + "split the entity" + (family.count > 1 ? " (the table holds \(family.joined(separator: ", ")))" : ""),
+                line: xml.entity(named: table)?.line))
         }
         guard !removed.isEmpty else { return skipped }
+        declarations.removeAll { removed.contains($0.name) }
         for index in declarations.indices {
             let name = declarations[index].name
             declarations[index].properties.removeAll { property in

@@ -13,7 +13,7 @@ extension PerfRun {
             static let configuration = CommandConfiguration(
                 abstract: "Reads a Core Data model (.xcdatamodeld, .xcdatamodel or its contents file) into Faultline's model.",
                 discussion: """
-                    Prints what was imported, what changed on the way (inheritance flattened, ordered relationships \
+                    Prints what was imported, what changed on the way (ordered relationships \
                     unordered, …) and what was skipped and why (transient and transformable attributes, fetched \
                     properties, configurations, an entity whose table would have more columns than SQLite allows, …). \
                     A .xcdatamodeld is read at its current version (.xccurrentversion), or at the one --version or \

@@ -73,8 +73,11 @@ import Testing
         #expect(versions == ["Blog.xcdatamodel"])
         let imported = CoreDataModelImport.importModel(try CoreDataModelXML.read(contents))
         let model = try #require(imported.model)
-        #expect(model.entities.map(\.name) == ["Post", "Author", "Comment", "Tag"])
+        #expect(model.entities.map(\.name) == ["Item", "Post", "Author", "Comment", "Tag"])
+        // Inheritance maps one to one: the abstract parent is an entity.
+        #expect(try model.entity("Item").isAbstract)
         let post = try model.entity("Post")
+        #expect(post.parentName == "Item")
         // Inherited first, then its own; Decimal as a double; indexed by its one-property fetch index.
         #expect(post.attributes.map(\.name) == ["created", "title", "rating", "price", "commentCount"])
         #expect(post.attributes.map(\.type) == [.date, .string, .int16, .double, .int64])
@@ -83,19 +86,20 @@ import Testing
         #expect(post.attribute(named: "rating")?.defaultValue == .integer(3))
         #expect(post.attribute(named: "rating")?.isIndexed == true)
         #expect(post.attribute(named: "commentCount")?.derivation == .count("comments"))
-        #expect(post.relationships.map(\.name) == ["author", "comments"])
+        // A to-many without an inverse is imported as it is.
+        #expect(post.relationships.map(\.name) == ["author", "comments", "tags"])
         #expect(try model.entity("Author").relationship(named: "posts")?.deleteRule == .deny)
         #expect(try model.entity("Author").uniquenessConstraints == [["name"]])
         #expect(try model.entity("Comment").attribute(named: "site")?.type == .string)
         #expect(imported.skipped.map(\.element) == [
-            "configuration Cloud", "Item", "Post index (rating, title)", "Post.style", "Post.slug", "Post.tags", "Post.related",
-            "Post.recentComments",
+            "configuration Cloud", "Post index (rating, title)", "Post.style", "Post.slug", "Post.recentComments", "Post.related",
         ])
         #expect(imported.skipped.first { $0.element == "Post.style" }?.reason == "transformable: a value only the app's transformer can read")
         #expect(imported.skipped.first { $0.element == "Post.style" }?.line == 10)
-        #expect(imported.skipped.first { $0.element == "Post.related" }?.reason == "destination Item is abstract (no entity inheritance)")
+        // Its inverse names a relationship Item does not have (Post declares it).
+        #expect(imported.skipped.first { $0.element == "Post.related" }?.reason == "inverse Item.related does not exist")
         #expect(imported.notes == [
-            "Post: flattened, with the properties of Item", "Post.price: Decimal stored as a double",
+            "Post.price: Decimal stored as a double",
             "Post.comments: ordered, imported unordered (destinations in key order)", "Comment.site: URI stored as a string",
         ])
         // The Swift source declares the same model.
@@ -104,6 +108,9 @@ import Testing
         #expect(swift.contains("        .toMany(\"posts\", \"Post\", inverse: \"author\", deleteRule: .deny),"))
         #expect(swift.contains("    ], uniquenessConstraints: [[\"name\"]]),"))
         #expect(swift.contains("        .attribute(\"title\", .string, default: .string(\"Untitled\")),"))
+        #expect(swift.contains("    Entity(\"Item\", abstract: true, properties: ["))
+        #expect(swift.contains("    Entity(\"Post\", parent: \"Item\", properties: ["))
+        #expect(swift.contains("        .toMany(\"tags\", \"Tag\", inverse: nil),"))
     }
 
     @Test func whatTheModelsChecksRefuseIsSkippedNotFatal() throws {

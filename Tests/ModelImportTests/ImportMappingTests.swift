@@ -69,7 +69,7 @@ import Testing
         ("", "the model has no entities"),
         ("    <entity name=\"Item\" isAbstract=\"YES\"><attribute name=\"title\" attributeType=\"String\"/></entity>\n"
             + "    <entity name=\"Base\" isAbstract=\"YES\" parentEntity=\"Item\"/>",
-         "its only entities are abstract (Item, Base), and Faultline imports no abstract entity"),
+         "its only entities are abstract (Item, Base): no object can be inserted"),
         ("    <entity name=\"sqlite_stats\"/>", "none of its 1 entities could be imported (see skipped)"),
     ])
     func aModelThatMakesNothingIsNoModel(entities: String, error: String) throws {

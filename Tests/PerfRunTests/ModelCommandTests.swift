@@ -63,7 +63,7 @@ import Testing
         ("<model/>", "the model has no entities"),
         ("<model type=\"com.apple.IDECoreDataModeler.DataModel\"></model>", "the model has no entities"),
         ("<model><entity name=\"Base\" isAbstract=\"YES\"><attribute name=\"id\" attributeType=\"UUID\"/></entity></model>",
-         "its only entities are abstract (Base), and Faultline imports no abstract entity"),
+         "its only entities are abstract (Base): no object can be inserted"),
     ])
     func aModelThatMakesNothingExitsOne(text: String, error: String) throws {
         let path = try Self.write(["contents": text]).appendingPathComponent("contents").path
@@ -202,5 +202,22 @@ import Testing
         let missing = try Self.perfRun(["model", "diff", model])
         #expect(missing.status == 2)
         #expect(missing.stderr.hasPrefix("Missing expected argument '<b>'"))
+    }
+
+    /// A real model whose entities inherit from an abstract parent
+    /// (duckduckgo's bookmarks): imported one to one, and a predicate
+    /// through a relationship whose destination is a subentity, on the
+    /// subentity's inherited attribute, runs on its data set.
+    @Test func explainFollowsARelationshipThroughAnInheritedAttributeOfARealModel() throws {
+        let model = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("ModelImportTests/Fixtures/coredata-models/14-duckduckgo-iOS-BookmarksAndFolders/BookmarksAndFolders.xcdatamodeld").path
+        let imported = try Self.perfRun(["model", "import", model])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("\nimported:  3 entities (2 inheriting, 1 abstract), 3 attributes, 2 relationships\n"))
+        let result = try Self.perfRun(["explain", "BookmarkManagedObject", "parent.title == 'BookmarkFolderManagedObject.title 1'", "--model", model])
+        #expect(result.status == 0, "\(result.stderr)")
+        // The subentity's rows in its root's table, joined to its parent folder's row.
+        #expect(result.stdout.contains("FROM \"BookmarkItemManagedObject\" t0 LEFT JOIN \"BookmarkItemManagedObject\" t1 ON t1.pk = t0.\"parent_pk\" WHERE t0.ent = 2 AND t1.\"title\" = ?"))
+        #expect(result.stdout.contains("matches:   1 of 100 BookmarkManagedObject objects"))
     }
 }

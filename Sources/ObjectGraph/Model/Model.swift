@@ -98,9 +98,11 @@ public final class Model: Sendable {
                         throw .invalidModel("\(label): inverse \(relationship.destinationName).\(inverseName) does not exist")
                     }
                     let other = relationshipsOf[destination][inverse]
-                    // The inverse may point at this entity or at an ancestor:
-                    // it must be able to hold every object of this one.
-                    guard hierarchy.isKind(entity, of: other.destinationIndex), other.inverseName == relationship.name else {
+                    // The inverse may point at this entity, an ancestor or a
+                    // subentity of it (Core Data accepts each; real models
+                    // have them): it must point into this entity's hierarchy.
+                    let related = hierarchy.isKind(entity, of: other.destinationIndex) || hierarchy.isKind(other.destinationIndex, of: entity)
+                    guard related, other.inverseName == relationship.name else {
                         throw .invalidModel(
                             "\(label): inverse \(relationship.destinationName).\(inverseName) does not name \(label) as its inverse")
                     }
