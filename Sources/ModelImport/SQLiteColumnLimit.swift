@@ -1,4 +1,3 @@
-import CSQLite
 import ObjectGraph
 
 /// The most columns a table may have, as the SQLite library Faultline runs
@@ -12,18 +11,10 @@ import ObjectGraph
 /// its first use with SQLite's "too many columns", so the import skips such
 /// an entity and says why instead.
 public enum SQLiteColumnLimit {
-    /// SQLite's limit on columns per table, read once from a new in-memory
-    /// connection (the engine's connections keep the library's default);
-    /// 2000, SQLite's documented default, if no connection can be opened.
-    public static let current: Int = {
-        var db: OpaquePointer?
-        defer { sqlite3_close(db) }
-        guard sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK, let db else {
-            return defaultLimit
-        }
-        let limit = Int(sqlite3_limit(db, SQLITE_LIMIT_COLUMN, -1))
-        return limit > 0 ? limit : defaultLimit
-    }()
+    /// SQLite's limit on columns per table, as the engine reads it
+    /// (``ObjectGraph/SQLiteLimits/columns``): the engine's model refuses a
+    /// wider table too; the import skips it instead, with its reason.
+    public static var current: Int { SQLiteLimits.columns }
 
     /// `SQLITE_MAX_COLUMN`'s default.
     public static let defaultLimit = 2000

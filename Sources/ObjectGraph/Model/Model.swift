@@ -167,6 +167,15 @@ public final class Model: Sendable {
 
         let layouts = TableLayout.make(
             hierarchy: hierarchy, names: declarations.map(\.name), attributes: attributesOf, relationships: relationshipsOf)
+        // SQLite refuses a table, or a SELECT, of more columns than its
+        // limit: say so now, naming the entity, not at the store's first use.
+        let limit = SQLiteLimits.columns
+        for root in hierarchy.order where hierarchy.parents[root] == nil {
+            let columns = layouts[root].snapshotColumns.components
+            guard columns > limit else { continue }
+            throw .invalidModel(
+                "\(declarations[root].name): its table would have \(columns) columns, more than SQLite's limit of \(limit) (SQLITE_MAX_COLUMN)")
+        }
         let statements = declarations.indices.map { index in
             EntitySQL(layout: layouts[index], attributes: attributesOf[index], relationships: relationshipsOf[index])
         }

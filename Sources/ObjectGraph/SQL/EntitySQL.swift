@@ -70,7 +70,7 @@ final class EntitySQL: Sendable {
         attributeColumns = attributes.map { quoted($0.column) }
         foreignKeyColumns = relationships.map { RelationshipSQL.foreignKeyColumn(of: $0).map(quoted) }
         let toOneColumns = foreignKeyColumns.compactMap { $0 }
-        snapshotColumns = layout.snapshotColumns
+        snapshotColumns = layout.snapshotColumns.text
         keyColumns = layout.hasEntityColumn ? "t0.pk, t0.\(Self.entityColumn)" : "t0.pk"
         let code = layout.familyCodes[0]
         let codes = layout.familyCodes.sorted()

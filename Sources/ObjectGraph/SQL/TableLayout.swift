@@ -15,8 +15,8 @@ struct TableLayout: Sendable {
     let table: String
     /// Whether the table holds several entities, told apart by `ent`.
     let hasEntityColumn: Bool
-    /// The snapshot's columns, `t0.pk, …`.
-    let snapshotColumns: String
+    /// The snapshot's columns, `t0.pk, …`, and how many there are.
+    let snapshotColumns: (text: String, components: Int)
     /// Each attribute's column position in a snapshot row, by attribute index.
     let attributePositions: [Int]
     /// Each to-one's key position in a snapshot row, by relationship index
@@ -64,7 +64,7 @@ struct TableLayout: Sendable {
                     columns.append("(SELECT e.\(EntitySQL.entityColumn) FROM \(destination) e WHERE e.pk = t0.\(quoted(column)))")
                 }
             }
-            let snapshotColumns = columns.joined(separator: ", ")
+            let snapshotColumns = (text: columns.joined(separator: ", "), components: columns.count)
             for member in members {
                 let keyPositions = relationships[member].map { relationship -> Int in
                     guard case .foreignKey(let column) = relationship.storage else { return -1 }
