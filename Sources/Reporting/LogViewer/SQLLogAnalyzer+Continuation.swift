@@ -48,9 +48,10 @@ extension SQLLogAnalyzer {
     /// Whether an annotation is a fault whose object it does not name: its
     /// URI may be on the next line.
     static func needsObject(_ annotation: Substring) -> Bool {
-        guard let range = find("fault fulfilled from ", in: annotation) else { return false }
-        let rest = annotation[range.upperBound...]
-        return find("x-coredata:", in: rest) == nil && entity(in: rest) == nil
+        // A byte comparison first: most annotations are no fault.
+        guard starts(annotation, with: "fault fulfilled from ") else { return false }
+        // An object is named `Entity/p42` or by a URI ending so: no `/p`, no object.
+        return find("/p", in: annotation.dropFirst(21)) == nil
     }
 
     /// Whether a line is an object's URI (`<x-coredata://…/Country/p4>`).

@@ -600,6 +600,10 @@ public struct SQLLogAnalyzer {
             // Core Data prints a bound key list as an annotation of its own.
             analysis.boundIntarrays += 1
             noteBind(text.dropFirst(15))
+        } else if Self.starts(text, with: "sql execution time: ") {
+            let seconds = seconds(in: text, line: line)
+            let rows = Self.number(after: "rows: ", in: text)
+            finishStatement(seconds: seconds, rows: rows, figures: StatementFigures(text))
         } else if Self.starts(text, with: "sql connection fetch time: ") {
             // Core Data: the statement just read is a fetch under way.
             let seconds = seconds(in: text, line: line)
@@ -607,10 +611,6 @@ public struct SQLLogAnalyzer {
                 finishStatement(seconds: seconds, rows: nil)
                 if let last = lastFinished { openFetch(last) }
             }
-        } else if Self.starts(text, with: "sql execution time: ") {
-            let seconds = seconds(in: text, line: line)
-            let rows = Self.number(after: "rows: ", in: text)
-            finishStatement(seconds: seconds, rows: rows, figures: StatementFigures(text))
         } else if Self.starts(text, with: "total count request execution time: ") {
             analysis.countRequests += 1
             finishStatement(seconds: seconds(in: text, line: line), rows: nil)
