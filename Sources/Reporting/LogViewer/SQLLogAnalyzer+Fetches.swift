@@ -109,9 +109,8 @@ extension SQLLogAnalyzer {
     private mutating func countFetch(rows: Int, shape: String?) {
         analysis.fetchesWithRows += 1
         analysis.rowsReported.addSaturated(rows)
-        if let shape, shapes[shape] != nil {
-            shapes[shape]!.summary.rows.addSaturated(rows)
-        } else {
+        // One look-up: nil when the shape is not (or no longer) listed.
+        if shape.flatMap({ shapes[$0]?.summary.rows.addSaturated(rows) }) == nil {
             analysis.annotationsWithoutStatement += 1
         }
     }

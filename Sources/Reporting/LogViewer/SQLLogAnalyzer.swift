@@ -541,8 +541,13 @@ public struct SQLLogAnalyzer {
     private mutating func releaseAnnotation() {
         guard let held = heldAnnotation else { return }
         heldAnnotation = nil
+        releasing = true
         annotation(held.text[...], line: held.line)
+        releasing = false
     }
+
+    /// Set while a held annotation is acted on: it is not held again.
+    private var releasing = false
 
     private mutating func handle(_ rest: Substring, line: Int) {
         releaseAnnotation()
@@ -571,11 +576,7 @@ public struct SQLLogAnalyzer {
             notePlanRow(String(rest.dropFirst(6)))
         } else if Self.starts(rest, with: "annotation: ") {
             let text = rest.dropFirst(12)
-            if Self.needsObject(text) {
-                // Held for a line: the object's URI may follow on the next.
-                heldAnnotation = (String(text), line)
-                continuing = true
-            } else if Self.isComplete(text) || Self.find(", purpose: ", in: text) != nil || FetchUsing(text)?.values != nil {
+            if Self.isComplete(text) || Self.find(", purpose: ", in: text) != nil || FetchUsing(text)?.values != nil {
                 // Faultline's annotations end with their purpose: never cut;
                 // level 3 values start on the line and go on below it.
                 annotation(text, line: line)
@@ -621,13 +622,20 @@ public struct SQLLogAnalyzer {
             // Levels 2-3: `fetch using <statement> … returned N rows`.
             noteFetchUsing(fetch, line: line)
         } else if let range = Self.find("fault fulfilled from ", in: text) {
-            finishStatement(seconds: nil, rows: nil)
-            closeFaultFetch()
             let rest = text[range.upperBound...]
-            let source = Self.starts(rest, with: "database") ? "database" : (Self.starts(rest, with: "context") ? "context" : "row cache")
             // The object's URI, before what a lazy load adds to the line.
             let object = Self.find(" (", in: rest).map { rest[..<$0.lowerBound] } ?? rest
-            note(.faults, entity: Self.entity(in: object) ?? SQLLogAnalysis.unknownEntity, source: source, line: line)
+            let entity = Self.entity(in: object)
+            if entity == nil, !releasing, Self.find("x-coredata:", in: rest) == nil {
+                // Held for a line: the object's URI may follow on the next.
+                heldAnnotation = (String(text), line)
+                continuing = true
+                return
+            }
+            finishStatement(seconds: nil, rows: nil)
+            closeFaultFetch()
+            let source = Self.starts(rest, with: "database") ? "database" : (Self.starts(rest, with: "context") ? "context" : "row cache")
+            note(.faults, entity: entity ?? SQLLogAnalysis.unknownEntity, source: source, line: line)
             noteFault(text, object: object, source: source, line: line)
             let index = bucket(line)
             timeline[index].faults += 1
