@@ -12,6 +12,12 @@ import Probes
 /// prefix cut short (`oreData: sql:`), with ANSI colour codes. Query plan rows may follow as the sqlite3 shell prints them
 /// (`0|0|0|SCAN TABLE …`). Every other line is skipped, and counted.
 ///
+/// Core Data's annotations go to the statement they follow, prefetches
+/// nested in their fetch, one fetch counted once at any level, level 3's
+/// SQL and values read (SQLLogAnalyzer+Fetches.swift); statements, plan
+/// rows and fault lines printed over several lines are joined
+/// (SQLLogAnalyzer+Continuation.swift, SQLLogAnalyzer+Plans.swift).
+///
 /// Memory is bounded whatever the input: at most `maximumShapes` statement
 /// shapes, and per shape at most `maximumValueSets` distinct value hashes
 /// kept to tell duplicates from similar statements (beyond that, new values
