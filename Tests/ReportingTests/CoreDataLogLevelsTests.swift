@@ -226,7 +226,7 @@ import Testing
         #expect(values.lines == 20_002)
         #expect(values.values.utf8.count < SQLLogAnalyzer.maximumStoredTextBytes + 100)
         #expect(values.values.hasSuffix("… (\((lines[3...20_003].map { $0.trimmingCharacters(in: .whitespaces).utf8.count }.reduce(0, +) + 20_002).groupedDigits) bytes in 20,002 lines)"))
-        #expect(analysis.limitsReached.contains { $0.hasPrefix("texts longer than 4,096 bytes") })
+        #expect(analysis.limitsReached == ["level 3 values longer than 4,096 bytes: 1 kept cut, ending with their length in bytes and lines"])
         #expect(analysis.fetchesWithRows == 1)
         #expect(analysis.skippedLines == 0)
         // Beyond 1,000 fetches, values are not kept, and that is said.

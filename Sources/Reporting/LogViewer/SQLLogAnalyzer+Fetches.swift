@@ -258,7 +258,7 @@ extension SQLLogAnalyzer {
         guard let index = values.index else { return }
         var text = values.text
         if text.utf8.count > Self.maximumStoredTextBytes || values.bytes > text.utf8.count {
-            note(.storedText)
+            note(.fetchValuesText)
             text = Self.prefix(text, bytes: Self.maximumStoredTextBytes) + "… (\(values.bytes.groupedDigits) bytes in \(values.lines.groupedDigits) lines)"
         }
         analysis.fetchValues[index].values = text
