@@ -336,4 +336,33 @@ extension PerfRunCommandTests {
         #expect(follow.status == 2)
         #expect(follow.stderr.hasPrefix("standard input: no SQL debug log lines in 0 lines"), "\(follow.stderr)")
     }
+
+    /// Real Core Data logs of the corpus through the command: a fetch with
+    /// no statement line and a level 3 fetch's values in the text, the
+    /// values in the JSON, each statement's rows in the JSON.
+    @Test func logSaysCoreDatasFetchesAndLevelThreeValues() throws {
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("ReportingTests/Fixtures/sqldebug-corpus")
+        let alone = try Self.perfRun(["log", corpus.appendingPathComponent("16-wire-pr-annotation-without-statement.log").path])
+        #expect(alone.status == 0, "\(alone.stderr)")
+        #expect(alone.stdout == """
+            1 log lines (coredata) of 1 read
+            0 statements in 0 shapes; 0 transactions holding 0 statements
+            1 fetch reported 1 row, with no statement line in the log (the paste starts after its SELECT)
+
+            """)
+        let levelThree = corpus.appendingPathComponent("17-openradar-fetch-returned-rows-level3.log").path
+        let text = try Self.perfRun(["log", levelThree])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("\n1 fetch reported 6 rows; 1 statement read from level 3 `fetch using … with sql text` lines\n"))
+        #expect(text.stdout.contains("\nFetched values (level 3)\n  line 1: Entity1, 6 rows: ( \"<NSManagedObject: 0x748bd50> (entity: Entity1;"))
+        let json = try Self.perfRun(["log", levelThree, "--json"])
+        let decoded = try JSONDecoder().decode(SQLLogAnalysis.self, from: Data(json.stdout.utf8))
+        #expect(decoded.fetchValues.map(\.lines) == [5])
+        #expect(decoded.statements.map(\.rows) == [6])
+        let prefetch = try Self.perfRun(["log", corpus.appendingPathComponent("02-fatbobman-prefetch-intarray.log").path, "--json"])
+        let rows = try JSONDecoder().decode(SQLLogAnalysis.self, from: Data(prefetch.stdout.utf8)).statements
+            .sorted { $0.firstLine < $1.firstLine }.map(\.rows)
+        #expect(rows == [190, 1581])
+    }
 }

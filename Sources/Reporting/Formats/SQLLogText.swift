@@ -5,7 +5,7 @@ import Probes
 public enum SQLLogText {
     /// Renders the analysis; `limit` caps each table's rows.
     public static func render(_ analysis: SQLLogAnalysis, limit: Int = 20) -> String {
-        var out = "\(analysis.logLines) log lines (\(analysis.formats.joined(separator: ", "))) of \(analysis.lines) read"
+        var out = "\(analysis.logLines) log lines\(formatsNote(analysis)) of \(analysis.lines) read"
         if analysis.skippedLines > 0 { out += ", \(analysis.skippedLines) skipped" }
         if analysis.truncatedLines > 0 { out += ", \(analysis.truncatedLines) cut at \(SQLLogAnalyzer.maximumLineBytes) bytes" }
         out += "\n"
@@ -15,6 +15,7 @@ public enum SQLLogText {
         if analysis.countRequests > 0 { out += "; \(analysis.countRequests) count requests" }
         if analysis.boundIntarrays > 0 { out += "; \(analysis.boundIntarrays) bound intarrays" }
         out += "\n"
+        if let note = fetchesNote(analysis) { out += note + "\n" }
         if let note = timesNote(analysis) { out += note + "\n" }
         if !analysis.limitsReached.isEmpty {
             out += "\nLimits reached (the analysis is incomplete)\n"
@@ -39,13 +40,19 @@ public enum SQLLogText {
                                ("Prefetches", analysis.prefetches)] where !table.isEmpty {
             out += "\n\(title)\n"
             for row in table.prefix(limit) {
-                out += "  " + pad(row.count, 6) + "  \(row.entity) from \(row.source) (first at line \(row.firstLine))\n"
+                out += "  " + pad(row.count, 6) + "  \(row.entityInWords) from \(row.source) (first at line \(row.firstLine))\n"
             }
         }
         if !analysis.largestTransactions.isEmpty {
             out += "\nLargest transactions\n"
             for transaction in analysis.largestTransactions.prefix(limit) {
                 out += "  " + pad(transaction.statements, 6) + " statements from line \(transaction.firstLine), \(transaction.outcome)\n"
+            }
+        }
+        if !analysis.fetchValues.isEmpty {
+            out += "\nFetched values (level 3)\n"
+            for fetch in analysis.fetchValues.prefix(limit) {
+                out += "  line \(fetch.line): \(fetch.entity), \(fetch.rows.groupedDigits) rows: \(String(fetch.values.prefix(160)))\n"
             }
         }
         if !analysis.planRows.isEmpty {
@@ -55,6 +62,33 @@ public enum SQLLogText {
             }
         }
         return out
+    }
+
+    /// ` (coredata)`: the formats read, in parentheses; nothing when the
+    /// log had none.
+    static func formatsNote(_ analysis: SQLLogAnalysis) -> String {
+        analysis.formats.isEmpty ? "" : " (\(analysis.formats.joined(separator: ", ")))"
+    }
+
+    /// Core Data's fetches that reported rows, in one line: how many, their
+    /// rows, those whose statement the log does not have, and the
+    /// statements read from level 3 annotations; nil when there were none.
+    static func fetchesNote(_ analysis: SQLLogAnalysis) -> String? {
+        guard analysis.fetchesWithRows > 0 || analysis.statementsFromFetchAnnotations > 0 else { return nil }
+        let fetches = analysis.fetchesWithRows
+        var note = "\(fetches.groupedDigits) fetch\(fetches == 1 ? "" : "es") reported \(analysis.rowsReported.groupedDigits) "
+            + "row\(analysis.rowsReported == 1 ? "" : "s")"
+        if analysis.annotationsWithoutStatement > 0 {
+            let count = analysis.annotationsWithoutStatement
+            note += count == 1 && fetches == 1
+                ? ", with no statement line in the log (the paste starts after its SELECT)"
+                : "; \(count.groupedDigits) of them with no statement line in the log (the paste starts after their SELECT)"
+        }
+        if analysis.statementsFromFetchAnnotations > 0 {
+            let count = analysis.statementsFromFetchAnnotations
+            note += "; \(count.groupedDigits) statement\(count == 1 ? "" : "s") read from level 3 `fetch using … with sql text` lines"
+        }
+        return note
     }
 
     /// The statements whose time was no finite number, in one line; nil

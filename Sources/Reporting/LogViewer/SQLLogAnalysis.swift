@@ -26,8 +26,10 @@ public struct SQLLogAnalysis: Codable, Equatable, Sendable {
     public var recoveredLines = 0
     /// Lines that continue a wrapped statement, joined to it.
     public var joinedLines = 0
-    /// The format seen: `faultline`, `coredata` (a cut prefix recovered as
-    /// one of them), `unprefixed` (log lines pasted without the prefix).
+    /// The formats seen, sorted: the raw values of ``SQLLogFormat``
+    /// (`faultline`, `coredata` (a cut prefix recovered as one of them),
+    /// `unprefixed` (log lines pasted without the prefix), `sqlite3` (shell
+    /// plan rows with no other log line before them)).
     public var formats: [String] = []
     /// `UTF-16` when the file was UTF-16 (read as UTF-8), `binary` when it
     /// did not look like text; nil for UTF-8.
@@ -41,12 +43,24 @@ public struct SQLLogAnalysis: Codable, Equatable, Sendable {
     public var countRequests = 0
     /// Core Data's annotations that report a fetch's rows (`total fetch
     /// execution time: … for N rows`, `fetch using … returned N rows`),
-    /// and the rows they report.
+    /// every one read: at levels 2 and above one fetch prints both.
     public var rowCountAnnotations = 0
+    /// Core Data's fetches whose rows an annotation reports, each counted
+    /// once whether it printed one row count or two.
+    public var fetchesWithRows = 0
+    /// The rows of those fetches, each fetch's once.
     public var rowsReported = 0
-    /// Of those, the ones with no statement before them to attribute the
-    /// rows to (a paste that starts after the SELECT).
+    /// Of those fetches, the ones with no statement in the log to attribute
+    /// the rows to (a paste that starts after the SELECT).
     public var annotationsWithoutStatement = 0
+    /// Statements read from Core Data's level 3 `fetch using … with sql
+    /// text '…'` annotations, whose `sql:` line the log does not have
+    /// (a statement with its `sql:` line is counted once, from that line).
+    public var statementsFromFetchAnnotations = 0
+    /// The values Core Data's level 3 prints with a fetch (`returned N rows
+    /// with values: (…)`), at most 1,000 fetches, each text kept cut at
+    /// 4,096 bytes.
+    public var fetchValues: [FetchValues] = []
     /// Core Data's bound intarrays (`bound intarray _Z_intarray0 values: …`):
     /// key lists bound for a prefetch or a batch fault.
     public var boundIntarrays = 0
@@ -114,6 +128,38 @@ public struct SQLLogAnalysis: Codable, Equatable, Sendable {
         public var source: String
         public var count: Int
         public var firstLine: Int
+
+        /// The entity in words: ``SQLLogAnalysis/unknownEntity`` (a fault
+        /// line without the object's URI) said as `unknown entity`.
+        public var entityInWords: String {
+            if entity == SQLLogAnalysis.unknownEntity { return "unknown entity" }
+            if entity.hasPrefix(SQLLogAnalysis.unknownEntity + ".") { return "unknown entity" + entity.dropFirst() }
+            return entity
+        }
     }
+
+    /// The entity of a fault whose line names no object (Core Data's URI
+    /// cut from the paste): `?` in the tables and the JSON.
+    public static let unknownEntity = "?"
+
+    /// The values Core Data's level 3 prints after a fetch's row count.
+    public struct FetchValues: Codable, Equatable, Sendable {
+        /// The line of the `fetch using … returned N rows with values:` annotation.
+        public var line: Int
+        /// The entity the annotation names (`on entity 'Person'`).
+        public var entity: String
+        /// The shape of the fetch's statement, as the statements table has it.
+        public var shape: String
+        public var rows: Int
+        /// The values as printed, each line trimmed and joined with a
+        /// space; a text longer than 4,096 bytes is kept cut and says how
+        /// long it was.
+        public var values: String
+        /// The lines the values took in the log.
+        public var lines: Int
+    }
+
+    /// ``formats`` as ``SQLLogFormat`` values.
+    public var logFormats: [SQLLogFormat] { formats.compactMap(SQLLogFormat.init(rawValue:)) }
 
 }

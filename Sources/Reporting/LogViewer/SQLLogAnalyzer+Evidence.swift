@@ -10,9 +10,9 @@ import Probes
 ///   usage. A statement's call site is the one its operation's annotation
 ///   names (the fetch, the fault's read).
 /// - Core Data's log names no call site and no key path: a lazy load's
-///   object is taken to come from the last fetch before it (a SELECT
-///   followed by `total fetch execution time`, unless a relationship fault
-///   or a fault by key owns it), its key path is the relationship a
+///   object is taken to come from the last fetch before it (the outermost
+///   SELECT a `total fetch execution time` closes, not a prefetch's,
+///   unless a relationship fault or a fault by key owns it), its key path is the relationship a
 ///   relationship fault names, or unknown (`(Author)`), and full scans and
 ///   sorts come from query plans, without step counts.
 extension SQLLogAnalyzer {
@@ -36,18 +36,18 @@ extension SQLLogAnalyzer {
     /// A statement finished: an event waits for its call site and plan.
     /// `shape` is its shape as kept (``keep(_:)``); with `asEvidence`
     /// false (a shape beyond the table's bound) the rules do not see it.
+    /// Returns the table it reads (`?` when the log does not say) and
+    /// whether it is a lookup by key, as a Core Data fetch's needs them.
+    @discardableResult
     mutating func noteStatement(
         _ statement: PendingStatement, shape: String, seconds: Double?, rows: Int?, figures: StatementFigures?, asEvidence: Bool
-    ) {
+    ) -> (entity: String, isKeyLookup: Bool) {
         if figures?.purpose != nil { sawStatementFigures = true }
         // Facts from the whole text; the event keeps texts cut.
         let facts = statement.control == nil ? LoggedStatementFacts.facts(sql: statement.sql, arguments: statement.binds) : nil
         let purpose = statement.control != nil ? SQLEvent.transactionPurpose : figures?.purpose ?? "statement"
-        if candidateHead == nil, statement.control == nil, Self.isSelect(statement.sql) {
-            let keyLookup = facts.map { $0.filters.isEmpty && $0.hasOtherConditions } ?? true
-            candidateHead = (facts?.entity ?? "?", statement.line, keyLookup)
-        }
-        guard asEvidence else { return }
+        let read = (entity: facts?.entity ?? "?", isKeyLookup: facts.map { $0.filters.isEmpty && $0.hasOtherConditions } ?? true)
+        guard asEvidence else { return read }
         let event = SQLEvent(
             start: 0, durationNanoseconds: seconds.map { UInt64(max(0, min($0, 1e9)) * 1e9) } ?? 0, thread: 0, sql: keep(statement.sql),
             shape: shape, shapeID: 0, arguments: statement.binds, rowsReturned: rows ?? 0, rowsChanged: 0,
@@ -55,6 +55,7 @@ extension SQLLogAnalyzer {
             queryPlan: statement.plan.isEmpty ? nil : statement.plan, callSite: CallSite(file: sourceName, line: statement.line), facts: facts)
         recentStatements.append(event)
         if recentStatements.count > Self.maximumRecentStatements { flushRecentStatements(upTo: 1) }
+        return read
     }
 
     /// A query plan row: the statement under way's, or the last one's
@@ -101,12 +102,12 @@ extension SQLLogAnalyzer {
 
     // MARK: Core Data's fetches
 
-    /// `total fetch execution time`: the statement before is a fetch,
-    /// unless the annotation that follows says a fault owns it.
-    mutating func noteCandidateFetch(line: Int) {
+    /// `total fetch execution time` closed `fetch`, an outermost one (not
+    /// a prefetch; nil when the log does not have its statement): it is a
+    /// fetch, unless the annotation that follows says a fault owns it.
+    mutating func noteCandidateFetch(_ fetch: OpenFetch?) {
         commitCandidateFetch()
-        if let head = candidateHead { candidateFetch = (head.entity, head.line, head.isKeyLookup) }
-        candidateHead = nil
+        if let fetch { candidateFetch = (fetch.entity, fetch.line, fetch.isKeyLookup) }
     }
 
     /// The candidate fetch is a fetch: faults after it come from it.
@@ -149,7 +150,6 @@ extension SQLLogAnalyzer {
         if faultSource == .database, origin == nil, !loaded.isFaultline {
             // Core Data: the fault's own SELECT by key is no fetch.
             if candidateFetch?.isKeyLookup == true { candidateFetch = nil } else { commitCandidateFetch() }
-            candidateHead = nil
             origin = inferredOrigin(entity: entity, relationship: "")
         }
         let read = loaded.read ?? CallSite(file: sourceName, line: line)
@@ -176,7 +176,6 @@ extension SQLLogAnalyzer {
         if !loaded.isFaultline {
             // Core Data: the SELECT before the annotation is the relationship's, not a fetch.
             candidateFetch = nil
-            candidateHead = nil
             count = Self.number(after: "Got ", in: text) ?? 0
             if fromDatabase { origin = inferredOrigin(entity: entity, relationship: relationship) }
         }

@@ -27,7 +27,7 @@ extension SQLLogAnalyzer {
     /// A bound of the analyzer, reached by a log.
     enum Limit: Int, CaseIterable, Comparable {
         case lineLength, joinedLength, storedText, shapes, valueSets, repetitionTexts, binds, planRows, planRowsPerStatement,
-            faultEntries, openTransactions, timeSum
+            faultEntries, openTransactions, timeSum, openFetches, fetchValues, fetchValuesText
 
         static func < (a: Limit, b: Limit) -> Bool { a.rawValue < b.rawValue }
 
@@ -64,6 +64,14 @@ extension SQLLogAnalyzer {
                 return "\(SQLLogAnalyzer.maximumOpenTransactions.groupedDigits) transactions open at once: \(n) ended as unfinished"
             case .timeSum:
                 return "times adding up beyond \(Double.greatestFiniteMagnitude) s: \(n) sums held there"
+            case .openFetches:
+                return "\(SQLLogAnalyzer.maximumOpenFetches.groupedDigits) Core Data fetches under way at once: \(n) of the oldest dropped "
+                    + "(a row count after them goes to no statement)"
+            case .fetchValues:
+                return "\(SQLLogAnalyzer.maximumFetchValues.groupedDigits) fetches with level 3 values: \(n) later fetches' values not kept"
+            case .fetchValuesText:
+                return "level 3 values longer than \(SQLLogAnalyzer.maximumStoredTextBytes.groupedDigits) bytes: \(n) kept cut, "
+                    + "ending with their length in bytes and lines"
             }
         }
     }

@@ -12,6 +12,12 @@ import Probes
 /// prefix cut short (`oreData: sql:`), with ANSI colour codes. Query plan rows may follow as the sqlite3 shell prints them
 /// (`0|0|0|SCAN TABLE …`). Every other line is skipped, and counted.
 ///
+/// Core Data's annotations go to the statement they follow, prefetches
+/// nested in their fetch, one fetch counted once at any level, level 3's
+/// SQL and values read (SQLLogAnalyzer+Fetches.swift); statements, plan
+/// rows and fault lines printed over several lines are joined
+/// (SQLLogAnalyzer+Continuation.swift, SQLLogAnalyzer+Plans.swift).
+///
 /// Memory is bounded whatever the input: at most `maximumShapes` statement
 /// shapes, and per shape at most `maximumValueSets` distinct value hashes
 /// kept to tell duplicates from similar statements (beyond that, new values
@@ -28,23 +34,23 @@ public struct SQLLogAnalyzer {
     public static let maximumValueSets = 4_096
     public static let maximumLineBytes = 1 << 20
 
-    private struct Shape {
+    struct Shape {
         var summary: SQLLogAnalysis.ShapeSummary
         var valueHashes = Set<Int>()
     }
 
-    private var analysis = SQLLogAnalysis()
+    var analysis = SQLLogAnalysis()
     /// The bounds reached, and how often (SQLLogAnalyzer+Limits.swift).
     var limitsReached: [Limit: Int] = [:]
     /// Hashes of the statement texts checked for repetitions, at most
     /// ``maximumRepetitionTexts``.
     var repetitionTexts = Set<Int>()
-    private var shapes: [String: Shape] = [:]
+    var shapes: [String: Shape] = [:]
     private var shapeOrder: [String] = []
     private var faults: [String: SQLLogAnalysis.FaultSummary] = [:]
     private var relationshipFaults: [String: SQLLogAnalysis.FaultSummary] = [:]
     private var prefetches: [String: SQLLogAnalysis.FaultSummary] = [:]
-    private var formats = Set<String>()
+    private var formats = Set<SQLLogFormat>()
     var pending: PendingStatement?
 
     /// A statement read and not yet finished by its annotation.
@@ -73,9 +79,16 @@ public struct SQLLogAnalyzer {
     /// just read, which a relationship fault may turn out to own.
     var currentFetch: (entity: String, site: CallSite, execution: UInt64)?
     var candidateFetch: (entity: String, line: Int, isKeyLookup: Bool)?
-    /// The first SELECT since the last fetch or fault: a fetch's own, when
-    /// `total fetch execution time` follows.
-    var candidateHead: (entity: String, line: Int, isKeyLookup: Bool)?
+    /// Core Data's fetches under way, innermost last, and the statement
+    /// finished last (SQLLogAnalyzer+Fetches.swift).
+    var openFetches: [OpenFetch] = []
+    var lastFinished: FinishedStatement?
+    var statementSerial = 0
+    /// Level 3 values being read after their fetch's annotation.
+    var pendingValues: PendingValues?
+    /// A query plan row read and not yet noted: the next line may continue
+    /// it (a row wrapped by a page or a terminal).
+    var heldPlanRow: (row: String, line: Int)?
     var fetchExecutions: UInt64 = 0
     /// Core Data's last relationship fault of the current fetch's objects:
     /// faults of another entity after it are its destinations'.
@@ -237,20 +250,22 @@ public struct SQLLogAnalyzer {
 
     private mutating func consume(raw bytes: UnsafeRawBufferPointer) {
         analysis.lines += 1
-        let format: String
+        let format: SQLLogFormat
         let restStart: Int
         if let at = Self.find(Self.faultlineMarker, in: bytes) {
-            (format, restStart) = ("faultline", at + Self.faultlineMarker.count)
+            (format, restStart) = (.faultline, at + Self.faultlineMarker.count)
         } else if let at = Self.find(Self.coreDataMarker, in: bytes) {
-            (format, restStart) = ("coredata", at + Self.coreDataMarker.count)
+            (format, restStart) = (.coredata, at + Self.coreDataMarker.count)
         } else if let at = Self.find(Self.unifiedLogSender, in: bytes) {
-            (format, restStart) = ("coredata", Self.afterSubsystem(bytes, at + Self.unifiedLogSender.count))
+            (format, restStart) = (.coredata, Self.afterSubsystem(bytes, at + Self.unifiedLogSender.count))
         } else {
             consumeUnmarked(bytes)
             return
         }
         sawMarker = true
         continuing = false
+        if pendingValues != nil { endValues() }
+        if heldPlanRow != nil { flushPlanRow() }
         analysis.logLines += 1
         formats.insert(format)
         let rest = Self.decode(UnsafeRawBufferPointer(rebasing: bytes[restStart...]))
@@ -272,10 +287,10 @@ public struct SQLLogAnalyzer {
         return start + end + bracketEnd.count
     }
 
-    /// A statement line may continue on the next lines only when it is as
-    /// long as the lines a terminal or a page wraps at.
+    /// Notes whether the line just read is as long as the lines a
+    /// terminal or a page wraps at: the next may continue it.
     private mutating func wrapCheck(_ length: Int) {
-        if continuing { continuing = length >= Self.wrapWidth }
+        lastLineWrapped = length >= Self.wrapWidth
     }
 
     /// The shortest line that can have been wrapped (terminals wrap at 80,
@@ -285,8 +300,12 @@ public struct SQLLogAnalyzer {
     /// Whether a line with a `faultline: ` or `CoreData: ` prefix was read:
     /// from then on, lines without one are not read as log lines.
     private var sawMarker = false
-    /// Whether the line before was a statement, which a wrapped line continues.
+    /// Whether the line before was a statement (or an annotation held for
+    /// a line), which the next line may continue.
     private var continuing = false
+    /// Whether the line before was as long as a wrapped line
+    /// (``wrapWidth`` bytes or more).
+    private var lastLineWrapped = false
     /// Lines left to find the first plan row after an `EXPLAIN QUERY PLAN`;
     /// nil while rows are being read or none is expected.
     private var planWait: Int?
@@ -311,6 +330,8 @@ public struct SQLLogAnalyzer {
     /// a log line pasted without its prefix (when no prefixed line came
     /// before), or other output.
     private mutating func consumeUnmarked(_ bytes: UnsafeRawBufferPointer) {
+        // Level 3 values after their fetch: counted, kept cut, not decoded beyond that.
+        if pendingValues != nil { return consumeValuesLine(bytes) }
         // Most such lines are other output: decode only what may be a log line.
         let mayBeLog = expectingPlan || planWait != nil || analysis.logLines == 0 || !sawMarker
             || (continuing && (pending != nil || heldAnnotation != nil))
@@ -323,11 +344,25 @@ public struct SQLLogAnalyzer {
         let text = Self.decode(bytes)
         if expectingPlan || planWait != nil, let row = Self.planRow(text) {
             analysis.logLines += 1
-            notePlanRow(row)
+            if heldPlanRow != nil { flushPlanRow() }
+            // Shell output alone (no log line of another format before it).
+            if formats.isEmpty { formats.insert(.sqlite3) }
+            heldPlanRow = (row, analysis.lines)
             expectingPlan = true
             planWait = nil
             continuing = false
             return
+        }
+        if let held = heldPlanRow {
+            let trimmed = text.drop { $0 == " " || $0 == "\t" }
+            if bytes.count < 4_096, Self.continuesPlanRow(held.row, with: trimmed), !joinedTooLong(held.row) {
+                // A plan row wrapped by a page or a terminal: its index name, its condition.
+                heldPlanRow!.row = held.row + " " + Self.trimmingSpaces(trimmed)
+                analysis.logLines += 1
+                analysis.joinedLines += 1
+                return
+            }
+            flushPlanRow()
         }
         if Self.mentionsQueryPlan(bytes) {
             planWait = Self.planWindow
@@ -347,21 +382,31 @@ public struct SQLLogAnalyzer {
             return
         }
         if !sawMarker, Self.logKeywords.contains(where: { trimmed.utf8.starts(with: $0.utf8) }) {
-            formats.insert("unprefixed")
+            formats.insert(.unprefixed)
             analysis.logLines += 1
             continuing = false
             handle(trimmed, line: analysis.lines)
             wrapCheck(bytes.count)
             return
         }
-        if continuing, let held = heldAnnotation, !Self.isComplete(held.text[...]), !trimmed.isEmpty, bytes.count < 4_096,
-           !Self.startsLikeALogLine(trimmed), !joinedTooLong(held.text)
-        {
-            // An annotation wrapped by a terminal or an e-mail.
-            heldAnnotation!.text += " " + trimmed
-            analysis.logLines += 1
-            analysis.joinedLines += 1
-            return
+        if continuing, let held = heldAnnotation, !trimmed.isEmpty, bytes.count < 4_096, !joinedTooLong(held.text) {
+            if Self.needsObject(held.text[...]), Self.isObjectURI(trimmed) {
+                // A fault's object on the line after it: the annotation is whole now.
+                heldAnnotation!.text += " " + Self.trimmingSpaces(trimmed)
+                analysis.logLines += 1
+                analysis.joinedLines += 1
+                continuing = false
+                releaseAnnotation()
+                return
+            }
+            if lastLineWrapped, !Self.isComplete(held.text[...]), !Self.startsLikeALogLine(trimmed) {
+                // An annotation wrapped by a terminal or an e-mail.
+                heldAnnotation!.text += " " + trimmed
+                analysis.logLines += 1
+                analysis.joinedLines += 1
+                lastLineWrapped = bytes.count >= Self.wrapWidth
+                return
+            }
         }
         if heldAnnotation != nil {
             // A line after an annotation that does not continue it.
@@ -369,13 +414,15 @@ public struct SQLLogAnalyzer {
             continuing = false
         }
         if continuing, let sql = pending?.sql, !trimmed.isEmpty, bytes.count < 4_096, !Self.startsLikeALogLine(trimmed),
-           !joinedTooLong(sql)
+           lastLineWrapped || Self.continuesStatement(trimmed) || Self.isUnfinished(sql), !joinedTooLong(sql)
         {
-            // A statement wrapped by a terminal, an email or a page.
+            // A statement wrapped by a terminal, an email or a page, or
+            // written over several lines (`FROM …`, `WHERE …` on lines of their own).
             pending!.sql += " " + trimmed
             pending!.shape = SQLShape.normalize(pending!.sql)
             analysis.logLines += 1
             analysis.joinedLines += 1
+            lastLineWrapped = bytes.count >= Self.wrapWidth
             return
         }
         continuing = false
@@ -413,13 +460,13 @@ public struct SQLLogAnalyzer {
 
     /// `ata: sql: …`, `Data: annotation: …`: a line that starts with the
     /// end of a `CoreData: ` or `faultline: ` prefix, what follows it.
-    static func cutPrefix(_ line: Substring) -> (format: String, text: Substring)? {
+    static func cutPrefix(_ line: Substring) -> (format: SQLLogFormat, text: Substring)? {
         guard let colon = line.firstIndex(of: ":") else { return nil }
         let head = line[..<colon]
         let rest = line[line.index(after: colon)...].drop { $0 == " " }
         guard !head.isEmpty, logKeywords.contains(where: { rest.utf8.starts(with: $0.utf8) }) else { return nil }
-        if "CoreData".hasSuffix(head) { return ("coredata", rest) }
-        if "faultline".hasSuffix(head) { return ("faultline", rest) }
+        if "CoreData".hasSuffix(head) { return (.coredata, rest) }
+        if "faultline".hasSuffix(head) { return (.faultline, rest) }
         return nil
     }
 
@@ -432,7 +479,7 @@ public struct SQLLogAnalyzer {
         return line.contains(": sql: ") || line.contains(": annotation: ")
     }
 
-    private static func decode(_ bytes: UnsafeRawBufferPointer) -> String {
+    static func decode(_ bytes: UnsafeRawBufferPointer) -> String {
         let text = String(decoding: bytes, as: UTF8.self)
         return memchr(bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, 0x1B, bytes.count) == nil ? text : stripANSI(text)
     }
@@ -493,21 +540,6 @@ public struct SQLLogAnalyzer {
         return result
     }
 
-    /// A query plan row as the sqlite3 shell or Core Data prints it.
-    static func planRow(_ line: String) -> String? {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
-        if trimmed.contains("|") {
-            let parts = trimmed.split(separator: "|", omittingEmptySubsequences: false)
-            if parts.count >= 4, parts.prefix(3).allSatisfy({ Int($0.trimmingCharacters(in: .whitespaces)) != nil }) {
-                return parts[3...].joined(separator: "|").trimmingCharacters(in: .whitespaces)
-            }
-        }
-        for keyword in ["SCAN ", "SEARCH ", "USE TEMP B-TREE", "CORRELATED ", "LIST SUBQUERY", "SCALAR SUBQUERY"] {
-            if let range = trimmed.range(of: keyword) { return String(trimmed[range.lowerBound...]) }
-        }
-        return nil
-    }
-
     /// An annotation read but not yet acted on, and its line.
     private var heldAnnotation: (text: String, line: Int)?
 
@@ -515,8 +547,13 @@ public struct SQLLogAnalyzer {
     private mutating func releaseAnnotation() {
         guard let held = heldAnnotation else { return }
         heldAnnotation = nil
+        releasing = true
         annotation(held.text[...], line: held.line)
+        releasing = false
     }
+
+    /// Set while a held annotation is acted on: it is not held again.
+    private var releasing = false
 
     private mutating func handle(_ rest: Substring, line: Int) {
         releaseAnnotation()
@@ -545,8 +582,9 @@ public struct SQLLogAnalyzer {
             notePlanRow(String(rest.dropFirst(6)))
         } else if Self.starts(rest, with: "annotation: ") {
             let text = rest.dropFirst(12)
-            // Faultline's annotations end with their purpose: never cut.
-            if Self.isComplete(text) || Self.find(", purpose: ", in: text) != nil {
+            if Self.isComplete(text) || Self.find(", purpose: ", in: text) != nil || FetchUsing(text)?.values != nil {
+                // Faultline's annotations end with their purpose: never cut;
+                // level 3 values start on the line and go on below it.
                 annotation(text, line: line)
             } else {
                 // Held for a line: a wrapped annotation continues on the next.
@@ -569,42 +607,53 @@ public struct SQLLogAnalyzer {
             // Core Data prints a bound key list as an annotation of its own.
             analysis.boundIntarrays += 1
             noteBind(text.dropFirst(15))
-        } else if Self.starts(text, with: "sql execution time: ") || Self.starts(text, with: "sql connection fetch time: ") {
+        } else if Self.starts(text, with: "sql execution time: ") {
             let seconds = seconds(in: text, line: line)
             let rows = Self.number(after: "rows: ", in: text)
             finishStatement(seconds: seconds, rows: rows, figures: StatementFigures(text))
+        } else if Self.starts(text, with: "sql connection fetch time: ") {
+            // Core Data: the statement just read is a fetch under way.
+            let seconds = seconds(in: text, line: line)
+            if pending != nil {
+                finishStatement(seconds: seconds, rows: nil)
+                if let last = lastFinished { openFetch(last) }
+            }
         } else if Self.starts(text, with: "total count request execution time: ") {
             analysis.countRequests += 1
             finishStatement(seconds: seconds(in: text, line: line), rows: nil)
-            fetchHead = nil
         } else if Self.starts(text, with: "total fetch execution time: ") {
-            // Core Data: the rows of the fetch just run.
-            if let rows = Self.number(after: " for ", in: text) { noteRows(rows) }
-            noteCandidateFetch(line: line)
-        } else if Self.starts(text, with: "fetch using "), let range = Self.find(" returned ", in: text) {
-            // Level 2-3: `fetch using <statement> returned N rows`.
-            let digits = text.utf8[range.upperBound...].prefix { (0x30...0x39).contains($0) }
-            if let rows = Int(String(decoding: digits, as: UTF8.self)) { noteRows(rows) }
+            // Core Data: the fetch under way is done; its rows.
+            closeFetch(rows: Self.number(after: " for ", in: text), line: line)
+        } else if let fetch = FetchUsing(text) {
+            // Levels 2-3: `fetch using <statement> … returned N rows`.
+            noteFetchUsing(fetch, line: line)
         } else if let range = Self.find("fault fulfilled from ", in: text) {
-            finishStatement(seconds: nil, rows: nil)
-            fetchHead = nil
             let rest = text[range.upperBound...]
-            let source = Self.starts(rest, with: "database") ? "database" : (Self.starts(rest, with: "context") ? "context" : "row cache")
             // The object's URI, before what a lazy load adds to the line.
             let object = Self.find(" (", in: rest).map { rest[..<$0.lowerBound] } ?? rest
-            note(.faults, entity: Self.entity(in: object) ?? "?", source: source, line: line)
+            let entity = Self.entity(in: object)
+            if entity == nil, !releasing, Self.find("x-coredata:", in: rest) == nil {
+                // Held for a line: the object's URI may follow on the next.
+                heldAnnotation = (String(text), line)
+                continuing = true
+                return
+            }
+            finishStatement(seconds: nil, rows: nil)
+            closeFaultFetch()
+            let source = Self.starts(rest, with: "database") ? "database" : (Self.starts(rest, with: "context") ? "context" : "row cache")
+            note(.faults, entity: entity ?? SQLLogAnalysis.unknownEntity, source: source, line: line)
             noteFault(text, object: object, source: source, line: line)
             let index = bucket(line)
             timeline[index].faults += 1
         } else if let range = Self.find("relationship fault \"", in: text) {
             finishStatement(seconds: nil, rows: nil)
-            fetchHead = nil
+            closeFaultFetch()
             let relationship = text[range.upperBound...].prefix { $0 != "\"" }
             // The database unless the line says only the row cache served it.
             let fromRowCache = Self.find("from database", in: text) == nil && Self.find("from row cache", in: text) != nil
             let source = fromRowCache ? "row cache" : "database"
             let head = Self.find(" fulfilled ", in: text).map { text[..<$0.lowerBound] } ?? text
-            let entity = Self.entity(in: head) ?? "?"
+            let entity = Self.entity(in: head) ?? SQLLogAnalysis.unknownEntity
             note(.relationshipFaults, entity: "\(entity).\(relationship)", source: source, line: line)
             noteRelationshipFault(text, entity: entity, relationship: String(relationship), fromDatabase: !fromRowCache, line: line)
         } else if let range = Self.find("Prefetching with key '", in: text) {
@@ -614,8 +663,6 @@ public struct SQLLogAnalyzer {
             noteOperation(text, line: line)
         }
     }
-
-    private var lastShape: String?
 
     /// Whether `text` starts with `prefix`, comparing bytes in place.
     @inline(__always)
@@ -638,25 +685,9 @@ public struct SQLLogAnalyzer {
         return true
     }
 
-    /// The first SELECT of the fetch under way: Core Data prints a fetch's
-    /// SELECT, then its prefetches' SELECTs, then the fetch's `total fetch
-    /// execution time … for N rows`, whose rows are the first SELECT's.
-    var fetchHead: String?
-
-    /// Rows a Core Data annotation reports for the fetch just run.
-    private mutating func noteRows(_ rows: Int) {
-        analysis.rowCountAnnotations += 1
-        analysis.rowsReported.addSaturated(rows)
-        finishStatement(seconds: nil, rows: nil)
-        if let head = fetchHead ?? lastShape {
-            shapes[head]?.summary.rows.addSaturated(rows)
-        } else {
-            analysis.annotationsWithoutStatement += 1
-        }
-        fetchHead = nil
-    }
-
-    private mutating func finishStatement(seconds: Double?, rows: Int?, figures: StatementFigures? = nil) {
+    /// Adds the statement under way, with its time and rows when its
+    /// annotation gives them.
+    mutating func finishStatement(seconds: Double?, rows: Int?, figures: StatementFigures? = nil) {
         guard let statement = pending else { return }
         pending = nil
         // The shape as kept: cut when long, its digest keeping it apart.
@@ -674,13 +705,13 @@ public struct SQLLogAnalyzer {
             listed = false
         }
         // The insight rules see the listed shapes only: their memory is bounded too.
-        noteStatement(statement, shape: key, seconds: seconds, rows: rows, figures: figures, asEvidence: listed)
-        lastShape = key
-        if statement.control != nil || !Self.isSelect(statement.shape) {
-            fetchHead = nil
-        } else if fetchHead == nil {
-            fetchHead = key
-        }
+        let read = noteStatement(statement, shape: key, seconds: seconds, rows: rows, figures: figures, asEvidence: listed)
+        statementSerial += 1
+        let isSelect = statement.control == nil && Self.isSelect(statement.shape)
+        lastFinished = FinishedStatement(
+            shape: key, serial: statementSerial, line: statement.line, isSelect: isSelect, entity: read.entity, isKeyLookup: read.isKeyLookup)
+        // A save's statements end any fetch under way (none runs inside one).
+        if !isSelect { openFetches.removeAll() }
         // Taken out and put back: mutating a copy would copy its value set.
         if listed, var shape = shapes.removeValue(forKey: key) {
             shape.summary.count += 1
@@ -763,7 +794,7 @@ public struct SQLLogAnalyzer {
         largestTransactions.removeLast(max(0, largestTransactions.count - 10))
     }
 
-    private mutating func notePlanRow(_ row: String) {
+    mutating func notePlanRow(_ row: String, line: Int? = nil) {
         var row = row.trimmingCharacters(in: .whitespaces)
         // Faultline's own mark; the analysis marks full scans itself.
         if row.hasSuffix("[full scan]") { row = row.dropLast(11).trimmingCharacters(in: .whitespaces) }
@@ -773,7 +804,7 @@ public struct SQLLogAnalyzer {
         if planRows[row] != nil {
             planRows[row]!.count += 1
         } else if planRows.count < Self.maximumPlanRows {
-            planRows[row] = .init(row: row, count: 1, fullScan: fullScan, firstLine: analysis.lines)
+            planRows[row] = .init(row: row, count: 1, fullScan: fullScan, firstLine: line ?? analysis.lines)
             if fullScan { fullScans.insert(row) }
         } else {
             note(.planRows)
@@ -847,6 +878,8 @@ public struct SQLLogAnalyzer {
 
     /// The analysis of everything read so far.
     public mutating func finish() -> SQLLogAnalysis {
+        endValues()
+        flushPlanRow()
         releaseAnnotation()
         finishStatement(seconds: nil, rows: nil)
         commitCandidateFetch()
@@ -854,7 +887,7 @@ public struct SQLLogAnalyzer {
         trimLargestTransactions()
         var result = analysis
         result.largestTransactions = largestTransactions
-        result.formats = formats.sorted()
+        result.formats = formats.sorted().map(\.rawValue)
         result.statements = shapeOrder.compactMap { shapes[$0]?.summary }
             .sorted { $0.totalSeconds != $1.totalSeconds ? $0.totalSeconds > $1.totalSeconds : $0.count > $1.count }
         func sorted(_ table: [String: SQLLogAnalysis.FaultSummary]) -> [SQLLogAnalysis.FaultSummary] {

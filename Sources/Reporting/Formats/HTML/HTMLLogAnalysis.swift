@@ -9,9 +9,10 @@ public enum HTMLLogAnalysis {
     public static func render(_ analysis: SQLLogAnalysis, title: String) -> String {
         var html = HTMLPage.opening(title: "SQL debug log: \(title)") + "<h1>SQL debug log: \(escapeHTML(title))</h1>"
         let executions = analysis.statements.map(\.count).saturatedSum()
-        html += "<p>\(analysis.logLines) log lines (\(escapeHTML(analysis.formats.joined(separator: ", ")))) of \(analysis.lines) read, "
+        html += "<p>\(analysis.logLines) log lines\(escapeHTML(SQLLogText.formatsNote(analysis))) of \(analysis.lines) read, "
             + "\(analysis.skippedLines) skipped, \(analysis.truncatedLines) cut. \(executions) statements in \(analysis.statements.count) shapes; "
             + "\(analysis.transactions) transactions holding \(analysis.statementsInTransactions) statements.</p>"
+        if let note = SQLLogText.fetchesNote(analysis) { html += "<p>\(escapeHTML(note)).</p>" }
         if let note = SQLLogText.timesNote(analysis) { html += "<p class=\"error\">\(escapeHTML(note)).</p>" }
         if !analysis.limitsReached.isEmpty {
             html += "<h2>Limits reached</h2><p class=\"error\">The analysis is incomplete: the log reached these bounds of the reader.</p>"
@@ -36,9 +37,13 @@ public enum HTMLLogAnalysis {
         for (title, table) in [("Faults", analysis.faults), ("Relationship faults", analysis.relationshipFaults),
                                ("Prefetches", analysis.prefetches)] {
             html += section(title, ["entity", "source", "count", "first line"], table.map {
-                ("<td>\(escapeHTML($0.entity))</td><td>\(escapeHTML($0.source))</td><td>\($0.count)</td><td>\($0.firstLine)</td>", "")
+                ("<td>\(escapeHTML($0.entityInWords))</td><td>\(escapeHTML($0.source))</td><td>\($0.count)</td><td>\($0.firstLine)</td>", "")
             })
         }
+        html += section("Fetched values (level 3)", ["line", "entity", "rows", "values", "statement"], analysis.fetchValues.map {
+            ("<td>\($0.line)</td><td>\(escapeHTML($0.entity))</td><td>\($0.rows)</td><td><code>\(escapeHTML($0.values))</code></td>"
+                + "<td><code>\(escapeHTML($0.shape))</code></td>", "")
+        })
         html += section("Largest transactions", ["first line", "statements", "outcome"], analysis.largestTransactions.map {
             ("<td>\($0.firstLine)</td><td>\($0.statements)</td><td>\(escapeHTML($0.outcome))</td>", "")
         })

@@ -1,0 +1,292 @@
+import Foundation
+import Probes
+
+/// Core Data's fetches, as its SQL debug log writes them: each annotation
+/// goes to the statement it follows.
+///
+/// A fetch prints its SELECT, then `sql connection fetch time`, and, when
+/// it is done, `total fetch execution time: … for N rows`. A prefetch is a
+/// fetch run inside another: its SELECT and all its annotations come between
+/// the SELECT of the fetch that runs it and that fetch's own total, and a
+/// prefetch of a prefetch nests the same way:
+///
+/// ```
+/// CoreData: sql: SELECT … FROM ZITEM t0                              the fetch
+/// CoreData: annotation: sql connection fetch time: 0.0003s
+/// CoreData: sql: SELECT … FROM ZATTACHMENT t0 WHERE … _Z_intarray0   its prefetch
+/// CoreData: annotation: sql connection fetch time: 0.0021s
+/// CoreData: annotation: total fetch execution time: 0.0024s for 1581 rows.
+/// CoreData: annotation: Prefetching with key 'attachments'.  Got 1581 rows.
+/// CoreData: annotation: total fetch execution time: 0.0053s for 190 rows.
+/// ```
+///
+/// So the fetches under way are a stack: a SELECT followed by its
+/// connection time opens one, a total closes the innermost. A statement
+/// that no annotation follows (the `SELECT … FROM Z_METADATA` of a store
+/// being opened) opens none, and a statement that is no SELECT (a save)
+/// ends them all. At levels 2 and 3 a fetch also prints `fetch using
+/// NSSQLiteStatement <0x…> on entity 'X' with sql text '…' returned N
+/// rows` before its total: the fetch counts once, with its rows once.
+/// Level 3 adds the fetched values after it, which are kept with the fetch.
+extension SQLLogAnalyzer {
+    /// A Core Data fetch whose SELECT was read and whose total was not.
+    struct OpenFetch {
+        /// The statement's shape as kept (the statements table's key).
+        var shape: String
+        /// The statement's number among the log's statements.
+        var serial: Int
+        var line: Int
+        /// The table it reads, and whether it is a lookup by key (a fault's SELECT).
+        var entity: String
+        var isKeyLookup: Bool
+        /// Whether a `fetch using … returned N rows` gave its rows already.
+        var rowsReported = false
+    }
+
+    /// The statement finished last, as the fetch stack needs it.
+    struct FinishedStatement {
+        var shape: String
+        var serial: Int
+        var line: Int
+        var isSelect: Bool
+        var entity: String
+        var isKeyLookup: Bool
+    }
+
+    /// Fetches open at once at most (prefetches nest a few deep); beyond,
+    /// the oldest is dropped (the limit noted).
+    static let maximumOpenFetches = 64
+    /// Fetches whose level 3 values are kept at most.
+    public static let maximumFetchValues = 1_000
+
+    // MARK: The stack
+
+    /// The statement just finished is a fetch under way: its connection
+    /// time (or its row count) followed it.
+    mutating func openFetch(_ statement: FinishedStatement) {
+        guard statement.isSelect, openFetches.last?.serial != statement.serial else { return }
+        if openFetches.count == Self.maximumOpenFetches {
+            openFetches.removeFirst()
+            note(.openFetches)
+        }
+        openFetches.append(OpenFetch(
+            shape: statement.shape, serial: statement.serial, line: statement.line, entity: statement.entity,
+            isKeyLookup: statement.isKeyLookup))
+    }
+
+    /// Finishes the statement under way, if any, as a fetch that its
+    /// annotation now shows is under way.
+    mutating func finishPendingFetch() {
+        guard pending != nil else { return }
+        finishStatement(seconds: nil, rows: nil)
+        if let last = lastFinished { openFetch(last) }
+    }
+
+    /// `total fetch execution time: … for N rows`: closes the innermost
+    /// fetch under way, which gets the rows unless its `fetch using` line
+    /// gave them already.
+    mutating func closeFetch(rows: Int?, line: Int) {
+        if rows != nil { analysis.rowCountAnnotations += 1 }
+        finishPendingFetch()
+        guard let fetch = openFetches.popLast() else {
+            // No statement in the log for it: a paste that starts after the SELECT.
+            if let rows { countFetch(rows: rows, shape: nil) }
+            noteCandidateFetch(nil)
+            return
+        }
+        if let rows, !fetch.rowsReported { countFetch(rows: rows, shape: fetch.shape) }
+        // The outermost fetch is the one faults come from; a prefetch is not.
+        if openFetches.isEmpty { noteCandidateFetch(fetch) }
+    }
+
+    /// A fault's or relationship fault's annotation: the SELECT just before
+    /// it was the fault's, not a fetch still under way.
+    mutating func closeFaultFetch() {
+        if let last = lastFinished, openFetches.last?.serial == last.serial { openFetches.removeLast() }
+    }
+
+    /// Counts a fetch that reported `rows`, giving them to the statement of `shape`.
+    private mutating func countFetch(rows: Int, shape: String?) {
+        analysis.fetchesWithRows += 1
+        analysis.rowsReported.addSaturated(rows)
+        // One look-up: nil when the shape is not (or no longer) listed.
+        if shape.flatMap({ shapes[$0]?.summary.rows.addSaturated(rows) }) == nil {
+            analysis.annotationsWithoutStatement += 1
+        }
+    }
+
+    // MARK: fetch using NSSQLiteStatement
+
+    /// What a `fetch using NSSQLiteStatement <0x…> on entity 'X' with sql
+    /// text '…' returned N rows[ with values: (…]` annotation says.
+    struct FetchUsing {
+        var entity: String?
+        var sql: String?
+        var rows: Int
+        /// What follows `with values: ` on the line (level 3), nil at level 2.
+        var values: Substring?
+
+        init?(_ text: Substring) {
+            guard SQLLogAnalyzer.starts(text, with: "fetch using "), let returned = SQLLogAnalyzer.findLast(" returned ", in: text) else {
+                return nil
+            }
+            let digits = text.utf8[returned.upperBound...].prefix { (0x30...0x39).contains($0) }
+            guard let rows = Int(String(decoding: digits, as: UTF8.self)) else { return nil }
+            self.rows = rows
+            let head = text[..<returned.lowerBound]
+            if let range = SQLLogAnalyzer.find(" on entity '", in: head) {
+                entity = String(head[range.upperBound...].prefix { $0 != "'" })
+            }
+            if let range = SQLLogAnalyzer.find(" with sql text '", in: head) {
+                // The text runs to the quote before ` returned` (the SQL may quote literals).
+                var sql = head[range.upperBound...]
+                if sql.hasSuffix("'") { sql = sql.dropLast() }
+                let trimmed = SQLLogAnalyzer.trimmingSpaces(sql)
+                if !trimmed.isEmpty { self.sql = trimmed }
+            }
+            let tail = text[returned.upperBound...]
+            if let range = SQLLogAnalyzer.find(" with values: ", in: tail) { values = tail[range.upperBound...] }
+        }
+    }
+
+    /// A `fetch using … returned N rows` annotation (levels 2 and 3): the
+    /// rows of the fetch under way, or, when the log has no `sql:` line for
+    /// its SQL (a paste of the annotation alone), a statement of its own.
+    mutating func noteFetchUsing(_ fetch: FetchUsing, line: Int) {
+        analysis.rowCountAnnotations += 1
+        finishPendingFetch()
+        let shape = fetch.sql.map { keep(SQLShape.normalize($0)) }
+        var target: String?
+        if let top = openFetches.last, shape == nil || top.shape == shape || Self.isSame(top, as: fetch, shape: shape, last: lastFinished) {
+            if !top.rowsReported {
+                openFetches[openFetches.count - 1].rowsReported = true
+                countFetch(rows: fetch.rows, shape: top.shape)
+            }
+            target = top.shape
+        } else if let shape, let last = lastFinished, last.shape == shape, last.line < line {
+            // Its statement was read and its fetch closed already: counted then.
+            target = shape
+        } else if let sql = fetch.sql {
+            // The SQL is only in the annotation: read it as the statement.
+            analysis.statementsFromFetchAnnotations += 1
+            pending = PendingStatement(shape: SQLShape.normalize(sql), sql: sql, binds: [], line: line, control: nil)
+            finishPendingFetch()
+            if let top = openFetches.last, top.serial == lastFinished?.serial {
+                openFetches[openFetches.count - 1].rowsReported = true
+                countFetch(rows: fetch.rows, shape: top.shape)
+                target = top.shape
+            } else {
+                countFetch(rows: fetch.rows, shape: lastFinished?.shape)
+                target = lastFinished?.shape
+            }
+        } else {
+            countFetch(rows: fetch.rows, shape: nil)
+        }
+        if let values = fetch.values { startValues(values, fetch: fetch, shape: target ?? "", line: line) }
+    }
+
+    /// Whether the innermost fetch is the one a `fetch using` line names
+    /// though its SQL reads otherwise (a paste that added to a line, a
+    /// table cell's bar): it is the statement just read, its rows not yet
+    /// given, and its table is the entity's (Core Data's `Z` and the name in
+    /// capitals) or one text begins the other.
+    static func isSame(_ top: OpenFetch, as fetch: FetchUsing, shape: String?, last: FinishedStatement?) -> Bool {
+        guard top.serial == last?.serial, !top.rowsReported else { return false }
+        if let entity = fetch.entity, top.entity.uppercased() == "Z" + entity.uppercased() { return true }
+        guard let shape else { return true }
+        return top.shape.hasPrefix(shape) || shape.hasPrefix(top.shape)
+    }
+
+    // MARK: Level 3 values
+
+    /// Values being read, line by line, up to the parenthesis that closes them.
+    struct PendingValues {
+        var index: Int?
+        var text: String
+        var bytes: Int
+        var lines: Int
+        var depth: Int
+        var inQuote = false
+        var escaped = false
+    }
+
+    private mutating func startValues(_ first: Substring, fetch: FetchUsing, shape: String, line: Int) {
+        var values = PendingValues(index: nil, text: "", bytes: 0, lines: 1, depth: 0)
+        if analysis.fetchValues.count < Self.maximumFetchValues {
+            values.index = analysis.fetchValues.count
+            analysis.fetchValues.append(.init(
+                line: line, entity: keep(fetch.entity ?? SQLLogAnalysis.unknownEntity), shape: shape, rows: fetch.rows, values: "", lines: 1))
+        } else {
+            note(.fetchValues)
+        }
+        var text = first
+        text.withUTF8 { Self.scanParentheses(UnsafeRawBufferPointer($0), &values) }
+        append(Self.trimmingSpaces(first), to: &values)
+        pendingValues = values
+        if values.depth <= 0 { endValues() }
+    }
+
+    /// A line of values, taken without decoding beyond what is kept.
+    mutating func consumeValuesLine(_ bytes: UnsafeRawBufferPointer) {
+        guard var values = pendingValues else { return }
+        analysis.logLines += 1
+        values.lines += 1
+        Self.scanParentheses(bytes, &values)
+        if values.bytes <= Self.maximumStoredTextBytes {
+            append(Self.trimmingSpaces(Self.decode(bytes)[...]), to: &values)
+        } else {
+            // Beyond what is kept: only its length (trimmed, and the space joining it).
+            let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D }
+            let length = bytes.count - bytes.prefix(while: isSpace).count - bytes.reversed().prefix(while: isSpace).count
+            if length > 0 { values.bytes = values.bytes.addingSaturated(1 + length) }
+        }
+        pendingValues = values
+        if values.depth <= 0 { endValues() }
+    }
+
+    private func append(_ line: String, to values: inout PendingValues) {
+        guard !line.isEmpty else { return }
+        let added = (values.text.isEmpty ? 0 : 1) + line.utf8.count
+        values.bytes = values.bytes.addingSaturated(added)
+        values.text += values.text.isEmpty ? line : " " + line
+    }
+
+    /// The values are read (their parenthesis closed, or a log line came).
+    mutating func endValues() {
+        guard let values = pendingValues else { return }
+        pendingValues = nil
+        guard let index = values.index else { return }
+        var text = values.text
+        if text.utf8.count > Self.maximumStoredTextBytes || values.bytes > text.utf8.count {
+            note(.fetchValuesText)
+            text = Self.prefix(text, bytes: Self.maximumStoredTextBytes) + "… (\(values.bytes.groupedDigits) bytes in \(values.lines.groupedDigits) lines)"
+        }
+        analysis.fetchValues[index].values = text
+        analysis.fetchValues[index].lines = values.lines
+    }
+
+    /// The first `bytes` bytes of `text`, whole characters only.
+    static func prefix(_ text: String, bytes: Int) -> String {
+        let utf8 = Array(text.utf8.prefix(bytes + 1))
+        guard utf8.count > bytes else { return text }
+        // Back to the start of a character (not inside a UTF-8 sequence).
+        var end = bytes
+        while end > 0, utf8[end] & 0xC0 == 0x80 { end -= 1 }
+        return String(decoding: utf8[..<end], as: UTF8.self)
+    }
+
+    /// Follows the parentheses of the values, those inside quoted strings aside.
+    static func scanParentheses(_ bytes: UnsafeRawBufferPointer, _ values: inout PendingValues) {
+        for byte in bytes {
+            if values.escaped {
+                values.escaped = false
+            } else if byte == UInt8(ascii: "\\") {
+                values.escaped = values.inQuote
+            } else if byte == UInt8(ascii: "\"") {
+                values.inQuote.toggle()
+            } else if !values.inQuote {
+                if byte == UInt8(ascii: "(") { values.depth += 1 } else if byte == UInt8(ascii: ")") { values.depth -= 1 }
+            }
+        }
+    }
+}
