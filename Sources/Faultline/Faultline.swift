@@ -42,9 +42,36 @@ public enum Faultline {
         try run(store, insights, body)
     }
 
+    /// Measures an async `body` (`try await context.perform { … }` inside):
+    /// what ``measure(_:insights:_:)-(_,_,()->Void)`` does, for async code.
+    /// One measurement per store at a time, as for the synchronous one.
+    public static func measure<Value>(
+        _ store: Store, insights: InsightSettings = InsightSettings(), _ body: () async throws -> Value
+    ) async throws -> (value: Value, measurement: Measurement) {
+        let recorder = try attach(store)
+        defer { store.measurementSlot?.detach() }
+        let value = try await body()
+        return (value, measurement(recorder, insights))
+    }
+
+    /// Measures an async `body` that returns nothing.
+    public static func measure(
+        _ store: Store, insights: InsightSettings = InsightSettings(), _ body: () async throws -> Void
+    ) async throws -> Measurement {
+        try await measure(store, insights: insights) { () async throws -> Void in try await body() }.measurement
+    }
+
     private static func run<Value>(
         _ store: Store, _ insights: InsightSettings, _ body: () throws -> Value
     ) throws -> (value: Value, measurement: Measurement) {
+        let recorder = try attach(store)
+        defer { store.measurementSlot?.detach() }
+        let value = try body()
+        return (value, measurement(recorder, insights))
+    }
+
+    /// A recorder attached to the store's measurement slot, or why not.
+    private static func attach(_ store: Store) throws -> Recorder {
         guard let slot = store.measurementSlot else {
             throw MeasurementFailure("the store does not allow measurement: set StoreConfiguration.allowsMeasurement = true when opening it")
         }
@@ -52,13 +79,15 @@ public enum Faultline {
         guard slot.attach(recorder) else {
             throw MeasurementFailure("another measurement is running on this store: measure one block at a time")
         }
-        defer { slot.detach() }
-        let value = try body()
+        return recorder
+    }
+
+    /// What the recorder counted, with the insights they give.
+    private static func measurement(_ recorder: Recorder, _ insights: InsightSettings) -> Measurement {
         let snapshot = recorder.snapshot()
-        let measurement = Measurement(
+        return Measurement(
             counters: snapshot.counters, statements: snapshot.statements,
             insights: InsightEngine(settings: insights).insights(snapshot.evidence),
             sqliteSeconds: Double(snapshot.sqlNanoseconds) / 1e9)
-        return (value, measurement)
     }
 }

@@ -1,0 +1,34 @@
+import Probes
+
+/// `perform` for async code: the body runs on the context's queue, as the
+/// synchronous `perform`'s does, while the calling task is suspended
+/// instead of blocking its thread. The confinement rules are the same:
+/// the context and its objects are used inside the body only, and what
+/// comes out is `Sendable` (object IDs, values), never an object.
+///
+/// ```swift
+/// let ids = try await context.perform {
+///     try context.fetch(FetchRequest<Post>(predicate: Key("likes") > 10)).map(\.objectID)
+/// }
+/// ```
+extension ObjectContext {
+    /// Runs `body` on the context's queue and resumes with its result; runs
+    /// it at once when already on that queue.
+    public func perform<T: Sendable>(
+        file: String = #fileID, line: Int = #line, _ body: @escaping () throws -> T
+    ) async throws -> T {
+        let site = CallSite(file: file, line: line)
+        if isOnQueue { return try withCallSite(site, body) }
+        // The queue is the context's confinement: the body and the context
+        // are only touched there, as `perform` touches them inside
+        // `queue.sync`; the compiler cannot see that through `async`.
+        nonisolated(unsafe) let context = self
+        nonisolated(unsafe) let body = body
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
+            context.queue.async {
+                defer { context.instrumentation.flush() }
+                continuation.resume(with: Result { try context.withCallSite(site, body) })
+            }
+        }
+    }
+}
