@@ -91,4 +91,39 @@ import Testing
         let store = try Self.build(Self.spec(tags: .fixed(3)), scale: 0.5)
         #expect(try Self.rows(store, "SELECT (SELECT count(*) FROM Author) || '|' || (SELECT count(*) FROM Post) || '|' || (SELECT count(*) FROM Author_tags)") == ["5|25|15"])
     }
+
+    /// To-one relationships are related in bulk too: a many-to-one from its
+    /// to-one side, and a one-to-one on both of its sides.
+    @Test func toOneAndOneToOneRelationshipsAreBuilt() throws {
+        let model = try Model([
+            Entity("Person", properties: [.attribute("name", .string), .toOne("passport", "Passport", inverse: "holder")]),
+            Entity("Passport", properties: [.attribute("number", .string), .toOne("holder", "Person", inverse: "passport")]),
+            Entity("Visit", properties: [.attribute("day", .int64), .toOne("person", "Person", inverse: nil)]),
+        ])
+        func spec(_ passports: DataSetSpec.FanOut) -> DataSetSpec {
+            DataSetSpec(entities: [
+                .init("Person", base: 3, attributes: [.init("name", .text("P{n}"))]),
+                .init("Passport", base: 3, attributes: [.init("number", .text("N{n}"))]),
+                .init("Visit", base: 5, attributes: [.init("day", .sequence())]),
+            ], relationships: [.init("Person", "passport", passports), .init("Visit", "person", .fixed(1))])
+        }
+        var configuration = StoreConfiguration()
+        configuration.sinks = []
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-spec-\(UUID().uuidString).sqlite").path
+        let store = try Store(model: model, location: .file(path), configuration: configuration)
+        try spec(.fixed(1)).build(into: store, scale: 1, seed: 1) { _, _ in }
+        // Both sides of the one-to-one hold each other; visit n goes to person n mod 3.
+        #expect(try Self.rows(path, "SELECT p.name || '-' || q.number || '-' || h.name FROM Person p JOIN Passport q ON q.pk = p.passport_pk JOIN Person h ON h.pk = q.holder_pk ORDER BY p.pk")
+            == ["P1-N1-P1", "P2-N2-P2", "P3-N3-P3"])
+        #expect(try Self.rows(path, "SELECT v.day || ':' || p.name FROM Visit v JOIN Person p ON p.pk = v.person_pk ORDER BY v.pk")
+            == ["1:P1", "2:P2", "3:P3", "4:P1", "5:P2"])
+        // A fan-out that gives a person two passports is refused, naming the relationship.
+        let other = try Store(model: model, location: .memory, configuration: configuration)
+        #expect(throws: ScenarioFailure.self) { try spec(.fixed(2)).build(into: other, scale: 1, seed: 1) { _, _ in } }
+        let error = #expect(throws: ScenarioFailure.self) {
+            try spec(.all).build(into: try Store(model: model, location: .memory, configuration: configuration), scale: 1, seed: 1) { _, _ in }
+        }
+        #expect(error.map { "\($0)" }?.contains(
+            "data set: Person.passport is a one-to-one relationship: its fan-out must give each source and each destination at most one partner") == true)
+    }
 }

@@ -318,10 +318,12 @@ extension ObjectContext {
 }
 
 extension Store {
-    /// Relates objects in bulk through a to-many relationship, in one
-    /// transaction: for a many-to-many one, an `INSERT OR IGNORE` per pair
-    /// into its join table; for a one-to-many one, an `UPDATE` of each
-    /// destination's foreign key. For building data sets; contexts are
+    /// Relates objects in bulk through a relationship, in one transaction:
+    /// for a many-to-many one, an `INSERT OR IGNORE` per pair into its join
+    /// table; for a one-to-many one, an `UPDATE` of each destination's
+    /// foreign key; for a to-one, an `UPDATE` of each owner's foreign key
+    /// (and of each destination's, for a one-to-one, whose two sides each
+    /// keep one). For building data sets; contexts are
     /// bypassed as by other batch requests (merge the returned change set to
     /// see the new relationships). Derived attributes follow.
     @discardableResult
@@ -333,9 +335,11 @@ extension Store {
             throw .unknownKey(entity: entity.name, key: relationship)
         }
         guard let sql = description.sql.relate else {
-            throw .invalidBatchRequest("\(entity.name).\(relationship) is not a to-many relationship")
+            throw .invalidBatchRequest("\(entity.name).\(relationship) cannot be related in bulk")
         }
         let destination = model.destination(of: description)
+        // A one-to-one's other side keeps its own key: set it too.
+        let inverse = description.isToMany ? nil : model.inverse(of: description).flatMap { $0.isToMany ? nil : $0.sql.relate }
         for (a, b) in pairs where !a.entity.isKind(of: entity) || !b.entity.isKind(of: destination) {
             throw .invalidBatchRequest("relate through \(entity.name).\(relationship) needs \(entity.name) and \(destination.name) IDs, got \(a) and \(b)")
         }
@@ -347,6 +351,7 @@ extension Store {
             try inBatchTransaction(CallSite(file: file, line: line)) { connection in
                 for (a, b) in pairs {
                     try connection.run(sql, [.integer(a.primaryKey), .integer(b.primaryKey)])
+                    if let inverse { try connection.run(inverse, [.integer(b.primaryKey), .integer(a.primaryKey)]) }
                 }
                 _ = try DerivedAttributes.update(touched, model: model, on: connection)
             }

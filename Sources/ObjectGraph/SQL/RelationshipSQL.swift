@@ -30,9 +30,10 @@ final class RelationshipSQL: Sendable {
     /// What deleting owners in a batch delete reads and changes.
     let deletion: Deletion
     /// Relates an owner to a destination (``Store/relate(_:through:of:file:line:)``):
-    /// `INSERT OR IGNORE INTO "J" (source, destination) VALUES (?, ?)`, or
-    /// `UPDATE "D" SET "owner_pk" = ? WHERE pk = ?`. Binds the owner's key,
-    /// then the destination's. Nil for a to-one.
+    /// `INSERT OR IGNORE INTO "J" (source, destination) VALUES (?, ?)`,
+    /// `UPDATE "D" SET "owner_pk" = ? WHERE pk = ?`, or for a to-one
+    /// `UPDATE "E" SET "r_pk" = ?2 WHERE pk = ?1`. Binds the owner's key,
+    /// then the destination's.
     let relate: String?
     /// The owners of a list of destinations, for recomputing derived
     /// counts and sums: `SELECT source FROM "J" WHERE destination IN (…)`, or
@@ -105,7 +106,7 @@ final class RelationshipSQL: Sendable {
             } else {
                 deletion = .keyInOwners(destinations: keysIn(column, of: owner.table))
             }
-            relate = nil
+            relate = "UPDATE \(owner.table) SET \(quoted(column)) = ?2 WHERE pk = ?1"
             ownersOfDestinations = nil
 
         case .inverseForeignKey(let column):

@@ -84,7 +84,9 @@ public struct DataSetSpec: Sendable {
     }
 
     /// How many destinations each object of `entity` gets through its
-    /// to-many `relationship`.
+    /// `relationship`: any number through a to-many one; one at most
+    /// through a to-one (`.fixed(1)`), and a one-to-one's destination one
+    /// source at most (a fan-out that gives more is refused, naming it).
     public struct RelationshipSpec: Sendable {
         public var entity: String
         public var relationship: String
@@ -155,12 +157,23 @@ public struct DataSetSpec: Sendable {
                 try step(done, total)
             }
             for spec in relationships {
-                guard let relationship = store.model.entity(named: spec.entity)?.relationship(named: spec.relationship), relationship.isToMany else {
-                    throw ScenarioFailure("data set: \(spec.entity).\(spec.relationship) is not a to-many relationship of the model")
+                guard let relationship = store.model.entity(named: spec.entity)?.relationship(named: spec.relationship) else {
+                    throw ScenarioFailure("data set: \(spec.entity).\(spec.relationship) is not a relationship of the model")
                 }
                 let sources = ids[spec.entity] ?? []
                 let destinations = ids[relationship.destinationName] ?? []
                 let pairs = Self.pairs(sources, destinations, spec.fanOut, rng: &rng)
+                if !relationship.isToMany {
+                    // A to-one holds one destination per source, and a
+                    // one-to-one one source per destination too.
+                    let oneToOne = store.model.inverse(of: relationship).map { !$0.isToMany } ?? false
+                    if Set(pairs.map(\.0)).count < pairs.count || (oneToOne && Set(pairs.map(\.1)).count < pairs.count) {
+                        throw ScenarioFailure(
+                            "data set: \(spec.entity).\(spec.relationship) is a \(oneToOne ? "one-to-one" : "to-one") relationship: "
+                                + "its fan-out must give each \(oneToOne ? "source and each destination" : "source") at most one partner "
+                                + "(.fixed(1), or .roundRobin with as many sources as destinations)")
+                    }
+                }
                 let chunk = DataSetKind.rowsPerStep
                 total += max(1, (pairs.count + chunk - 1) / chunk) - 1
                 for start in stride(from: 0, to: pairs.count, by: chunk) {
