@@ -121,7 +121,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "BuiltInScenarios", "Reporting", "ObjectGraph", "Probes", "Faultline", "TestSupport"]),
         // The command line, run as a user runs it.
-        .testTarget(name: "PerfRunTests", dependencies: ["Scenarios", "BuiltInScenarios", "Reporting", "TestSupport"]),
+        .testTarget(name: "PerfRunTests", dependencies: ["Scenarios", "BuiltInScenarios", "Reporting", "PerfRunCommand", "ObjectGraph", "TestSupport"]),
         .testTarget(name: "ProbesTests", dependencies: ["Probes", "ObjectGraph", "Scenarios", "BuiltInScenarios", "TestSupport"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]

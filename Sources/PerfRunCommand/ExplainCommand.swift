@@ -6,9 +6,21 @@ import Scenarios
 
 extension PerfRun {
     struct Explain: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Shows what a predicate compiles to, its query plan and what running it costs.",
-            discussion: "Example: perf-run explain Selfie \"rating < 5 OR name LIKE '*e*ie*'\" --scale 0.1")
+        /// The example names the command and, for an application's command,
+        /// an entity and attribute of its own first data set.
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                abstract: "Shows what a predicate compiles to, its query plan and what running it costs.",
+                discussion: "Example: \(example)")
+        }
+
+        static var example: String {
+            let tool = PerfRunCommand.tool
+            guard tool != .perfRun, let model = PerfRunCommand.catalog.dataSets.first?.model,
+                let entity = model.entities.first(where: { !$0.isAbstract && !$0.attributes.isEmpty })
+            else { return "perf-run explain Selfie \"rating < 5 OR name LIKE '*e*ie*'\" --scale 0.1" }
+            return "\(tool.name) explain \(entity.name) \"\(entity.attributes[0].name) != nil\" --scale 0.1"
+        }
 
         @Argument(help: "The entity to fetch.")
         var entity: String
@@ -16,7 +28,7 @@ extension PerfRun {
         @Argument(help: "The predicate, in format-string syntax (docs/predicates.md).")
         var predicate: String
 
-        @Option(help: "The data set (by default the first scenario's: selfies for perf-run).")
+        @Option(help: "The data set (by default the first scenario's: \(PerfRunCommand.catalog.dataSets.first?.name ?? "none")).")
         var dataset: DataSetKind?
 
         /// The data set to explain on.

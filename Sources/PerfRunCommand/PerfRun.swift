@@ -18,15 +18,30 @@ import Scenarios
 public enum PerfRunCommand {
     /// The scenarios the commands run (set by ``main(scenarios:experiments:)``).
     nonisolated(unsafe) static var catalog = ScenarioSet(scenarios: [])
+    /// The command's name and version, in its help and its reports.
+    nonisolated(unsafe) static var tool = ToolIdentity.perfRun
 
     /// Runs the command line on `scenarios` and exits.
     public static func main(scenarios: [Scenario], experiments: [ExperimentReference] = []) -> Never {
         main(ScenarioSet(scenarios: scenarios, experiments: experiments))
     }
 
+    /// Runs the command line on an application's scenarios, as the
+    /// application's own command: `tool` names it in `--help`, `--version`
+    /// and the reports it writes (`blog-perf 1.4.0`, not `perf-run`).
+    public static func main(scenarios: [Scenario], experiments: [ExperimentReference] = [], tool: ToolIdentity) -> Never {
+        main(ScenarioSet(scenarios: scenarios, experiments: experiments), tool: tool)
+    }
+
     /// Runs the command line on a set of scenarios and exits.
     public static func main(_ set: ScenarioSet) -> Never {
+        main(set, tool: .perfRun)
+    }
+
+    /// Runs the command line on a set of scenarios, as `tool`, and exits.
+    public static func main(_ set: ScenarioSet, tool: ToolIdentity) -> Never {
         catalog = set
+        self.tool = tool
         // Before any work: a signal removes what the command made for a while.
         TerminationSignals.install()
         do {
@@ -52,11 +67,18 @@ public enum PerfRunCommand {
 }
 
 struct PerfRun: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "perf-run",
-        abstract: "Runs Faultline's performance scenarios and reports what the persistence code did.",
-        version: RunReport.toolVersion,
-        subcommands: [List.self, Run.self, Explain.self, Compare.self, ReportCommand.self, Log.self, ModelCommand.self])
+    /// Read when the command line is parsed, after ``PerfRunCommand/main(_:tool:)``
+    /// set the tool: an application's command has its own name and version.
+    static var configuration: CommandConfiguration {
+        let tool = PerfRunCommand.tool
+        return CommandConfiguration(
+            commandName: tool.name,
+            abstract: tool == .perfRun
+                ? "Runs Faultline's performance scenarios and reports what the persistence code did."
+                : "Runs \(tool.name)'s performance scenarios with Faultline and reports what the persistence code did.",
+            version: tool == .perfRun ? tool.version : "\(tool.version) (Faultline \(RunReport.toolVersion))",
+            subcommands: [List.self, Run.self, Explain.self, Compare.self, ReportCommand.self, Log.self, ModelCommand.self])
+    }
 }
 
 extension PerfRun {

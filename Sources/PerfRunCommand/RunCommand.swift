@@ -147,6 +147,7 @@ extension PerfRun {
             }
             let console = Console(plan: plan)
             var settings = RunSession.Settings()
+            settings.tool = PerfRunCommand.tool
             settings.options.scale = scale.scale
             settings.options.seed = seed
             settings.options.iterations = iterations

@@ -7,13 +7,14 @@ public enum RunReport {
     public static let toolVersion = "0.1.0"
 
     /// - Parameter experiments: the published experiments to judge against the scenarios that ran.
+    /// - Parameter tool: the command that ran them (an application's own, or perf-run).
     public static func make(
         _ scenarios: [ScenarioReport], options: RunOptions, commandLine: [String],
-        experiments: [ExperimentReference] = []
+        experiments: [ExperimentReference] = [], tool: ToolIdentity = .perfRun
     ) -> Report {
         ReportBuilder.build(
             scenarios: scenarios, configuration: options.reportConfiguration, environment: RunEnvironment.current(),
-            tool: Report.Tool(name: "perf-run", version: toolVersion, commandLine: commandLine), experiments: experiments)
+            tool: Report.Tool(name: tool.name, version: tool.version, commandLine: commandLine), experiments: experiments)
     }
 }
 

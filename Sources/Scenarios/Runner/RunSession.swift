@@ -28,6 +28,8 @@ public struct RunSession {
         public var accepted: AcceptedInsights?
         public var experiments: [ExperimentReference] = []
         public var commandLine: [String] = CommandLine.arguments
+        /// The command the report names as its tool.
+        public var tool: ToolIdentity = .perfRun
 
         public init() {}
     }
@@ -131,7 +133,8 @@ public struct RunSession {
         let signals = StopSignals(runner.interrupt)
         defer { signals.cancel() }
         let results = runner.run(scenarios)
-        var report = RunReport.make(results, options: options, commandLine: settings.commandLine, experiments: settings.experiments)
+        var report = RunReport.make(
+            results, options: options, commandLine: settings.commandLine, experiments: settings.experiments, tool: settings.tool)
         var disagreements: [String] = []
         if let recording {
             // A trace that cannot be read back is said, and fails the run,
