@@ -87,6 +87,36 @@ import Testing
         }
     }
 
+    /// Unsaved changes to saved objects are evaluated in memory for typed
+    /// requests as for their twins; `includesPendingChanges = false` reads
+    /// the store only.
+    @Test func pendingChangesAreEvaluatedInMemoryAlike() throws {
+        let (_, context, _) = try BlogFixtures.savedStore()
+        try context.perform {
+            let all = try context.fetch(FetchRequest<Post>(sortBy: [SortDescriptor(\.title)]))
+            let prefetching = try #require(all.first { $0.title == "Prefetching" })
+            prefetching.likes = 30
+            let caffe = try #require(all.first { $0.title == "caffè & café" })
+            caffe.author = nil
+            let inserted = try context.insert(Post.self)
+            inserted.title = "Draft"
+            inserted.likes = 21
+            let limit: Int32 = 20
+            var typed = FetchRequest<Post>(
+                predicate: #Predicate { $0.likes > limit && $0.author != nil || $0.title == "Draft" }, sortBy: [SortDescriptor(\.title)])
+            var twin = FetchRequest<Post>(
+                predicate: try ObjectPredicate(format: "likes > 20 AND author != nil OR title == 'Draft'"), sortKeys: [SortKey("title")])
+            #expect(typed.predicate == twin.predicate)
+            #expect(try context.fetch(typed).map(\.title) == ["Draft", "Prefetching"])
+            #expect(try context.fetch(twin).map(\.title) == ["Draft", "Prefetching"])
+            #expect(try context.count(for: typed) == 2)
+            typed.includesPendingChanges = false
+            twin.includesPendingChanges = false
+            #expect(try context.fetch(typed).map(\.title) == ["caffè & café"])
+            #expect(try context.fetch(twin).map(\.title) == ["caffè & café"])
+        }
+    }
+
     /// The brief's example, with its exact SQL and bound values.
     @Test func theExampleCompilesToBoundValues() throws {
         let (store, context, log) = try BlogFixtures.savedStore()
