@@ -79,6 +79,8 @@ enum TypedPredicateTable {
                 titles: [batch, faults]),
             Row("$0.author?.name.starts(with: \"É\") == true", #Predicate { $0.author?.name.starts(with: "É") == true },
                 "author.name BEGINSWITH 'É'", titles: [empty, prefetching]),
+            Row("$0.author?.name.contains(\"d\") ?? false", #Predicate { $0.author?.name.contains("d") ?? false },
+                "author.name CONTAINS 'd'", titles: [batch, faults]),
             Row("$0.author?.name.contains(\"d\") == false", #Predicate { $0.author?.name.contains("d") == false },
                 "author != nil AND NOT author.name CONTAINS 'd'", titles: [empty, prefetching, caffe]),
             Row("$0.author?.name.contains(\"d\") ?? true", #Predicate { $0.author?.name.contains("d") ?? true },
