@@ -311,6 +311,9 @@ enum UnsupportedForms {
                 message: "#Predicate<Post>: StringContainsRegex<KeyPath<Variable<Post>, String>, Value<PredicateRegex>> is not translated:"
                     + " use ObjectPredicate(format:) with MATCHES for regular expressions"),
             Case(
+                source: "$0.title.utf8.count > 3", predicate: #Predicate { $0.title.utf8.count > 3 },
+                message: "#Predicate<Post>: \((\String.utf8).debugDescription) reads a property of String, which is not a model key"),
+            Case(
                 source: "$0.author?.name.count == 3", predicate: #Predicate { $0.author?.name.count == 3 },
                 message: "#Predicate<Post>: KeyPath<KeyPath<Variable<Author>, String>, Int> reads a string's count,"
                     + " which has no ObjectPredicate equivalent"),

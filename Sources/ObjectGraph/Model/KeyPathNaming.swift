@@ -10,6 +10,9 @@ enum KeyPathNaming {
     /// Why ``key(for:in:)`` found no key, in one sentence.
     static func missing(_ keyPath: AnyKeyPath, in type: Any.Type) -> String {
         let valueType = Swift.type(of: keyPath).valueType
+        guard type is ManagedObject.Type else {
+            return "\(keyPath.debugDescription) reads a property of \(type), which is not a model key"
+        }
         guard type is any KeyPathNamed.Type else {
             return "\(type) is not KeyPathNamed, so its key path to \(valueType) (\(keyPath.debugDescription)) names no model key;"
                 + " make \(type) KeyPathNamed"
