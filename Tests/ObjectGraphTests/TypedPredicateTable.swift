@@ -37,6 +37,7 @@ enum TypedPredicateTable {
         let joined = BlogFixtures.adaJoined
         let tag = "swift"
         let titles = ["Untitled", "Prefetching", "nope"]
+        let bodies: [String?] = [nil, "x"]
         let flag = false
         let same = ComparisonResult.orderedSame
         let ascending = ComparisonResult.orderedAscending
@@ -123,6 +124,8 @@ enum TypedPredicateTable {
             // Lists and ranges of values.
             Row("titles.contains($0.title)", #Predicate { titles.contains($0.title) }, "title IN %@", titles,
                 titles: [prefetching, untitled]),
+            Row("bodies.contains($0.body)", #Predicate { bodies.contains($0.body) }, "body IN {'x'} OR body == nil",
+                titles: [empty, batch, prefetching]),
             Row("(10...12).contains($0.likes)", #Predicate { (10...12).contains($0.likes) }, "likes BETWEEN {10, 12}",
                 titles: [empty, batch, faults]),
             Row("(10..<12).contains($0.likes)", #Predicate { (10..<12).contains($0.likes) }, "likes >= 10 AND likes < 12",

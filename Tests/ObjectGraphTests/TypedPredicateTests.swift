@@ -27,14 +27,15 @@ import Testing
 
     /// Every row: the translation is the twin's tree (the same description,
     /// which parses back to it); a fetch of each runs one SELECT, the same
-    /// for both, binding the same values (none spliced into the SQL), and
-    /// returns the row's posts, sorted by the typed SortDescriptor as by the
-    /// twin's SortKey; from the saved store and from unsaved inserts alike.
+    /// for both, binding the same values (none spliced into the SQL), with
+    /// the same statement facts for the insights, and returns the row's
+    /// posts, sorted by the typed SortDescriptor as by the twin's SortKey;
+    /// from the saved store and from unsaved inserts alike.
     @Test func eachFormRunsAsItsFormatStringTwin() throws {
         let (store, context, log) = try BlogFixtures.savedStore()
         let (_, pending, pendingLog) = try BlogFixtures.pendingStore()
         let rows = TypedPredicateTable.rows
-        #expect(rows.count == 54)
+        #expect(rows.count == 55)
         var produced: [Expected] = []
         for row in rows {
             let twin = try ObjectPredicate(format: row.format, arguments: row.arguments)
@@ -63,6 +64,11 @@ import Testing
                 let count = try context.perform { try context.count(for: typedRequest) }
                 #expect(count == row.titles.count, "\(row.source) (\(origin))")
             }
+
+            // The insights read the statement's facts: the same for both.
+            let post = try store.model.entity("Post")
+            let typedFacts = try SelectQuery(typedRequest, entity: post, model: store.model, applyingLimits: true).facts
+            #expect(typedFacts == (try SelectQuery(twinRequest, entity: post, model: store.model, applyingLimits: true).facts))
 
             // Values are bound, never spliced: no text value is in the SQL.
             let (sql, arguments) = try store.sql(for: typedRequest)

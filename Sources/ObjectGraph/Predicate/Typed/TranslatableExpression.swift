@@ -202,13 +202,18 @@ extension PredicateExpressions.StringCaseInsensitiveCompare: TranslatableExpress
 // MARK: Collections
 
 extension PredicateExpressions.SequenceContains: TranslatableExpression {
-    /// `values.contains($0.key)`: `IN`; `range.contains($0.key)` as
+    /// `values.contains($0.key)`: `IN`, and `OR key == nil` when the
+    /// values hold nil (a nil in `IN` matches nothing, in Swift it matches
+    /// nil); `range.contains($0.key)` as
     /// ``PredicateExpressions/RangeExpressionContains``.
     func translate(_ translator: inout PredicateTranslator) throws(ObjectGraphError) -> TranslatedTerm {
         let element = try translator.translate(element)
         switch try translator.translate(sequence) {
         case .constant(.list(let values)):
-            return .predicate(try translator.compare(element, .in, .constant(.list(values)), in: self))
+            let present = values.filter { !$0.isNull }
+            let member = try translator.compare(element, .in, .constant(.list(present)), in: self)
+            guard present.count < values.count else { return .predicate(member) }
+            return .predicate(PredicateTranslator.any([member, try translator.compare(element, .equal, .constant(.value(.null)), in: self)]))
         case .constant(.range(let lower, let upper, let closed)):
             return .predicate(try translator.contains(element, lower, upper, closed: closed, in: self))
         case .keyPath:
