@@ -119,6 +119,8 @@ enum TypedPredicateTable {
                 titles: [batch, faults, untitled]),
             Row("!$0.tags.contains { $0.name == \"coredata\" }", #Predicate { !$0.tags.contains { $0.name == "coredata" } },
                 "NOT ANY tags.name == 'coredata'", titles: [empty, batch, untitled, caffe]),
+            Row("$0.tags.contains { $0.posts.contains { $0.likes > 11 } }", #Predicate { $0.tags.contains { $0.posts.contains { $0.likes > 11 } } },
+                "SUBQUERY(tags, $x, ANY $x.posts.likes > 11).@count > 0", titles: [batch, faults, prefetching, untitled]),
             Row("$0.author?.posts.contains { $0.likes > 20 } == true", #Predicate { $0.author?.posts.contains { $0.likes > 20 } == true },
                 "ANY author.posts.likes > 20", titles: [caffe]),
             // Lists and ranges of values.

@@ -35,7 +35,7 @@ import Testing
         let (store, context, log) = try BlogFixtures.savedStore()
         let (_, pending, pendingLog) = try BlogFixtures.pendingStore()
         let rows = TypedPredicateTable.rows
-        #expect(rows.count == 55)
+        #expect(rows.count == 56)
         var produced: [Expected] = []
         for row in rows {
             let twin = try ObjectPredicate(format: row.format, arguments: row.arguments)
