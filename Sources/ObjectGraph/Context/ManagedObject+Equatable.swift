@@ -4,5 +4,6 @@
 /// relationship with nil (`$0.author == nil`), which Swift allows only for
 /// optionals of Equatable values.
 extension ManagedObject: Equatable {
+    /// Whether `lhs` and `rhs` are the same object (`===`).
     public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
 }

@@ -281,6 +281,18 @@ struct PredicateTranslator {
         }
     }
 
+    /// An element in a range of values: `BETWEEN` when the range is
+    /// closed, `>=` and `<` when not.
+    func contains(_ element: TranslatedTerm, _ lower: Value, _ upper: Value, closed: Bool, in node: any PredicateExpression)
+        throws(ObjectGraphError) -> ObjectPredicate
+    {
+        if closed { return try compare(element, .between, .constant(.list([lower, upper])), in: node) }
+        return Self.all([
+            try compare(element, .greaterOrEqual, .constant(.value(lower)), in: node),
+            try compare(element, .less, .constant(.value(upper)), in: node),
+        ])
+    }
+
     /// `ANY collection.key op value` when the test is one comparison of an
     /// element's key with a value, else `SUBQUERY(collection, $x, test).@count > 0`
     /// (`ALL` and `SUBQUERY(…, NOT (test)).@count == 0` for `allSatisfy`).

@@ -13,9 +13,12 @@ extension PredicateExpressions {
     where Root.Output: StringProtocol, Other.Output: StringProtocol {
         public typealias Output = Bool
 
+        /// The string searched or compared.
         public let root: Root
+        /// The string looked for or compared with.
         public let other: Other
 
+        /// The expression of `root` and `other`.
         public init(root: Root, other: Other) {
             self.root = root
             self.other = other

@@ -236,19 +236,6 @@ extension PredicateExpressions.RangeExpressionContains: TranslatableExpression {
     }
 }
 
-extension PredicateTranslator {
-    /// An element in a range of values.
-    func contains(_ element: TranslatedTerm, _ lower: Value, _ upper: Value, closed: Bool, in node: any PredicateExpression)
-        throws(ObjectGraphError) -> ObjectPredicate
-    {
-        if closed { return try compare(element, .between, .constant(.list([lower, upper])), in: node) }
-        return Self.all([
-            try compare(element, .greaterOrEqual, .constant(.value(lower)), in: node),
-            try compare(element, .less, .constant(.value(upper)), in: node),
-        ])
-    }
-}
-
 extension PredicateExpressions.SequenceContainsWhere: TranslatableExpression {
     /// `$0.comments.contains { test }`: `ANY comments.key op value` when
     /// the test is one such comparison, else `SUBQUERY(…).@count > 0`.
