@@ -4,11 +4,27 @@
 /// Run it with ``ObjectContext/fetch(_:)`` (objects),
 /// ``ObjectContext/fetchObjectIDs(_:)``, ``ObjectContext/fetchDictionaries(_:)``
 /// or ``ObjectContext/count(for:)``.
+///
+/// The condition and the order are an ``ObjectPredicate`` and
+/// ``SortKey``s, or, for a ``KeyPathNamed`` class, Foundation's
+/// `#Predicate` and `SortDescriptor`s, translated to those when the request
+/// is made (``init(predicate:sortBy:)``).
 public struct FetchRequest<Object: ManagedObject>: Sendable {
     public var entityName: String
-    /// Which objects; nil means all.
-    public var predicate: ObjectPredicate?
-    public var sortKeys: [SortKey] = []
+    /// Which objects; nil means all. A typed predicate (`#Predicate`) is
+    /// here as its translation, which prints as its format-string twin.
+    public var predicate: ObjectPredicate? {
+        didSet { predicateTranslationError = nil }
+    }
+    public var sortKeys: [SortKey] = [] {
+        didSet { sortTranslationError = nil }
+    }
+    /// Why the typed predicate given to an initializer has no translation;
+    /// cleared when ``predicate`` is set.
+    var predicateTranslationError: ObjectGraphError?
+    /// Why a typed sort descriptor has no translation; cleared when
+    /// ``sortKeys`` is set.
+    var sortTranslationError: ObjectGraphError?
     /// At most this many results; 0 means no limit.
     public var fetchLimit = 0
     /// Skip this many results first.
@@ -41,6 +57,12 @@ public struct FetchRequest<Object: ManagedObject>: Sendable {
     /// returns their objects, as Core Data's does; false keeps only objects
     /// of exactly this entity.
     public var includesSubentities = true
+
+    /// Why the typed predicate or sort descriptors given to an initializer
+    /// have no translation (``ObjectGraphError/invalidPredicate(_:)``,
+    /// ``ObjectGraphError/invalidFetchRequest(_:)``); nil when they have
+    /// one, or the request has none. Every fetch of the request throws it.
+    public var translationError: ObjectGraphError? { predicateTranslationError ?? sortTranslationError }
 
     public init(entityName: String, predicate: ObjectPredicate? = nil, sortKeys: [SortKey] = []) {
         self.entityName = entityName

@@ -10,11 +10,19 @@
 /// ```swift
 /// final class Post: ManagedObject, EntityNamed, KeyPathNamed {
 ///     static let entityName = "Post"
-///     static let keyNames: [AnyKeyPath: String] = [\Post.title: "title", \Post.author: "author"]
+///     static var keyNames: [AnyKeyPath: String] { [\Post.title: "title", \Post.author: "author"] }
 ///     var title: String { self[attribute: "title"] }
 ///     var author: Author? { self[toOne: "author"] }
 /// }
 /// ```
+///
+/// (A computed property: `AnyKeyPath` is not `Sendable`, so Swift 6
+/// refuses a stored `static let` of this type. It is read once per key
+/// path when a request is made.)
+///
+/// `FetchRequest(predicate: #Predicate { … }, sortBy: […])` and
+/// ``ObjectPredicate/init(_:)`` read the names; docs/predicates.md lists
+/// the forms that translate.
 ///
 /// A subclass (a subentity's class) lists its inherited properties too,
 /// with its own root (`\Book.title`): a key path on a subclass is not the

@@ -14,6 +14,9 @@ struct SelectQuery {
     init<Object>(_ request: FetchRequest<Object>, entity: EntityDescription, model: Model, applyingLimits: Bool)
         throws(ObjectGraphError)
     {
+        // A typed predicate or sort with no translation fails here, at
+        // the fetch, never filtering less than it says.
+        if let error = request.translationError { throw error }
         guard request.fetchLimit >= 0, request.fetchOffset >= 0, request.fetchBatchSize >= 0 else {
             throw .invalidFetchRequest("fetchLimit, fetchOffset and fetchBatchSize must not be negative")
         }
