@@ -37,8 +37,8 @@ public struct SwiftModelName: Sendable, Hashable, CustomStringConvertible {
             base = String(bundle.dropLast(".xcdatamodeld".count))
         } else if let version = components.last(where: { $0.hasSuffix(".xcdatamodel") }) {
             base = String(version.dropLast(".xcdatamodel".count))
-        } else if components.count >= 2, components.last == "contents" {
-            base = components[components.count - 2]
+        } else if components.last == "contents" {
+            base = components.count >= 2 ? components[components.count - 2] : ""
         } else {
             base = components.last.map { String($0.prefix { $0 != "." }) } ?? ""
         }

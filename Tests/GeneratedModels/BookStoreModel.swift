@@ -66,7 +66,7 @@ public final class BookCategory: ManagedObject, BookStoreModelObject {
         do {
             try addObject(value, forKey: "books", file: file, line: line)
         } catch {
-            fatalError("Faultline: \(objectID.entityName).books of \(objectID): \(error)")
+            Swift.fatalError("Faultline: \(objectID.entityName).books of \(objectID): \(error)")
         }
     }
 
@@ -75,7 +75,7 @@ public final class BookCategory: ManagedObject, BookStoreModelObject {
         do {
             try removeObject(value, forKey: "books", file: file, line: line)
         } catch {
-            fatalError("Faultline: \(objectID.entityName).books of \(objectID): \(error)")
+            Swift.fatalError("Faultline: \(objectID.entityName).books of \(objectID): \(error)")
         }
     }
 }
@@ -168,7 +168,7 @@ public final class Book: ManagedObject, BookStoreModelObject {
         do {
             try addObject(value, forKey: "pages", file: file, line: line)
         } catch {
-            fatalError("Faultline: \(objectID.entityName).pages of \(objectID): \(error)")
+            Swift.fatalError("Faultline: \(objectID.entityName).pages of \(objectID): \(error)")
         }
     }
 
@@ -177,7 +177,7 @@ public final class Book: ManagedObject, BookStoreModelObject {
         do {
             try removeObject(value, forKey: "pages", file: file, line: line)
         } catch {
-            fatalError("Faultline: \(objectID.entityName).pages of \(objectID): \(error)")
+            Swift.fatalError("Faultline: \(objectID.entityName).pages of \(objectID): \(error)")
         }
     }
 }

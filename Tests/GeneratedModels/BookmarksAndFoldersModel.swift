@@ -56,7 +56,7 @@ public final class BookmarkFolderManagedObject: BookmarkItemManagedObject {
         do {
             try addObject(value, forKey: "children", file: file, line: line)
         } catch {
-            fatalError("Faultline: \(objectID.entityName).children of \(objectID): \(error)")
+            Swift.fatalError("Faultline: \(objectID.entityName).children of \(objectID): \(error)")
         }
     }
 
@@ -65,7 +65,7 @@ public final class BookmarkFolderManagedObject: BookmarkItemManagedObject {
         do {
             try removeObject(value, forKey: "children", file: file, line: line)
         } catch {
-            fatalError("Faultline: \(objectID.entityName).children of \(objectID): \(error)")
+            Swift.fatalError("Faultline: \(objectID.entityName).children of \(objectID): \(error)")
         }
     }
 }
