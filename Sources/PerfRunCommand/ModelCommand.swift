@@ -16,7 +16,7 @@ extension PerfRun {
                     Prints what was imported, what changed on the way (ordered relationships \
                     unordered, …) and what was skipped and why (transient and transformable attributes, fetched \
                     properties, configurations, an entity whose table would have more columns than SQLite allows, …); \
-                    --swift prints the model and a typed class for each entity instead (its own help says what). \
+                    --swift prints the model and a typed class for each entity instead (see --swift below). \
                     A .xcdatamodeld is read at its current version (.xccurrentversion), or at the one --version or \
                     PATH:VERSION names (Model.xcdatamodeld:"Model 2"). Exit code 0 when a model was made, 1 when \
                     nothing of it makes a model (no entities, only abstract ones), 2 when the file cannot be read \
@@ -44,7 +44,8 @@ extension PerfRun {
                     entity gets a public class named after its representedClassName (the entity's name when it has \
                     none), a subclass of its parent entity's class, with typed properties for its attributes and \
                     to-one relationships, its to-many destinations with addTo…/removeFrom… methods, entityName, the \
-                    key path names #Predicate reads (keyNames), and fetchRequest() typed by the class.
+                    key path names #Predicate reads (keyNames), and fetchRequest() typed by the class. Everything is \
+                    public; the same model gives the same bytes.
                     """))
             var swift = false
 
