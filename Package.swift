@@ -116,6 +116,11 @@ let package = Package(
         ),
         .testTarget(name: "FaultlineTests", dependencies: ["Faultline", "ObjectGraph", "Probes", "Reporting"]),
         .testTarget(name: "ModelImportTests", dependencies: ["ModelImport", "ObjectGraph", "TestSupport"], exclude: ["Fixtures"]),
+        // Two corpus models as `perf-run model import --swift` generates them
+        // (ModelImportTests checks they still are), a module of their own as
+        // in an application, and tests that use the engine through them.
+        .target(name: "GeneratedModels", dependencies: ["ObjectGraph"], path: "Tests/GeneratedModels"),
+        .testTarget(name: "GeneratedModelTests", dependencies: ["GeneratedModels", "ObjectGraph", "Faultline", "Probes"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Probes"], exclude: ["Fixtures"]),
         // What the tests share: finding and running the built products.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

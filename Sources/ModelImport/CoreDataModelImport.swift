@@ -64,7 +64,13 @@ public enum CoreDataModelImport {
             declarations = []
             lastError = nothingImported(xml)
         }
-        return ImportedModel(model: model, declarations: declarations, skipped: skipped, notes: notes, error: model == nil ? lastError : nil)
+        var classNames: [String: String] = [:]
+        for declaration in declarations {
+            if let className = xml.entity(named: declaration.name)?.representedClassName { classNames[declaration.name] = className }
+        }
+        return ImportedModel(
+            model: model, declarations: declarations, skipped: skipped, notes: notes, error: model == nil ? lastError : nil,
+            representedClassNames: classNames)
     }
 
     /// Why a model that made no entity is no model.

@@ -28,6 +28,10 @@ public struct CoreDataModelXML: Sendable {
         public var line: Int
         /// The column where the parser had read the `<entity …>` tag.
         public var column: Int = 0
+        /// `representedClassName`, as written: the class of the entity's
+        /// objects (`Book`, `.Book` or `MyApp.Book` for a Swift class,
+        /// `NSManagedObject` for none of its own); nil when absent.
+        public var representedClassName: String? = nil
     }
 
     /// An `<attribute>` as written.
@@ -156,7 +160,7 @@ public struct CoreDataModelXML: Sendable {
                 guard let name = required(attributes, "name", element) else { return }
                 entity = Entity(
                     name: name, parent: attributes["parentEntity"], isAbstract: attributes["isAbstract"] == "YES", line: parser.lineNumber,
-                    column: parser.columnNumber)
+                    column: parser.columnNumber, representedClassName: attributes["representedClassName"])
             case "attribute" where parent == "entity":
                 guard let name = required(attributes, "name", element) else { return }
                 entity?.attributes.append(Attribute(

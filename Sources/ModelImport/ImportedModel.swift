@@ -10,6 +10,11 @@ public struct ImportedModel: Sendable {
     public var notes: [String]
     /// Why no model could be made, when none was.
     public var error: String?
+    /// Each declared entity's `representedClassName` as the file writes it,
+    /// by entity name (entities without one are absent): what
+    /// ``ModelSwiftSource/render(classesOf:representedClassNames:modelName:)``
+    /// names their classes after.
+    public var representedClassNames: [String: String] = [:]
 
     /// Something of the Core Data model that Faultline does not take.
     public struct Skipped: Codable, Equatable, Sendable {

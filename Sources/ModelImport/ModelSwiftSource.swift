@@ -1,35 +1,48 @@
 import Foundation
 import ObjectGraph
 
-/// An imported model as Swift source for a scenario package
-/// (`perf-run model import --swift`): one `Model` declaration that
-/// compiles as it is, whatever the model's names and values hold (strings
-/// escaped, infinities and NaN spelled as Swift spells them).
+/// An imported model as Swift source (`perf-run model import --swift`)
+/// that compiles as it is, whatever the model's names and values hold
+/// (strings escaped, infinities and NaN spelled as Swift spells them):
+/// the model with a typed class for each entity
+/// (``render(classesOf:representedClassNames:modelName:)``, what the
+/// command prints), or the model's declaration alone (``render(_:name:)``).
 public enum ModelSwiftSource {
-    /// The source declaring `let <name> = try! Model([...])`; `name` must
-    /// be a Swift identifier. `import Foundation` comes first when a value
-    /// needs it (a date, a UUID, data).
+    /// The source declaring `let <name> = try! Model([...])`, the entities'
+    /// objects of class `ManagedObject` (read with `value(forKey:)` and
+    /// `self[attribute:]`); `name` must be a Swift identifier. `import
+    /// Foundation` comes first when a value needs it (a date, a UUID,
+    /// data). ``render(classesOf:representedClassNames:modelName:)`` adds
+    /// a typed class for each entity.
     public static func render(_ declarations: [Entity], name: String = "model") -> String {
-        let needsFoundation = declarations.contains { entity in
-            entity.properties.contains { property in
-                guard case .attribute(let attribute) = property else { return false }
-                switch attribute.defaultValue {
-                case .date, .uuid, .data: return true
-                default: return false
-                }
-            }
-        }
+        let needsFoundation = declarations.contains { entity in entity.properties.contains(where: defaultNeedsFoundation) }
         var lines = (needsFoundation ? ["import Foundation"] : []) + ["import ObjectGraph", "", "let \(name) = try! Model(["]
-        for entity in declarations {
-            let inheritance = (entity.parent.map { ", parent: \(quoted($0))" } ?? "") + (entity.isAbstract ? ", abstract: true" : "")
-            lines.append("    Entity(\(quoted(entity.name))\(inheritance), properties: [")
-            for property in entity.properties { lines.append("        \(render(property)),") }
-            let constraints = entity.uniquenessConstraints.isEmpty
-                ? "" : ", uniquenessConstraints: [" + entity.uniquenessConstraints.map { "[" + $0.map(quoted).joined(separator: ", ") + "]" }.joined(separator: ", ") + "]"
-            lines.append("    ]\(constraints)),")
-        }
+        for entity in declarations { lines += declarationLines(entity, indent: "    ") }
         lines.append("])")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Whether the property's default value is written with a Foundation
+    /// type (a date, a UUID, data).
+    static func defaultNeedsFoundation(_ property: Property) -> Bool {
+        guard case .attribute(let attribute) = property else { return false }
+        switch attribute.defaultValue {
+        case .date, .uuid, .data: return true
+        default: return false
+        }
+    }
+
+    /// The lines of `Entity(…)` declaring `entity` in a `Model([…])`,
+    /// with `objectType` (a class's name) when the entity has a class.
+    static func declarationLines(_ entity: Entity, objectType: String? = nil, indent: String) -> [String] {
+        let type = objectType.map { ", \($0).self" } ?? ""
+        let inheritance = (entity.parent.map { ", parent: \(quoted($0))" } ?? "") + (entity.isAbstract ? ", abstract: true" : "")
+        var lines = ["\(indent)Entity(\(quoted(entity.name))\(type)\(inheritance), properties: ["]
+        for property in entity.properties { lines.append("\(indent)    \(render(property)),") }
+        let constraints = entity.uniquenessConstraints.isEmpty
+            ? "" : ", uniquenessConstraints: [" + entity.uniquenessConstraints.map { "[" + $0.map(quoted).joined(separator: ", ") + "]" }.joined(separator: ", ") + "]"
+        lines.append("\(indent)]\(constraints)),")
+        return lines
     }
 
     static func render(_ property: Property) -> String {

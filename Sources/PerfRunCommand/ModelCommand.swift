@@ -15,7 +15,8 @@ extension PerfRun {
                 discussion: """
                     Prints what was imported, what changed on the way (ordered relationships \
                     unordered, …) and what was skipped and why (transient and transformable attributes, fetched \
-                    properties, configurations, an entity whose table would have more columns than SQLite allows, …). \
+                    properties, configurations, an entity whose table would have more columns than SQLite allows, …); \
+                    --swift prints the model and a typed class for each entity instead (see --swift below). \
                     A .xcdatamodeld is read at its current version (.xccurrentversion), or at the one --version or \
                     PATH:VERSION names (Model.xcdatamodeld:"Model 2"). Exit code 0 when a model was made, 1 when \
                     nothing of it makes a model (no entities, only abstract ones), 2 when the file cannot be read \
@@ -36,14 +37,32 @@ extension PerfRun {
                 valueName: "name"))
             var version: String?
 
-            @Flag(help: "Print the model as Swift source for a scenario package.")
+            @Flag(help: ArgumentHelp(
+                "Print the model as Swift source: the model and a typed class for each entity, as Xcode's codegen makes.",
+                discussion: """
+                    The model is declared as `public enum <NAME> { public static let model = try! Model([...]) }`. Each \
+                    entity gets a public class named after its representedClassName (the entity's name when it has \
+                    none), a subclass of its parent entity's class, with typed properties for its attributes and \
+                    to-one relationships, its to-many destinations with addTo…/removeFrom… methods, entityName, the \
+                    key path names #Predicate reads (keyNames), and fetchRequest() typed by the class. Everything is \
+                    public; the same model gives the same bytes.
+                    """))
             var swift = false
+
+            @Option(help: ArgumentHelp(
+                "With --swift, the enum that holds the model (default: the model file's name and Model, as BookStoreModel).",
+                valueName: "name"))
+            var name: String?
 
             @Flag(help: "Print the model as JSON: entities, attributes, relationships, what was skipped.")
             var json = false
 
             func validate() throws {
                 if swift && json { throw ValidationError("--swift and --json: choose one") }
+                if let name {
+                    guard swift else { throw ValidationError("--name names the Swift source's model: it needs --swift") }
+                    do { _ = try SwiftModelName(name) } catch { throw ValidationError("--name \(error.description)") }
+                }
             }
 
             func run() throws {
@@ -55,7 +74,8 @@ extension PerfRun {
                 let imported = CoreDataModelImport.importModel(try CoreDataModelXML.read(location.contents))
                 let description = ModelDescription(imported, location: location)
                 // A model that makes nothing has no Swift source: what was skipped says why.
-                let document = ModelImportDocument(description, imported: imported)
+                let document = ModelImportDocument(
+                    description, imported: imported, swiftName: try name.map { name throws(ModelImportError) in try SwiftModelName(name) })
                 try plan.write(document, to: document.outputFormats.contains(output.format) ? output : .init(
                     option: output.option, destination: output.destination, format: .text))
                 if swift, imported.model != nil, !description.skipped.isEmpty || !description.notes.isEmpty {

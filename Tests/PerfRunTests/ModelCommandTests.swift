@@ -220,4 +220,48 @@ import Testing
         #expect(result.stdout.contains("FROM \"BookmarkItemManagedObject\" t0 LEFT JOIN \"BookmarkItemManagedObject\" t1 ON t1.pk = t0.\"parent_pk\" WHERE t0.ent = 2 AND t1.\"title\" = ?"))
         #expect(result.stdout.contains("matches:   1 of 100 BookmarkManagedObject objects"))
     }
+
+    // MARK: model import --swift
+
+    /// The corpus model at `folder` under Tests/ModelImportTests/Fixtures/coredata-models.
+    static func corpusModel(_ folder: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("ModelImportTests/Fixtures/coredata-models/\(folder)").path
+    }
+
+    /// The classes printed are those committed in Tests/GeneratedModels
+    /// (which GeneratedModelTests run), byte for byte, run after run.
+    @Test func theSwiftSourceIsTheCommittedClassesAndTheSameEachRun() throws {
+        let model = Self.corpusModel("09-Apress-pro-ios-persistence-BookStore/BookStore.xcdatamodeld")
+        let first = try Self.perfRun(["model", "import", model, "--swift"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr == "1 skipped, 2 changed: perf-run model import \(model) says which\n")
+        let committed = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("GeneratedModels/BookStoreModel.swift")
+        #expect(first.stdout == (try String(contentsOf: committed, encoding: .utf8)))
+        let second = try Self.perfRun(["model", "import", model, "--swift"])
+        #expect(second.stdout == first.stdout)
+    }
+
+    @Test func nameGivesTheModelsEnumItsName() throws {
+        let model = try Self.shop()
+        let named = try Self.perfRun(["model", "import", model, "--swift", "--name", "Catalogue"])
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(named.stdout.contains("\npublic enum Catalogue {\n"))
+        #expect(named.stdout.contains("\npublic protocol CatalogueObject: EntityNamed, KeyPathNamed {}\n"))
+        #expect(named.stdout.contains("\npublic final class Product: ManagedObject, CatalogueObject {\n"))
+        let derived = try Self.perfRun(["model", "import", model, "--swift"])
+        #expect(derived.stdout.contains("\npublic enum ShopModel {\n"))
+
+        for (arguments, reason) in [
+            (["--swift", "--name", "my-shop"], "--name my-shop: not a Swift identifier (letters, digits and _, not starting with a digit)"),
+            (["--swift", "--name", "Model"], "--name Model: a name the generated source uses for something else"),
+            (["--name", "Catalogue"], "--name names the Swift source's model: it needs --swift"),
+        ] {
+            let refused = try Self.perfRun(["model", "import", model] + arguments)
+            #expect(refused.status == 2, "\(arguments)")
+            #expect(refused.stdout.isEmpty, "\(arguments)")
+            #expect(refused.stderr == reason + "\n", "\(arguments)")
+        }
+    }
 }

@@ -105,7 +105,11 @@ import Testing
             + "  Author.avatar: transformable: a value only the app's transformer can read (line 2)\n")
         let swift = try Self.perfRun(["model", "import", good, "--swift"])
         #expect(swift.status == 0)
-        #expect(swift.stdout.hasPrefix("import ObjectGraph\n\nlet model = try! Model([\n    Entity(\"Author\", properties: [\n"))
+        // The model in an enum named after the contents file's folder, and a class per entity.
+        #expect(swift.stdout.contains("\nimport ObjectGraph\n\n/// The model, each entity declared with its class.\npublic enum FaultlineModelCli"))
+        #expect(swift.stdout.contains("\n    public static let model = try! Model([\n        Entity(\"Author\", Author.self, properties: [\n"))
+        #expect(swift.stdout.contains("\npublic final class Author: ManagedObject, FaultlineModelCli"))
+        #expect(swift.stdout.contains("\n    public var posts: [Post] { self[toMany: \"posts\"] }\n"))
         #expect(swift.stderr == "1 skipped, 0 changed: perf-run model import \(good) says which\n")
         let json = try Self.perfRun(["model", "import", good, "--json"])
         let decoded = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]

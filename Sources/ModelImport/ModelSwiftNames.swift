@@ -1,0 +1,115 @@
+import ObjectGraph
+
+/// The Swift names in the classes `perf-run model import --swift`
+/// generates: each entity's class and each property's name in it, chosen
+/// so that the source compiles whatever the model's names are.
+///
+/// - A class is named after the entity's `representedClassName` without
+///   its module (`.Book`, `MyApp.Book` → `Book`); after the entity when
+///   there is none, when it is `NSManagedObject` or not a plain identifier.
+///   A name the source needs for something else (`Model`, `Entity`,
+///   `String`, `Date`, the model's enum and protocol, a keyword) or that
+///   an earlier entity took (a subentity of the same class as its parent)
+///   falls back to the entity's name, then to the entity's name and
+///   `Object` (`DateObject`), then to that and a number.
+/// - A property keeps its model name, in backticks when it is a keyword
+///   (`` `default` ``), with `_` after it when the name is one that
+///   `ManagedObject` or every generated class already has (`entity`,
+///   `context`, `description`, `entityName`, …), one that cannot follow a
+///   dot (`self`, `Type`), or the name of a type the source uses; a name
+///   taken by another property of the class gets more `_`.
+struct ModelSwiftNames {
+    /// Names of types the generated source refers to (and `model`, the
+    /// enum's member): no class may shadow them.
+    static let reservedTypeNames: Set<String> = [
+        "Any", "AnyKeyPath", "AnyObject", "Array", "Bool", "Data", "Date", "Dictionary", "Double", "Entity", "EntityNamed",
+        "Error", "FetchRequest", "Foundation", "Int", "Int16", "Int32", "Int64", "KeyPathNamed", "ManagedObject", "Model",
+        "Never", "ObjectGraph", "ObjectPredicate", "Optional", "Protocol", "Self", "Sendable", "SortKey", "String", "Swift",
+        "Type", "UUID", "Void", "model",
+    ]
+
+    /// Names a generated property cannot take: `ManagedObject`'s own
+    /// properties (which cannot be overridden), the members every
+    /// generated class declares, and names that mean something else after
+    /// a dot or in a key path.
+    static let reservedPropertyNames: Set<String> = [
+        "objectID", "context", "entity", "isFault", "isInserted", "isDeleted", "hasChanges", "isValid", "description",
+        "entityName", "keyNames", "keyNameTable", "fetchRequest", "self", "Self", "Type", "Protocol", "_",
+    ]
+
+    let model: SwiftModelName
+    /// Each entity's class, by entity name.
+    private(set) var classes: [String: String] = [:]
+    /// Each property's Swift name (without backticks), by entity name and
+    /// model name, under the entity that declares it.
+    private var properties: [String: [String: String]] = [:]
+
+    /// The names for `declarations`, whose classes are named after
+    /// `representedClassNames` (by entity name, as the model file writes
+    /// them), in a model named `model`.
+    init(_ declarations: [Entity], representedClassNames: [String: String], model: SwiftModelName) {
+        self.model = model
+        var taken = Self.reservedTypeNames.union(SwiftIdentifier.keywords).union([model.identifier, model.objectProtocol])
+        for entity in declarations {
+            let written = representedClassNames[entity.name].flatMap(Self.className(written:))
+            let candidates = (written.map { [$0] } ?? []) + [entity.name]
+            var name = candidates.first { SwiftIdentifier.isPlain($0) && !taken.contains($0) }
+            if name == nil {
+                let base = (SwiftIdentifier.isPlain(entity.name) ? entity.name : "Entity") + "Object"
+                name = sequence(first: 1) { $0 + 1 }.lazy.map { $0 == 1 ? base : "\(base)\($0)" }.first { !taken.contains($0) }
+            }
+            classes[entity.name] = name
+            taken.insert(name!)
+        }
+        let typeNames = Set(classes.values).union(Self.reservedTypeNames)
+        let byName = Dictionary(declarations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        for entity in declarations { nameProperties(of: entity, byName: byName, typeNames: typeNames) }
+    }
+
+    /// The class `representedClassName` names, without its module; nil for
+    /// `NSManagedObject` (no class of its own) and for what is not a
+    /// plain identifier.
+    static func className(written: String) -> String? {
+        let last = written.split(separator: ".", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+        guard SwiftIdentifier.isPlain(last), last != "NSManagedObject" else { return nil }
+        return last
+    }
+
+    /// Names the properties `entity` declares itself, after its ancestors'
+    /// (whose names its class inherits).
+    private mutating func nameProperties(of entity: Entity, byName: [String: Entity], typeNames: Set<String>) {
+        guard properties[entity.name] == nil else { return }
+        properties[entity.name] = [:]
+        var inherited: Set<String> = []
+        var seen: Set<String> = [entity.name]
+        var ancestor = entity.parent.flatMap { byName[$0] }
+        while let parent = ancestor, seen.insert(parent.name).inserted {
+            nameProperties(of: parent, byName: byName, typeNames: typeNames)
+            inherited.formUnion(properties[parent.name].map { Array($0.values) } ?? [])
+            ancestor = parent.parent.flatMap { byName[$0] }
+        }
+        var taken = inherited.union(entity.properties.map(\.name))
+        var names: [String: String] = [:]
+        for property in entity.properties {
+            var name = property.name
+            if Self.reservedPropertyNames.contains(name) || typeNames.contains(name) || inherited.contains(name)
+                || !SwiftIdentifier.isPlain(name)
+            {
+                name = SwiftIdentifier.isPlain(name) ? name + "_" : "property_"
+                while taken.contains(name) { name += "_" }
+            }
+            taken.insert(name)
+            names[property.name] = name
+        }
+        properties[entity.name] = names
+    }
+
+    /// The class of `entity`.
+    func className(_ entity: String) -> String { classes[entity] ?? entity }
+
+    /// The Swift name of the property `property`, which `entity` declares
+    /// itself, without backticks.
+    func propertyName(_ property: String, declaredBy entity: String) -> String {
+        properties[entity]?[property] ?? property
+    }
+}
