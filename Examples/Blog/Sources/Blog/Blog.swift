@@ -1,13 +1,13 @@
 import Foundation
 import ObjectGraph
 
-/// Model.swift's `model`, under a name the enum's own `model` does not hide.
-private let modelFromFile = model
-
-/// The blog's persistence code: what its screens load and change.
+/// The blog's persistence code: what its screens load and change, written
+/// on the classes `perf-run model import --swift` generated from the Core
+/// Data model (Model.swift) and Foundation's `#Predicate`, as Core Data or
+/// SwiftData code is.
 public enum Blog {
     /// The model (Model.swift, imported from the Core Data model file).
-    public static var model: Model { modelFromFile }
+    public static var model: Model { BlogModel.model }
 
     /// Opens (or creates) the blog's store.
     public static func open(_ path: String, configuration: StoreConfiguration = StoreConfiguration()) throws -> Store {
@@ -27,24 +27,24 @@ public enum Blog {
         let context = ObjectContext(store: store, name: "seed")
         try context.perform {
             let tagObjects = try (0..<tags).map { number in
-                let tag = try context.insert(entityName: "Tag")
-                try tag.setValue(.string("tag\(number)"), forKey: "name")
+                let tag = try context.insert(Tag.self)
+                tag.name = "tag\(number)"
                 return tag
             }
             for a in 0..<authors {
-                let author = try context.insert(entityName: "Author")
-                try author.setValue(.string("Author \(a)"), forKey: "name")
+                let author = try context.insert(Author.self)
+                author.name = "Author \(a)"
                 for p in 0..<postsPerAuthor {
                     let number = a * postsPerAuthor + p
-                    let post = try context.insert(entityName: "Post")
-                    try post.setValue(.string("Post \(number) by author \(a)"), forKey: "title")
-                    try post.setValue(.integer(Int64(number * 7 % 100)), forKey: "likes")
-                    try post.setObject(author, forKey: "author")
-                    for t in 0..<2 { try post.addObject(tagObjects[(number + t) % tags], forKey: "tags") }
+                    let post = try context.insert(Post.self)
+                    post.title = "Post \(number) by author \(a)"
+                    post.likes = Int32(number * 7 % 100)
+                    post.author = author
+                    for t in 0..<2 { post.addToTags(tagObjects[(number + t) % tags]) }
                     for c in 0..<3 {
-                        let comment = try context.insert(entityName: "Comment")
-                        try comment.setValue(.string("Comment \(c) on post \(number)"), forKey: "text")
-                        try comment.setObject(post, forKey: "post")
+                        let comment = try context.insert(Comment.self)
+                        comment.text = "Comment \(c) on post \(number)"
+                        comment.post = post
                     }
                 }
                 try step(a + 1, authors)
@@ -67,13 +67,11 @@ public enum PostList {
     /// are faulted one by one (an N+1); with it, two more queries load them all.
     public static func load(in context: ObjectContext, prefetching: Bool) throws -> [Row] {
         try context.perform {
-            var request = FetchRequest<ManagedObject>(entityName: "Post", sortKeys: [SortKey("likes", ascending: false), SortKey("title")])
+            var request = FetchRequest<Post>(sortBy: [SortDescriptor(\.likes, order: .reverse), SortDescriptor(\.title)])
             request.fetchLimit = 50
-            if prefetching { request.relationshipKeyPathsForPrefetching = ["author", "comments"] }
+            if prefetching { try request.prefetch(\.author, \.comments) }
             return try context.fetch(request).map { post in
-                let author = try post.value(forKeyPath: "author.name")
-                let comments = try post.objects(forKey: "comments").map { try $0.value(forKey: "text") }
-                return Row(title: "\(try post.value(forKey: "title"))", author: "\(author)", comments: comments.map { "\($0)" })
+                Row(title: post.title, author: post.author?.name ?? "", comments: post.comments.map(\.text))
             }
         }
     }
@@ -83,8 +81,7 @@ public enum PostList {
 public enum Search {
     public static func posts(containing term: String, in context: ObjectContext) throws -> Int {
         try context.perform {
-            try context.count(for: FetchRequest<ManagedObject>(
-                entityName: "Post", predicate: try ObjectPredicate(format: "title CONTAINS[c] %@", arguments: [term])))
+            try context.count(for: FetchRequest<Post>(predicate: #Predicate { $0.title.localizedStandardContains(term) }))
         }
     }
 }
@@ -93,8 +90,8 @@ public enum Search {
 public enum BulkEdit {
     public static func publishAll(in context: ObjectContext) throws -> Int {
         try context.perform {
-            let drafts = try context.fetch(FetchRequest<ManagedObject>(entityName: "Post", predicate: try ObjectPredicate(format: "published == NO")))
-            for post in drafts { try post.setValue(.bool(true), forKey: "published") }
+            let drafts = try context.fetch(FetchRequest<Post>(predicate: #Predicate { !$0.published }))
+            for post in drafts { post.published = true }
             try context.save()
             return drafts.count
         }
@@ -102,7 +99,6 @@ public enum BulkEdit {
 
     public static func publishAllInOneUpdate(on store: Store) throws -> BatchResult {
         try store.execute(BatchUpdateRequest(
-            entityName: "Post", predicate: try ObjectPredicate(format: "published == NO"), propertiesToUpdate: ["published": .value(.bool(true))],
-            resultType: .count))
+            Post.self, where: #Predicate { !$0.published }, setting: [\.published: .value(.bool(true))], resultType: .count))
     }
 }

@@ -1,30 +1,257 @@
-// The blog's model, as `perf-run model import Model/Blog.xcdatamodeld --swift` prints it
-// (BlogTests checks that it still does). Post.theme, a transformable, is not in it.
+// BlogModel, the model, and a class for each of its entities, as `perf-run model import --swift`
+// generates them from the Core Data model: regenerate this file rather than edit it.
 
+import Foundation
 import ObjectGraph
 
-let model = try! Model([
-    Entity("Author", properties: [
-        .attribute("name", .string),
-        .attribute("joined", .date, optional: true),
-        .toMany("posts", "Post", inverse: "author", deleteRule: .cascade),
-    ], uniquenessConstraints: [["name"]]),
-    Entity("Post", properties: [
-        .attribute("title", .string),
-        .attribute("body", .string, optional: true),
-        .attribute("published", .bool, default: .bool(false)),
-        .attribute("likes", .int32, default: .integer(0), indexed: true),
-        .derived("commentCount", .int64, .count("comments")),
-        .toOne("author", "Author", inverse: "posts"),
-        .toMany("comments", "Comment", inverse: "post", deleteRule: .cascade),
-        .toMany("tags", "Tag", inverse: "posts"),
-    ]),
-    Entity("Comment", properties: [
-        .attribute("text", .string),
-        .toOne("post", "Post", inverse: "comments"),
-    ]),
-    Entity("Tag", properties: [
-        .attribute("name", .string, indexed: true),
-        .toMany("posts", "Post", inverse: "tags"),
-    ]),
-])
+/// The model, each entity declared with its class.
+public enum BlogModel {
+    /// The model, to open a `Store` with.
+    public static let model = try! Model([
+        Entity("Author", Author.self, properties: [
+            .attribute("name", .string),
+            .attribute("joined", .date, optional: true),
+            .toMany("posts", "Post", inverse: "author", deleteRule: .cascade),
+        ], uniquenessConstraints: [["name"]]),
+        Entity("Post", Post.self, properties: [
+            .attribute("title", .string),
+            .attribute("body", .string, optional: true),
+            .attribute("published", .bool, default: .bool(false)),
+            .attribute("likes", .int32, default: .integer(0), indexed: true),
+            .derived("commentCount", .int64, .count("comments")),
+            .toOne("author", "Author", inverse: "posts"),
+            .toMany("comments", "Comment", inverse: "post", deleteRule: .cascade),
+            .toMany("tags", "Tag", inverse: "posts"),
+        ]),
+        Entity("Comment", Comment.self, properties: [
+            .attribute("text", .string),
+            .toOne("post", "Post", inverse: "comments"),
+        ]),
+        Entity("Tag", Tag.self, properties: [
+            .attribute("name", .string, indexed: true),
+            .toMany("posts", "Post", inverse: "tags"),
+        ]),
+    ])
+}
+
+/// A class of BlogModel: it names its entity, and the model key of each of its typed properties'
+/// key paths.
+public protocol BlogModelObject: EntityNamed, KeyPathNamed {}
+
+extension BlogModelObject {
+    /// A request for the objects of the class's entity and of its subentities, typed by the class
+    /// it is called on (`fetchRequest()` of a class `Post` is a `FetchRequest<Post>`).
+    public static func fetchRequest(predicate: ObjectPredicate? = nil, sortKeys: [SortKey] = []) -> FetchRequest<Self> {
+        FetchRequest(predicate: predicate, sortKeys: sortKeys)
+    }
+}
+
+/// The objects of the entity `Author`.
+public final class Author: ManagedObject, BlogModelObject {
+    /// The entity's name in the model.
+    public class var entityName: String { "Author" }
+
+    /// The model key of each typed property's key path (with this class as its root, inherited
+    /// properties included).
+    public class var keyNames: [AnyKeyPath: String] { keyNameTable }
+    nonisolated(unsafe) private static let keyNameTable: [AnyKeyPath: String] = [
+        \Author.name: "name",
+        \Author.joined: "joined",
+        \Author.posts: "posts",
+    ]
+
+    /// `name`: string.
+    @inlinable public var name: String {
+        get { self[attribute: "name"] }
+        set { self[attribute: "name"] = newValue }
+    }
+
+    /// `joined`: date, optional.
+    @inlinable public var joined: Date? {
+        get { self[attribute: "joined"] }
+        set { self[attribute: "joined"] = newValue }
+    }
+
+    /// `posts`: to-many Post, inverse `author`, in primary-key order.
+    public var posts: [Post] { self[toMany: "posts"] }
+
+    /// Adds `value` to `posts`; its inverse follows.
+    public func addToPosts(_ value: Post, file: String = #fileID, line: Int = #line) {
+        do {
+            try addObject(value, forKey: "posts", file: file, line: line)
+        } catch {
+            Swift.fatalError("Faultline: \(objectID.entityName).posts of \(objectID): \(error)")
+        }
+    }
+
+    /// Removes `value` from `posts`; its inverse follows.
+    public func removeFromPosts(_ value: Post, file: String = #fileID, line: Int = #line) {
+        do {
+            try removeObject(value, forKey: "posts", file: file, line: line)
+        } catch {
+            Swift.fatalError("Faultline: \(objectID.entityName).posts of \(objectID): \(error)")
+        }
+    }
+}
+
+/// The objects of the entity `Post`.
+public final class Post: ManagedObject, BlogModelObject {
+    /// The entity's name in the model.
+    public class var entityName: String { "Post" }
+
+    /// The model key of each typed property's key path (with this class as its root, inherited
+    /// properties included).
+    public class var keyNames: [AnyKeyPath: String] { keyNameTable }
+    nonisolated(unsafe) private static let keyNameTable: [AnyKeyPath: String] = [
+        \Post.title: "title",
+        \Post.body: "body",
+        \Post.published: "published",
+        \Post.likes: "likes",
+        \Post.commentCount: "commentCount",
+        \Post.author: "author",
+        \Post.comments: "comments",
+        \Post.tags: "tags",
+    ]
+
+    /// `title`: string.
+    @inlinable public var title: String {
+        get { self[attribute: "title"] }
+        set { self[attribute: "title"] = newValue }
+    }
+
+    /// `body`: string, optional.
+    @inlinable public var body: String? {
+        get { self[attribute: "body"] }
+        set { self[attribute: "body"] = newValue }
+    }
+
+    /// `published`: bool.
+    @inlinable public var published: Bool {
+        get { self[attribute: "published"] }
+        set { self[attribute: "published"] = newValue }
+    }
+
+    /// `likes`: int32.
+    @inlinable public var likes: Int32 {
+        get { self[attribute: "likes"] }
+        set { self[attribute: "likes"] = newValue }
+    }
+
+    /// `commentCount`: int64, derived (`comments.@count`): read only.
+    @inlinable public var commentCount: Int64? { self[attribute: "commentCount"] }
+
+    /// `author`: to-one Author, inverse `posts`.
+    public var author: Author? {
+        get { self[toOne: "author"] }
+        set { self[toOne: "author"] = newValue }
+    }
+
+    /// `comments`: to-many Comment, inverse `post`, in primary-key order.
+    public var comments: [Comment] { self[toMany: "comments"] }
+
+    /// Adds `value` to `comments`; its inverse follows.
+    public func addToComments(_ value: Comment, file: String = #fileID, line: Int = #line) {
+        do {
+            try addObject(value, forKey: "comments", file: file, line: line)
+        } catch {
+            Swift.fatalError("Faultline: \(objectID.entityName).comments of \(objectID): \(error)")
+        }
+    }
+
+    /// Removes `value` from `comments`; its inverse follows.
+    public func removeFromComments(_ value: Comment, file: String = #fileID, line: Int = #line) {
+        do {
+            try removeObject(value, forKey: "comments", file: file, line: line)
+        } catch {
+            Swift.fatalError("Faultline: \(objectID.entityName).comments of \(objectID): \(error)")
+        }
+    }
+
+    /// `tags`: to-many Tag, inverse `posts`, in primary-key order.
+    public var tags: [Tag] { self[toMany: "tags"] }
+
+    /// Adds `value` to `tags`; its inverse follows.
+    public func addToTags(_ value: Tag, file: String = #fileID, line: Int = #line) {
+        do {
+            try addObject(value, forKey: "tags", file: file, line: line)
+        } catch {
+            Swift.fatalError("Faultline: \(objectID.entityName).tags of \(objectID): \(error)")
+        }
+    }
+
+    /// Removes `value` from `tags`; its inverse follows.
+    public func removeFromTags(_ value: Tag, file: String = #fileID, line: Int = #line) {
+        do {
+            try removeObject(value, forKey: "tags", file: file, line: line)
+        } catch {
+            Swift.fatalError("Faultline: \(objectID.entityName).tags of \(objectID): \(error)")
+        }
+    }
+}
+
+/// The objects of the entity `Comment`.
+public final class Comment: ManagedObject, BlogModelObject {
+    /// The entity's name in the model.
+    public class var entityName: String { "Comment" }
+
+    /// The model key of each typed property's key path (with this class as its root, inherited
+    /// properties included).
+    public class var keyNames: [AnyKeyPath: String] { keyNameTable }
+    nonisolated(unsafe) private static let keyNameTable: [AnyKeyPath: String] = [
+        \Comment.text: "text",
+        \Comment.post: "post",
+    ]
+
+    /// `text`: string.
+    @inlinable public var text: String {
+        get { self[attribute: "text"] }
+        set { self[attribute: "text"] = newValue }
+    }
+
+    /// `post`: to-one Post, inverse `comments`.
+    public var post: Post? {
+        get { self[toOne: "post"] }
+        set { self[toOne: "post"] = newValue }
+    }
+}
+
+/// The objects of the entity `Tag`.
+public final class Tag: ManagedObject, BlogModelObject {
+    /// The entity's name in the model.
+    public class var entityName: String { "Tag" }
+
+    /// The model key of each typed property's key path (with this class as its root, inherited
+    /// properties included).
+    public class var keyNames: [AnyKeyPath: String] { keyNameTable }
+    nonisolated(unsafe) private static let keyNameTable: [AnyKeyPath: String] = [
+        \Tag.name: "name",
+        \Tag.posts: "posts",
+    ]
+
+    /// `name`: string.
+    @inlinable public var name: String {
+        get { self[attribute: "name"] }
+        set { self[attribute: "name"] = newValue }
+    }
+
+    /// `posts`: to-many Post, inverse `tags`, in primary-key order.
+    public var posts: [Post] { self[toMany: "posts"] }
+
+    /// Adds `value` to `posts`; its inverse follows.
+    public func addToPosts(_ value: Post, file: String = #fileID, line: Int = #line) {
+        do {
+            try addObject(value, forKey: "posts", file: file, line: line)
+        } catch {
+            Swift.fatalError("Faultline: \(objectID.entityName).posts of \(objectID): \(error)")
+        }
+    }
+
+    /// Removes `value` from `posts`; its inverse follows.
+    public func removeFromPosts(_ value: Post, file: String = #fileID, line: Int = #line) {
+        do {
+            try removeObject(value, forKey: "posts", file: file, line: line)
+        } catch {
+            Swift.fatalError("Faultline: \(objectID.entityName).posts of \(objectID): \(error)")
+        }
+    }
+}

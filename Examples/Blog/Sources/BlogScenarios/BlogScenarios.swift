@@ -9,7 +9,11 @@ extension DataSetKind {
         name: "blog", model: Blog.model,
         expectedRows: { scale in
             let authors = DataSetKind.count(200, scale: scale)
-            return ["Author": authors, "Post": authors * 5, "Comment": authors * 15, "Tag": 10, "Post_tags": authors * 10]
+            return [
+                Author.entityName: authors, Post.entityName: authors * 5, Comment.entityName: authors * 15, Tag.entityName: 10,
+                // The join table of Post.tags.
+                "Post_tags": authors * 10,
+            ]
         },
         build: { store, scale, _, step in
             try Blog.seed(store, authors: DataSetKind.count(200, scale: scale), postsPerAuthor: 5, tags: 10, step: step)
