@@ -18,10 +18,14 @@ let package = Package(
     targets: [
         // The limit: captured SQL replayed through the SQLite C API.
         .target(name: "CLimit", linkerSettings: [.linkedLibrary("sqlite3")]),
+        // The Selfies model's classes as `perf-run model import --swift`
+        // generates them (from Model/Selfies.xcdatamodeld), in a module of
+        // their own as an application's are: the generated-classes variant.
+        .target(name: "GeneratedSelfies", dependencies: [.product(name: "ObjectGraph", package: "Faultline")]),
         .executableTarget(
             name: "FaultlineBenchmark",
             dependencies: [
-                "CLimit",
+                "CLimit", "GeneratedSelfies",
                 .product(name: "Scenarios", package: "Faultline"),
                 .product(name: "BuiltInScenarios", package: "Faultline"),
                 .product(name: "ObjectGraph", package: "Faultline"),

@@ -66,7 +66,7 @@ struct Drive: ParsableCommand {
             let prepared = try bench.prepare(pattern, scale: scale)
             var samples: [Variant: [Sample]] = [:]
             for round in 1...rounds {
-                for variant in Variant.allCases {
+                for variant in pattern.variants {
                     progress("\(pattern.rawValue): round \(round) of \(rounds), \(variant.rawValue)")
                     samples[variant, default: []].append(try bench.sample(pattern, variant, prepared, scale: scale))
                 }
@@ -75,7 +75,7 @@ struct Drive: ParsableCommand {
             var instructions: [String: Double] = [:]
             if callgrindScale > 0 {
                 let small = try bench.prepare(pattern, scale: callgrindScale)
-                for variant in [Variant.limit, .faultline, .faultlineSinksOff] {
+                for variant in [Variant.limit, .faultline, .faultlineSinksOff, .faultlineGenerated] where pattern.variants.contains(variant) {
                     progress("\(pattern.rawValue): instructions, \(variant.rawValue) (callgrind, scale \(callgrindScale))")
                     let count = try bench.instructions(pattern, variant, small, scale: callgrindScale)
                     instructions[variant.rawValue] = Double(count) / Double(max(1, small.accesses))
@@ -110,13 +110,13 @@ struct Drive: ParsableCommand {
         }
         return .init(
             pattern: pattern.rawValue, accessUnit: pattern.accessUnit, accesses: accesses,
-            seconds: Dictionary(uniqueKeysWithValues: Variant.allCases.map { ($0.rawValue, BenchmarkResults.Spread(seconds($0))) }),
+            seconds: Dictionary(uniqueKeysWithValues: pattern.variants.map { ($0.rawValue, BenchmarkResults.Spread(seconds($0))) }),
             ratios: [
                 "faultline/limit": perRound(.faultline, .limit), "faultline/grdb": perRound(.faultline, .grdb),
                 "recorder/sinks-off": perRound(.faultline, .faultlineSinksOff),
-            ],
+            ].merging(pattern.readsTypedProperties ? ["generated/hand-written": perRound(.faultlineGenerated, .faultline)] : [:]) { a, _ in a },
             instructionsPerAccess: instructions, callgrindScale: callgrindScale,
-            peakResidentBytes: Dictionary(uniqueKeysWithValues: Variant.allCases.map { v in
+            peakResidentBytes: Dictionary(uniqueKeysWithValues: pattern.variants.map { v in
                 (v.rawValue, samples[v]?.map(\.peakResidentBytes).max() ?? 0)
             }))
     }
@@ -125,7 +125,7 @@ struct Drive: ParsableCommand {
     /// different results would compare nothing), and the limit must have
     /// read the rows the engine read.
     static func checkAgreement(_ pattern: Pattern, _ samples: [Variant: [Sample]]) throws {
-        let found = Set([Variant.faultline, .faultlineSinksOff, .grdb].flatMap { samples[$0] ?? [] }.map(\.result))
+        let found = Set([Variant.faultline, .faultlineSinksOff, .grdb, .faultlineGenerated].flatMap { samples[$0] ?? [] }.map(\.result))
         guard found.count == 1, found.first! != nil else {
             throw BenchmarkError("\(pattern.rawValue): the variants found different results (\(found.map { $0.map(String.init) ?? "none" }.sorted()))")
         }

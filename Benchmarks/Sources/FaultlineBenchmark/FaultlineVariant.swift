@@ -1,3 +1,4 @@
+import GeneratedSelfies
 import ObjectGraph
 import Probes
 import BuiltInScenarios
@@ -11,6 +12,9 @@ struct FaultlineVariant {
     let seed: UInt64
     let recorder: Recorder?
     let capture: SQLCapture?
+    /// Whether the typed reads go through the generated classes
+    /// (GeneratedSelfies) instead of the hand-written ones.
+    var generatedClasses = false
 
     private var configuration: StoreConfiguration {
         var configuration = StoreConfiguration()
@@ -30,7 +34,10 @@ struct FaultlineVariant {
                 return ["rows": Double(kind.expectedRows(scale: scale).values.reduce(0, +))]
             }
         }
-        let store = try Store(model: kind.model, location: .file(file), configuration: configuration)
+        // The generated classes' model is the data set's, entity for entity
+        // (the same hash opens the same file): only the classes differ.
+        let model = generatedClasses ? SelfiesModel.model : kind.model
+        let store = try Store(model: model, location: .file(file), configuration: configuration)
         let iteration = ScenarioIteration(store: store, scale: scale, seed: seed, scenario: pattern.rawValue)
         switch pattern {
         case .createDataSet: fatalError("handled above")
@@ -58,6 +65,32 @@ struct FaultlineVariant {
             // the limit replays it to fill its map.
             let context = iteration.context()
             let refreshes = pattern == .rowCacheFault
+            if generatedClasses {
+                // The same loops on the generated class: written out with
+                // its concrete type (a generic loop would measure dispatch
+                // that neither application's code has).
+                return {
+                    try context.perform {
+                        var request = FetchRequest<GeneratedPerson>()
+                        request.returnsObjectsAsFaults = false
+                        let people = Array(try context.fetch(request))
+                        var names = 0
+                        if refreshes {
+                            for _ in 0..<Pattern.microPasses {
+                                for person in people {
+                                    context.refresh(person, mergeChanges: false)
+                                    names += person.name.isEmpty ? 0 : 1
+                                }
+                            }
+                        } else {
+                            for _ in 0..<Pattern.microPasses {
+                                for person in people { names += person.name.isEmpty ? 0 : 1 }
+                            }
+                        }
+                        return ["namesRead": Double(names)]
+                    }
+                }
+            }
             return {
                 try context.perform {
                     var request = FetchRequest<Person>()

@@ -66,4 +66,20 @@ enum Variant: String, CaseIterable, Codable, Sendable {
     case faultlineSinksOff = "faultline-sinks-off"
     /// GRDB.swift 7.10.0, written as a GRDB user would.
     case grdb
+    /// The scenario's code through the classes `perf-run model import
+    /// --swift` generates (GeneratedSelfies), with the recorder on: set
+    /// against `faultline`'s hand-written classes, for the patterns whose
+    /// cost is the typed property read (``Pattern/readsTypedProperties``).
+    case faultlineGenerated = "faultline-generated"
+}
+
+extension Pattern {
+    /// The patterns whose measured work is typed property reads, where
+    /// generated classes could cost what hand-written ones do not.
+    var readsTypedProperties: Bool { self == .attributeRead || self == .rowCacheFault }
+
+    /// The variants the pattern runs in.
+    var variants: [Variant] {
+        Variant.allCases.filter { $0 != .faultlineGenerated || readsTypedProperties }
+    }
 }

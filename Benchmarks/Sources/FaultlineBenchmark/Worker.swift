@@ -17,7 +17,7 @@ struct Worker: ParsableCommand {
     @Option(help: "The pattern (\(Pattern.allCases.map(\.rawValue).joined(separator: ", "))).")
     var pattern: Pattern
 
-    @Option(help: "limit, faultline, faultline-sinks-off or grdb.")
+    @Option(help: "limit, faultline, faultline-sinks-off, grdb or faultline-generated.")
     var variant: Variant
 
     @Option(help: "Data set scale.")
@@ -42,7 +42,7 @@ struct Worker: ParsableCommand {
         let sample: Sample
         switch variant {
         case .limit: sample = try runLimit()
-        case .faultline, .faultlineSinksOff: sample = try runFaultline()
+        case .faultline, .faultlineSinksOff, .faultlineGenerated: sample = try runFaultline()
         case .grdb: sample = try runGRDB()
         }
         print(String(decoding: try JSONEncoder().encode(sample), as: UTF8.self))
@@ -63,9 +63,10 @@ struct Worker: ParsableCommand {
     }
 
     private func runFaultline() throws -> Sample {
-        let recorder = variant == .faultline ? ScenarioRunner.recorder() : nil
+        let recorder = variant == .faultlineSinksOff ? nil : ScenarioRunner.recorder()
         let sqlCapture = capture.map { _ in SQLCapture() }
-        let run = FaultlineVariant(pattern: pattern, scale: scale, seed: seed, recorder: recorder, capture: sqlCapture)
+        let run = FaultlineVariant(
+            pattern: pattern, scale: scale, seed: seed, recorder: recorder, capture: sqlCapture, generatedClasses: variant == .faultlineGenerated)
         _ = try run.prepare(file: warmupFile)()
         let work = try run.prepare(file: file)
         recorder?.reset()
