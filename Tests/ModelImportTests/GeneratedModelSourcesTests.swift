@@ -33,4 +33,17 @@ import Testing
         // Generating again gives the same bytes.
         #expect(try Self.generated(path) == source)
     }
+
+    /// The benchmark's generated classes (its generated-classes variant) and
+    /// Examples/Blog's are the generator's output too.
+    @Test(arguments: [
+        ("Benchmarks/Sources/GeneratedSelfies/SelfiesModel.swift", "Benchmarks/Model/Selfies.xcdatamodeld"),
+        ("Examples/Blog/Sources/Blog/Model.swift", "Examples/Blog/Model/Blog.xcdatamodeld"),
+    ])
+    func theOtherCommittedClassesAreCurrent(file: String, model: String) throws {
+        let root = CorpusSwiftTypeCheckTests.packageRoot
+        let source = try Self.generated(root.appendingPathComponent(model).path)
+        #expect(try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8) == source,
+                "regenerate it: perf-run model import \(model) --swift > \(file)")
+    }
 }
