@@ -70,6 +70,32 @@ import Testing
         #expect(LTTngRecording.isRunning(daemon, named: "lttng-sessiond"), "perf-run stopped a session daemon it did not start")
     }
 
+    /// The relay goes away during the run: the run does not wait for it
+    /// (its watch stops the session), fails with one line, and writes its
+    /// reports.
+    @Test func aRelayLostDuringTheRunFailsItWithItsReportsWritten() throws {
+        let home = try PrivateLTTng()
+        defer { home.remove() }
+        let relay = try TestRelay(in: home)
+        defer { relay.stop() }
+        let daemon = try home.startDaemon()
+        defer { LTTngRecording.stopDaemon(daemon) }
+        let report = home.home.appendingPathComponent("report.json")
+        let (program, arguments) = home.command(PerfRunProcess.executable, [
+            "run", "FetchAll", "--scale", "0.02", "--iterations", "20000", "--lttng", "--lttng-relay", relay.url,
+            "--lttng-live-port", "\(relay.livePort)", "--json", report.path, "--html", home.home.appendingPathComponent("report.html").path, "--quiet",
+        ])
+        let run = try Child(program, arguments, environment: home.environment, in: home.home)
+        defer { run.kill() }
+        #expect(home.waitForSession(of: run), "the session of perf-run (process \(run.pid)) never showed: \(run.stderr)")
+        relay.stop()
+        #expect(run.wait(upTo: 300), "perf-run still runs 300 s after its relay went away")
+        #expect(run.status == 1, "\(run.stderr)")
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("the trace's counters could not be checked: ") }, "\(run.stderr)")
+        #expect(FileManager.default.fileExists(atPath: report.path))
+    }
+
     /// Nothing answers at the relay's URL: one line naming it, exit 2,
     /// before anything is started.
     @Test func anUnreachableRelayIsOneLineAndExitTwo() throws {

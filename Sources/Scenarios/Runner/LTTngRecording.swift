@@ -49,6 +49,8 @@ public final class LTTngRecording {
     }
     private let teardown: Teardown
     private let registration: TerminationSignals.Registration
+    /// For a relay: whether it still answers, while the run records.
+    private var watch: LTTngRelayWatch?
 
     /// Why LTTng cannot be used, or a wait that took too long, in one line.
     public struct Unavailable: Error, CustomStringConvertible {
@@ -76,6 +78,8 @@ public final class LTTngRecording {
         static let relayAnswer = 5.0
         /// A live session, to show on the relay, and babeltrace2 to attach to it.
         static let relayAttach = 10.0
+        /// An event, for room in a relay session's full buffers.
+        static let relayBlocking = 5.0
     }
 
     /// Checks, then starts recording into `directory`.
@@ -132,9 +136,17 @@ public final class LTTngRecording {
                 teardown.sessionMayExist = true
                 try Self.require("lttng", ["create", session] + output)
             }
+            // A relay that goes away leaves the buffers full: an event waits
+            // so long, then is discarded (and the run fails), rather than
+            // for ever.
+            let blockingTimeout: String
+            switch destination {
+            case .directory: blockingTimeout = "inf"
+            case .relay: blockingTimeout = String(Int(Limits.relayBlocking * 1_000_000))
+            }
             for arguments in [
                 [
-                    "enable-channel", "--session=\(session)", "--userspace", "--blocking-timeout=inf", "--subbuf-size=4M", "--num-subbuf=8",
+                    "enable-channel", "--session=\(session)", "--userspace", "--blocking-timeout=\(blockingTimeout)", "--subbuf-size=4M", "--num-subbuf=8",
                     "blocking",
                 ],
                 ["enable-event", "--session=\(session)", "--userspace", "--channel=blocking", "faultline:*"],
@@ -152,6 +164,13 @@ public final class LTTngRecording {
                 }
             }
             try Self.waitUntilEnabled(sink)
+            if case .relay(let relay) = destination {
+                watch = LTTngRelayWatch(relay: relay) {
+                    // Its events would each wait for room, then be
+                    // discarded: stopped, the tracepoints are off.
+                    _ = try? teardown.step { try Self.command("lttng", ["stop", session], limit: .total(Limits.flush)) }
+                }
+            }
         } catch {
             tearDown()
             throw error
@@ -164,10 +183,16 @@ public final class LTTngRecording {
     /// process's events; throws when events were discarded, or when
     /// babeltrace2 fails or stalls.
     public func finish() throws -> [String: Counters] {
+        let lost = watch?.stop()
+        watch = nil
         let stop = try teardown.step { try Self.command("lttng", ["stop", session], limit: .total(Limits.flush)) }
         // Destroyed, a live session ends: its reader reads to the end.
         teardown.perform()
         defer { tearDown() }
+        if let lost, case .relay(let relay) = destination {
+            throw Unavailable(
+                description: "--lttng-relay \(relay.url) stopped answering during the run (\(lost)); tracing stopped then, and the trace is incomplete")
+        }
         if stop.output.contains("discarded") {
             throw Unavailable(description: "LTTng discarded events: \(Self.oneLine(stop.output))")
         }
@@ -200,6 +225,8 @@ public final class LTTngRecording {
     /// Destroys the session, stops a daemon this started (once; a signal's
     /// teardown may have done it already) and a live reader.
     public func tearDown() {
+        _ = watch?.stop()
+        watch = nil
         teardown.perform()
         teardown.stopReader()
         registration.remove()

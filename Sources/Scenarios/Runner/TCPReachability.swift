@@ -31,7 +31,12 @@ enum TCPReachability {
                 continue
             }
             var descriptor = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
-            let ready = poll(&descriptor, 1, Int32(seconds * 1000))
+            let deadline = BoundedCommand.monotonicSeconds() + seconds
+            var ready: Int32
+            repeat {
+                let left = max(0, deadline - BoundedCommand.monotonicSeconds())
+                ready = poll(&descriptor, 1, Int32(left * 1000))
+            } while ready < 0 && errno == EINTR
             guard ready > 0 else {
                 reason = ready == 0 ? "no answer within \(LTTngRecording.seconds(seconds))" : String(cString: strerror(errno))
                 continue
