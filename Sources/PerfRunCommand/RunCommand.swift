@@ -48,8 +48,21 @@ extension PerfRun {
         @Flag(help: "Record the run with LTTng (blocking channel), check the trace's counters against the recorder's, keep the trace.")
         var lttng = false
 
-        @Option(name: .customLong("lttng-output"), help: "Where --lttng keeps the trace (an earlier trace perf-run made there is replaced; anything else there is refused).")
-        var lttngOutput = "Reports/lttng-trace"
+        @Option(
+            name: .customLong("lttng-output"),
+            help: "Where --lttng keeps the trace (default Reports/lttng-trace; an earlier trace perf-run made there is replaced; anything else there is refused).")
+        var lttngOutput: String?
+
+        @Option(
+            name: .customLong("lttng-relay"),
+            help: ArgumentHelp(
+                "With --lttng, send the trace to the lttng-relayd at net://HOST[:CTRL[:DATA]] (ports 5342, 5343 by default) instead of a local directory.",
+                discussion: "The run reads the trace back from the relay's live port with babeltrace2 and checks its counters as with a local trace.",
+                valueName: "url"))
+        var lttngRelay: String?
+
+        @Option(name: .customLong("lttng-live-port"), parsing: .unconditional, help: ArgumentHelp("The relay's live port, where --lttng-relay reads the trace back (default 5344).", valueName: "port"))
+        var lttngLivePort: Int?
 
         @Option(name: .customLong("trace-events"), help: "Write the last iteration's events as a Chrome/Perfetto trace file.")
         var traceEvents: String?
@@ -93,7 +106,24 @@ extension PerfRun {
             if sqlLog != nil, sqlDebug == nil, SQLDebugLogSink.fromEnvironment() == nil {
                 throw ValidationError("--sql-log writes the SQL debug log, which needs a level: add --sql-debug 1 to 4")
             }
+            _ = try relay()
             _ = try selected()
+        }
+
+        /// The relay `--lttng-relay` names, which needs `--lttng` and rules
+        /// out `--lttng-output`.
+        func relay() throws -> LTTngRelay? {
+            guard let lttngRelay else {
+                if lttngLivePort != nil { throw ValidationError("--lttng-live-port is the relay's: add --lttng --lttng-relay net://HOST") }
+                return nil
+            }
+            guard lttng else { throw ValidationError("--lttng-relay records with LTTng: add --lttng") }
+            if lttngOutput != nil { throw ValidationError("--lttng-output and --lttng-relay: the trace goes to a local directory or to a relay, not both") }
+            do {
+                return try LTTngRelay(url: lttngRelay, livePort: lttngLivePort)
+            } catch {
+                throw ValidationError("--lttng-relay \(error.description)")
+            }
         }
 
         /// The scenarios named (all when none is), each once: a name given
@@ -158,7 +188,8 @@ extension PerfRun {
             settings.options.insights = try insights.settings()
             settings.sqlDebugLevel = sqlDebug
             settings.sqlLogPath = sqlLog
-            settings.lttngDirectory = lttng ? lttngOutput : nil
+            settings.lttngDirectory = lttng ? lttngOutput ?? "Reports/lttng-trace" : nil
+            settings.lttngRelay = try relay()
             settings.traceEventsPath = traceEvents
             settings.experiments = PerfRunCommand.catalog.experiments
             let printer = ProgressPrinter(quiet: quiet)
@@ -175,6 +206,9 @@ extension PerfRun {
             for line in outcome.traceDisagreements + outcome.droppedEvents { Console.warn(line) }
             if !quiet {
                 if let directory = outcome.traceDirectory { try console.say("LTTng trace: \(directory) (babeltrace2 \(directory))") }
+                if let relay = settings.lttngRelay, let path = outcome.relayTracePath {
+                    try console.say("LTTng trace: on the relay \(relay.url), in its output directory under \(path)")
+                }
                 try console.say(ReportText.console(outcome.report))
                 let written = plan.outputs.filter { $0.option == "--json" || $0.option == "--html" }.map(\.destination.description)
                 try console.say("report: \(written.joined(separator: ", "))")

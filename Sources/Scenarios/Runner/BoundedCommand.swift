@@ -49,60 +49,109 @@ struct BoundedCommand {
     /// Returns its exit status (128 + the signal's number when a signal
     /// ended it) and, with `.collect`, what it printed.
     static func run(_ path: String, _ arguments: [String], limit: Limit, output: Output = .collect) throws -> (status: Int32, output: String) {
-        var collected = Data()
+        try start(path, arguments, output: output).wait(limit: limit)
+    }
+
+    /// Starts `path` with `arguments` and returns at once: the caller waits
+    /// for its end later (``Running/wait(limit:)``), or kills it. Until then
+    /// nothing reads its output: a child that fills the pipe waits there.
+    static func start(_ path: String, _ arguments: [String], output: Output = .collect) throws -> Running {
         let capture: ((Data) -> Void)?
         var withErrors = false
+        let running = Running()
         switch output {
         case .discard: capture = nil
         case .collect:
-            capture = { collected.append($0) }
+            capture = { [unowned running] in running.collected.append($0) }
             withErrors = true
         case .stream(let receive): capture = receive
         }
         let (pid, reader) = try spawn(path, arguments, capturing: capture != nil, withErrors: withErrors)
-        defer { if reader >= 0 { close(reader) } }
-        let start = monotonicSeconds()
-        var lastOutput = start
-        var open = reader >= 0
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        /// Reads what the pipe holds now; false at its end.
-        func readAvailable() -> Bool {
-            while true {
-                let count = buffer.withUnsafeMutableBytes { read(reader, $0.baseAddress, $0.count) }
-                if count > 0 {
-                    capture?(Data(buffer[0..<count]))
-                    lastOutput = monotonicSeconds()
-                    continue
+        running.pid = pid
+        running.reader = reader
+        running.capture = capture
+        return running
+    }
+
+    /// A child that ``start(_:_:output:)`` started. Not for several threads
+    /// at once.
+    final class Running {
+        /// Its process ID.
+        fileprivate(set) var pid: pid_t = 0
+        fileprivate var reader: Int32 = -1
+        fileprivate var capture: ((Data) -> Void)?
+        fileprivate var collected = Data()
+        /// Its exit status, once reaped.
+        private(set) var status: Int32?
+
+        fileprivate init() {}
+
+        deinit {
+            kill()
+            if reader >= 0 { close(reader) }
+        }
+
+        /// Waits, within `limit`, for its end (reading its output meanwhile);
+        /// returns its exit status and, with `.collect`, what it printed.
+        /// When the limit passes it is killed and ``TimedOut`` thrown.
+        func wait(limit: Limit) throws -> (status: Int32, output: String) {
+            let start = BoundedCommand.monotonicSeconds()
+            var lastOutput = start
+            var open = reader >= 0
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            /// Reads what the pipe holds now; false at its end.
+            func readAvailable() -> Bool {
+                while true {
+                    let count = buffer.withUnsafeMutableBytes { read(reader, $0.baseAddress, $0.count) }
+                    if count > 0 {
+                        capture?(Data(buffer[0..<count]))
+                        lastOutput = BoundedCommand.monotonicSeconds()
+                        continue
+                    }
+                    if count < 0, errno == EINTR { continue }
+                    // EAGAIN: nothing more for now; 0: the end.
+                    return count < 0 && errno == EAGAIN
                 }
-                if count < 0, errno == EINTR { continue }
-                // EAGAIN: nothing more for now; 0: the end.
-                return count < 0 && errno == EAGAIN
+            }
+            while true {
+                if status == nil { status = BoundedCommand.reap(pid, waiting: false) }
+                if let status {
+                    // Exited: what it printed is in the pipe (a program it left
+                    // running may hold the pipe open: no waiting for its end).
+                    if open { _ = readAvailable() }
+                    return (status, String(decoding: collected, as: UTF8.self))
+                }
+                let now = BoundedCommand.monotonicSeconds()
+                let since: Double
+                switch limit {
+                case .total: since = start
+                case .silence: since = lastOutput
+                }
+                if now - since >= limit.seconds {
+                    kill()
+                    throw TimedOut(limit: limit)
+                }
+                if open {
+                    var descriptor = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
+                    if poll(&descriptor, 1, 20) > 0 { open = readAvailable() }
+                } else {
+                    usleep(5_000)
+                }
             }
         }
-        while true {
-            if let status = reap(pid, waiting: false) {
-                // Exited: what it printed is in the pipe (a program it left
-                // running may hold the pipe open: no waiting for its end).
-                if open { _ = readAvailable() }
-                return (status, String(decoding: collected, as: UTF8.self))
-            }
-            let now = monotonicSeconds()
-            let since: Double
-            switch limit {
-            case .total: since = start
-            case .silence: since = lastOutput
-            }
-            if now - since >= limit.seconds {
-                kill(pid, SIGKILL)
-                _ = reap(pid, waiting: true)
-                throw TimedOut(limit: limit)
-            }
-            if open {
-                var descriptor = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
-                if poll(&descriptor, 1, 20) > 0 { open = readAvailable() }
-            } else {
-                usleep(5_000)
-            }
+
+        /// Its exit status if it ended (reaped now), nil while it runs.
+        func exited() -> Int32? {
+            if status == nil { status = BoundedCommand.reap(pid, waiting: false) }
+            return status
+        }
+
+        /// Kills it (SIGKILL, by its process ID) and reaps it, unless it
+        /// was reaped already.
+        func kill() {
+            guard status == nil, pid > 0 else { return }
+            Foundation.kill(pid, SIGKILL)
+            status = BoundedCommand.reap(pid, waiting: true)
         }
     }
 

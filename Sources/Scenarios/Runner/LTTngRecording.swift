@@ -6,7 +6,8 @@ import Reporting
 /// none answers, records `faultline:*` on a blocking channel (with each
 /// event's process ID), and afterwards stops, checks that nothing was
 /// discarded, reads the trace back with babeltrace2, and stops what it
-/// started. The trace directory stays for babeltrace2 or Trace Compass users.
+/// started. The trace stays for babeltrace2 or Trace Compass users: in a
+/// local directory, or on an `lttng-relayd` (``Destination``).
 ///
 /// Safe and bounded:
 /// - every check comes first (the tools, the output directory, the
@@ -18,12 +19,38 @@ import Reporting
 ///   teardown, a signal that ends the process destroys the session and stops
 ///   the daemon this started (``TerminationSignals/onTermination(_:)``);
 /// - the output directory is replaced only when it holds a trace Faultline
-///   made, and then only the trace (``LTTngTraceDirectory``).
+///   made, and then only the trace (``LTTngTraceDirectory``);
+/// - a relay is checked to answer on its three ports before anything
+///   starts; its live reader is stopped by its process ID.
 public final class LTTngRecording {
+    /// Where the trace goes.
+    public enum Destination: Equatable, Sendable {
+        /// A local directory, read back with `babeltrace2 DIRECTORY`.
+        case directory(String)
+        /// An `lttng-relayd`, as a live session: read back with babeltrace2's
+        /// `lttng-live` input from the relay's live port, which works from
+        /// any machine that reaches the relay (``LTTngLiveReader``).
+        case relay(LTTngRelay)
+    }
+
     public let session: String
-    public let directory: String
+    public let destination: Destination
+    /// The trace's directory, for a local one.
+    public var directory: String? {
+        if case .directory(let directory) = destination { return directory }
+        return nil
+    }
+    /// Where the relay keeps the trace, under its output directory
+    /// (`HOSTNAME/SESSION-DATE-TIME`, lttng-relayd's default layout), for
+    /// a relay.
+    public var relayTracePath: String? {
+        guard case .relay = destination, let url = teardown.reader?.url, let host = url.range(of: "/host/") else { return nil }
+        return "\(url[host.upperBound...])-*"
+    }
     private let teardown: Teardown
     private let registration: TerminationSignals.Registration
+    /// For a relay: whether it still answers, while the run records.
+    private var watch: LTTngRelayWatch?
 
     /// Why LTTng cannot be used, or a wait that took too long, in one line.
     public struct Unavailable: Error, CustomStringConvertible {
@@ -47,22 +74,38 @@ public final class LTTngRecording {
         static let daemonExit = 5.0
         /// This process's tracepoints enabled, after `lttng start`.
         static let tracepointsEnabled = 5.0
+        /// A relay's port, to accept a connection.
+        static let relayAnswer = 5.0
+        /// A live session, to show on the relay, and babeltrace2 to attach to it.
+        static let relayAttach = 10.0
+        /// An event, for room in a relay session's full buffers.
+        static let relayBlocking = 5.0
     }
 
-    /// Checks, then starts recording into `directory`. Loads the tracepoint
-    /// provider (``LTTngSink/load(providerPath:)``) once a session daemon
-    /// runs, with `LTTNG_UST_ALLOW_BLOCKING=1` set for this process.
-    public init(directory: String) throws {
+    /// Checks, then starts recording into `directory`.
+    public convenience init(directory: String) throws {
+        try self.init(destination: .directory(directory))
+    }
+
+    /// Checks, then starts recording into `destination`. Loads the
+    /// tracepoint provider (``LTTngSink/load(providerPath:)``) once a
+    /// session daemon runs, with `LTTNG_UST_ALLOW_BLOCKING=1` set for this
+    /// process.
+    public init(destination: Destination) throws {
         // Every check first: nothing is started or removed before all passed.
         for tool in ["lttng", "lttng-sessiond", "babeltrace2"] where Self.find(tool) == nil {
             throw Unavailable(description: "--lttng needs \(tool), which is not installed (Debian: lttng-tools, babeltrace2)")
         }
-        let earlier = try LTTngTraceDirectory.check(directory)
+        var earlier = LTTngTraceDirectory.Earlier.nothing
+        switch destination {
+        case .directory(let directory): earlier = try LTTngTraceDirectory.check(directory)
+        case .relay(let relay): try relay.checkAnswers(within: Limits.relayAnswer)
+        }
         if let reason = LTTngSink.unavailability() { throw Unavailable(description: "--lttng: \(reason)") }
 
         let session = "faultline-\(getpid())-\(UUID().uuidString.prefix(6))"
         self.session = session
-        self.directory = directory
+        self.destination = destination
         let teardown = Teardown(session: session)
         self.teardown = teardown
         // From here on a signal that ends the process stops what this started.
@@ -78,15 +121,32 @@ public final class LTTngRecording {
             case .success(let loaded): sink = loaded
             case .failure(let reason): throw Unavailable(description: "--lttng: \(reason)")
             }
-            // All checked: the earlier trace goes now, and the directory is marked.
-            try LTTngTraceDirectory.prepare(directory, replacing: earlier, session: session)
+            let output: [String]
+            switch destination {
+            case .directory(let directory):
+                // All checked: the earlier trace goes now, and the directory is marked.
+                try LTTngTraceDirectory.prepare(directory, replacing: earlier, session: session)
+                output = ["--output=\(directory)"]
+            case .relay(let relay):
+                // A live session: its trace can be read back from the relay's
+                // live port while the session exists, from any machine.
+                output = ["--live", "--set-url=\(relay.url)"]
+            }
             try teardown.step {
                 teardown.sessionMayExist = true
-                try Self.require("lttng", ["create", session, "--output=\(directory)"])
+                try Self.require("lttng", ["create", session] + output)
+            }
+            // A relay that goes away leaves the buffers full: an event waits
+            // so long, then is discarded (and the run fails), rather than
+            // for ever.
+            let blockingTimeout: String
+            switch destination {
+            case .directory: blockingTimeout = "inf"
+            case .relay: blockingTimeout = String(Int(Limits.relayBlocking * 1_000_000))
             }
             for arguments in [
                 [
-                    "enable-channel", "--session=\(session)", "--userspace", "--blocking-timeout=inf", "--subbuf-size=4M", "--num-subbuf=8",
+                    "enable-channel", "--session=\(session)", "--userspace", "--blocking-timeout=\(blockingTimeout)", "--subbuf-size=4M", "--num-subbuf=8",
                     "blocking",
                 ],
                 ["enable-event", "--session=\(session)", "--userspace", "--channel=blocking", "faultline:*"],
@@ -95,7 +155,22 @@ public final class LTTngRecording {
             ] {
                 try teardown.step { try Self.require("lttng", arguments) }
             }
+            if case .relay(let relay) = destination {
+                // A live reader sees what is traced after it attached: it
+                // attaches now, before the run traces anything.
+                try teardown.step {
+                    teardown.reader = try LTTngLiveReader(
+                        relay: relay, session: session, processID: getpid(), babeltrace: Self.find("babeltrace2") ?? "babeltrace2")
+                }
+            }
             try Self.waitUntilEnabled(sink)
+            if case .relay(let relay) = destination {
+                watch = LTTngRelayWatch(relay: relay) {
+                    // Its events would each wait for room, then be
+                    // discarded: stopped, the tracepoints are off.
+                    _ = try? teardown.step { try Self.command("lttng", ["stop", session], limit: .total(Limits.flush)) }
+                }
+            }
         } catch {
             tearDown()
             throw error
@@ -108,40 +183,52 @@ public final class LTTngRecording {
     /// process's events; throws when events were discarded, or when
     /// babeltrace2 fails or stalls.
     public func finish() throws -> [String: Counters] {
+        let lost = watch?.stop()
+        watch = nil
         let stop = try teardown.step { try Self.command("lttng", ["stop", session], limit: .total(Limits.flush)) }
-        tearDown()
+        // Destroyed, a live session ends: its reader reads to the end.
+        teardown.perform()
+        defer { tearDown() }
+        if let lost, case .relay(let relay) = destination {
+            throw Unavailable(
+                description: "--lttng-relay \(relay.url) stopped answering during the run (\(lost)); tracing stopped then, and the trace is incomplete")
+        }
         if stop.output.contains("discarded") {
             throw Unavailable(description: "LTTng discarded events: \(Self.oneLine(stop.output))")
         }
-        // Streamed: a trace of a full run holds millions of events.
-        var counters = TraceCounters(processID: getpid())
-        var pending = Data()
+        switch destination {
+        case .directory(let directory): return try Self.read(directory)
+        case .relay:
+            guard let reader = teardown.reader else { throw Unavailable(description: "--lttng-relay: the live reader was stopped") }
+            return try reader.finish()
+        }
+    }
+
+    /// Reads the trace in `directory` back with babeltrace2: streamed, as a
+    /// trace of a full run holds millions of events.
+    private static func read(_ directory: String) throws -> [String: Counters] {
+        let stream = TraceTextStream(processID: getpid())
         let status: Int32
         do {
             status = try BoundedCommand.run(
-                Self.find("babeltrace2") ?? "babeltrace2", [directory], limit: .silence(Limits.traceSilence),
-                output: .stream { chunk in
-                    pending.append(chunk)
-                    guard let last = pending.lastIndex(of: 0x0A) else { return }
-                    let text = String(decoding: pending[pending.startIndex..<last], as: UTF8.self)
-                    for line in text.split(separator: "\n") { counters.consume(line) }
-                    pending = Data(pending[(last + 1)...])
-                }
+                find("babeltrace2") ?? "babeltrace2", [directory], limit: .silence(Limits.traceSilence), output: .stream { stream.append($0) }
             ).status
         } catch let error as BoundedCommand.TimedOut {
-            throw Unavailable(description: "--lttng: babeltrace2 \(directory) printed nothing for \(Self.seconds(error.limit.seconds)); stopped")
+            throw Unavailable(description: "--lttng: babeltrace2 \(directory) printed nothing for \(seconds(error.limit.seconds)); stopped")
         } catch let error as BoundedCommand.SpawnFailed {
             throw Unavailable(description: "--lttng: \(error.description)")
         }
-        if !pending.isEmpty { counters.consume(Substring(String(decoding: pending, as: UTF8.self))) }
         guard status == 0 else { throw Unavailable(description: "babeltrace2 could not read \(directory)") }
-        return counters.result
+        return stream.finish()
     }
 
-    /// Destroys the session and stops a daemon this started (once; a
-    /// signal's teardown may have done it already).
+    /// Destroys the session, stops a daemon this started (once; a signal's
+    /// teardown may have done it already) and a live reader.
     public func tearDown() {
+        _ = watch?.stop()
+        watch = nil
         teardown.perform()
+        teardown.stopReader()
         registration.remove()
     }
 
@@ -154,6 +241,12 @@ public final class LTTngRecording {
         /// Set under the lock, in a ``step(_:)``.
         var daemon: Int32?
         var sessionMayExist = false
+        /// The live reader of a relay's session.
+        var reader: LTTngLiveReader? {
+            didSet { readerPID = reader?.pid }
+        }
+        /// Its process, for a signal's teardown.
+        private var readerPID: Int32?
         private var done = false
 
         init(session: String) { self.session = session }
@@ -182,7 +275,18 @@ public final class LTTngRecording {
         /// and exit with another status) before it does.
         func performForSignal() {
             lock.lock()
+            // The reader may be reading (outside any step): killed by its
+            // ID, not reaped, as the process ends next.
+            if let readerPID, LTTngRecording.isRunning(readerPID, named: "babeltrace2") { kill(readerPID, SIGKILL) }
             stop(quickly: true)
+        }
+
+        /// Stops the live reader, once the recording is over.
+        func stopReader() {
+            lock.lock()
+            defer { lock.unlock() }
+            reader?.stop()
+            readerPID = nil
         }
 
         /// Under the lock.

@@ -20,6 +20,9 @@ public struct RunSession {
         /// Record with LTTng into this directory (an earlier trace Faultline
         /// made there is replaced; anything else there is refused).
         public var lttngDirectory: String?
+        /// Record with LTTng into this relay instead, as a live session, and
+        /// read the trace back from it (``LTTngRecording/Destination/relay(_:)``).
+        public var lttngRelay: LTTngRelay?
         /// Where to write the last iteration's events as a Chrome/Perfetto trace.
         public var traceEventsPath: String?
         public var jsonPath = "Reports/latest.json"
@@ -43,6 +46,9 @@ public struct RunSession {
         public var droppedEvents: [String]
         /// The trace's directory, with `lttngDirectory`.
         public var traceDirectory: String?
+        /// Where the relay keeps the trace, with `lttngRelay`: under its
+        /// output directory (``LTTngRecording/relayTracePath``).
+        public var relayTracePath: String?
         /// The status of an early stop: 130 after SIGINT, 143 after
         /// SIGTERM, 129 after SIGHUP, 2 when a data set could not be built,
         /// copied or verified (``StopSignals/exitCode``).
@@ -108,9 +114,11 @@ public struct RunSession {
             }
         }
         var recording: LTTngRecording?
-        if let directory = settings.lttngDirectory {
+        let destination = settings.lttngRelay.map(LTTngRecording.Destination.relay)
+            ?? settings.lttngDirectory.map { .directory(URL(fileURLWithPath: $0).path) }
+        if let destination {
             do {
-                recording = try LTTngRecording(directory: URL(fileURLWithPath: directory).path)
+                recording = try LTTngRecording(destination: destination)
             } catch let error as LTTngRecording.Unavailable {
                 throw SettingsError(error.description)
             }
@@ -118,7 +126,7 @@ public struct RunSession {
         defer { recording?.tearDown() }
         switch LTTngSink.load() {
         case .success(let sink): options.sinks.append(sink)
-        case .failure(let reason) where settings.lttngDirectory != nil: throw SettingsError("--lttng: \(reason)")
+        case .failure(let reason) where destination != nil: throw SettingsError("--lttng: \(reason)")
         case .failure: break
         }
         if settings.traceEventsPath != nil { options.keptEvents = 100_000 }
@@ -172,6 +180,7 @@ public struct RunSession {
         }
         return Outcome(
             report: report, traceDisagreements: disagreements, droppedEvents: dropped, traceDirectory: recording?.directory,
+            relayTracePath: recording?.relayTracePath,
             signalExitCode: signals.exitCode, traceEvents: traceEvents, timeline: timeline, sqlLogFailure: sqlLog?.writeFailure)
     }
 }
