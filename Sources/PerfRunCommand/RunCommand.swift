@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PrometheusPublishing
 import Probes
 import Reporting
 import Scenarios
@@ -67,6 +68,13 @@ extension PerfRun {
                     """))
         var whatIf = false
 
+        @Option(help: ArgumentHelp(
+            "After the reports are written, push the run's counters and wall times to this Prometheus Pushgateway (as perf-run publish).",
+            discussion: "A push that fails is exit 2, with the reports kept."))
+        var pushgateway: String?
+
+        @OptionGroup var publishing: PublishOptions
+
         @Flag(help: "Print nothing but errors.")
         var quiet = false
 
@@ -94,6 +102,11 @@ extension PerfRun {
                 throw ValidationError("--sql-log writes the SQL debug log, which needs a level: add --sql-debug 1 to 4")
             }
             _ = try selected()
+            if let pushgateway {
+                _ = try PublishOptions.address(pushgateway)
+            } else if publishing.isGiven {
+                throw ValidationError("--job and --label name what --pushgateway publishes: add --pushgateway URL")
+            }
         }
 
         /// The scenarios named (all when none is), each once: a name given
@@ -180,9 +193,22 @@ extension PerfRun {
                 try console.say("report: \(written.joined(separator: ", "))")
             }
             if let code = outcome.signalExitCode { throw CommandExit(ExitStatus(rawValue: code) ?? .terminated) }
+            if let pushgateway { try publish(outcome.report, to: try PublishOptions.address(pushgateway), console: console) }
             // The reports are written; the log an output of the run lacks is bad output.
             if let failure = outcome.sqlLogFailure { throw failure }
             if !outcome.traceDisagreements.isEmpty || outcome.anyFailed { throw CommandExit(.failure) }
+        }
+
+        /// Pushes the passed scenarios (a run where none passed pushes
+        /// nothing, and says so: its exit code already tells).
+        private func publish(_ report: Report, to gateway: ServerAddress, console: Console) throws {
+            guard report.scenarios.contains(where: { $0.status == .passed }) else {
+                Console.warn("--pushgateway: nothing published: no scenario passed")
+                return
+            }
+            let publication = try publishing.publication(of: report, reportName: "--pushgateway")
+            try publication.push(to: gateway)
+            if !quiet { try console.say(publication.summary(to: gateway)) }
         }
     }
 }

@@ -1,0 +1,4 @@
+import Foundation
+import PrometheusPublishing
+import Reporting
+import Testing
