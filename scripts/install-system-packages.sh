@@ -9,7 +9,7 @@ set -euo pipefail
 
 packages=(libsqlite3-dev pkg-config liblttng-ust-dev lttng-tools babeltrace2)
 case "${1:-}" in
-    --test) packages+=(chromium python3-jsonschema) ;;
+    --test) packages+=(chromium python3-jsonschema prometheus prometheus-pushgateway) ;;
     --bench) packages+=(valgrind binutils) ;;
 esac
 

@@ -77,7 +77,7 @@ enum TrendText {
             lines.append("|" + String(repeating: " --- |", count: header.count))
             for (row, mark) in zip(rows, marks) {
                 let cells = row.enumerated().map { column, cell in
-                    let text = column == 0 ? markdownCode(cell, inTable: true) : escapeMarkdown(cell)
+                    let text = column == 0 ? markdownCode(TerminalText.escape(cell), inTable: true) : escapeMarkdown(cell)
                     return mark[column] ? "**\(text)**" : text
                 }
                 lines.append("| " + cells.joined(separator: " | ") + " |")
