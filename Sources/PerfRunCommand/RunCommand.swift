@@ -161,6 +161,8 @@ extension PerfRun {
             let console = Console(plan: plan)
             var settings = RunSession.Settings()
             settings.tool = PerfRunCommand.tool
+            // The report records the command line, without a Pushgateway's credentials.
+            settings.commandLine = CommandLine.arguments.map(ServerAddress.redactingCredentials)
             settings.options.scale = scale.scale
             settings.options.seed = seed
             settings.options.iterations = iterations

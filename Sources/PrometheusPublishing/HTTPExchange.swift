@@ -30,11 +30,21 @@ public struct ServerAddress: Equatable, Sendable, CustomStringConvertible {
     /// The address without credentials, for messages.
     public var description: String { Self.redacted(url.absoluteString) }
 
+    /// A command-line argument without the credentials of an address in
+    /// it (`http://user:pass@host`, `--pushgateway=http://user:pass@host`):
+    /// what a report records of its command line.
+    public static func redactingCredentials(_ argument: String) -> String {
+        if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+            return String(argument[...equals]) + redacted(String(argument[argument.index(after: equals)...]))
+        }
+        return redacted(argument)
+    }
+
     static func redacted(_ text: String) -> String {
         guard var components = URLComponents(string: text), components.user != nil || components.password != nil else { return text }
         components.user = nil
         components.password = nil
-        return components.string ?? text
+        return components.string ?? "(an address with credentials)"
     }
 
     /// The address with `path` (already percent-encoded) after its own path.
