@@ -29,6 +29,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // Prometheus' exposition format, for `perf-run publish` (PrometheusPublishing only).
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // The C edges.
@@ -96,9 +98,15 @@ let package = Package(
         .target(
             name: "PerfRunCommand",
             dependencies: [
-                "Scenarios", "Reporting", "ObjectGraph", "ModelImport",
+                "Scenarios", "Reporting", "ObjectGraph", "ModelImport", "PrometheusPublishing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // Reports to a Prometheus Pushgateway, and their trend back from
+        // Prometheus' query API (perf-run publish, run --pushgateway, trend).
+        .target(
+            name: "PrometheusPublishing",
+            dependencies: ["Reporting", "Probes", .product(name: "Prometheus", package: "swift-prometheus")]
         ),
         // perf-run itself: the command on the built-in scenarios.
         .executableTarget(name: "PerfRun", dependencies: ["PerfRunCommand", "BuiltInScenarios"]),
@@ -127,6 +135,8 @@ let package = Package(
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "BuiltInScenarios", "Reporting", "ObjectGraph", "Probes", "Faultline", "TestSupport"]),
         // The command line, run as a user runs it.
         .testTarget(name: "PerfRunTests", dependencies: ["Scenarios", "BuiltInScenarios", "Reporting", "PerfRunCommand", "ObjectGraph", "TestSupport"]),
+        // Publishing to a real Pushgateway and reading back from a real Prometheus.
+        .testTarget(name: "PrometheusPublishingTests", dependencies: ["PrometheusPublishing", "Reporting", "TestSupport"]),
         .testTarget(name: "ProbesTests", dependencies: ["Probes", "ObjectGraph", "Scenarios", "BuiltInScenarios", "TestSupport"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]

@@ -77,7 +77,9 @@ struct PerfRun: ParsableCommand {
                 ? "Runs Faultline's performance scenarios and reports what the persistence code did."
                 : "Runs \(tool.name)'s performance scenarios with Faultline and reports what the persistence code did.",
             version: tool == .perfRun ? tool.version : "\(tool.version) (Faultline \(RunReport.toolVersion))",
-            subcommands: [List.self, Run.self, Explain.self, Compare.self, ReportCommand.self, Log.self, ModelCommand.self])
+            subcommands: [
+                List.self, Run.self, Explain.self, Compare.self, ReportCommand.self, Log.self, ModelCommand.self, Publish.self, TrendCommand.self,
+            ])
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PrometheusPublishing
 import Probes
 import Reporting
 import Scenarios
@@ -80,6 +81,13 @@ extension PerfRun {
                     """))
         var whatIf = false
 
+        @Option(help: ArgumentHelp(
+            "After the reports are written, push the run's counters and wall times to this Prometheus Pushgateway (as perf-run publish).",
+            discussion: "A push that fails is exit 2, with the reports kept."))
+        var pushgateway: String?
+
+        @OptionGroup var publishing: PublishOptions
+
         @Flag(help: "Print nothing but errors.")
         var quiet = false
 
@@ -108,6 +116,11 @@ extension PerfRun {
             }
             _ = try relay()
             _ = try selected()
+            if let pushgateway {
+                _ = try PublishOptions.address(pushgateway)
+            } else if publishing.isGiven {
+                throw ValidationError("--job and --label name what --pushgateway publishes: add --pushgateway URL")
+            }
         }
 
         /// The relay `--lttng-relay` names, which needs `--lttng` and rules
@@ -178,6 +191,8 @@ extension PerfRun {
             let console = Console(plan: plan)
             var settings = RunSession.Settings()
             settings.tool = PerfRunCommand.tool
+            // The report records the command line, without a Pushgateway's credentials.
+            settings.commandLine = CommandLine.arguments.map(ServerAddress.redactingCredentials)
             settings.options.scale = scale.scale
             settings.options.seed = seed
             settings.options.iterations = iterations
@@ -214,9 +229,22 @@ extension PerfRun {
                 try console.say("report: \(written.joined(separator: ", "))")
             }
             if let code = outcome.signalExitCode { throw CommandExit(ExitStatus(rawValue: code) ?? .terminated) }
+            if let pushgateway { try publish(outcome.report, to: try PublishOptions.address(pushgateway), console: console) }
             // The reports are written; the log an output of the run lacks is bad output.
             if let failure = outcome.sqlLogFailure { throw failure }
             if !outcome.traceDisagreements.isEmpty || outcome.anyFailed { throw CommandExit(.failure) }
+        }
+
+        /// Pushes the passed scenarios (a run where none passed pushes
+        /// nothing, and says so: its exit code already tells).
+        private func publish(_ report: Report, to gateway: ServerAddress, console: Console) throws {
+            guard report.scenarios.contains(where: { $0.status == .passed }) else {
+                Console.warn("--pushgateway: nothing published: no scenario passed")
+                return
+            }
+            let publication = try publishing.publication(of: report, reportName: "--pushgateway")
+            try publication.push(to: gateway)
+            if !quiet { try console.say(publication.summary(to: gateway)) }
         }
     }
 }
