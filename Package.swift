@@ -25,10 +25,20 @@ let package = Package(
         .library(name: "PerfRunCommand", targets: ["PerfRunCommand"]),
         // The LTTng-UST probes, loaded by perf-run at run time when present.
         .library(name: "FaultlineTracepointProvider", type: .dynamic, targets: ["FaultlineTracepointProvider"]),
+        // Bridges for server applications, each on its own: the events as
+        // swift-log records, swift-metrics counters and timers, and
+        // swift-distributed-tracing spans (docs/bridges.md).
+        .library(name: "FaultlineLogging", targets: ["FaultlineLogging"]),
+        .library(name: "FaultlineMetrics", targets: ["FaultlineMetrics"]),
+        .library(name: "FaultlineTracing", targets: ["FaultlineTracing"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // Only the server bridges use these.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         // The C edges.
@@ -122,6 +132,21 @@ let package = Package(
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "BuiltInScenarios", "Reporting", "ObjectGraph", "Probes", "Faultline", "TestSupport"]),
         // The command line, run as a user runs it.
         .testTarget(name: "PerfRunTests", dependencies: ["Scenarios", "BuiltInScenarios", "Reporting", "PerfRunCommand", "ObjectGraph", "TestSupport"]),
+        // The server bridges: a sink each, on Probes and one library.
+        .target(name: "FaultlineLogging", dependencies: ["Probes", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "FaultlineMetrics", dependencies: ["Probes", .product(name: "CoreMetrics", package: "swift-metrics")]),
+        .target(name: "FaultlineTracing", dependencies: ["Probes", .product(name: "Tracing", package: "swift-distributed-tracing")]),
+        .testTarget(
+            name: "BridgesTests",
+            dependencies: [
+                "FaultlineLogging", "FaultlineMetrics", "FaultlineTracing", "Probes", "ObjectGraph",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ]
+        ),
         .testTarget(name: "ProbesTests", dependencies: ["Probes", "ObjectGraph", "Scenarios", "BuiltInScenarios", "TestSupport"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
