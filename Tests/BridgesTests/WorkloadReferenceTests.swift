@@ -2,8 +2,8 @@ import ObjectGraph
 import Probes
 import Testing
 
-/// What the workload's statements are, from a collector: the reference the
-/// bridges' per-statement figures are checked against.
+/// The workload's counters and statements, from the recorder and a
+/// collector: the reference the bridges' figures are checked against.
 @Suite struct WorkloadReferenceTests {
     @Test func theWorkloadsEventsAreTheOnesTheBridgeTestsCount() throws {
         let path = try BridgeWorkload.populate()
@@ -28,6 +28,11 @@ import Testing
             if case .sql(let e) = event { return "\(StatementSummary(e.shape).summary) [\(e.purpose)]" }
             return nil
         }
-        print(statements)
+        #expect(statements == [
+            "BEGIN [transaction]", "SELECT Selfie [fetch Selfie]", "SELECT Person_selfies [relationship fault Selfie.people]",
+            "SELECT Person [fault]", "SELECT Person [fault]", "SELECT Person_selfies [relationship fault Selfie.people]",
+            "BEGIN [transaction]", "UPDATE Selfie [save]", "COMMIT [transaction]", "COMMIT [transaction]", "BEGIN [transaction]",
+            "SELECT Person [count Person]", "BEGIN [transaction]", "UPDATE Selfie [batch]", "COMMIT [transaction]",
+        ])
     }
 }
