@@ -116,7 +116,11 @@ let package = Package(
         // The probes-cost workload (make bench-probes, the LTTng test).
         .executableTarget(
             name: "FaultlineBench",
-            dependencies: ["ObjectGraph", "Probes", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "ObjectGraph", "Probes", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // The server bridges, measured as sinks like the others.
+                "FaultlineLogging", "FaultlineMetrics", "FaultlineTracing",
+            ]
         ),
 
         .testTarget(
