@@ -1,5 +1,6 @@
 import Logging
 import Probes
+import Synchronization
 
 /// The SQL debug log as swift-log records: a sink that hands each statement,
 /// fetch, fault, save and batch request to a `Logger`, with its figures as
@@ -22,9 +23,12 @@ import Probes
 /// above: swift-log asks libraries to keep to `debug` and `trace` for what
 /// the caller can learn otherwise (a failed save throws).
 ///
-/// The sink asks the logger before anything is built: with the logger's
-/// level above a record's, `isEnabled` says no and the engine builds no
-/// event, so a logger at `info` costs one check per event.
+/// The sink decides before anything is built: with the level above a
+/// record's, `isEnabled` says no and the engine builds no event, so a
+/// logger at `info` costs one check per event. The level is the logger's
+/// when the sink is made, kept by the sink (reading a `Logger`'s level
+/// through its handler costs more than the check): change it with
+/// ``logLevel``, at any time, from any thread.
 ///
 /// ```swift
 /// var logger = Logger(label: "app.db")
@@ -32,8 +36,12 @@ import Probes
 /// configuration.sinks = [LoggingSink(logger: logger)]   // SQL debug level 1
 /// ```
 public final class LoggingSink: EventSink {
-    /// The logger the records go to.
+    /// The logger the records go to, as it was given.
     public let logger: Logger
+    /// The logger with its level at `trace`: the sink filters, by ``logLevel``.
+    private let output: Logger
+    /// ``logLevel``, as the index of a `Logger.Level` (`trace` 0 … `critical` 6).
+    private let threshold: Atomic<UInt8>
     /// What is logged, as `--sql-debug` says it: 1 to 4.
     public let sqlDebugLevel: Int
     /// The level of statement and annotation records:
@@ -47,9 +55,25 @@ public final class LoggingSink: EventSink {
     ///   - sqlDebugLevel: 1 to 4 (clamped), as `--sql-debug`.
     public init(logger: Logger, sqlDebugLevel: Int = 1) {
         self.logger = logger
+        var output = logger
+        output.logLevel = .trace
+        self.output = output
+        threshold = Atomic(Self.index(logger.logLevel))
         self.sqlDebugLevel = min(4, max(1, sqlDebugLevel))
         self.recordLevel = Self.logLevel(forSQLDebugLevel: self.sqlDebugLevel)
     }
+
+    /// The level records must reach to be logged: the logger's when the
+    /// sink was made, until changed here (`debug` turns SQL debug level 1's
+    /// records on, `info` turns them off again).
+    public var logLevel: Logger.Level {
+        get { Self.levels[Int(threshold.load(ordering: .relaxed))] }
+        set { threshold.store(Self.index(newValue), ordering: .relaxed) }
+    }
+
+    private static let levels: [Logger.Level] = [.trace, .debug, .info, .notice, .warning, .error, .critical]
+
+    private static func index(_ level: Logger.Level) -> UInt8 { rank(level) }
 
     /// A sink at the SQL debug level that the logger's level shows
     /// (``sqlDebugLevel(for:)``), or nil when it shows none (`info` and above).
@@ -76,9 +100,23 @@ public final class LoggingSink: EventSink {
         }
     }
 
-    /// Whether the logger lets records at `level` through now.
+    /// Whether records at `level` are logged now.
     @inline(__always)
-    private func shows(_ level: Logger.Level) -> Bool { logger.logLevel <= level }
+    private func shows(_ level: Logger.Level) -> Bool { threshold.load(ordering: .relaxed) <= Self.rank(level) }
+
+    /// A level's index, without a search.
+    @inline(__always)
+    private static func rank(_ level: Logger.Level) -> UInt8 {
+        switch level {
+        case .trace: 0
+        case .debug: 1
+        case .info: 2
+        case .notice: 3
+        case .warning: 4
+        case .error: 5
+        case .critical: 6
+        }
+    }
 
     public func isEnabled(_ kind: EventKind) -> Bool {
         switch kind {
@@ -259,7 +297,7 @@ public final class LoggingSink: EventSink {
     /// of the record are the event's call site).
     private func record(_ level: Logger.Level, _ message: Logger.Message, _ metadata: Logger.Metadata, at site: CallSite) {
         let site = site.resolved
-        logger.log(
+        output.log(
             level: level, message, metadata: metadata, source: Self.source, file: site.file, function: "",
             line: UInt(max(0, site.line)))
     }

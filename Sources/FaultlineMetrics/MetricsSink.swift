@@ -31,10 +31,12 @@ public final class MetricsSink: EventSink, @unchecked Sendable {
     private let lock = PlainLock()
     @exclusivity(unchecked) private var entities: [String: EntityMetrics] = [:]
     /// The entity of the previous fault: a loop faults one entity after
-    /// another, and comparing names costs less than hashing one.
-    @exclusivity(unchecked) private var lastEntity: EntityMetrics?
-    /// Statement metrics by shape number (numbers are small and dense).
-    @exclusivity(unchecked) private var shapes: [StatementMetrics?] = []
+    /// another, and comparing names costs less than hashing one. Unretained
+    /// (`entities` keeps it): handing it out costs no reference counting.
+    @exclusivity(unchecked) private var lastEntity: Unmanaged<EntityMetrics>?
+    /// Statement metrics by shape number (numbers are small and dense),
+    /// unretained (`statements` keeps them).
+    @exclusivity(unchecked) private var shapes: [Unmanaged<StatementMetrics>?] = []
     /// Statement metrics by kind and table, shared by the shapes that have them.
     @exclusivity(unchecked) private var statements: [StatementKey: StatementMetrics] = [:]
     @exclusivity(unchecked) private var fetches: [FetchKey: TimedCounter] = [:]
@@ -112,7 +114,15 @@ public final class MetricsSink: EventSink, @unchecked Sendable {
 
     @inline(__always)
     private func countFault(entity: String, source: FaultSource, missReason: CacheMissReason?, durationNanoseconds: UInt64) {
-        let metrics = self.metrics(of: entity)
+        self.metrics(of: entity)._withUnsafeGuaranteedRef { metrics in
+            Self.count(source, missReason, durationNanoseconds, metrics)
+        }
+    }
+
+    @inline(__always)
+    private static func count(
+        _ source: FaultSource, _ missReason: CacheMissReason?, _ durationNanoseconds: UInt64, _ metrics: EntityMetrics
+    ) {
         switch source {
         case .rowCache:
             metrics.faults.rowCache.increment(by: 1)
@@ -127,7 +137,7 @@ public final class MetricsSink: EventSink, @unchecked Sendable {
     }
 
     private func count(_ e: RelationshipFaultEvent) {
-        let metrics = self.metrics(of: e.entity)
+        let metrics = self.metrics(of: e.entity).takeUnretainedValue()
         switch e.source {
         case .rowCache: metrics.relationshipFaults.rowCache.increment(by: 1)
         case .database:
@@ -140,23 +150,25 @@ public final class MetricsSink: EventSink, @unchecked Sendable {
     /// The metrics of `entity`: the previous fault's when it is the same
     /// entity, else from the table (made the first time).
     @inline(__always)
-    private func metrics(of entity: String) -> EntityMetrics {
+    private func metrics(of entity: String) -> Unmanaged<EntityMetrics> {
         lock.withLock {
-            if let last = lastEntity, last.name == entity { return last }
+            if let last = lastEntity, last._withUnsafeGuaranteedRef({ $0.name == entity }) { return last }
             return lookUp(entity)
         }
     }
 
     /// Under the lock.
-    private func lookUp(_ entity: String) -> EntityMetrics {
+    private func lookUp(_ entity: String) -> Unmanaged<EntityMetrics> {
+        let metrics: EntityMetrics
         if let known = entities[entity] {
-            lastEntity = known
-            return known
+            metrics = known
+        } else {
+            metrics = EntityMetrics(entity, prefix: prefix, factory: factory)
+            entities[entity] = metrics
         }
-        let made = EntityMetrics(entity, prefix: prefix, factory: factory)
-        entities[entity] = made
-        lastEntity = made
-        return made
+        let unretained = Unmanaged.passUnretained(metrics)
+        lastEntity = unretained
+        return unretained
     }
 
     // MARK: Statements
@@ -172,18 +184,21 @@ public final class MetricsSink: EventSink, @unchecked Sendable {
 
     @inline(__always)
     private func count(_ parts: StatementParts, texts: () -> StatementTexts) {
-        let metrics = lock.withLock { () -> StatementMetrics? in
+        let known = lock.withLock { () -> Unmanaged<StatementMetrics>? in
             parts.shapeID >= 0 && parts.shapeID < shapes.count ? shapes[parts.shapeID] : nil
-        } ?? statementMetrics(shapeID: parts.shapeID, shape: texts().shape)
-        metrics.count.increment(by: 1)
-        if parts.rowsReturned > 0 { metrics.rowsRead.increment(by: parts.rowsReturned) }
-        if parts.rowsChanged > 0 { metrics.rowsWritten.increment(by: parts.rowsChanged) }
-        metrics.duration.recordNanoseconds(Int64(clamping: parts.durationNanoseconds))
+        }
+        let metrics = known ?? statementMetrics(shapeID: parts.shapeID, shape: texts().shape)
+        metrics._withUnsafeGuaranteedRef { metrics in
+            metrics.count.increment(by: 1)
+            if parts.rowsReturned > 0 { metrics.rowsRead.increment(by: parts.rowsReturned) }
+            if parts.rowsChanged > 0 { metrics.rowsWritten.increment(by: parts.rowsChanged) }
+            metrics.duration.recordNanoseconds(Int64(clamping: parts.durationNanoseconds))
+        }
     }
 
     /// The metrics of a shape seen for the first time: its kind and table
     /// read from the text once, and kept by its number.
-    private func statementMetrics(shapeID: Int, shape: String) -> StatementMetrics {
+    private func statementMetrics(shapeID: Int, shape: String) -> Unmanaged<StatementMetrics> {
         let summary = StatementSummary(shape)
         let key = StatementKey(kind: summary.kind, table: summary.table ?? "")
         return lock.withLock {
@@ -194,11 +209,12 @@ public final class MetricsSink: EventSink, @unchecked Sendable {
                 metrics = StatementMetrics(key, prefix: prefix, factory: factory)
                 statements[key] = metrics
             }
+            let unretained = Unmanaged.passUnretained(metrics)
             if shapeID >= 0, shapeID < 1 << 20 {
                 if shapeID >= shapes.count { shapes.append(contentsOf: repeatElement(nil, count: shapeID + 1 - shapes.count)) }
-                shapes[shapeID] = metrics
+                shapes[shapeID] = unretained
             }
-            return metrics
+            return unretained
         }
     }
 

@@ -85,7 +85,21 @@ import Testing
         #expect(sink.details.isEmpty)
         #expect(sink.possibleDetails == .all.subtracting(.contextChanges))
         let path = try BridgeWorkload.populate()
-        try BridgeWorkload.run(try BridgeWorkload.store(path, sinks: [sink]))
+        let store = try BridgeWorkload.store(path, sinks: [sink])
+        try BridgeWorkload.run(store)
+        #expect(handler.entries.isEmpty)
+
+        // Turned on for a while (level 4's records are at trace), and off again.
+        sink.logLevel = .debug
+        #expect(!sink.isEnabled(.sql))
+        sink.logLevel = .trace
+        #expect(sink.isEnabled(.sql) && sink.details == [.sqlArguments, .objectValues, .queryPlans])
+        try BridgeWorkload.run(store)
+        #expect(handler.entries.count > 0)
+        #expect(handler.entries.allSatisfy { $0.level == .trace })  // level 4's records
+        handler.clear()
+        sink.logLevel = .info
+        try BridgeWorkload.run(store)
         #expect(handler.entries.isEmpty)
     }
 
