@@ -168,17 +168,17 @@ public final class LoggingSink: EventSink {
     private func logStatement(_ parts: StatementParts, _ texts: StatementTexts) {
         var metadata: Logger.Metadata = [
             "sql.shape": .string(texts.shape),
-            "sql.duration": .string(SQLDebugLogFormat.seconds(parts.durationNanoseconds)),
+            "sql.duration": .stringConvertible(Seconds(parts.durationNanoseconds)),
             "sql.rows": .stringConvertible(parts.rowsReturned),
             "sql.changed": .stringConvertible(parts.rowsChanged),
             "sql.purpose": .string(texts.purpose),
-            "call_site": .string(texts.callSite.description),
+            "call_site": .stringConvertible(texts.callSite),
         ]
         if parts.fullScanSteps > 0 { metadata["sql.scanned"] = .stringConvertible(parts.fullScanSteps) }
         if parts.sorts > 0 { metadata["sql.sorts"] = .stringConvertible(parts.sorts) }
         if sqlDebugLevel >= 2, !texts.arguments.isEmpty { metadata["sql.arguments"] = .string(texts.arguments) }
         if sqlDebugLevel >= 4, let plan = texts.queryPlan { metadata["sql.plan"] = .array(plan.map { .string($0) }) }
-        record(recordLevel, Logger.Message(stringLiteral: Self.oneLine(texts.sql)), metadata, at: texts.callSite)
+        record(recordLevel, Logger.Message(stringLiteral: texts.sql), metadata, at: texts.callSite)
     }
 
     // MARK: Faults
@@ -187,13 +187,13 @@ public final class LoggingSink: EventSink {
         let level = e.source == .database ? recordLevel : .trace
         guard shows(level) else { return }
         var metadata: Logger.Metadata = [
-            "fault.object": .string(e.objectID),
+            "fault.object": .stringConvertible(ObjectName(entity: e.entity, primaryKey: e.primaryKey)),
             "fault.source": .string(e.source.rawValue),
-            "fault.duration": .string(SQLDebugLogFormat.seconds(e.durationNanoseconds)),
-            "call_site": .string(e.callSite.description),
+            "fault.duration": .stringConvertible(Seconds(e.durationNanoseconds)),
+            "call_site": .stringConvertible(e.callSite),
         ]
         if let reason = e.missReason { metadata["fault.miss"] = .string(reason.rawValue) }
-        if let origin = e.origin { metadata["fault.origin"] = .string(Self.describe(origin)) }
+        if let origin = e.origin { metadata["fault.origin"] = .stringConvertible(OriginText(origin: origin)) }
         if sqlDebugLevel >= 3, let values = e.values { metadata["fault.values"] = .string(values) }
         record(level, "fault", metadata, at: e.callSite)
     }
@@ -220,16 +220,16 @@ public final class LoggingSink: EventSink {
         let level = e.source == .database ? recordLevel : .trace
         guard shows(level) else { return }
         var metadata: Logger.Metadata = [
-            "fault.object": .string(e.objectID),
+            "fault.object": .stringConvertible(ObjectName(entity: e.entity, primaryKey: e.primaryKey)),
             "fault.relationship": .string(e.relationship),
             "fault.destinations": .stringConvertible(e.destinationCount),
             "fault.destination_entity": .string(e.destinationEntity),
             "fault.source": .string(e.source.rawValue),
-            "fault.duration": .string(SQLDebugLogFormat.seconds(e.durationNanoseconds)),
-            "call_site": .string(e.callSite.description),
+            "fault.duration": .stringConvertible(Seconds(e.durationNanoseconds)),
+            "call_site": .stringConvertible(e.callSite),
         ]
         if let reason = e.missReason { metadata["fault.miss"] = .string(reason.rawValue) }
-        if let origin = e.origin { metadata["fault.origin"] = .string(Self.describe(origin)) }
+        if let origin = e.origin { metadata["fault.origin"] = .stringConvertible(OriginText(origin: origin)) }
         record(level, "relationship fault", metadata, at: e.callSite)
     }
 
@@ -240,8 +240,8 @@ public final class LoggingSink: EventSink {
             "fetch.entity": .string(e.entity),
             "fetch.result_type": .string(e.resultType),
             "fetch.result_count": .stringConvertible(e.resultCount),
-            "fetch.duration": .string(SQLDebugLogFormat.seconds(e.durationNanoseconds)),
-            "call_site": .string(e.callSite.description),
+            "fetch.duration": .stringConvertible(Seconds(e.durationNanoseconds)),
+            "call_site": .stringConvertible(e.callSite),
         ]
         if !e.predicate.isEmpty { metadata["fetch.predicate"] = .string(e.predicate) }
         if !e.sort.isEmpty { metadata["fetch.sort"] = .string(e.sort) }
@@ -259,8 +259,8 @@ public final class LoggingSink: EventSink {
             "save.inserted": .stringConvertible(e.inserted),
             "save.updated": .stringConvertible(e.updated),
             "save.deleted": .stringConvertible(e.deleted),
-            "save.duration": .string(SQLDebugLogFormat.seconds(e.durationNanoseconds)),
-            "call_site": .string(e.callSite.description),
+            "save.duration": .stringConvertible(Seconds(e.durationNanoseconds)),
+            "call_site": .stringConvertible(e.callSite),
         ]
         if !e.success { metadata["save.error"] = .string(e.error) }
         record(recordLevel, e.success ? "save" : "save failed", metadata, at: e.callSite)
@@ -271,8 +271,8 @@ public final class LoggingSink: EventSink {
             "batch.kind": .string(e.kind),
             "batch.entity": .string(e.entity),
             "batch.rows": .stringConvertible(e.rowsAffected),
-            "batch.duration": .string(SQLDebugLogFormat.seconds(e.durationNanoseconds)),
-            "call_site": .string(e.callSite.description),
+            "batch.duration": .stringConvertible(Seconds(e.durationNanoseconds)),
+            "call_site": .stringConvertible(e.callSite),
         ]
         record(recordLevel, "batch \(e.kind)", metadata, at: e.callSite)
     }
@@ -286,7 +286,7 @@ public final class LoggingSink: EventSink {
             "prefetch.prefetched": .stringConvertible(usage.prefetched),
             "prefetch.read": .stringConvertible(usage.read),
             "prefetch.context": .string(e.context),
-            "call_site": .string(usage.callSite.description),
+            "call_site": .stringConvertible(usage.callSite),
         ]
         record(recordLevel, "prefetch usage", metadata, at: usage.callSite)
     }
@@ -302,15 +302,31 @@ public final class LoggingSink: EventSink {
             line: UInt(max(0, site.line)))
     }
 
-    /// `fetch 12 of Post at Blog/Blog.swift:70 through author`.
-    static func describe(_ origin: FaultOrigin) -> String {
+}
+
+/// A duration as the SQL debug log writes it (`0.000123s`), formatted only
+/// when a handler writes the record.
+struct Seconds: CustomStringConvertible, Sendable {
+    let nanoseconds: UInt64
+    init(_ nanoseconds: UInt64) { self.nanoseconds = nanoseconds }
+    var description: String { SQLDebugLogFormat.seconds(nanoseconds) }
+}
+
+/// An object as `Entity/pN`, formatted only when a handler writes the record.
+struct ObjectName: CustomStringConvertible, Sendable {
+    let entity: String
+    let primaryKey: Int64
+    var description: String { "\(entity)/p\(primaryKey)" }
+}
+
+/// Where a lazily loaded object came from: `fetch 12 of Post at
+/// Blog/Blog.swift:70 through author`, formatted only when a handler writes
+/// the record.
+struct OriginText: CustomStringConvertible, Sendable {
+    let origin: FaultOrigin
+    var description: String {
         var text = "fetch \(origin.execution) of \(origin.fetchEntity) at \(origin.fetchSite)"
         if !origin.keyPath.isEmpty { text += " through \(origin.keyPath)" }
         return text
-    }
-
-    private static func oneLine(_ text: String) -> String {
-        guard text.contains(where: { $0 == "\n" || $0 == "\r" }) else { return text }
-        return text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).joined(separator: " ")
     }
 }
