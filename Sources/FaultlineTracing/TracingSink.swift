@@ -188,7 +188,7 @@ public final class TracingSink: EventSink, @unchecked Sendable {
             }
         }
         counts.write(into: &all)
-        span.attributes = all
+        if span.isRecording { span.attributes = all }
         if case .save(let e) = operation, !e.success {
             span.recordError(SaveFailure(description: e.error), attributes: [:], at: clock.instant(start &+ duration))
             span.setStatus(SpanStatus(code: .error, message: e.error))
@@ -249,7 +249,7 @@ public final class TracingSink: EventSink, @unchecked Sendable {
         }
         guard let counts, !counts.isEmpty else { return }
         if let current = tracer.activeSpan(identifiedBy: ambient) {
-            current.updateAttributes { counts.add(to: &$0) }
+            if current.isRecording { current.updateAttributes { counts.add(to: &$0) } }
             return
         }
         let span = tracer.startSpan("faults", context: ambient, ofKind: .internal, at: clock.instant(counts.start))
@@ -262,21 +262,32 @@ public final class TracingSink: EventSink, @unchecked Sendable {
 
     private func emit(_ statement: PendingStatement, parent: ServiceContext, clock: InstantClock) {
         let span = tracer.startSpan(statement.summary.summary, context: parent, ofKind: .client, at: clock.instant(statement.start))
-        var attributes = SpanAttributes()
-        attributes["db.system.name"] = "sqlite"
-        attributes["db.system"] = "sqlite"
-        attributes["db.query.text"] = statement.shape
-        attributes["db.query.summary"] = statement.summary.summary
-        attributes["db.operation.name"] = statement.summary.operation
-        if let table = statement.summary.table { attributes["db.collection.name"] = table }
-        attributes["db.response.returned_rows"] = statement.rowsReturned
-        attributes["faultline.rows_changed"] = statement.rowsChanged
-        attributes["faultline.purpose"] = statement.purpose
-        if statement.fullScanSteps > 0 { attributes["faultline.full_scan_steps"] = statement.fullScanSteps }
-        Self.add(statement.callSite, to: &attributes)
-        span.attributes = attributes
+        // A span the tracer does not record (not sampled) gets no attributes.
+        guard span.isRecording else { return span.end(at: clock.instant(statement.start &+ statement.durationNanoseconds)) }
+        // Made in one dictionary of the right size: set one by one, the
+        // attributes grew their table several times per span.
+        let site = statement.callSite.resolved
+        var values: [String: SpanAttribute] = [
+            "db.system.name": Self.sqlite, "db.system": Self.sqlite,
+            "db.query.text": .string(statement.shape),
+            "db.query.summary": .string(statement.summary.summary),
+            "db.operation.name": .string(statement.summary.operation),
+            "db.response.returned_rows": .int64(Int64(statement.rowsReturned)),
+            "faultline.rows_changed": .int64(Int64(statement.rowsChanged)),
+            "faultline.purpose": .string(statement.purpose),
+            "code.file.path": .string(site.file), "code.line.number": .int64(Int64(site.line)),
+        ]
+        if let table = statement.summary.table { values["db.collection.name"] = .string(table) }
+        if statement.fullScanSteps > 0 { values["faultline.full_scan_steps"] = .int64(Int64(statement.fullScanSteps)) }
+        if site == .unknown {
+            values["code.file.path"] = nil
+            values["code.line.number"] = nil
+        }
+        span.attributes = SpanAttributes(values)
         span.end(at: clock.instant(statement.start &+ statement.durationNanoseconds))
     }
+
+    private static let sqlite = SpanAttribute.string("sqlite")
 
     private static func describe(_ operation: Operation) -> (String, SpanAttributes) {
         var attributes = SpanAttributes()

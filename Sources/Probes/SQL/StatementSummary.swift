@@ -7,39 +7,39 @@
 public struct StatementSummary: Sendable, Hashable {
     /// `SELECT`, `INSERT`, `UPDATE`, `DELETE`, `BEGIN`, `COMMIT`, … (the
     /// first keyword, upper-cased); "" for an empty text.
-    public var operation: String
+    public let operation: String
     /// The table, unquoted: an entity's table (named after its inheritance
     /// root), a join table or one of the store's own; nil when the
     /// statement names none (BEGIN, COMMIT) or it is not found.
-    public var table: String?
+    public let table: String?
+
+    /// OpenTelemetry's `db.query.summary` (and a span's name): `SELECT
+    /// Item`, or the operation alone.
+    public let summary: String
+    /// The operation in lower case (`select`, `begin`), for metric
+    /// dimensions.
+    public let kind: String
 
     public init(operation: String, table: String?) {
         self.operation = operation
         self.table = table
+        summary = table.map { "\(operation) \($0)" } ?? operation
+        kind = operation.lowercased()
     }
 
     /// The summary of a statement's text or shape.
     public init(_ sql: String) {
         let words = StatementWords(sql)
-        operation = words.first.map { $0.uppercased() } ?? ""
-        switch operation {
-        case "SELECT", "DELETE": table = words.identifier(after: "FROM")
-        case "INSERT", "REPLACE": table = words.identifier(after: "INTO")
-        case "UPDATE": table = words.identifierAfterFirstWord()
-        default: table = nil
-        }
+        let operation = words.first.map { $0.uppercased() } ?? ""
+        let table: String? =
+            switch operation {
+            case "SELECT", "DELETE": words.identifier(after: "FROM")
+            case "INSERT", "REPLACE": words.identifier(after: "INTO")
+            case "UPDATE": words.identifierAfterFirstWord()
+            default: nil
+            }
+        self.init(operation: operation, table: table)
     }
-
-    /// OpenTelemetry's `db.query.summary` (and a span's name): `SELECT
-    /// Item`, or the operation alone.
-    public var summary: String {
-        guard let table else { return operation }
-        return "\(operation) \(table)"
-    }
-
-    /// The operation in lower case (`select`, `begin`), for metric
-    /// dimensions.
-    public var kind: String { operation.lowercased() }
 }
 
 /// The words of a statement outside parentheses and string literals, as a
