@@ -19,10 +19,13 @@ import Tracing
 
     /// The same from async code: the current span is carried to the
     /// context's queue, where the body runs.
-    @Test func asyncPerformKeepsTheCurrentSpan() async throws {
+    @Test(arguments: [false, true])
+    func asyncPerformKeepsTheCurrentSpan(withOtherSinks: Bool) async throws {
         let path = try BridgeWorkload.populate()
         let tracer = InMemoryTracer()
-        let store = try BridgeWorkload.store(path, sinks: [TracingSink(tracer: tracer)])
+        // With other sinks, the carrier goes through MultiplexSink.
+        let others: [any EventSink] = withOtherSinks ? [Recorder(), InMemorySink()] : []
+        let store = try BridgeWorkload.store(path, sinks: others + [TracingSink(tracer: tracer)])
         try await tracer.withSpan("request") { _ in try await BridgeWorkload.runAsync(store) }
         try Self.checkUnderARequest(SpanTree(tracer.finishedSpans))
     }
