@@ -58,7 +58,7 @@ public final class LoggingSink: EventSink {
         var output = logger
         output.logLevel = .trace
         self.output = output
-        threshold = Atomic(Self.index(logger.logLevel))
+        threshold = Atomic(Self.rank(logger.logLevel))
         self.sqlDebugLevel = min(4, max(1, sqlDebugLevel))
         self.recordLevel = Self.logLevel(forSQLDebugLevel: self.sqlDebugLevel)
     }
@@ -68,12 +68,11 @@ public final class LoggingSink: EventSink {
     /// records on, `info` turns them off again).
     public var logLevel: Logger.Level {
         get { Self.levels[Int(threshold.load(ordering: .relaxed))] }
-        set { threshold.store(Self.index(newValue), ordering: .relaxed) }
+        set { threshold.store(Self.rank(newValue), ordering: .relaxed) }
     }
 
+    /// The levels by ``rank(_:)``.
     private static let levels: [Logger.Level] = [.trace, .debug, .info, .notice, .warning, .error, .critical]
-
-    private static func index(_ level: Logger.Level) -> UInt8 { rank(level) }
 
     /// A sink at the SQL debug level that the logger's level shows
     /// (``sqlDebugLevel(for:)``), or nil when it shows none (`info` and above).
