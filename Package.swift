@@ -25,12 +25,22 @@ let package = Package(
         .library(name: "PerfRunCommand", targets: ["PerfRunCommand"]),
         // The LTTng-UST probes, loaded by perf-run at run time when present.
         .library(name: "FaultlineTracepointProvider", type: .dynamic, targets: ["FaultlineTracepointProvider"]),
+        // Bridges for server applications, each on its own: the events as
+        // swift-log records, swift-metrics counters and timers, and
+        // swift-distributed-tracing spans (docs/bridges.md).
+        .library(name: "FaultlineLogging", targets: ["FaultlineLogging"]),
+        .library(name: "FaultlineMetrics", targets: ["FaultlineMetrics"]),
+        .library(name: "FaultlineTracing", targets: ["FaultlineTracing"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         // Prometheus' exposition format, for `perf-run publish` (PrometheusPublishing only).
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // Only the server bridges use these.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         // The C edges.
@@ -114,7 +124,11 @@ let package = Package(
         // The probes-cost workload (make bench-probes, the LTTng test).
         .executableTarget(
             name: "FaultlineBench",
-            dependencies: ["ObjectGraph", "Probes", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "ObjectGraph", "Probes", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // The server bridges, measured as sinks like the others.
+                "FaultlineLogging", "FaultlineMetrics", "FaultlineTracing",
+            ]
         ),
 
         .testTarget(
@@ -137,6 +151,21 @@ let package = Package(
         .testTarget(name: "PerfRunTests", dependencies: ["Scenarios", "BuiltInScenarios", "Reporting", "PerfRunCommand", "ObjectGraph", "TestSupport"]),
         // Publishing to a real Pushgateway and reading back from a real Prometheus.
         .testTarget(name: "PrometheusPublishingTests", dependencies: ["PrometheusPublishing", "Reporting", "TestSupport"]),
+        // The server bridges: a sink each, on Probes and one library.
+        .target(name: "FaultlineLogging", dependencies: ["Probes", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "FaultlineMetrics", dependencies: ["Probes", .product(name: "CoreMetrics", package: "swift-metrics")]),
+        .target(name: "FaultlineTracing", dependencies: ["Probes", .product(name: "Tracing", package: "swift-distributed-tracing")]),
+        .testTarget(
+            name: "BridgesTests",
+            dependencies: [
+                "FaultlineLogging", "FaultlineMetrics", "FaultlineTracing", "Probes", "ObjectGraph",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ]
+        ),
         .testTarget(name: "ProbesTests", dependencies: ["Probes", "ObjectGraph", "Scenarios", "BuiltInScenarios", "TestSupport"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
 # Measures what the instrumentation costs on a fault-heavy workload
-# (faultline-bench), four ways:
+# (faultline-bench), these ways:
 #   compiled out   FAULTLINE_NO_INSTRUMENTATION=1 build, no sinks
 #   sinks off      normal build, no sinks
 #   recorder on    normal build, the recorder
 #   LTTng on       normal build, LTTng sink with a session recording
-# The first three by instruction counts (valgrind's callgrind: repeatable on
-# a busy machine). LTTng twice: by instruction counts of the program itself
+#   the server bridges, each alone: FaultlineLogging on a logger at info
+#                  (records filtered out) and at debug (SQL debug level 1),
+#                  FaultlineMetrics, FaultlineTracing, each with a back end
+#                  that drops what it is given (FaultlineBench/BridgeBackends)
+# All but the LTTng session by instruction counts (valgrind's callgrind:
+# repeatable on a busy machine), with the calls to the allocator counted in
+# the same runs. LTTng twice: by instruction counts of the program itself
 # (repeatable, but blind to the consumer daemon and to how fast each
 # instruction runs) and by wall time, in pairs of runs with and without a
 # session, since that is the cost a user sees.
 #
 # Environment: BENCH_OBJECTS (1000), BENCH_ROUNDS (5, callgrind),
-# BENCH_WALL_PAIRS (41), BENCH_WALL_ROUNDS (40), BENCH_EVENTS (the events
-# the session enables, 'faultline:*'; 'faultline:sql' measures one kind).
+# BENCH_WALL_PAIRS (41; 0 skips the timed runs), BENCH_WALL_ROUNDS (40),
+# BENCH_EVENTS (the events the session enables, 'faultline:*';
+# 'faultline:sql' measures one kind).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -73,12 +79,39 @@ session_stop() {
     rm -rf "$work/trace"
 }
 
+# Calls to the allocator (malloc, calloc, realloc, posix_memalign,
+# aligned_alloc, memalign) in a callgrind profile: the sum of the calls
+# recorded to each, from the call lines under its `cfn=` entries.
+allocations() {  # callgrind.out
+    python3 - "$1" <<'PY'
+import re, sys
+names, total, callee = {}, 0, None
+allocators = {"malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign"}
+for line in open(sys.argv[1], errors="replace"):
+    if line.startswith("fn="):
+        m = re.match(r"fn=\((\d+)\) (.*)", line.rstrip("\n"))
+        if m: names[m.group(1)] = m.group(2)
+    elif line.startswith("cfn="):
+        m = re.match(r"cfn=\((\d+)\)(?: (.*))?", line.rstrip("\n"))
+        if m:
+            if m.group(2) is not None: names[m.group(1)] = m.group(2)
+            callee = names.get(m.group(1), "")
+        else:
+            callee = line[4:].strip()
+    elif line.startswith("calls=") and callee is not None:
+        if callee.split("'")[0] in allocators: total += int(line[6:].split()[0])
+        callee = None
+print(total)
+PY
+}
+
 # Instructions of the measured rounds alone: a run of 1 + N rounds minus a
-# run of 1 round, so that start-up and building the data cancel out.
+# run of 1 round, so that start-up and building the data cancel out, and
+# the allocator calls of those rounds (counted the same way). Prints both.
 # Swift's hashing is made deterministic so that dictionary layouts, and so
 # the counts, repeat from run to run.
 instructions() {  # binary sinks [session]
-    local total=()
+    local total=() allocs=()
     for count in 1 $((rounds + 1)); do
         [[ "${3:-}" == session ]] && session_start
         SWIFT_DETERMINISTIC_HASHING=1 LTTNG_UST_ALLOW_BLOCKING=1 valgrind --tool=callgrind \
@@ -89,22 +122,50 @@ instructions() {  # binary sinks [session]
             exit 1
         fi
         total+=("$(callgrind_annotate "$work/out" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')")
+        allocs+=("$(allocations "$work/out")")
     done
-    echo $((total[1] - total[0]))
+    echo $((total[1] - total[0])) $((allocs[1] - allocs[0]))
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.1f%%", (a / b - 1) * 100 }'; }
 
-echo "instruction counts of $rounds rounds (callgrind), $objects objects:"
-base=$(instructions "$work/compiled-out" none)
-printf "  compiled out            %14s\n" "$base"
-off=$(instructions "$work/normal" none)
-printf "  sinks off               %14s  %s\n" "$off" "$(ratio "$off" "$base")"
-recorder=$(instructions "$work/normal" recorder)
-printf "  recorder on             %14s  %s\n" "$recorder" "$(ratio "$recorder" "$base")"
-idle=$(instructions "$work/normal" lttng)
-printf "  LTTng sink, no session  %14s  %s\n" "$idle" "$(ratio "$idle" "$base")"
-traced=$(instructions "$work/normal" lttng session)
+# Per fault fired: each round fires 3 faults per object (a row-cache hit,
+# another after the refresh, a miss after the reset) and one relationship
+# fault.
+faults=$(( (3 * objects + 1) * rounds ))
+per_fault() { awk -v a="$1" -v b="$2" -v n="$faults" 'BEGIN { printf "%+.0f", (a - b) / n }'; }
+per_round() { awk -v a="$1" -v r="$rounds" 'BEGIN { printf "%.0f", a / r }'; }
+
+echo "instruction counts of $rounds rounds (callgrind), $objects objects ($faults faults), allocator calls:"
+read -r base base_allocs < <(instructions "$work/compiled-out" none)
+printf "  compiled out            %14s          %9s allocs\n" "$base" "$base_allocs"
+read -r off off_allocs < <(instructions "$work/normal" none)
+printf "  sinks off               %14s  %6s  %9s allocs\n" "$off" "$(ratio "$off" "$base")" "$off_allocs"
+read -r recorder recorder_allocs < <(instructions "$work/normal" recorder)
+printf "  recorder on             %14s  %6s  %9s allocs\n" "$recorder" "$(ratio "$recorder" "$base")" "$recorder_allocs"
+read -r idle idle_allocs < <(instructions "$work/normal" lttng)
+printf "  LTTng sink, no session  %14s  %6s  %9s allocs\n" "$idle" "$(ratio "$idle" "$base")" "$idle_allocs"
+read -r traced _ < <(instructions "$work/normal" lttng session)
 printf "  LTTng session recording %14s  %s against no session\n" "$traced" "$(ratio "$traced" "$idle")"
+
+# The server bridges, each alone, against the same reference in the same
+# run: instructions per round, the change against compiled out and sinks
+# off, instructions and allocator calls per fault fired beyond sinks off.
+echo "server bridges ($rounds rounds; per round, vs compiled out, vs sinks off, per fault beyond sinks off):"
+printf "  %-24s %12s %12s  %7s  %7s  %9s  %9s\n" "" "instructions" "per round" "vs out" "vs off" "instr/flt" "allocs/flt"
+printf "  %-24s %12s %12s  %7s  %7s\n" "sinks off" "$off" "$(per_round "$off")" "$(ratio "$off" "$base")" "+0.0%"
+for variant in logging-info logging metrics tracing; do
+    case $variant in
+        logging-info) label="logging, logger at info" ;;
+        logging) label="logging, logger at debug" ;;
+        *) label=$variant ;;
+    esac
+    read -r count count_allocs < <(instructions "$work/normal" "$variant")
+    alloc_per_fault=$(awk -v a="$count_allocs" -v b="$off_allocs" -v n="$faults" 'BEGIN { printf "%+.2f", (a - b) / n }')
+    printf "  %-24s %12s %12s  %7s  %7s  %9s  %9s\n" "$label" "$count" "$(per_round "$count")" "$(ratio "$count" "$base")" \
+        "$(ratio "$count" "$off")" "$(per_fault "$count" "$off")" "$alloc_per_fault"
+done
+
+if ((wall_pairs == 0)); then exit 0; fi
 
 # Wall time: pairs of runs, one without a session and one with, in
 # alternating order (ABBA), so that a slow spell of the machine lands on

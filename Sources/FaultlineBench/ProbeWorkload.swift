@@ -23,15 +23,16 @@ struct ProbeWorkload: ParsableCommand {
     @Option(help: "Number of rounds.")
     var rounds = 20
 
-    @Option(help: "Comma-separated sinks: none, recorder, lttng, log.")
+    @Option(help: "Comma-separated sinks: none, recorder, lttng, log, logging (the swift-log bridge, logger at debug), logging-info (logger at info), metrics, tracing.")
     var sinks = "recorder"
+
+    static let knownSinks = ["none", "recorder", "lttng", "log", "logging", "logging-info", "metrics", "tracing"]
 
 
     func validate() throws {
         guard objects >= 1, rounds >= 1 else { throw ValidationError("--objects and --rounds must be at least 1") }
-        let known: Set = ["none", "recorder", "lttng", "log"]
-        for sink in sinks.split(separator: ",") where !known.contains(String(sink)) {
-            throw ValidationError("unknown sink \(sink) (none, recorder, lttng, log)")
+        for sink in sinks.split(separator: ",") where !Self.knownSinks.contains(String(sink)) {
+            throw ValidationError("unknown sink \(sink) (\(Self.knownSinks.joined(separator: ", ")))")
         }
     }
 
@@ -53,6 +54,15 @@ struct ProbeWorkload: ParsableCommand {
         if wanted.contains("log") {
             eventSinks.append(SQLDebugLogSink(level: 1) { _ in })
         }
+        // The server bridges, with back ends that drop what they are given
+        // (BridgeBackends): what a bridge itself costs.
+        if wanted.contains("logging") { eventSinks.append(BridgeBackends.logging(.debug)) }
+        if wanted.contains("logging-info") { eventSinks.append(BridgeBackends.logging(.info)) }
+        var bridgeFigures: [String: Int] = [:]
+        let metrics = wanted.contains("metrics") ? BridgeBackends.metrics() : nil
+        if let metrics { eventSinks.append(metrics.0) }
+        let tracing = wanted.contains("tracing") ? BridgeBackends.tracing() : nil
+        if let tracing { eventSinks.append(tracing.0) }
 
         let model = try Model([
             Entity("Group", properties: [
@@ -96,7 +106,10 @@ struct ProbeWorkload: ParsableCommand {
         }
         let seconds = Double(ProbeClock.now() - start) / 1e9
         let counters = recorder.counters
+        if let metrics { bridgeFigures["metricsMade"] = metrics.1.metricsMade }
+        if let tracing { bridgeFigures["spansEnded"] = tracing.1.spansEnded }
         var output: [String: Any] = ["seconds": seconds, "lttng": lttngStatus, "sinks": sinks]
+        if !bridgeFigures.isEmpty { output["bridges"] = bridgeFigures }
         output["counters"] = Dictionary(uniqueKeysWithValues: counters.all.map { ($0.name, $0.value) })
         let data = try JSONSerialization.data(withJSONObject: output, options: [.sortedKeys])
         print(String(decoding: data, as: UTF8.self))

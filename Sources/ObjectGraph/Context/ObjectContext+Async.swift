@@ -24,10 +24,16 @@ extension ObjectContext {
         // `queue.sync`; the compiler cannot see that through `async`.
         nonisolated(unsafe) let context = self
         nonisolated(unsafe) let body = body
+        // What a sink needs from the calling task (a tracer's current span)
+        // is bound again on the queue, around the body and the flush.
+        let carrier = instrumentation.carryTaskContext()
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
             context.queue.async {
-                defer { context.instrumentation.flush() }
-                continuation.resume(with: Result { try context.withCallSite(site, body) })
+                func run() {
+                    defer { context.instrumentation.flush() }
+                    continuation.resume(with: Result { try context.withCallSite(site, body) })
+                }
+                if let carrier { carrier(run) } else { run() }
             }
         }
     }

@@ -99,6 +99,16 @@ public final class Instrumentation: Sendable {
         }
     }
 
+    /// What the sinks need carried from the calling task to the context's
+    /// queue (``EventSink/carryTaskContext()``), for async `perform`.
+    func carryTaskContext() -> TaskContextCarrier? {
+        #if FAULTLINE_NO_INSTRUMENTATION
+        return nil
+        #else
+        return sink?.carryTaskContext()
+        #endif
+    }
+
     /// Lets the sinks send on what they hold back (the LTTng sink's runs of
     /// row-cache faults and refreshes): when a context's outermost
     /// `perform` block returns, so that a run is traced when its work ends.

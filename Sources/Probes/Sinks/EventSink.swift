@@ -73,7 +73,18 @@ public protocol EventSink: AnyObject, Sendable {
     /// block returns; a program that reads a sink's output while it runs
     /// calls it first. By default, nothing.
     func flush()
+    /// What the sink needs carried from a task that waits for a context's
+    /// queue to the thread that runs the work there (a task-local value,
+    /// such as the tracing bridge's current span), as a function that runs
+    /// a body with it bound again; nil when it needs nothing. The engine
+    /// asks in async `perform`, before the body leaves the calling task.
+    /// By default, nil.
+    func carryTaskContext() -> TaskContextCarrier?
 }
+
+/// Runs a body with what a sink carried from the calling task bound again
+/// (``EventSink/carryTaskContext()``).
+public typealias TaskContextCarrier = @Sendable (_ body: () -> Void) -> Void
 
 extension EventSink {
     public func isEnabled(_ kind: EventKind) -> Bool { true }
@@ -107,6 +118,7 @@ extension EventSink {
         receive(context: event())
     }
     public func flush() {}
+    public func carryTaskContext() -> TaskContextCarrier? { nil }
 }
 
 /// Optional parts of events, built only when a sink asks for them.
@@ -271,5 +283,23 @@ public final class MultiplexSink: EventSink {
 
     public func flush() {
         for sink in sinks { sink.flush() }
+    }
+
+    /// Each sink's carrier, the first outermost; nil when none carries anything.
+    public func carryTaskContext() -> TaskContextCarrier? {
+        let carriers = sinks.compactMap { $0.carryTaskContext() }
+        switch carriers.count {
+        case 0: return nil
+        case 1: return carriers[0]
+        default:
+            return { body in
+                func run(_ index: Int) {
+                    guard index < carriers.count else { return body() }
+                    let carrier = carriers[index]
+                    carrier { run(index + 1) }
+                }
+                run(0)
+            }
+        }
     }
 }
