@@ -214,10 +214,10 @@ static const slot *get(const memory *m, int64_t key) {
 void climit_measured_begin(void) { __asm__ volatile("" ::: "memory"); }
 void climit_measured_end(void) { __asm__ volatile("" ::: "memory"); }
 
-// The measured work: kept in one function so callgrind can count it alone.
-__attribute__((noinline)) static int climit_measured(sqlite3 **connections, sqlite3_stmt **prepared, const capture *c,
-                                                     int64_t accesses, memory *m, climit_result *result, char *error,
-                                                     size_t error_size) {
+// The replay's work, the warm-up's and the measured one's alike.
+__attribute__((noinline)) static int climit_work(sqlite3 **connections, sqlite3_stmt **prepared, const capture *c,
+                                                 int64_t accesses, memory *m, climit_result *result, char *error,
+                                                 size_t error_size) {
     double start = now();
     int64_t *keys = NULL;
     size_t key_count = 0, key_capacity = 0;
@@ -357,8 +357,16 @@ static void faultline_like(sqlite3_context *context, int count, sqlite3_value **
     sqlite3_result_int(context, sqlite3_strglob(glob, (const char *)sqlite3_value_text(values[0])) == 0);
 }
 
-int climit_replay(const char *db_path, const char *capture_path, int64_t accesses, climit_result *result, char *error,
-                  size_t error_size) {
+// The measured replay's work, in a function of its own: callgrind counts
+// it alone (`--toggle-collect=climit_measured`), never the warm-up's.
+__attribute__((noinline)) static int climit_measured(sqlite3 **connections, sqlite3_stmt **prepared, const capture *c,
+                                                     int64_t accesses, memory *m, climit_result *result, char *error,
+                                                     size_t error_size) {
+    return climit_work(connections, prepared, c, accesses, m, result, error, error_size);
+}
+
+int climit_replay(const char *db_path, const char *capture_path, int64_t accesses, int measured, climit_result *result,
+                  char *error, size_t error_size) {
     memset(result, 0, sizeof *result);
     capture c;
     if (read_capture(capture_path, &c, error, error_size) != 0) return -1;
@@ -376,9 +384,14 @@ int climit_replay(const char *db_path, const char *capture_path, int64_t accesse
     }
     sqlite3_stmt **prepared = calloc((size_t)c.connection_count * (size_t)c.statement_count + 1, sizeof(sqlite3_stmt *));
     memory m = {0};
-    climit_measured_begin();
-    int status = climit_measured(connections, prepared, &c, accesses, &m, result, error, error_size);
-    climit_measured_end();
+    int status;
+    if (measured) {
+        climit_measured_begin();
+        status = climit_measured(connections, prepared, &c, accesses, &m, result, error, error_size);
+        climit_measured_end();
+    } else {
+        status = climit_work(connections, prepared, &c, accesses, &m, result, error, error_size);
+    }
     for (size_t i = 0; i < (size_t)c.connection_count * (size_t)c.statement_count; i++) sqlite3_finalize(prepared[i]);
     for (int i = 0; i < c.connection_count; i++) sqlite3_close_v2(connections[i]);
     free(prepared);

@@ -41,8 +41,21 @@ struct Bench {
         return try runWorker(arguments(pattern, variant, prepared, files, scale: scale))
     }
 
-    /// Instructions in the measured work of one run under callgrind.
+    /// Instructions in the measured work of one run under callgrind. For
+    /// the limit, the count is checked to be one replay's: the same run
+    /// without its warm-up replay must count the same (within 1%: the
+    /// SQLite cache a warm-up leaves changes a few branches, not a replay).
     func instructions(_ pattern: Pattern, _ variant: Variant, _ prepared: Prepared, scale: Double) throws -> Int {
+        let count = try countInstructions(pattern, variant, prepared, scale: scale, extra: [])
+        guard variant == .limit else { return count }
+        let alone = try countInstructions(pattern, variant, prepared, scale: scale, extra: ["--no-limit-warmup"])
+        guard abs(Double(count - alone)) <= 0.01 * Double(alone) else {
+            throw BenchmarkError("\(pattern.rawValue): the limit counted \(count) instructions, one replay alone \(alone): not one replay")
+        }
+        return count
+    }
+
+    private func countInstructions(_ pattern: Pattern, _ variant: Variant, _ prepared: Prepared, scale: Double, extra: [String]) throws -> Int {
         // valgrind 3.19 cannot read the DWARF 5 that swiftc writes: count
         // on a copy without debug information (symbols stay).
         let stripped = work.appendingPathComponent("worker-stripped").path
@@ -57,7 +70,7 @@ struct Bench {
         try run("/usr/bin/env", [
             "valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=*faultline_measured_pattern_body*",
             "--toggle-collect=climit_measured", "--callgrind-out-file=\(output)", stripped, "worker",
-        ] + arguments(pattern, variant, prepared, files, scale: scale), quiet: true)
+        ] + arguments(pattern, variant, prepared, files, scale: scale) + extra, quiet: true)
         let text = try String(contentsOfFile: output, encoding: .utf8)
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("totals:") || $0.hasPrefix("summary:") }),
               let count = Int(line.split(separator: " ").last ?? "")

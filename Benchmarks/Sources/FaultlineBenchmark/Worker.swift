@@ -38,6 +38,9 @@ struct Worker: ParsableCommand {
     @Option(help: "Object accesses in the pattern (the limit does as many lookups and copies).")
     var accesses = 0
 
+    @Flag(inversion: .prefixedNo, help: "Whether the limit replays once before its measured replay.")
+    var limitWarmup = true
+
     func run() throws {
         let sample: Sample
         switch variant {
@@ -52,8 +55,10 @@ struct Worker: ParsableCommand {
         guard let capture else { throw ValidationError("the limit needs --capture") }
         var result = climit_result()
         var error = [CChar](repeating: 0, count: 512)
-        for path in [warmupFile, file] {
-            guard climit_replay(path, capture, Int64(accesses), &result, &error, error.count) == 0 else {
+        // The warm-up replay (unless asked not to) and the measured one:
+        // callgrind counts only the measured one.
+        for (path, measured) in (limitWarmup ? [(warmupFile, false)] : []) + [(file, true)] {
+            guard climit_replay(path, capture, Int64(accesses), measured ? 1 : 0, &result, &error, error.count) == 0 else {
                 throw BenchmarkError("limit replay: " + String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
             }
         }

@@ -24,9 +24,12 @@ typedef struct {
 /// Then `accesses` times: one hash-map lookup and one copy of a value, the
 /// in-memory work a C program needs per object access.
 ///
+/// `measured` is 0 for a warm-up replay, which callgrind does not count
+/// (only a measured replay runs in `climit_measured`).
+///
 /// Returns 0, or -1 with a message in `error`.
-int climit_replay(const char *db_path, const char *capture_path, int64_t accesses, climit_result *result, char *error,
-                  size_t error_size);
+int climit_replay(const char *db_path, const char *capture_path, int64_t accesses, int measured, climit_result *result,
+                  char *error, size_t error_size);
 
 /// Marks the measured work for callgrind (`--toggle-collect=climit_measured*`).
 void climit_measured_begin(void);
