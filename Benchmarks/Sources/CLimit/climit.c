@@ -1,3 +1,7 @@
+#ifdef __linux__
+#include <malloc.h>
+#endif
+#include <limits.h>
 #include "climit.h"
 
 #include <sqlite3.h>
@@ -209,6 +213,13 @@ static const slot *get(const memory *m, int64_t key) {
         i = (i + 1) & (m->capacity - 1);
     }
     return NULL;
+}
+
+void climit_keep_heap(void) {
+#ifdef __linux__
+    mallopt(M_TRIM_THRESHOLD, INT_MAX);
+    mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
+#endif
 }
 
 void climit_measured_begin(void) { __asm__ volatile("" ::: "memory"); }

@@ -31,6 +31,11 @@ typedef struct {
 int climit_replay(const char *db_path, const char *capture_path, int64_t accesses, int measured, climit_result *result,
                   char *error, size_t error_size);
 
+/// Keeps freed memory mapped for the rest of the process (glibc: no heap
+/// trimming, no mmap for blocks under 32 MB), so that a warm-up's frees do
+/// not cost the measured run page faults. Called first by every worker.
+void climit_keep_heap(void);
+
 /// Marks the measured work for callgrind (`--toggle-collect=climit_measured*`).
 void climit_measured_begin(void);
 void climit_measured_end(void);
