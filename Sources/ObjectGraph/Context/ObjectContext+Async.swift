@@ -30,8 +30,12 @@ extension ObjectContext {
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
             context.queue.async {
                 func run() {
-                    defer { context.instrumentation.flush() }
-                    continuation.resume(with: Result { try context.withCallSite(site, body) })
+                    let result = Result { try context.withCallSite(site, body) }
+                    // The sinks send on what they held back before the
+                    // caller resumes: a measurement read right after the
+                    // await sees every event, as after the synchronous form.
+                    context.instrumentation.flush()
+                    continuation.resume(with: result)
                 }
                 if let carrier { carrier(run) } else { run() }
             }
