@@ -233,6 +233,25 @@ import Testing
         }
     }
 
+    /// A bookmark on a folder changes no book's count, and writes nothing
+    /// into the folder's row (which has no such attribute).
+    @Test func aSubentitysDerivedCountLeavesItsSiblingsRowsAlone() throws {
+        let library = try Self.library()
+        let context = ObjectContext(store: library.store)
+        let changes = try context.perform {
+            let later = try #require(try context.fetch(FetchRequest<ManagedObject>(
+                entityName: "Folder", predicate: try ObjectPredicate(format: "title == 'Later'"))).first)
+            let bookmark = try context.insert(entityName: "Bookmark")
+            try bookmark.setValue("again", forKey: "note")
+            try bookmark.setObject(later, forKey: "item")
+            return try context.save()
+        }
+        #expect(!changes.updated.contains { $0.entityName == "Book" || $0.entityName == "Audiobook" })
+        let rows = try dumpTables(library.path)["LibraryItem"] ?? []
+        // pk, ent, title, duration, pages, duration_Book, bookmarkCount, …: folders (ent 1) have no count.
+        #expect(rows.filter { $0[1] == .integer(1) }.allSatisfy { $0[6] == .null })
+    }
+
     @Test func entityInAPredicateIsTheObjectsOwnEntity() throws {
         let library = try Self.library()
         let context = ObjectContext(store: library.store)
@@ -309,6 +328,16 @@ import Testing
         #expect(throws: ObjectGraphError.invalidModel(
             "entities A → B → A inherit from each other: parent entities must not form a cycle")) {
             try Model([Entity("A", parent: "B", properties: []), Entity("B", parent: "A", properties: [])])
+        }
+        // A to-many whose inverse is declared above its destination would
+        // read the destination's siblings as its own.
+        #expect(throws: ObjectGraphError.invalidModel(
+            "Author.books: inverse author is declared by Item, above Book: a to-many's inverse must be declared by its destination")) {
+            try Model([
+                Entity("Item", properties: [.toOne("author", "Author", inverse: "books")]),
+                Entity("Book", parent: "Item", properties: []), Entity("Magazine", parent: "Item", properties: []),
+                Entity("Author", properties: [.toMany("books", "Book", inverse: "author")]),
+            ])
         }
         #expect(throws: ObjectGraphError.invalidModel("B.n is inherited from A: a subentity cannot declare it again")) {
             try Model([Entity("A", properties: [.attribute("n", .int32)]), Entity("B", parent: "A", properties: [.attribute("n", .int64)])])

@@ -214,6 +214,19 @@ import Testing
         #expect(values.contains("</script> red"))
     }
 
+    /// A value on the annotation's own line that holds " returned " does
+    /// not move the row count: it is the one before the values.
+    @Test func aValueSayingReturnedDoesNotMoveTheRowCount() throws {
+        let log = """
+            CoreData: sql: SELECT 0, t0.Z_PK, t0.ZTITLE FROM ZNOTE t0
+            CoreData: annotation: sql connection fetch time: 0.0010s
+            CoreData: annotation: fetch using NSSQLiteStatement <0x1> on entity 'Note' with sql text 'SELECT 0, t0.Z_PK, t0.ZTITLE FROM ZNOTE t0' returned 2 rows with values: ( "title = it returned 99 rows" )
+            """
+        let analysis = analyze(log)
+        #expect(analysis.rowsReported == 2)
+        #expect(analysis.fetchValues.first?.values.contains("it returned 99 rows") == true)
+    }
+
     @Test func levelThreeValuesAreKeptCutAndTheirFetchesBounded() throws {
         var lines = [
             "CoreData: sql: SELECT 0, t0.Z_PK FROM ZNOTE t0", "CoreData: annotation: sql connection fetch time: 0.0010s",

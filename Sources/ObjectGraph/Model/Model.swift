@@ -106,6 +106,16 @@ public final class Model: Sendable {
                         throw .invalidModel(
                             "\(label): inverse \(relationship.destinationName).\(inverseName) does not name \(label) as its inverse")
                     }
+                    // A to-many is read through its inverse's column or join
+                    // rows: an inverse declared above the destination would
+                    // hold the destination's siblings too.
+                    if relationship.isToMany, other.declaringEntityIndex != destination,
+                        hierarchy.isKind(destination, of: other.declaringEntityIndex)
+                    {
+                        throw .invalidModel(
+                            "\(label): inverse \(inverseName) is declared by \(declarations[other.declaringEntityIndex].name), "
+                                + "above \(relationship.destinationName): a to-many's inverse must be declared by its destination")
+                    }
                     if other.declaringEntityIndex == entity, inverse == r, relationship.isToMany {
                         throw .invalidModel("\(label): a to-many relationship cannot be its own inverse")
                     }

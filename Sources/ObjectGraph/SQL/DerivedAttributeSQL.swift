@@ -7,7 +7,9 @@ enum DerivedAttributeSQL {
     /// itself. Binds the rows' ``KeyList``.
     static func update(_ derived: [AttributeDescription], of entity: EntityDescription, model: Model) -> KeyListStatement {
         let assignments = derived.map { "\(quoted($0.column)) = \(expression($0.derivation!, of: entity, model: model))" }
-        return KeyListStatement { "UPDATE \(entity.sql.table) SET \(assignments.joined(separator: ", ")) WHERE pk \($0)" }
+        return KeyListStatement {
+            "UPDATE \(entity.sql.table) SET \(assignments.joined(separator: ", ")) WHERE pk \($0)\(familyScope(of: entity))"
+        }
     }
 
     /// `SELECT pk, "a", … FROM "E" WHERE pk IN (…)`: the recomputed values,
@@ -17,7 +19,17 @@ enum DerivedAttributeSQL {
         let keys = entity.sql.hasEntityColumn ? "pk, \(EntitySQL.entityColumn)" : "pk"
         return KeyListStatement {
             "SELECT \(keys), \(derived.map { quoted($0.column) }.joined(separator: ", ")) FROM \(entity.sql.table) WHERE pk \($0)"
+                + familyScope(of: entity)
         }
+    }
+
+    /// ` AND ent IN (…)`: only rows of `entity` and its subentities, in a
+    /// table shared by a hierarchy whose other entities do not have the
+    /// attribute (the owners of a relationship `entity` inherits may be of
+    /// any of them); empty for a whole table.
+    private static func familyScope(of entity: EntityDescription) -> String {
+        guard entity.sql.familyCondition != nil else { return "" }
+        return " AND \(EntitySQL.entityColumn) IN (\(entity.layout.familyCodes.sorted().map(String.init).joined(separator: ", ")))"
     }
 
     /// The value of a derivation for the row of `entity` being updated:

@@ -127,9 +127,12 @@ extension SQLLogAnalyzer {
         var values: Substring?
 
         init?(_ text: Substring) {
-            guard SQLLogAnalyzer.starts(text, with: "fetch using "), let returned = SQLLogAnalyzer.findLast(" returned ", in: text) else {
-                return nil
-            }
+            guard SQLLogAnalyzer.starts(text, with: "fetch using ") else { return nil }
+            // Level 3 prints the objects' values after the count, and a
+            // value may hold " returned ": the count is the last one before
+            // the values.
+            let counted = SQLLogAnalyzer.find(" rows with values: ", in: text).map { text[..<$0.lowerBound] } ?? text
+            guard let returned = SQLLogAnalyzer.findLast(" returned ", in: counted) else { return nil }
             let digits = text.utf8[returned.upperBound...].prefix { (0x30...0x39).contains($0) }
             guard let rows = Int(String(decoding: digits, as: UTF8.self)) else { return nil }
             self.rows = rows

@@ -172,7 +172,13 @@ public struct RunSession {
         if let path = settings.traceEventsPath {
             let data = try TraceEventFile.render(runner.events)
             traceEvents = data
-            timeline = try Timeline(traceEvents: data, path: path)
+            // The HTML page's timeline: a trace that cannot be read back
+            // leaves the page without it, never the run without its reports.
+            do {
+                timeline = try Timeline(traceEvents: data, path: path)
+            } catch {
+                dropped.append("the trace events could not be read back for the HTML timeline: \(error)")
+            }
             for scenario in report.scenarios {
                 guard let count = scenario.droppedEvents else { continue }
                 dropped.append("\(scenario.name): \(count) events did not fit in the trace's buffer; the trace starts later than the iteration")

@@ -171,7 +171,7 @@ public final class ScenarioRunner {
                 throw ScenarioFailure("cannot create the run's work directory \(workDirectory.path): \(String(cString: strerror(errno)))")
             }
             try DataSetCache.checkPrivateDirectory(
-                workDirectory.path, what: "the run's work directory", remedy: "remove it or set TMPDIR to a directory of your own")
+                workDirectory.path, what: "the run's work directory", remedy: DataSetCache.remedy)
         } catch let failure as DataSetFailure {
             // One line, exit code 2 (RunSession's SettingsError).
             throw ScenarioFailure(failure.description)
