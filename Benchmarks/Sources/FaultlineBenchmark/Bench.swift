@@ -43,13 +43,15 @@ struct Bench {
 
     /// Instructions in the measured work of one run under callgrind. For
     /// the limit, the count is checked to be one replay's: the same run
-    /// without its warm-up replay must count the same (within 1%: the
-    /// SQLite cache a warm-up leaves changes a few branches, not a replay).
+    /// without its warm-up replay must count about the same. A replay
+    /// alone starts cold (SQLite reads and parses its pages: FetchAll at
+    /// scale 0.2 counts 1.7% more), so the check allows 25%; a second
+    /// replay counted would double the figure.
     func instructions(_ pattern: Pattern, _ variant: Variant, _ prepared: Prepared, scale: Double) throws -> Int {
         let count = try countInstructions(pattern, variant, prepared, scale: scale, extra: [])
         guard variant == .limit else { return count }
         let alone = try countInstructions(pattern, variant, prepared, scale: scale, extra: ["--no-limit-warmup"])
-        guard abs(Double(count - alone)) <= 0.01 * Double(alone) else {
+        guard abs(Double(count - alone)) <= 0.25 * Double(alone) else {
             throw BenchmarkError("\(pattern.rawValue): the limit counted \(count) instructions, one replay alone \(alone): not one replay")
         }
         return count
