@@ -42,6 +42,10 @@ test: test-system-packages
 	Examples/Blog/.build/debug/blog-perf run --scale 0.1 --iterations 2 --warmup 1 --quiet --json .build/blog-check.json --html .build/blog-check.html
 	$(SWIFT) build --package-path Benchmarks -j $(JOBS)
 	Benchmarks/.build/debug/faultline-benchmark run --rounds 1 --scale 0.02 --callgrind-scale 0 --json .build/bench-check.json
+	# Instruction counts under callgrind for one pattern: the benchmark
+	# stops unless the C limit's count is one replay's (its run without
+	# the warm-up replay counts the same).
+	Benchmarks/.build/debug/faultline-benchmark run --rounds 1 --scale 0.02 --callgrind-scale 0.02 --patterns SingleFault --json .build/bench-callgrind-check.json
 
 # Rewrites the committed baseline: do it on purpose, when the engine's
 # behaviour changed, and say so in the commit.

@@ -19,7 +19,8 @@ import Synchronization
 ///   field: ``CallSite/description``, ``CallSite/resolved``), not in the
 ///   middle of a measured iteration.
 ///
-/// A chain without debug information resolves to the fallback given with it.
+/// A chain without debug information resolves to the fallback given with
+/// it, as does every chain under valgrind (see ``images``).
 public enum CallerLine {
     /// How many return addresses make a chain's key.
     static let keyFrames = 16
@@ -45,7 +46,13 @@ public enum CallerLine {
     }
 
     private static let table = Mutex(Table())
-    private static let images = ImageMap.capture()
+    /// The process's images, for capturing and naming stacks; nil under
+    /// valgrind, whose own mappings the runtime's image reader cannot read
+    /// (it stops the program): there, every chain names its fallback.
+    private static let images: ImageMap? = runsUnderValgrind ? nil : ImageMap.capture()
+
+    /// Whether the process runs under valgrind (its preloaded libraries).
+    static let runsUnderValgrind = ProcessInfo.processInfo.environment["LD_PRELOAD"]?.contains("vgpreload") == true
 
     /// The line after the frames of the modules whose mangled names start
     /// with one of `modules` (`$s11ObjectGraph`); with `skippingOneAccessor`
@@ -61,7 +68,7 @@ public enum CallerLine {
             return hash
         }
         if let known = table.withLock({ table in table.byKey[key].map { pending($0, table) } }) { return known }
-        let backtrace = try? Backtrace.capture(algorithm: .fast, limit: 48, images: images)
+        let backtrace = images.flatMap { try? Backtrace.capture(algorithm: .fast, limit: 48, images: $0) }
         return table.withLock { table in
             if table.chains.count >= tableLimit {
                 table.byKey.removeAll(keepingCapacity: true)
@@ -99,7 +106,7 @@ public enum CallerLine {
 
     /// The line, from the symbolicated stack.
     private static func name(_ backtrace: Backtrace, outside modules: [String], skippingOneAccessor: Bool) -> CallSite? {
-        guard let symbolicated = backtrace.symbolicated(with: images) else { return nil }
+        guard let images, let symbolicated = backtrace.symbolicated(with: images) else { return nil }
         var inside = false
         var accessorSkipped = !skippingOneAccessor
         for frame in symbolicated.frames {

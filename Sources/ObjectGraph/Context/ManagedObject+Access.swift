@@ -166,7 +166,10 @@ extension ManagedObject {
         // key-value path's second round of checks. An unusable object, an
         // unknown key or the flag take the full path, which checks and
         // reports.
-        if hasFastAccess, let index = objectID.entity.attributePosition(key) {
+        // The names' bits first (a few word compares), the full lookup for
+        // a key they do not find.
+        let entity = objectID.entity
+        if hasFastAccess, let index = entity.scannedAttributePosition(key) ?? entity.attributePosition(key) {
             switch state {
             case .loaded: return values[index]
             case .fault:

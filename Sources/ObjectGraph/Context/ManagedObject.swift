@@ -56,7 +56,9 @@ open class ManagedObject {
     @usableFromInline @exclusivity(unchecked) final var state: State = .fault
     /// Why the object can no longer be used, once `state == .invalidated`.
     @exclusivity(unchecked) final var invalidationReason = ""
-    /// Attribute values; meaningful when `state == .loaded`.
+    /// Attribute values; meaningful when `state == .loaded` (a refreshed
+    /// unchanged fault keeps its last ones, unread, to take them back
+    /// without a retain).
     @usableFromInline @exclusivity(unchecked) final var values: [Value] = []
     /// One slot per relationship of the entity.
     @exclusivity(unchecked) final var slots: RelationshipSlots
@@ -102,6 +104,34 @@ open class ManagedObject {
     public final var isValid: Bool {
         if case .invalidated = state { return false }
         return _context != nil
+    }
+
+    /// Takes a snapshot's values: the attributes (sharing the snapshot's
+    /// array), the to-one destinations' IDs; to-many slots already loaded
+    /// stay as they are. Inlined into the row cache's lookup, so that a hit
+    /// copies no snapshot: one retain of the values, one release of the old.
+    @inline(__always)
+    final func load(_ snapshot: borrowing RowSnapshot) {
+        load(attributes: snapshot.attributes, toOne: snapshot.toOne)
+    }
+
+    /// ``load(_:)`` from a snapshot's parts (the row cache keeps them apart).
+    @inline(__always)
+    final func load(attributes: [Value], toOne: [ObjectID?]) {
+        // A refreshed unchanged object still holds this very array (see
+        // ``ObjectContext/turnIntoFault(_:)``): no retain, no release.
+        if !values.sharesStorage(with: attributes) { values = attributes }
+        // Empty for an entity without to-one relationships: no loop, no
+        // retain of the entity's index list.
+        if !toOne.isEmpty { loadToOne(toOne) }
+        state = .loaded
+    }
+
+    @inline(never)
+    private final func loadToOne(_ toOne: [ObjectID?]) {
+        for index in entity.toOneIndexes {
+            slots[index] = .toOne(toOne[index], nil)
+        }
     }
 
     /// Called before the object turns back into a fault (refresh, rollback,
@@ -203,5 +233,15 @@ extension ManagedObject: CustomStringConvertible {
         case .invalidated: "invalidated"
         }
         return "<\(objectID) \(state)>"
+    }
+}
+
+extension Array {
+    /// Whether both arrays use the same buffer (so hold the same elements).
+    @inline(__always)
+    func sharesStorage(with other: [Element]) -> Bool {
+        withUnsafeBufferPointer { mine in
+            other.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress && mine.count == theirs.count }
+        }
     }
 }

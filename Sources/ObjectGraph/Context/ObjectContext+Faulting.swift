@@ -18,6 +18,13 @@ extension ObjectContext {
     }
 
     /// Loads the object's values if it is a fault.
+    ///
+    /// The untraced hit is the hot path (a fault loop over objects the
+    /// context holds): it takes the row cache's lock once, loads the
+    /// snapshot's values into the object in place (one retain of the
+    /// values, one release of the old ones) and reads no clock. A traced
+    /// fault and a miss each go through a function of their own, so that
+    /// their call site, clock readings and event do not weigh on the hit.
     func fulfill(_ object: ManagedObject) throws(ObjectGraphError) {
         switch object.state {
         case .loaded: return
@@ -25,36 +32,47 @@ extension ObjectContext {
         case .fault: break
         }
         if !object.belongs(to: self) { try checkUsable(object) }
-        let id = object.objectID
         // Asked once: a session that starts mid-fault gets the next fault,
         // not one with a start time of zero.
-        let traced = instrumentation.isOn(.fault)
-        let start = traced ? ProbeClock.now() : 0
-        let source: FaultSource
-        let missed = usesRowCache
-            ? rowCache.lookup(id, staleness: stalenessNanoseconds) { snapshot in apply(snapshot, to: object) }
-            : .absent
-        // The line that read the object, found once for a query's event and the fault's.
-        var site: CallSite?
-        if let reason = missed {
-            instrumentation.cacheMiss(id, reason: reason.rawValue)
-            if traced { site = readSite }
-            guard let snapshot = try readRow(id, callSite: site) else { throw .objectDeleted(id) }
-            if usesRowCache { rowCache.store(snapshot, for: id) }
-            apply(snapshot, to: object)
-            source = .database
-        } else {
-            source = .rowCache
-        }
-        if traced {
-            let origin = object.origin
-            instrumentation.fault(
-                start: start, context: name, id: id, source: source, missReason: missed,
-                origin: { originPaths.faultOrigin(origin) }, callSite: { site ?? readSite }
+        if instrumentation.isOn(.fault) { return try fulfillTraced(object) }
+        guard let missed = usesRowCache ? rowCache.fill(object, staleness: stalenessNanoseconds) : .absent else { return }
+        try fulfillFromStore(object, missed: missed, callSite: nil)
+    }
+
+    /// A fault some sink wants an event for: timed from before the row
+    /// cache is asked until the values are loaded.
+    @inline(never)
+    private func fulfillTraced(_ object: ManagedObject) throws(ObjectGraphError) {
+        let start = ProbeClock.now()
+        let origin = object.origin
+        guard let missed = usesRowCache ? rowCache.fill(object, staleness: stalenessNanoseconds) : .absent else {
+            return instrumentation.fault(
+                start: start, context: name, id: object.objectID, source: .rowCache, missReason: nil,
+                origin: { originPaths.faultOrigin(origin) }, callSite: { readSite }
             ) {
                 describeValues(object)
             }
         }
+        // The line that read the object, found once for the query's event and the fault's.
+        let site = readSite
+        try fulfillFromStore(object, missed: missed, callSite: site)
+        instrumentation.fault(
+            start: start, context: name, id: object.objectID, source: .database, missReason: missed,
+            origin: { originPaths.faultOrigin(origin) }, callSite: { site }
+        ) {
+            describeValues(object)
+        }
+    }
+
+    /// A miss: one primary-key SELECT, kept in the row cache and loaded
+    /// into the object.
+    @inline(never)
+    private func fulfillFromStore(_ object: ManagedObject, missed: CacheMissReason, callSite: CallSite?) throws(ObjectGraphError) {
+        let id = object.objectID
+        instrumentation.cacheMiss(id, reason: missed.rawValue)
+        guard let snapshot = try readRow(id, callSite: callSite) else { throw .objectDeleted(id) }
+        if usesRowCache { rowCache.store(snapshot, for: id) }
+        object.load(snapshot)
     }
 
     /// Fires the fault, returning the failure instead of throwing it: for
@@ -109,16 +127,6 @@ extension ObjectContext {
         } catch {
             throw .store(path: store.path, reason: "\(error)", sqlite: nil)
         }
-    }
-
-    /// Fills a fault (or a registered object from a fetched row) with a
-    /// snapshot. To-many slots already loaded stay as they are.
-    func apply(_ snapshot: borrowing RowSnapshot, to object: ManagedObject) {
-        object.values = snapshot.attributes
-        for index in object.entity.toOneIndexes {
-            object.slots[index] = .toOne(snapshot.toOne[index], nil)
-        }
-        object.state = .loaded
     }
 
     // MARK: Reading values
@@ -223,9 +231,14 @@ extension ObjectContext {
         }
         // Destinations by foreign key read the destination's table; a join table is no entity's.
         let facts: StatementFacts? = relationship.joinTable == nil ? .keyLookup(destination.name) : nil
-        return try storeRead(purpose: "relationship fault \(id.entityName).\(relationship.name)", facts: facts, callSite: callSite) {
-            connection, _ in
+        let entity = id.entity
+        let purpose = relationship.index < entity.relationshipFaultPurposes.count
+            ? entity.relationshipFaultPurposes[relationship.index] : "relationship fault \(id.entityName).\(relationship.name)"
+        return try storeRead(purpose: purpose, facts: facts, callSite: callSite) { connection, _ in
             var ids: [ObjectID] = []
+            // Most relationships hold a few destinations: room for them
+            // without growing the array row by row.
+            ids.reserveCapacity(16)
             try connection.query(sql, [.integer(id.primaryKey)]) { row in
                 ids.append(destination.objectID(row, model: store.model))
             }

@@ -207,7 +207,7 @@ extension ObjectContext {
         } else {
             object = registerFault(id)
         }
-        if fulfill, case .fault = object.state { apply(snapshot, to: object) }
+        if fulfill, case .fault = object.state { object.load(snapshot) }
         return object
     }
 

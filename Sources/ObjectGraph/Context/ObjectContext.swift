@@ -53,7 +53,9 @@ public final class ObjectContext {
         func refers(to object: ManagedObject) -> Bool { reference.toOpaque() == Unmanaged.passUnretained(object).toOpaque() }
     }
 
-    @exclusivity(unchecked) var registered = ObjectTable<WeakObject>()
+    // A `let` (the table is a class): a `var` made every lookup retain
+    // and release it.
+    let registered = ObjectTable<WeakObject>()
     @exclusivity(unchecked) var inserted: [ObjectID: ManagedObject] = [:]
     @exclusivity(unchecked) var updated: [ObjectID: ManagedObject] = [:]
     @exclusivity(unchecked) var deleted: [ObjectID: ManagedObject] = [:]
@@ -329,7 +331,13 @@ public final class ObjectContext {
 
     func turnIntoFault(_ object: ManagedObject) {
         object.willTurnIntoFault()
-        object.values = []
+        // An unchanged object's values are the row cache's snapshot array,
+        // shared: dropping them would free nothing while the row is cached,
+        // and the next fault would take the same array back (a release and
+        // a retain per refresh). They stay, unread until the fault loads
+        // its values again (``ManagedObject/load(attributes:toOne:)``).
+        // Changed values are the object's own copy: they go.
+        if object.isInsertedFlag || !object.changedKeys.isEmpty { object.values = [] }
         object.slots.makeFaults()
         if !object.changedKeys.isEmpty { object.changedKeys = [] }
         object.state = .fault

@@ -39,6 +39,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     let toOneIndexes: [Int]
     /// The attributes a save or a batch request recomputes in SQL.
     let derivedAttributes: [AttributeDescription]
+    /// "relationship fault Entity.relationship" per relationship, the
+    /// purpose of its fault's statement: made once, not per fault.
+    let relationshipFaultPurposes: [String]
     /// The statements on the entity's table.
     let sql: EntitySQL
 
@@ -66,6 +69,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         self.relationshipIndex = Dictionary(uniqueKeysWithValues: relationships.enumerated().map { ($1.name, $0) })
         self.toOneIndexes = relationships.indices.filter { !relationships[$0].isToMany }
         self.derivedAttributes = attributes.filter { $0.derivation != nil }
+        self.relationshipFaultPurposes = relationships.map { "relationship fault \(name).\($0.name)" }
         self.sql = sql
     }
 

@@ -26,17 +26,55 @@ public final class RowCache: @unchecked Sendable {
         }
     }
 
+    /// A row's registrations, snapshot and to-many lists. The snapshot is
+    /// kept as its parts, so that a hit reads the values array in place: an
+    /// optional snapshot could only be read by copying it whole.
     private struct Entry {
         var registrations = 0
-        var snapshot: RowSnapshot?
+        /// Whether the parts below hold a snapshot.
+        private var hasSnapshot = false
+        private var attributes: [Value] = []
+        private var toOne: [ObjectID?] = []
+        private var generation: UInt64 = 0
+        private(set) var timestamp: UInt64 = 0
         var toMany: [Int: [ObjectID]] = [:]
+
+        var snapshot: RowSnapshot? {
+            get {
+                hasSnapshot ? RowSnapshot(attributes: attributes, toOne: toOne, generation: generation, timestamp: timestamp) : nil
+            }
+            set {
+                hasSnapshot = newValue != nil
+                attributes = newValue?.attributes ?? []
+                toOne = newValue?.toOne ?? []
+                generation = newValue?.generation ?? 0
+                timestamp = newValue?.timestamp ?? 0
+            }
+        }
+
+        /// Whether a snapshot is kept that is newer than one read at `generation`.
+        func holdsNewer(than generation: UInt64) -> Bool {
+            hasSnapshot && self.generation > generation
+        }
+
+        /// On a hit, loads the snapshot into `object` and returns nil;
+        /// otherwise returns why not.
+        @inline(__always)
+        func load(into object: ManagedObject, staleness: UInt64?) -> MissReason? {
+            guard hasSnapshot else { return .absent }
+            if let staleness, Connection.monotonicNanoseconds() &- timestamp >= staleness { return .stale }
+            object.load(attributes: attributes, toOne: toOne)
+            return nil
+        }
     }
 
     /// Guards the two properties below (see ``PlainLock`` for why not
     /// `NSLock` or `Mutex`).
     private let lock = PlainLock()
     // Only touched under `lock`: no dynamic exclusivity check needed.
-    @exclusivity(unchecked) private var entries = ObjectTable<Entry>()
+    // A `let`: a `var` holding the table made every access retain and
+    // release it.
+    private let entries = ObjectTable<Entry>()
     @exclusivity(unchecked) private var stats = Statistics()
 
     init() {}
@@ -55,7 +93,7 @@ public final class RowCache: @unchecked Sendable {
         lock.withLock {
             entries.update(id, default: Entry()) { entry in
                 entry.registrations += 1
-                if let existing = entry.snapshot, existing.generation > snapshot.generation { return }
+                if entry.holdsNewer(than: snapshot.generation) { return }
                 entry.snapshot = snapshot
             }
         }
@@ -75,25 +113,20 @@ public final class RowCache: @unchecked Sendable {
 
     // MARK: Rows
 
-    /// Looks up a row for a fault and, on a hit, passes the snapshot to
-    /// `apply` while the lock is held: the snapshot is not copied out (two
-    /// array retains and releases per fault). `apply` must be quick and
-    /// must not use the row cache. Counts the hit or miss; returns nil on a
-    /// hit, the reason on a miss. Inlined into the fault, so that `apply`
-    /// captures nothing (a closure passed to a call retained the context and
-    /// the object around it).
+    /// Looks up the row of a fault and, on a hit, loads it into the object
+    /// while the lock is held: the snapshot is not copied (two array
+    /// retains and releases per fault), and the object takes its values
+    /// with one retain. Counts the hit or miss; returns nil on a hit, the
+    /// reason on a miss. Inlined into the fault.
     /// - Parameter staleness: nanoseconds after which a snapshot is stale;
     ///   nil means never.
     @inline(__always)
-    func lookup(_ id: ObjectID, staleness: UInt64?, apply: (borrowing RowSnapshot) -> Void) -> MissReason? {
+    func fill(_ object: ManagedObject, staleness: UInt64?) -> MissReason? {
         lock.withLock {
-            let reason: MissReason? = entries.updateIfPresent(id) { entry -> MissReason? in
-                guard let snapshot = entry.snapshot else { return .absent }
-                if let staleness, Connection.monotonicNanoseconds() &- snapshot.timestamp >= staleness { return .stale }
-                apply(snapshot)
-                return nil
+            let reason: MissReason? = entries.updateIfPresent(object.objectID) { entry -> MissReason? in
+                entry.load(into: object, staleness: staleness)
             } ?? .absent
-            if reason == nil { stats.hits += 1 } else { stats.misses += 1 }
+            if reason == nil { stats.hits &+= 1 } else { stats.misses &+= 1 }
             return reason
         }
     }
@@ -104,7 +137,7 @@ public final class RowCache: @unchecked Sendable {
         lock.withLock {
             entries.updateIfPresent(id) { entry in
                 guard entry.registrations > 0 else { return }
-                if let existing = entry.snapshot, existing.generation > snapshot.generation { return }
+                if entry.holdsNewer(than: snapshot.generation) { return }
                 entry.snapshot = snapshot
             }
         }
