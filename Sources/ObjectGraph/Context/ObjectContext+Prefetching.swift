@@ -96,11 +96,13 @@ extension ObjectContext {
                 return groups
             }
             var all: [ManagedObject] = []
+            var loaded = PrefetchTally()
             for source in sources {
                 let objects = groups[source.objectID.primaryKey] ?? []
-                setLoaded(source, relationship, objects)
+                if setLoaded(source, relationship, objects) { loaded.add(source.entity) }
                 all += objects
             }
+            note(loaded, relationship)
             return all.sorted { $0.objectID < $1.objectID }
 
         case .keyPairs(let sql):
@@ -123,8 +125,7 @@ extension ObjectContext {
                 return (sourceKeys, targetKeys, targetEntities)
             }
             // The distinct destination keys, in order.
-            var distinctKeys = targetKeys.sorted()
-            distinctKeys.removeConsecutiveDuplicates()
+            let distinctKeys = DistinctKeys.sorted(targetKeys)
             let distinct = distinctKeys.map { ObjectID(entity: targetEntities[$0] ?? destination, primaryKey: $0) }
             let loaded = try loadMissing(distinct, of: destination, purpose: purpose)
             // Keys to objects through tables, not a hash per pair.
@@ -143,9 +144,11 @@ extension ObjectContext {
                 bySource[key] = objects
                 start = end
             }
+            var tally = PrefetchTally()
             for source in sources {
-                setLoaded(source, relationship, bySource[source.objectID.primaryKey] ?? [])
+                if setLoaded(source, relationship, bySource[source.objectID.primaryKey] ?? []) { tally.add(source.entity) }
             }
+            note(tally, relationship)
             return distinct.compactMap { loaded[$0] }
         }
     }
@@ -167,14 +170,37 @@ extension ObjectContext {
     }
 
     /// Loads a to-many slot that is still a fault (a loaded one may hold
-    /// unsaved changes) and caches its IDs.
-    private func setLoaded(_ source: ManagedObject, _ relationship: RelationshipDescription, _ objects: [ManagedObject]) {
-        guard case .fault = source.slots[relationship.index] else { return }
+    /// unsaved changes) and caches its IDs; returns whether it did.
+    private func setLoaded(_ source: ManagedObject, _ relationship: RelationshipDescription, _ objects: [ManagedObject]) -> Bool {
+        guard case .fault = source.slots[relationship.index] else { return false }
         source.slots[relationship.index] = .toMany(objects)
-        if relationship.index < 64 {
-            source.unreadPrefetches |= 1 << UInt64(relationship.index)
-            prefetchUsage["\(source.entity.name).\(relationship.name)", default: (0, 0, currentCallSite)].prefetched += 1
-        }
+        if relationship.index < 64 { source.unreadPrefetches |= 1 << UInt64(relationship.index) }
         if usesRowCache { rowCache.storeToMany(objects.map(\.objectID), for: source.objectID, relationship: relationship.index) }
+        return true
+    }
+
+    /// Adds a step's loaded sources to the prefetch usage (for the
+    /// unused-prefetch insight): one entry per entity, not one per source.
+    private func note(_ tally: PrefetchTally, _ relationship: RelationshipDescription) {
+        guard relationship.index < 64 else { return }
+        for (entity, count) in tally.counts {
+            prefetchUsage["\(entity.name).\(relationship.name)", default: (0, 0, currentCallSite)].prefetched += count
+        }
+    }
+}
+
+/// How many sources of each entity a prefetch step loaded: a step's
+/// sources are of one entity, or of a few in a hierarchy.
+struct PrefetchTally {
+    private(set) var counts: [(entity: EntityDescription, count: Int)] = []
+
+    mutating func add(_ entity: EntityDescription) {
+        if let last = counts.indices.last, counts[last].entity === entity {
+            counts[last].count += 1
+        } else if let index = counts.firstIndex(where: { $0.entity === entity }) {
+            counts[index].count += 1
+        } else {
+            counts.append((entity, 1))
+        }
     }
 }

@@ -329,6 +329,7 @@ public final class ObjectContext {
         }
     }
 
+    @inline(__always)
     func turnIntoFault(_ object: ManagedObject) {
         object.willTurnIntoFault()
         // An unchanged object's values are the row cache's snapshot array,
