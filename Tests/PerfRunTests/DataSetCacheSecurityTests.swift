@@ -73,10 +73,10 @@ import Testing
     }
 
     /// In the cache directory of one's own, a symbolic link (or a second
-    /// hard link to a file) where the lock, the data set or its checksum
-    /// goes is an error naming it, never followed: the file it leads to is
-    /// left as it was.
-    @Test(arguments: ["lock", "data set", "checksum", "hard link"])
+    /// hard link to a file) where the lock, the data set, its checksum or
+    /// its verification record goes is an error naming it, never followed:
+    /// the file it leads to is left as it was.
+    @Test(arguments: ["lock", "data set", "checksum", "verification record", "hard link"])
     func aLinkPlantedInTheCacheIsAnErrorNotFollowed(planted: String) throws {
         try HostileEnvironment.requireRoot("a root-only victim file")
         let base = try HostileEnvironment.directory()
@@ -89,6 +89,7 @@ import Testing
         let lock = cache.appendingPathComponent(Self.name + ".lock").path
         let data = cache.appendingPathComponent(Self.name + ".sqlite").path
         let checksum = data + ".checksum"
+        let record = data + ".verified"
         let expected: String
         if planted == "lock" {
             try #require(mkdir(cache.path, 0o700) == 0)
@@ -107,6 +108,10 @@ import Testing
                 try FileManager.default.removeItem(atPath: checksum)
                 try FileManager.default.createSymbolicLink(atPath: checksum, withDestinationPath: victim.path)
                 expected = "\(checksum): the data set's checksum is a symbolic link (owner uid 0, mode 0777); not followed: remove it\n"
+            case "verification record":
+                // Where the record of the file's last full verification goes.
+                try FileManager.default.createSymbolicLink(atPath: record, withDestinationPath: victim.path)
+                expected = "\(record): the data set's verification record is a symbolic link (owner uid 0, mode 0777); not followed: remove it\n"
             default:
                 try FileManager.default.removeItem(atPath: data)
                 try #require(link(victim.path, data) == 0)

@@ -34,7 +34,8 @@ import Testing
 
     /// The data set is in the cache, but the disk has no room for a
     /// scenario's copy of it: the copy stops, its partial file goes, the
-    /// cached file stays as it was.
+    /// cached file stays as it was, with the record of its verification
+    /// (written before the copy: a file older than the verification).
     @Test func aCopyThatDoesNotFitIsOneLineAndLeavesNothing() throws {
         try HostileEnvironment.requireRoot("mounting a small tmpfs")
         let base = try HostileEnvironment.directory()
@@ -53,6 +54,7 @@ import Testing
             #expect(chmod(cached + suffix, 0o600) == 0)
         }
         let original = try Data(contentsOf: URL(fileURLWithPath: cached))
+        try Self.waitUntilOlder(cached, in: disk)
 
         let json = base.appendingPathComponent("r.json").path
         let result = try PerfRunProcess.run(
@@ -64,8 +66,31 @@ import Testing
         #expect(
             HostileEnvironment.files(under: disk)
                 == ["faultline-datasets/selfies-scale0.2-seed1-g1.lock", "faultline-datasets/selfies-scale0.2-seed1-g1.sqlite",
-                    "faultline-datasets/selfies-scale0.2-seed1-g1.sqlite.checksum"])
+                    "faultline-datasets/selfies-scale0.2-seed1-g1.sqlite.checksum",
+                    "faultline-datasets/selfies-scale0.2-seed1-g1.sqlite.verified"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: cached)) == original)
         #expect(try ReportFile.read(json).scenarios.first?.status == .failed)
+    }
+
+    /// Waits until a file made in `directory` gets a later time than the
+    /// file at `path` has (the file system's clock moves in ticks): the
+    /// cache then records its verification of that file.
+    static func waitUntilOlder(_ path: String, in directory: URL) throws {
+        func times(_ path: String) throws -> (modified: timespec, changed: timespec) {
+            var info = stat()
+            try #require(lstat(path, &info) == 0)
+            return (info.st_mtim, info.st_ctim)
+        }
+        func before(_ a: timespec, _ b: timespec) -> Bool { (a.tv_sec, a.tv_nsec) < (b.tv_sec, b.tv_nsec) }
+        let file = try times(path)
+        let probe = directory.appendingPathComponent("clock").path
+        for _ in 0..<1_000 {
+            #expect(FileManager.default.createFile(atPath: probe, contents: Data()))
+            defer { unlink(probe) }
+            let now = try times(probe).modified
+            if before(file.modified, now), before(file.changed, now) { return }
+            usleep(1_000)
+        }
+        Issue.record("the file system's clock did not move past \(path)'s times in a second")
     }
 }

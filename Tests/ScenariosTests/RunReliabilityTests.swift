@@ -190,7 +190,8 @@ import Testing
         #expect(messages.isEmpty)
     }
 
-    /// A builder killed with SIGKILL leaves `*.building-PID` files: the next
+    /// A builder killed with SIGKILL leaves `*.building-PID` files (and a
+    /// verifier its unfinished record, `*.verifying-PID-…`): the next
     /// process that takes the lock removes them, and another name's once
     /// their process is gone.
     @Test func aDeadBuildersFilesAreRemoved() throws {
@@ -204,6 +205,7 @@ import Testing
         let leftovers = [
             "selfies-scale0.02-seed1-g1.sqlite.building-\(pid)", "selfies-scale0.02-seed1-g1.sqlite.building-\(pid)-wal",
             "fireballs-scale3.0-seed1-g1.sqlite.building-\(pid)", "fireballs-scale3.0-seed1-g1.sqlite.building-\(pid).checksum",
+            "selfies-scale0.02-seed1-g1.sqlite.verifying-\(pid)-1f", "fireballs-scale3.0-seed1-g1.sqlite.verifying-\(pid)-2e",
         ]
         let alive = "fireballs-scale2.0-seed1-g1.sqlite.building-\(getpid())"
         for name in leftovers + [alive] {
@@ -211,7 +213,7 @@ import Testing
         }
         _ = try DataSetCache(directory: directory).file(for: .selfies, scale: 0.02, seed: 1)
         let remaining = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        #expect(remaining.filter { $0.contains(".building-") } == [alive])
+        #expect(remaining.filter { $0.contains(".building-") || $0.contains(".verifying-") } == [alive])
     }
 
     /// A build that fails for want of space removes its files, does not

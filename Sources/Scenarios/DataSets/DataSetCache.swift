@@ -13,14 +13,21 @@ import Reporting
 /// recorded at build time. Before reuse a file is verified: its checksum
 /// (any changed byte is caught), the model hash (opening it with the model),
 /// the row counts of every table, and `PRAGMA quick_check`; a file that
-/// fails is built again.
+/// fails is built again. A full verification reads the whole file (184 MB
+/// for selfies at scale 4, over a second), so what it saw is recorded beside
+/// the file (``DataSetVerificationRecord``: the file's device, inode, size,
+/// modification and status-change times, the checksum, the model hash and
+/// rows it matched), and while all of that still holds the next use trusts
+/// it and reads nothing more. Any write through the file system changes
+/// the status-change time and is caught; a change beneath the file system
+/// that leaves every fact as it was is not (the record says which).
 ///
 /// The cache trusts nothing another user could have made: its directory is
 /// created with mode 0700 and used only when it belongs to the effective
 /// user and neither group nor others may write into it (even the user's
-/// own: the cache never makes it so); its lock, data set and checksum files
-/// likewise must be regular files of the user's, with one link, not
-/// writable by group or others. Anything else (a directory of another
+/// own: the cache never makes it so); its lock, data set, checksum and
+/// verification record files likewise must be regular files of the user's,
+/// with one link, not writable by group or others. Anything else (a directory of another
 /// user's in a shared `/tmp`, a symbolic link planted where a file goes) is
 /// a ``DataSetFailure`` naming it, its owner and mode and what to do, never
 /// followed. Files are opened with `O_NOFOLLOW`, new ones with `O_EXCL`
@@ -109,18 +116,22 @@ public struct DataSetCache: Sendable {
         // builder left is dead. Others' leftovers go when their PID has.
         removeLeftovers(of: name)
 
+        let record = DataSetVerificationRecord.path(path)
         if try Self.checkOwnFile(path, what: "the cached data set") {
             try Self.checkOwnFile(Self.checksumPath(path), what: "the data set's checksum")
+            try Self.checkOwnFile(record, what: "the data set's verification record")
             do {
-                try verify(path, kind: kind, scale: scale)
+                try verifyUnlessUnchanged(path, kind: kind, scale: scale)
                 return path
             } catch let failure as DataSetFailure {
                 progress("data set \(name): the cached file failed verification (\(failure.problem)), building it again")
-                for file in [path, Self.checksumPath(path)] { unlink(file) }
+                for file in [path, Self.checksumPath(path), record] { unlink(file) }
             }
         } else {
-            // A checksum without its file is of no use; nor one planted.
+            // A checksum or record without its file is of no use; nor one planted.
             try Self.checkOwnFile(Self.checksumPath(path), what: "the data set's checksum")
+            try Self.checkOwnFile(record, what: "the data set's verification record")
+            unlink(record)
         }
         progress("building data set \(kind.name) at scale \(scale), seed \(seed)")
         // A fresh name, created here (O_EXCL): SQLite opens a file of ours.
@@ -144,6 +155,9 @@ public struct DataSetCache: Sendable {
             if case ObjectGraphError.cancelled = error { throw error }
             throw DataSetFailure(path, "cannot build the data set", error: error)
         }
+        // Verified as built; not recorded, since its last change (the
+        // rename) is too recent to tell a later write from it: its next
+        // use verifies it again and records that.
         do {
             try verify(path, kind: kind, scale: scale)
         } catch {
@@ -206,19 +220,70 @@ public struct DataSetCache: Sendable {
         for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
     }
 
+    /// Verifies the file fully (``verify(_:kind:scale:)``) unless its
+    /// verification record shows that a full verification saw it as it is
+    /// now, against the same checksum, model and rows; returns whether it
+    /// verified fully. After a full verification, records what it saw when
+    /// the file's times are older than a file made before the verification
+    /// read anything (``DataSetVerificationRecord`` says why); a record
+    /// that cannot be written (a full disk) is no failure, and leaves
+    /// nothing behind.
+    @discardableResult
+    func verifyUnlessUnchanged(_ path: String, kind: DataSetKind, scale: Double) throws -> Bool {
+        let recordPath = DataSetVerificationRecord.path(path)
+        let checksum = try? Self.recordedChecksum(path)
+        if let checksum, let facts = DataSetVerificationRecord.Facts(path: path),
+            let recorded = try? Self.contents(of: recordPath, limit: 4096),
+            recorded.elementsEqual(DataSetVerificationRecord(facts: facts, checksum: checksum, kind: kind, scale: scale).text.utf8)
+        {
+            return false
+        }
+        // Made before the verification reads anything: its time is the
+        // file system's clock then.
+        let probe = try? Self.createUnique(path + ".verifying")
+        let started = probe.flatMap { DataSetVerificationRecord.Facts(path: $0.path)?.modified }
+        let before = DataSetVerificationRecord.Facts(path: path)
+        do {
+            try verify(path, kind: kind, scale: scale)
+        } catch {
+            probe?.registration.remove()
+            throw error
+        }
+        guard let probe else { return true }
+        if let checksum, let started, let before, before.predate(started), DataSetVerificationRecord.Facts(path: path) == before {
+            let text = Array(DataSetVerificationRecord(facts: before, checksum: checksum, kind: kind, scale: scale).text.utf8)
+            let file = open(probe.path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
+            if file >= 0 {
+                let written = (try? Self.writeAll(text, to: file)) != nil
+                if close(file) == 0, written, rename(probe.path, recordPath) == 0 {
+                    probe.registration.keep()
+                    return true
+                }
+            }
+        }
+        probe.registration.remove()
+        return true
+    }
+
+    /// The checksum recorded beside the file at build time.
+    static func recordedChecksum(_ path: String) throws -> String {
+        String(decoding: try contents(of: checksumPath(path), limit: 64), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// Throws unless the file has the checksum recorded when it was built,
     /// the model, the row counts, and passes `PRAGMA quick_check`: a
-    /// ``DataSetFailure`` naming the file and what is wrong with it.
+    /// ``DataSetFailure`` naming the file and what is wrong with it. Reads
+    /// the whole file, twice: before and after opening it.
     public func verify(_ path: String, kind: DataSetKind, scale: Double) throws {
         let action = "cannot verify the data set"
         let recorded: String
         do {
-            recorded = String(decoding: try Self.contents(of: Self.checksumPath(path), limit: 64), as: UTF8.self)
+            recorded = try Self.recordedChecksum(path)
         } catch {
             throw DataSetFailure(path, "\(action): no checksum recorded (\(DataSetFailure.reason(of: error)))")
         }
         let actual = try Self.checksum(of: path, action: action)
-        guard recorded.trimmingCharacters(in: .whitespacesAndNewlines) == actual else {
+        guard recorded == actual else {
             throw DataSetFailure(path, "\(action): checksum \(actual) differs from the one recorded at build time")
         }
         do {
@@ -253,57 +318,6 @@ public struct DataSetCache: Sendable {
         }
         // Opening it must not have changed it, or the next check fails.
         guard try Self.checksum(of: path, action: action) == actual else { throw DataSetFailure(path, "\(action): changed by opening it") }
-    }
-
-    /// Copies a cached file for one scenario's use: a new file (any file
-    /// at `destination` goes first), never written through a symbolic
-    /// link. A failure (a full disk) removes the partial copy and is one
-    /// line naming both files and the system's reason.
-    static func copy(_ path: String, to destination: String) throws {
-        remove(destination)
-        let action = "cannot copy the data set to \(destination)"
-        let input = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard input >= 0 else { throw DataSetFailure(path, action, errno: errno) }
-        defer { close(input) }
-        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard output >= 0 else { throw DataSetFailure(path, action, errno: errno) }
-        var failure: (any Error)?
-        do {
-            try Self.copyBytes(from: input, to: output)
-        } catch {
-            failure = error
-        }
-        // close reports a write the file system could not keep (NFS, quotas).
-        if close(output) != 0, failure == nil { failure = POSIXError.current }
-        if let failure {
-            unlink(destination)
-            throw DataSetFailure(path, action, error: failure)
-        }
-    }
-
-    /// Every byte of `input` to `output`, through a 1 MiB buffer.
-    private static func copyBytes(from input: Int32, to output: Int32) throws {
-        let size = 1 << 20
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let count = read(input, buffer, size)
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw POSIXError.current }
-            if count == 0 { return }
-            var written = 0
-            while written < count {
-                let result = write(output, buffer + written, count - written)
-                if result < 0, errno == EINTR { continue }
-                guard result > 0 else { throw result == 0 ? POSIXError(.ENOSPC) : POSIXError.current }
-                written += result
-            }
-        }
-    }
-
-    /// Removes a database file copy with its WAL and shared-memory files.
-    static func remove(_ path: String) {
-        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
     }
 
     /// Creates `prefix-PID-RANDOM` (mode 0600, `O_EXCL`, never through a
@@ -391,14 +405,16 @@ public struct DataSetCache: Sendable {
 
     // MARK: Leftovers
 
-    /// Removes half-built data sets and scratch stores: this name's (the
-    /// caller holds its lock), and any whose process is gone.
+    /// Removes half-built data sets, half-written verification records and
+    /// scratch stores: this name's (the caller holds its lock), and any
+    /// whose process is gone.
     private func removeLeftovers(of name: String?) {
         guard let files = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        let lockedWork = [".sqlite.building-", ".sqlite.verifying-"]
         for file in files {
-            guard let range = file.range(of: ".sqlite.building-") ?? file.range(of: ".sqlite.scratch-") else { continue }
+            guard let range = (lockedWork + [".sqlite.scratch-"]).lazy.compactMap({ file.range(of: $0) }).first else { continue }
             let digits = file[range.upperBound...].prefix { $0.isNumber }
-            let ours = name.map { file.hasPrefix($0 + ".sqlite.building-") } ?? false
+            let ours = name.map { name in lockedWork.contains { file.hasPrefix(name + $0) } } ?? false
             let builderGone = Int32(digits).map { $0 != getpid() && kill($0, 0) != 0 && errno == ESRCH } ?? false
             if ours || builderGone { unlink(directory.appendingPathComponent(file).path) }
         }
@@ -429,6 +445,11 @@ public struct DataSetCache: Sendable {
         let file = open(checksumPath(path), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard file >= 0 else { throw POSIXError.current }
         defer { close(file) }
+        try writeAll(bytes, to: file)
+    }
+
+    /// Writes every byte to an open file.
+    private static func writeAll(_ bytes: [UInt8], to file: Int32) throws {
         var written = 0
         while written < bytes.count {
             let result = bytes[written...].withUnsafeBytes { write(file, $0.baseAddress, $0.count) }

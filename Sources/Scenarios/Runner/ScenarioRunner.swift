@@ -42,8 +42,11 @@ public struct RunOptions: Sendable {
 /// and the exact counters; a counter that differs between iterations (or
 /// depends on memory management, as `objectsRegisteredPeak` does) is marked
 /// advisory. A scenario runs on its own copy of the cached data set, and one
-/// that writes gets a fresh copy for every iteration, so no scenario sees
-/// another's changes and their order changes nothing.
+/// that writes starts every iteration from the data set's exact bytes, so
+/// no scenario sees another's changes and their order changes nothing:
+/// its copy is brought back in place (the pages that differ are written
+/// back, ``DataSetCache/restore(_:from:)``), or made anew where the file
+/// system makes reflinks or the last iteration's store is still open.
 public final class ScenarioRunner {
     public let options: RunOptions
     public let cache: DataSetCache
@@ -82,6 +85,14 @@ public final class ScenarioRunner {
             lock.lock()
             defer { lock.unlock() }
             return stored
+        }
+
+        /// Lets go of the store attached, so that it can close (before its
+        /// copy is restored).
+        func detach() {
+            lock.lock()
+            store = nil
+            lock.unlock()
         }
 
         /// The store work goes to now; a cancellation reaches it at once.
@@ -264,15 +275,15 @@ public final class ScenarioRunner {
         }
     }
 
-    /// A store for iteration `index` of `arm` (0: the run's own; 1: a fix's).
-    private func makeStore(for scenario: Scenario, recorder: Recorder, arm: Int, index: Int, whatIf: WhatIf, quietly: Bool)
-        throws -> Store
-    {
+    /// A store for iteration `index` of the arm at `position` (0: the
+    /// run's own; 1: a fix's), on the arm's working copy: made for its
+    /// first store, brought back to the data set's bytes for the next.
+    private func makeStore(for scenario: Scenario, arm: Arm, position: Int, index: Int, quietly: Bool) throws -> Store {
         var configuration = StoreConfiguration()
         // The user's sinks (a SQL log, LTTng) see the run, not its what-ifs.
-        configuration.sinks = [recorder] + (quietly ? [] : options.sinks)
+        configuration.sinks = [arm.recorder] + (quietly ? [] : options.sinks)
         configuration.persistentHistoryTracking = scenario.persistentHistory
-        configuration.whatIf = whatIf
+        configuration.whatIf = arm.whatIf
         switch options.store {
         case .file:
             let kind = scenario.dataSet.name
@@ -280,15 +291,26 @@ public final class ScenarioRunner {
             let source = try cache.file(
                 for: scenario.dataSet, scale: options.scale, seed: options.seed, progress: { progress(.building($0)) },
                 step: { progress(.buildStep(dataSet: kind, done: $0, total: $1)) }, stopReason: { cancellation.reason })
-            let copy = storeCopy(for: scenario, arm: arm, index: index)
-            // The run's work directory (private, made by prepare() when
-            // the runner was prepared) and the scenario's folder in it.
-            for folder in [workDirectory.path, (copy as NSString).deletingLastPathComponent] {
-                guard mkdir(folder, 0o700) == 0 || errno == EEXIST else {
-                    throw DataSetFailure(source, "cannot copy the data set to \(copy)", errno: errno)
+            let copy: String
+            if let previous = arm.copy, arm.copyMethod == .bytes, try DataSetCache.restore(previous, from: source) != nil {
+                copy = previous
+            } else {
+                // A reflink is made anew; a copy whose store is still open
+                // is left to it under its name (a closing store removes
+                // its `-wal` by that name), a new one made beside it.
+                if let previous = arm.copy { DataSetCache.remove(previous) }
+                copy = storeCopy(for: scenario, arm: position, index: index)
+                // The run's work directory (private, made by prepare() when
+                // the runner was prepared) and the scenario's folder in it.
+                for folder in [workDirectory.path, (copy as NSString).deletingLastPathComponent] {
+                    guard mkdir(folder, 0o700) == 0 || errno == EEXIST else {
+                        throw DataSetFailure(source, "cannot copy the data set to \(copy)", errno: errno)
+                    }
                 }
+                arm.copy = nil
+                arm.copyMethod = try DataSetCache.copy(source, to: copy)
+                arm.copy = copy
             }
-            try DataSetCache.copy(source, to: copy)
             let store = try Store(model: scenario.dataSet.model, location: .file(copy), configuration: configuration)
             cancellation.attach(store)
             return store
@@ -339,6 +361,9 @@ public final class ScenarioRunner {
         let whatIf: WhatIf
         let recorder: Recorder
         var store: Store?
+        /// The working copy of the data set, and how it was made.
+        var copy: String?
+        var copyMethod = DataSetCache.CopyMethod.bytes
         var samples: [Sample] = []
         var counters: [[String: Int]] = []
         var values: [[String: Double]] = []
@@ -377,11 +402,11 @@ public final class ScenarioRunner {
             for position in order {
                 let arm = arms[position]
                 if arm.store == nil || (scenario.writes && index > 0) {
-                    // The last iteration's copy goes before the next is made:
-                    // one copy per arm on disk at a time.
-                    if options.store == .file, index > 0 { DataSetCache.remove(storeCopy(for: scenario, arm: position, index: index - 1)) }
-                    arm.store = try makeStore(
-                        for: scenario, recorder: arm.recorder, arm: position, index: index, whatIf: arm.whatIf, quietly: quietly || position > 0)
+                    // The last iteration's store closes before its copy is
+                    // restored or removed: one copy per arm on disk at a time.
+                    arm.store = nil
+                    cancellation.detach()
+                    arm.store = try makeStore(for: scenario, arm: arm, position: position, index: index, quietly: quietly || position > 0)
                 }
                 let store = arm.store!
                 // A stop reaches the store that runs now (and stops one that
