@@ -13,8 +13,8 @@ public struct Scenario: Sendable {
     /// One paragraph: what it demonstrates and what to look at in its counters.
     public let summary: String
     public let dataSet: DataSetKind
-    /// Whether an iteration changes the store (it then gets a fresh copy
-    /// of the data set for each iteration).
+    /// Whether an iteration changes the store (each iteration then starts
+    /// from the data set's exact bytes: a copy restored or reflinked anew).
     public let writes: Bool
     /// Why it cannot run on an in-memory store, if it cannot.
     public let needsFileStore: String?
