@@ -36,8 +36,7 @@ extension ObjectContext {
             : .absent
         // The line that read the object, found once for a query's event and the fault's.
         var site: CallSite?
-        if let reason = missed {
-            instrumentation.cacheMiss(id, reason: reason.rawValue)
+        if missed != nil {
             if traced { site = readSite }
             guard let snapshot = try readRow(id, callSite: site) else { throw .objectDeleted(id) }
             if usesRowCache { rowCache.store(snapshot, for: id) }
