@@ -78,6 +78,26 @@ import Testing
         ])
     }
 
+    /// The run's cross-check: the statements per shape the trace gives
+    /// back against the recorder's, shape by shape.
+    @Test func statementsPerShapeAreCheckedAgainstTheRecorders() {
+        let readBack = TraceCounters.readBack(Self.lines)
+        let recorded = [
+            #"SELECT t0.pk FROM "Item" t0 WHERE t0.pk IN (…)"#: 1, #"SELECT t0.pk FROM "Item" t0 WHERE t0.pk = ?"#: 1, "#12": 1,
+        ]
+        #expect(readBack.statementDisagreement(scenario: "SingleFault", recorded: recorded) == nil)
+        var other = recorded
+        other["#12"] = nil
+        other["COMMIT"] = 1
+        other[#"SELECT t0.pk FROM "Item" t0 WHERE t0.pk = ?"#] = 2
+        #expect(readBack.statementDisagreement(scenario: "SingleFault", recorded: other) == """
+            SingleFault: the trace's statements of 3 shapes differ from the recorder's (#12: 1 traced, 0 recorded; \
+            COMMIT: 0 traced, 1 recorded; SELECT t0.pk FROM "Item" t0 WHERE t0.pk = ?: 1 traced, 2 recorded)
+            """)
+        #expect(readBack.statementDisagreement(scenario: "Prefetch", recorded: [:]) == nil)
+        #expect(readBack.statementDisagreement(scenario: "Prefetch", recorded: ["COMMIT": 1]) != nil)
+    }
+
     @Test func anOlderTraceCountsMissesBySourceAndShapesByText() {
         let readBack = TraceCounters.readBack(Self.olderLines)
         #expect(readBack.counters["SingleFault"]?.cacheMisses == 2)

@@ -142,7 +142,15 @@ public struct CallSite: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The call site with its file and line: a pending one named from the
     /// stack (``CallerLine/resolve(_:)``), any other as it is.
     public var resolved: CallSite {
-        file == CallerLine.pendingFile ? CallerLine.resolve(self) : self
+        isPending ? CallerLine.resolve(self) : self
+    }
+
+    /// Whether the site is still to be named. The lengths are compared
+    /// first (a native string knows its own): a file name is seldom as
+    /// short as the pending marker, and comparing the texts of two strings
+    /// of different lengths cost tens of instructions per traced event.
+    private var isPending: Bool {
+        file.utf8.count == CallerLine.pendingFile.utf8.count && file == CallerLine.pendingFile
     }
 
     private enum CodingKeys: String, CodingKey { case file, line }

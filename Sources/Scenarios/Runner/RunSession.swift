@@ -168,13 +168,7 @@ public struct RunSession {
                 }
                 // Per shape, the trace's numbers resolved to text.
                 let shapes = report.scenarios[index].statements.reduce(into: [String: Int]()) { $0[$1.shape, default: 0] += $1.count }
-                let tracedShapes = traced.statements[name] ?? [:]
-                let differing = Set(shapes.keys).union(tracedShapes.keys).filter { shapes[$0] != tracedShapes[$0] }.sorted()
-                if !differing.isEmpty {
-                    let listed = differing.prefix(3).map { "\($0): \(tracedShapes[$0] ?? 0) traced, \(shapes[$0] ?? 0) recorded" }
-                    disagreements.append(
-                        "\(name): the trace's statements of \(differing.count) shapes differ from the recorder's (\(listed.joined(separator: "; ")))")
-                }
+                if let disagreement = traced.statementDisagreement(scenario: name, recorded: shapes) { disagreements.append(disagreement) }
             }
         }
         var dropped: [String] = []
