@@ -6,6 +6,7 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
@@ -13,9 +14,19 @@
 static void *provider_handle;
 
 const char *faultline_tracepoints_load(const char *path) {
+    static char message[160];
     if (provider_handle) return NULL;
-    provider_handle = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
-    if (!provider_handle) return dlerror();
+    void *handle = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+    if (!handle) return dlerror();
+    int (*version)(void) = (int (*)(void))dlsym(handle, "faultline_tracepoint_provider_version");
+    int found = version ? version() : 0;
+    if (found != FAULTLINE_TRACEPOINT_PROVIDER_VERSION) {
+        dlclose(handle);
+        snprintf(message, sizeof message, "it defines the tracepoints of version %d, this program those of version %d",
+            found, FAULTLINE_TRACEPOINT_PROVIDER_VERSION);
+        return message;
+    }
+    provider_handle = handle;
     return NULL;
 }
 
@@ -44,9 +55,9 @@ uint64_t faultline_monotonic_ns(void) {
 ENABLED(fetch)
 ENABLED(fault)
 ENABLED(relationship_fault)
-ENABLED(cache_miss)
 ENABLED(save)
 ENABLED(batch_request)
+ENABLED(sql_shape)
 ENABLED(sql)
 ENABLED(context)
 ENABLED(scenario)
@@ -56,19 +67,13 @@ void faultline_tp_fetch(const struct faultline_fetch_fields *fields) {
 }
 
 void faultline_tp_fault(const char *context, const char *entity, int64_t primary_key, const char *source,
-    uint64_t count, uint64_t duration_ns, const char *call_site_file, int64_t call_site_line) {
-    lttng_ust_do_tracepoint(faultline, fault, context, entity, primary_key, source, count, duration_ns, call_site_file, call_site_line);
+    const char *miss_reason, uint64_t count, uint64_t duration_ns, const char *call_site_file, int64_t call_site_line) {
+    lttng_ust_do_tracepoint(faultline, fault, context, entity, primary_key, source, miss_reason, count, duration_ns,
+        call_site_file, call_site_line);
 }
 
-void faultline_tp_relationship_fault(const char *context, const char *entity, const char *relationship,
-    int64_t primary_key, const char *destination_entity, uint64_t destination_count, const char *source,
-    uint64_t duration_ns, const char *call_site_file, int64_t call_site_line) {
-    lttng_ust_do_tracepoint(faultline, relationship_fault, context, entity, relationship, primary_key,
-        destination_entity, destination_count, source, duration_ns, call_site_file, call_site_line);
-}
-
-void faultline_tp_cache_miss(const char *entity, int64_t primary_key, const char *reason) {
-    lttng_ust_do_tracepoint(faultline, cache_miss, entity, primary_key, reason);
+void faultline_tp_relationship_fault(const struct faultline_relationship_fault_fields *fields) {
+    lttng_ust_do_tracepoint(faultline, relationship_fault, fields);
 }
 
 void faultline_tp_save(const char *context, uint64_t inserted, uint64_t updated, uint64_t deleted,
@@ -79,6 +84,10 @@ void faultline_tp_save(const char *context, uint64_t inserted, uint64_t updated,
 void faultline_tp_batch_request(const char *kind, const char *entity, uint64_t rows_affected, uint64_t duration_ns,
     const char *call_site_file, int64_t call_site_line) {
     lttng_ust_do_tracepoint(faultline, batch_request, kind, entity, rows_affected, duration_ns, call_site_file, call_site_line);
+}
+
+void faultline_tp_sql_shape(uint64_t shape, const char *text) {
+    lttng_ust_do_tracepoint(faultline, sql_shape, shape, text);
 }
 
 void faultline_tp_sql(const struct faultline_sql_fields *fields) {

@@ -8,4 +8,4 @@
 #include "faultline_tp.h"
 #include "faultline_provider.h"
 
-int faultline_tracepoint_provider_version(void) { return 1; }
+int faultline_tracepoint_provider_version(void) { return FAULTLINE_TRACEPOINT_PROVIDER_VERSION; }

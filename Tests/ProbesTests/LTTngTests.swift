@@ -1,6 +1,9 @@
 import Foundation
+import ObjectGraph
 import Probes
+@testable import Reporting
 @testable import Scenarios
+import Synchronization
 import Testing
 
 /// LTTng-UST end to end: a session on a blocking channel traces
@@ -12,8 +15,16 @@ import Testing
         let counters = try #require(report["counters"] as? [String: Int])
         let tally = TraceTally(lines)
         #expect(tally.total >= 100_000)
-        #expect(tally.events >= 50_000)  // runs of row-cache faults and refreshes are one event each
+        // Runs of row-cache faults and refreshes are one event each; a
+        // cache miss is no event.
+        #expect(tally.events >= 40_000)
         tally.expectAgreement(with: counters)
+        let shapes = TracedShapeCheck(lines)
+        shapes.expectEachShapeOnceBeforeItsUse()
+        // faultline-bench's statements are their own shapes (values bound):
+        // no sql event repeats its text.
+        #expect(shapes.sqlEvents == counters["sqlStatements"])
+        #expect(shapes.sqlEventsWithText == 0)
     }
 
     /// The LTTng sink alone, as `make bench-probes` runs it: faults, cache
@@ -28,6 +39,13 @@ import Testing
         let (_, lines) = try traceBench(sinks: "lttng", objects: 200, rounds: 3)
         let tally = TraceTally(lines)
         tally.expectAgreement(with: counters)
+        #expect(tally.missReasons == ["absent": counters["cacheMisses"] ?? -1])
+        let shapes = TracedShapeCheck(lines)
+        shapes.expectEachShapeOnceBeforeItsUse()
+        // BEGIN DEFERRED, BEGIN IMMEDIATE, COMMIT, two fetches, the key
+        // lookup, the relationship, the UPDATE.
+        #expect(shapes.shapes.count == 8)
+        #expect(shapes.sqlEventsWithText == 0)
         #expect(tally.refreshes == 200 * 3)  // every item refreshed once a round
         // Runs: each round reads every item twice from the row cache, from
         // two lines (two runs of 200), and one group (a run of 1); it
@@ -37,11 +55,52 @@ import Testing
         #expect(tally.rowCacheFaults == 3 * (200 + 200 + 1))
     }
 
-    /// Runs faultline-bench with `sinks` under a session of its own, on a
-    /// blocking channel with each event tagged with its process; returns
-    /// the bench's output and the trace's lines for its process. Fails when
-    /// LTTng discarded anything.
+    /// Runs faultline-bench with `sinks` under a session of its own that
+    /// records only the bench's process, on a blocking channel; returns
+    /// the bench's output and the trace's lines. Fails when LTTng discarded
+    /// anything.
     private func traceBench(sinks: String, objects: Int, rounds: Int) throws -> (report: [String: Any], lines: [Substring]) {
+        var output = ""
+        let trace = try traced { track in
+            let bench = LTTngHarness.buildDirectory.appendingPathComponent("faultline-bench").path
+            let run = try Self.runTracked(
+                bench, ["--sinks", sinks, "--objects", "\(objects)", "--rounds", "\(rounds)"],
+                environment: ["LTTNG_UST_ALLOW_BLOCKING": "1"], track: track)
+            output = run.stdout
+            return run.pid
+        }
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+        #expect(report["lttng"] as? String == "loaded")
+        return (report, trace.lines)
+    }
+
+    /// What a session recorded: babeltrace2's lines and the raw data of
+    /// its streams.
+    private struct Trace {
+        var lines: [Substring]
+        var streams: [Data]
+
+        /// How many times `text` is in the streams as a whole string field.
+        func occurrences(of text: String) -> Int {
+            let needle = Data(text.utf8) + [0]
+            return streams.reduce(0) { total, data in
+                var count = 0
+                var from = data.startIndex
+                while let range = data.range(of: needle, in: from..<data.endIndex) {
+                    count += 1
+                    from = range.upperBound
+                }
+                return total + count
+            }
+        }
+    }
+
+    /// Runs `body` under a session of its own, on a blocking channel with
+    /// each event tagged with its process and thread, recording only the
+    /// process that `body` tracks (with the function it is given) and whose
+    /// ID it returns: no other test's events, and none of their strings
+    /// in the data. Fails when LTTng discarded anything.
+    private func traced(_ body: (_ track: (Int32) throws -> Void) throws -> Int32) throws -> Trace {
         let daemon = try LTTngHarness.startSessionDaemonIfNeeded()
         defer { LTTngHarness.stopSessionDaemon(daemon) }
         let session = "faultline-test-\(UUID().uuidString.prefix(8))"
@@ -56,22 +115,168 @@ import Testing
             "--subbuf-size=1M", "--num-subbuf=8", "blocking",
         ])
         try LTTngHarness.require("lttng", ["enable-event", "--session=\(session)", "--userspace", "--channel=blocking", "faultline:*"])
-        // Other test processes may emit faultline events too: tag each event
-        // with its process, and keep only the workload's.
-        try LTTngHarness.require("lttng", ["add-context", "--session=\(session)", "--userspace", "--channel=blocking", "--type=vpid"])
-        try LTTngHarness.require("lttng", ["start", session])
-        let bench = LTTngHarness.buildDirectory.appendingPathComponent("faultline-bench").path
-        let run = try LTTngHarness.require(
-            bench, ["--sinks", sinks, "--objects", "\(objects)", "--rounds", "\(rounds)"],
-            environment: ["LTTNG_UST_ALLOW_BLOCKING": "1"])
-        let pid = try #require(run.pid)
+        try LTTngHarness.require("lttng", [
+            "add-context", "--session=\(session)", "--userspace", "--channel=blocking", "--type=vpid", "--type=vtid",
+        ])
+        var tracked: Int32?
+        let pid = try body { pid in
+            try LTTngHarness.require("lttng", ["track", "--session=\(session)", "--userspace", "--vpid=\(pid)"])
+            tracked = pid
+            try LTTngHarness.require("lttng", ["start", session])
+        }
+        #expect(tracked == pid)
         let stop = try LTTngHarness.require("lttng", ["stop", session])
         #expect(!stop.stdout.contains("discarded") && !stop.stderr.contains("discarded"), "lttng stop: \(stop.stdout) \(stop.stderr)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-        #expect(report["lttng"] as? String == "loaded")
         let trace = try LTTngHarness.require("babeltrace2", [output.path])
         #expect(!trace.stderr.contains("discarded"), "babeltrace2: \(trace.stderr)")
-        return (report, trace.stdout.split(separator: "\n").filter { $0.contains("vpid = \(pid) }") })
+        let lines = trace.stdout.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.contains("vpid = \(pid),") }, "events of another process were recorded")
+        var streams: [Data] = []
+        if let files = FileManager.default.enumerator(at: output, includingPropertiesForKeys: nil) {
+            for case let file as URL in files where file.lastPathComponent.hasPrefix("blocking_") {
+                streams.append(try Data(contentsOf: file))
+            }
+        }
+        #expect(!streams.isEmpty)
+        return Trace(lines: lines, streams: streams)
+    }
+
+    /// Starts `program` held before it runs anything (a shell that waits for
+    /// a line, then replaces itself with the program, keeping its process
+    /// ID), calls `track` with that ID, lets it run and waits for it.
+    private static func runTracked(
+        _ program: String, _ arguments: [String], environment: [String: String], track: (Int32) throws -> Void
+    ) throws -> (status: Int32, stdout: String, pid: Int32) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", #"read go && exec "$0" "$@""#, program] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let (input, out) = (Pipe(), Pipe())
+        process.standardInput = input
+        process.standardOutput = out
+        process.standardError = FileHandle.standardError
+        try process.run()
+        let pid = process.processIdentifier
+        do {
+            try track(pid)
+        } catch {
+            process.terminate()
+            process.waitUntilExit()
+            throw error
+        }
+        input.fileHandleForWriting.write(Data("go\n".utf8))
+        try input.fileHandleForWriting.close()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(program) exited \(process.terminationStatus)")
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self), pid)
+    }
+
+    /// Two contexts on two threads of this process run the same statements
+    /// at once, each shape for the first time: each shape is traced once,
+    /// before either thread's first statement of it; a statement that is
+    /// its shape's text is not traced again, one that is not is traced
+    /// whole each time; a fault from the database carries its miss's
+    /// reason, a row-cache fault an empty one. The texts are counted in the
+    /// session's raw data: babeltrace2 2.0.4 prints an empty string field
+    /// as an earlier event's value of it.
+    @Test func twoThreadsRunningTheSameShapesTraceEachShapeOnce() throws {
+        let sink: LTTngSink
+        switch LTTngSink.load() {
+        case .success(let loaded): sink = loaded
+        case .failure(let reason):
+            Issue.record("the provider should load in the test build: \(reason)")
+            return
+        }
+        let path = try Workload.populate(people: 4, selfies: 6, networks: 2)
+        let recorded = InMemorySink(details: [.sqlArguments])
+        let store = try Workload.store(path, sinks: [sink, recorded])
+        var threads: Set<Int32> = []
+        let trace = try traced { track in
+            try track(getpid())
+            // This process registered with the session daemon by itself:
+            // wait until the session's events are on here.
+            let deadline = Date().addingTimeInterval(30)
+            while !(sink.isEnabled(.sql) && sink.isEnabled(.fault)), Date() < deadline { usleep(20_000) }
+            try #require(sink.isEnabled(.sql), "this process's faultline tracepoints were not enabled within 30 s")
+            let start = DispatchSemaphore(value: 0)
+            let group = DispatchGroup()
+            let failures = Mutex<[String]>([])
+            let ids = Mutex<Set<Int32>>([])
+            for number in 0..<2 {
+                group.enter()
+                Thread.detachNewThread {
+                    defer { group.leave() }
+                    ids.withLock { _ = $0.insert(ProbeClock.threadID()) }
+                    start.wait()
+                    let context = ObjectContext(store: store, name: "thread \(number)")
+                    do {
+                        try context.perform {
+                            for _ in 0..<20 {
+                                // A LIKE with inner wildcards compiles to a
+                                // call with literals: a text not its shape's.
+                                let selfies = Array(try context.fetch(FetchRequest<ManagedObject>(
+                                    entityName: "Selfie", predicate: Key("name").like("*e*ie*") || Key("rating") < 5)))
+                                for selfie in selfies { _ = try selfie.value(forKey: "name") }
+                                for person in try selfies[0].objects(forKey: "people") { _ = try person.value(forKey: "name") }
+                                context.reset()
+                            }
+                        }
+                    } catch {
+                        failures.withLock { $0.append("\(error)") }
+                    }
+                }
+            }
+            while ids.withLock({ $0.count }) < 2 { usleep(1_000) }
+            start.signal()
+            start.signal()
+            group.wait()
+            #expect(failures.withLock { $0 }.isEmpty)
+            threads = ids.withLock { $0 }
+            return getpid()
+        }
+        let shapes = TracedShapeCheck(trace.lines)
+        shapes.expectEachShapeOnceBeforeItsUse()
+        let events = recorded.events
+        let statements = events.compactMap { event -> SQLEvent? in
+            if case .sql(let e) = event { return e }
+            return nil
+        }
+        // Both threads ran the shapes each runs every time (the fetch;
+        // which thread reads a row or a relationship from the database,
+        // and which from the row cache they share, is timing).
+        #expect(threads.count == 2)
+        let fetch = try #require(statements.first { $0.sql.contains("faultline_like") })
+        #expect(shapes.threadsByShape[fetch.shapeID] == threads)
+        #expect(shapes.threadsByShape.values.filter { $0 == threads }.count >= 2)
+        #expect(shapes.sqlEvents == statements.count)
+        #expect(shapes.shapes == Dictionary(statements.map { ($0.shapeID, $0.shape) }) { first, _ in first })
+        // Each text in the data: a statement that is its shape's text once
+        // (its sql_shape event), one that is not as often as it ran.
+        let runs = Dictionary(grouping: statements, by: \.sql)
+        #expect(runs.keys.contains { sql in runs[sql]![0].shape == sql })
+        #expect(runs.keys.contains { sql in runs[sql]![0].shape != sql })
+        for (sql, executions) in runs {
+            let expected = executions[0].shape == sql ? 1 : executions.count
+            #expect(trace.occurrences(of: sql) == expected, "\(sql)")
+        }
+        // A miss's reason beside its source, and an empty one beside a row
+        // cache's, in faults and relationship faults alike.
+        let sources = events.compactMap { event -> FaultSource? in
+            switch event {
+            case .fault(let e): e.source
+            case .relationshipFault(let e): e.source
+            default: nil
+            }
+        }
+        let rowCacheEvents = trace.lines.filter {
+            ($0.contains(" faultline:fault: ") || $0.contains(" faultline:relationship_fault: ")) && $0.contains(#"source = "row cache""#)
+        }
+        let misses = sources.filter { $0 == .database }.count
+        #expect(sources.contains(.rowCache) && !rowCacheEvents.isEmpty && misses > 0)
+        #expect(trace.occurrences(of: "row cache\0") == rowCacheEvents.count)
+        #expect(trace.occurrences(of: "database\0absent") == misses)
+        #expect(trace.occurrences(of: "absent") == misses)
     }
 
     /// `perf-run run --lttng`: its own session daemon when none runs (and
@@ -86,7 +291,7 @@ import Testing
         let report = directory.appendingPathComponent("report.json").path
         let perfRun = LTTngHarness.buildDirectory.appendingPathComponent("perf-run").path
         let result = try LTTngHarness.run(perfRun, [
-            "run", "FetchAll", "SingleFault", "Prefetch", "BatchUpdate", "--scale", "0.02", "--iterations", "2", "--lttng",
+            "run", "FetchAll", "SingleFault", "Prefetch", "BatchUpdate", "Predicate", "--scale", "0.02", "--iterations", "2", "--lttng",
             "--lttng-output", directory.appendingPathComponent("trace").path, "--json", report,
             "--html", directory.appendingPathComponent("report.html").path,
         ])
@@ -94,7 +299,7 @@ import Testing
         #expect(result.stdout.contains("LTTng trace: \(directory.appendingPathComponent("trace").path)"))
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
         let scenarios = try #require(json["scenarios"] as? [[String: Any]])
-        #expect(scenarios.count == 4)
+        #expect(scenarios.count == 5)
         for scenario in scenarios {
             var counters = try #require(scenario["counters"] as? [String: Int])
             counters["objectsRegisteredPeak"] = nil
@@ -102,6 +307,17 @@ import Testing
             #expect(traced == counters, "\(scenario["name"] ?? "")")
         }
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("trace").path))
+        // The trace itself: no cache-miss events, each shape once before its
+        // use, and the Predicate scenario's statements, whose literals are
+        // not their shape's, with their text.
+        let trace = try LTTngHarness.require("babeltrace2", [directory.appendingPathComponent("trace").path])
+        let pid = try #require(result.pid)
+        let lines = trace.stdout.split(separator: "\n").filter { $0.contains("vpid = \(pid) }") }
+        #expect(!lines.isEmpty)
+        #expect(!lines.contains { $0.contains("faultline:cache_miss") })
+        let shapes = TracedShapeCheck(lines)
+        shapes.expectEachShapeOnceBeforeItsUse()
+        #expect(shapes.sqlEventsWithText > 0)
         if !daemonBefore {
             // The daemon perf-run started wrote its PID where this user's goes.
             var left = LTTngRecording.daemonNamed(by: LTTngRecording.daemonPIDFile)
@@ -149,6 +365,9 @@ private struct TraceTally {
     var databaseRelationshipFaults = 0
     var refreshes = 0
     var refreshEvents = 0
+    /// The `miss_reason` of the faults and relationship faults from the
+    /// database, each counted as many times as its event stands for.
+    var missReasons: [String: Int] = [:]
 
     init(_ lines: [Substring]) {
         for line in lines {
@@ -158,6 +377,13 @@ private struct TraceTally {
             counts[String(name), default: 0] += count
             total += count
             events += 1
+            // (A row-cache fault's empty reason may read as an earlier
+            // event's: babeltrace2 2.0.4 prints empty strings so.)
+            if name == "fault" || name == "relationship_fault", line.contains("source = \"database\"") {
+                let reason = TraceCounters.field(line, "miss_reason") ?? ""
+                #expect(reason == "absent" || reason == "stale", "a fault from the database without a miss reason: \(line)")
+                missReasons[reason, default: 0] += count
+            }
             switch name {
             case "fault":
                 if line.contains("source = \"row cache\"") {
@@ -190,6 +416,55 @@ private struct TraceTally {
         #expect(counts["save"] == counters["saves"])
         #expect(rowCacheFaults == counters["cacheHits"])
         #expect(databaseFaults + databaseRelationshipFaults == counters["cacheMisses"])
-        #expect(counts["cache_miss"] == databaseFaults)
+        // A miss is a field of its fault, not an event.
+        #expect(counts["cache_miss"] == nil)
+        #expect(missReasons.values.reduce(0, +) == counters["cacheMisses"])
+    }
+}
+
+/// The statement shapes of a trace (babeltrace2's text lines): each
+/// `sql_shape` event, and what the `sql` events say of theirs.
+private struct TracedShapeCheck {
+    /// Shape texts by number.
+    var shapes: [Int: String] = [:]
+    /// Numbers traced more than once, numbers used before (or without)
+    /// their `sql_shape` event.
+    var repeated: [Int] = []
+    var usedFirst: [Int] = []
+    var sqlEvents = 0
+    /// `sql` events that carry a text (not their shape's).
+    var sqlEventsWithText = 0
+    /// `sql` events whose text is their shape's, which they should not repeat.
+    var sqlEventsRepeatingTheirShape = 0
+    /// The texts the `sql` events of each shape carry ("" for none).
+    var statementTexts: [Int: Set<String>] = [:]
+    /// The threads (`vtid`) that ran each shape, when the trace has them.
+    var threadsByShape: [Int: Set<Int32>] = [:]
+
+    init(_ lines: [Substring]) {
+        for line in lines {
+            if line.contains(" faultline:sql_shape: ") {
+                let number = Int(TraceCounters.field(line, "shape") ?? "") ?? -1
+                if shapes[number] != nil { repeated.append(number) }
+                shapes[number] = TraceCounters.field(line, "text") ?? ""
+            } else if line.contains(" faultline:sql: ") {
+                sqlEvents += 1
+                let number = Int(TraceCounters.field(line, "shape") ?? "") ?? -1
+                if shapes[number] == nil { usedFirst.append(number) }
+                let text = TraceCounters.field(line, "statement") ?? "?"
+                if !text.isEmpty { sqlEventsWithText += 1 }
+                if text == shapes[number] { sqlEventsRepeatingTheirShape += 1 }
+                statementTexts[number, default: []].insert(text)
+                if let thread = TraceCounters.field(line, "vtid").flatMap({ Int32($0) }) { threadsByShape[number, default: []].insert(thread) }
+            }
+        }
+    }
+
+    func expectEachShapeOnceBeforeItsUse() {
+        #expect(!shapes.isEmpty)
+        #expect(repeated.isEmpty, "shapes traced more than once: \(repeated)")
+        #expect(usedFirst.isEmpty, "shapes used before their sql_shape event: \(usedFirst)")
+        #expect(sqlEvents > 0)
+        #expect(sqlEventsRepeatingTheirShape == 0)
     }
 }

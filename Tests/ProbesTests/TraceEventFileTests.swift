@@ -12,7 +12,19 @@ import Testing
         let data = try TraceEventFile.render(events, processID: 42)
         let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let slices = try #require(document["traceEvents"] as? [[String: Any]])
-        #expect(slices.count == events.count)
+        // An object fault from the database is also marked by a cache-miss
+        // instant, with the fault's miss reason: the engine sends no
+        // cache-miss event.
+        let misses = events.compactMap { event -> FaultEvent? in
+            if case .fault(let e) = event, e.source == .database { return e }
+            return nil
+        }
+        #expect(misses.count == 1)
+        #expect(slices.count == events.count + misses.count)
+        let marks = slices.filter { $0["cat"] as? String == "cache_miss" }
+        #expect(marks.map { $0["name"] as? String } == misses.map { "cache miss \($0.entity)" })
+        #expect(marks.map { $0["args"] as? [String: String] } == misses.map { ["object": $0.objectID, "reason": "absent"] })
+        #expect(marks.allSatisfy { $0["ph"] as? String == "i" })
         #expect(document["displayTimeUnit"] as? String == "ms")
         for slice in slices {
             #expect(slice["name"] is String)

@@ -43,12 +43,14 @@ LTTNG_UST_TRACEPOINT_EVENT(faultline, fetch,
 
 LTTNG_UST_TRACEPOINT_EVENT(faultline, fault,
     LTTNG_UST_TP_ARGS(const char *, context, const char *, entity, int64_t, primary_key, const char *, source,
-        uint64_t, count, uint64_t, duration_ns, const char *, call_site_file, int64_t, call_site_line),
+        const char *, miss_reason, uint64_t, count, uint64_t, duration_ns, const char *, call_site_file,
+        int64_t, call_site_line),
     LTTNG_UST_TP_FIELDS(
         lttng_ust_field_string(context, context)
         lttng_ust_field_string(entity, entity)
         lttng_ust_field_integer(int64_t, primary_key, primary_key)
         lttng_ust_field_string(source, source)
+        lttng_ust_field_string(miss_reason, miss_reason)
         lttng_ust_field_integer(uint64_t, count, count)
         lttng_ust_field_integer(uint64_t, duration_ns, duration_ns)
         lttng_ust_field_string(call_site_file, call_site_file)
@@ -57,29 +59,19 @@ LTTNG_UST_TRACEPOINT_EVENT(faultline, fault,
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(faultline, relationship_fault,
-    LTTNG_UST_TP_ARGS(const char *, context, const char *, entity, const char *, relationship, int64_t, primary_key,
-        const char *, destination_entity, uint64_t, destination_count, const char *, source, uint64_t, duration_ns,
-        const char *, call_site_file, int64_t, call_site_line),
+    LTTNG_UST_TP_ARGS(const struct faultline_relationship_fault_fields *, f),
     LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_string(context, context)
-        lttng_ust_field_string(entity, entity)
-        lttng_ust_field_string(relationship, relationship)
-        lttng_ust_field_integer(int64_t, primary_key, primary_key)
-        lttng_ust_field_string(destination_entity, destination_entity)
-        lttng_ust_field_integer(uint64_t, destination_count, destination_count)
-        lttng_ust_field_string(source, source)
-        lttng_ust_field_integer(uint64_t, duration_ns, duration_ns)
-        lttng_ust_field_string(call_site_file, call_site_file)
-        lttng_ust_field_integer(int64_t, call_site_line, call_site_line)
-    )
-)
-
-LTTNG_UST_TRACEPOINT_EVENT(faultline, cache_miss,
-    LTTNG_UST_TP_ARGS(const char *, entity, int64_t, primary_key, const char *, reason),
-    LTTNG_UST_TP_FIELDS(
-        lttng_ust_field_string(entity, entity)
-        lttng_ust_field_integer(int64_t, primary_key, primary_key)
-        lttng_ust_field_string(reason, reason)
+        lttng_ust_field_string(context, f->context)
+        lttng_ust_field_string(entity, f->entity)
+        lttng_ust_field_string(relationship, f->relationship)
+        lttng_ust_field_integer(int64_t, primary_key, f->primary_key)
+        lttng_ust_field_string(destination_entity, f->destination_entity)
+        lttng_ust_field_integer(uint64_t, destination_count, f->destination_count)
+        lttng_ust_field_string(source, f->source)
+        lttng_ust_field_string(miss_reason, f->miss_reason)
+        lttng_ust_field_integer(uint64_t, duration_ns, f->duration_ns)
+        lttng_ust_field_string(call_site_file, f->call_site_file)
+        lttng_ust_field_integer(int64_t, call_site_line, f->call_site_line)
     )
 )
 
@@ -112,11 +104,19 @@ LTTNG_UST_TRACEPOINT_EVENT(faultline, batch_request,
     )
 )
 
+LTTNG_UST_TRACEPOINT_EVENT(faultline, sql_shape,
+    LTTNG_UST_TP_ARGS(uint64_t, shape, const char *, text),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(uint64_t, shape, shape)
+        lttng_ust_field_string(text, text)
+    )
+)
+
 LTTNG_UST_TRACEPOINT_EVENT(faultline, sql,
     LTTNG_UST_TP_ARGS(const struct faultline_sql_fields *, f),
     LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(uint64_t, shape, f->shape)
         lttng_ust_field_string(statement, f->statement)
-        lttng_ust_field_string(shape, f->shape)
         lttng_ust_field_string(arguments, f->arguments)
         lttng_ust_field_integer(uint64_t, duration_ns, f->duration_ns)
         lttng_ust_field_integer(uint64_t, rows_returned, f->rows_returned)

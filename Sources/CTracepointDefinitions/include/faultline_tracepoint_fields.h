@@ -3,7 +3,12 @@
 
 #include <stdint.h>
 
-/* Tracepoints take at most ten arguments: the two widest events pass
+/* The version of these tracepoints' definitions: the provider library
+   returns it, and a program loads only a provider of its own version (an
+   older provider's events have other fields). */
+#define FAULTLINE_TRACEPOINT_PROVIDER_VERSION 2
+
+/* Tracepoints take at most ten arguments: the three widest events pass
    their fields in a struct. */
 
 struct faultline_fetch_fields {
@@ -25,9 +30,25 @@ struct faultline_fetch_fields {
     int64_t call_site_line;
 };
 
+struct faultline_relationship_fault_fields {
+    const char *context;
+    const char *entity;
+    const char *relationship;
+    int64_t primary_key;
+    const char *destination_entity;
+    uint64_t destination_count;
+    const char *source;
+    const char *miss_reason;
+    uint64_t duration_ns;
+    const char *call_site_file;
+    int64_t call_site_line;
+};
+
+/* `shape` is the number a `sql_shape` event gave the statement's shape;
+   `statement` is "" when the statement's text is the shape's. */
 struct faultline_sql_fields {
+    uint64_t shape;
     const char *statement;
-    const char *shape;
     const char *arguments;
     uint64_t duration_ns;
     uint64_t rows_returned;

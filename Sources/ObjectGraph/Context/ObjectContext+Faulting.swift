@@ -35,8 +35,9 @@ extension ObjectContext {
         // Asked once: a session that starts mid-fault gets the next fault,
         // not one with a start time of zero.
         if instrumentation.isOn(.fault) { return try fulfillTraced(object) }
-        guard let missed = usesRowCache ? rowCache.fill(object, staleness: stalenessNanoseconds) : .absent else { return }
-        try fulfillFromStore(object, missed: missed, callSite: nil)
+        guard usesRowCache, rowCache.fill(object, staleness: stalenessNanoseconds) == nil else {
+            return try fulfillFromStore(object, callSite: nil)
+        }
     }
 
     /// A fault some sink wants an event for: timed from before the row
@@ -55,7 +56,7 @@ extension ObjectContext {
         }
         // The line that read the object, found once for the query's event and the fault's.
         let site = readSite
-        try fulfillFromStore(object, missed: missed, callSite: site)
+        try fulfillFromStore(object, callSite: site)
         instrumentation.fault(
             start: start, context: name, id: object.objectID, source: .database, missReason: missed,
             origin: { originPaths.faultOrigin(origin) }, callSite: { site }
@@ -67,9 +68,8 @@ extension ObjectContext {
     /// A miss: one primary-key SELECT, kept in the row cache and loaded
     /// into the object.
     @inline(never)
-    private func fulfillFromStore(_ object: ManagedObject, missed: CacheMissReason, callSite: CallSite?) throws(ObjectGraphError) {
+    private func fulfillFromStore(_ object: ManagedObject, callSite: CallSite?) throws(ObjectGraphError) {
         let id = object.objectID
-        instrumentation.cacheMiss(id, reason: missed.rawValue)
         guard let snapshot = try readRow(id, callSite: callSite) else { throw .objectDeleted(id) }
         if usesRowCache { rowCache.store(snapshot, for: id) }
         object.load(snapshot)

@@ -61,24 +61,12 @@ public final class Instrumentation: Sendable {
         if let sink, sink.isEnabled(event.kind) { sink.receive(event) }
     }
 
-    /// The row cache could not serve a fault (`reason`: `absent`, `stale`).
-    @inline(__always)
-    func cacheMiss(_ id: ObjectID, reason: @autoclosure () -> String) {
-        guard isOn(.cacheMiss), let sink else { return }
-        let reason = reason()
-        // The event itself, and its clock reading, only for a sink that
-        // needs it whole (the recorder needs only the stale ones').
-        sink.receiveCacheMiss(entity: id.entityName, primaryKey: id.primaryKey, reason: reason) {
-            CacheMissEvent(
-                start: ProbeClock.now(), thread: ProbeClock.threadID(), entity: id.entityName, primaryKey: id.primaryKey, reason: reason)
-        }
-    }
-
     /// A fault fired, from `start` until now (`start` was taken when the
     /// fault began, if ``isOn(_:)`` said so for `.fault` then). `values`
     /// describes the loaded values, for sinks that want them (level 3 logs);
     /// `origin` says where the object came from, for sinks that take the
-    /// whole event.
+    /// whole event. A fault from the database is a cache miss: `missReason`
+    /// says why, and no other event is sent for the miss.
     @inline(__always)
     func fault(
         start: UInt64, context: String, id: ObjectID, source: FaultSource, missReason: CacheMissReason?, origin: () -> FaultOrigin?,

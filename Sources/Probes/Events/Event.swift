@@ -1,13 +1,20 @@
 /// One thing the engine did, as plain values (strings and numbers, never
 /// engine types), for every sink alike.
 ///
-/// Each case corresponds to one LTTng tracepoint of the `faultline`
-/// provider (docs/tracepoints.md). Times are nanoseconds on the monotonic
-/// clock; `start` + `duration` bound what the event measured.
+/// Each case but the deprecated `cacheMiss` corresponds to one LTTng
+/// tracepoint of the `faultline` provider (docs/tracepoints.md). Times are
+/// nanoseconds on the monotonic clock; `start` + `duration` bound what the
+/// event measured.
 public enum Event: Sendable {
     case fetch(FetchEvent)
     case fault(FaultEvent)
     case relationshipFault(RelationshipFaultEvent)
+    /// A fault the row cache could not serve. The engine no longer emits
+    /// it: a cache miss is a field of the fault that followed it, whose
+    /// source is the database (``FaultEvent/missReason``,
+    /// ``RelationshipFaultEvent/missReason``). Kept so that code that
+    /// matches or makes it still compiles.
+    @available(*, deprecated, message: "the engine no longer emits cache-miss events: a fault or relationship fault whose source is .database carries the miss in its missReason")
     case cacheMiss(CacheMissEvent)
     case save(SaveEvent)
     case batchRequest(BatchRequestEvent)
@@ -80,6 +87,9 @@ public enum EventKind: String, Sendable, CaseIterable, Codable {
     case fetch
     case fault
     case relationshipFault = "relationship_fault"
+    /// The kind of the deprecated `Event.cacheMiss`, which the engine no
+    /// longer emits (a fault from the database carries the miss's
+    /// reason); no tracepoint of this name exists any more.
     case cacheMiss = "cache_miss"
     case save
     case batchRequest = "batch_request"
@@ -94,7 +104,7 @@ public enum FaultSource: String, Sendable, Codable {
     case context
     /// A row cache snapshot (a cache hit).
     case rowCache = "row cache"
-    /// A SQL round trip (a cache miss).
+    /// A SQL round trip (a cache miss: the event's `missReason` says why).
     case database
 
     /// The raw value as a static C string, for tracepoints: no conversion
@@ -132,7 +142,15 @@ public struct CallSite: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The call site with its file and line: a pending one named from the
     /// stack (``CallerLine/resolve(_:)``), any other as it is.
     public var resolved: CallSite {
-        file == CallerLine.pendingFile ? CallerLine.resolve(self) : self
+        isPending ? CallerLine.resolve(self) : self
+    }
+
+    /// Whether the site is still to be named. The lengths are compared
+    /// first (a native string knows its own): a file name is seldom as
+    /// short as the pending marker, and comparing the texts of two strings
+    /// of different lengths cost tens of instructions per traced event.
+    private var isPending: Bool {
+        file.utf8.count == CallerLine.pendingFile.utf8.count && file == CallerLine.pendingFile
     }
 
     private enum CodingKeys: String, CodingKey { case file, line }

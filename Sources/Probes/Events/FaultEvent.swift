@@ -12,7 +12,9 @@ public struct FaultEvent: Sendable {
     public var callSite: CallSite
     /// With detailed logging (level 3): the values loaded.
     public var values: String?
-    /// Why the row cache could not serve it, for a fault from the database.
+    /// Why the row cache could not serve it, for a fault from the database
+    /// (the engine always gives one then): what makes the fault a cache
+    /// miss, in a trace as in the counters.
     public var missReason: CacheMissReason?
     /// The fetch the object came from and the key path that led to it;
     /// nil for an object no fetch produced (inserted, or made from an ID).
@@ -51,7 +53,8 @@ public struct RelationshipFaultEvent: Sendable {
     public var destinationCount: Int
     public var source: FaultSource
     public var callSite: CallSite
-    /// Why the row cache could not serve it, for a fault from the database.
+    /// Why the row cache could not serve it, for a fault from the database
+    /// (the engine always gives one then).
     public var missReason: CacheMissReason?
     /// The fetch the source object came from, and the key path to this
     /// relationship (the source's path, then the relationship); nil for a
@@ -80,6 +83,12 @@ public struct RelationshipFaultEvent: Sendable {
 }
 
 /// A fault the row cache could not serve.
+///
+/// The engine no longer emits it: a cache miss is a field of the fault that
+/// followed it, whose source is the database (``FaultEvent/missReason``,
+/// ``RelationshipFaultEvent/missReason``); the recorder counts misses from
+/// those. Kept so that code that makes or matches it still compiles.
+@available(*, deprecated, message: "the engine no longer emits cache-miss events: a fault or relationship fault whose source is .database carries the miss in its missReason")
 public struct CacheMissEvent: Sendable {
     public var start: UInt64
     public var thread: Int32
@@ -95,6 +104,9 @@ public struct CacheMissEvent: Sendable {
         self.primaryKey = primaryKey
         self.reason = reason
     }
+
+    /// `Entity/pN`.
+    public var objectID: String { "\(entity)/p\(primaryKey)" }
 }
 
 extension FaultEvent {
@@ -104,10 +116,5 @@ extension FaultEvent {
 
 extension RelationshipFaultEvent {
     /// The source object, `Entity/pN`.
-    public var objectID: String { "\(entity)/p\(primaryKey)" }
-}
-
-extension CacheMissEvent {
-    /// `Entity/pN`.
     public var objectID: String { "\(entity)/p\(primaryKey)" }
 }

@@ -26,10 +26,22 @@ public struct FaultOrigin: Sendable, Hashable, Codable {
 }
 
 /// Why the row cache could not serve a fault: the raw values are the
-/// `reason` of `faultline:cache_miss` events and of SQL debug log lines.
+/// `miss_reason` of `faultline:fault` and `faultline:relationship_fault`
+/// events whose source is the database, and the reason of SQL debug log
+/// lines.
 public enum CacheMissReason: String, Sendable, Codable {
     /// The row cache held no snapshot of the row.
     case absent
     /// It held one older than the context's staleness interval.
     case stale
+
+    /// The raw value as a static C string, for tracepoints: no conversion
+    /// per event.
+    var cName: UnsafePointer<CChar> {
+        let name: StaticString = switch self {
+        case .absent: "absent"
+        case .stale: "stale"
+        }
+        return UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
+    }
 }

@@ -61,7 +61,10 @@ public final class Recorder: EventSink, @unchecked Sendable {
     public func receive(_ event: Event) {
         switch event {
         case .fault(let e): receive(fault: e)
-        case .cacheMiss(let e): receive(cacheMiss: e)
+        case .cacheMiss:
+            // Counted by its fault; only kept, as it was given.
+            guard bufferCapacity > 0 else { return }
+            lock.withLock { keep(event) }
         case .sql(let e): receive(sql: e)
         case .context(let e): receive(context: e)
         default:
@@ -127,14 +130,17 @@ public final class Recorder: EventSink, @unchecked Sendable {
         ) { made ?? event() }
     }
 
-    /// A cache miss is kept only in an event buffer: its fault carries the
-    /// miss's reason, which is what the evidence needs. Without a buffer it
-    /// takes no lock and makes no event.
+    /// A cache miss (which the engine no longer sends) is kept only in an
+    /// event buffer: its fault carries the miss's reason, which is what the
+    /// counters and the evidence need. Without a buffer it takes no lock and
+    /// makes no event.
+    @available(*, deprecated, message: "the engine no longer sends cache misses: a fault whose source is .database carries the miss in its missReason")
     public func receiveCacheMiss(entity: String, primaryKey: Int64, reason: String, event: () -> CacheMissEvent) {
         guard bufferCapacity > 0 else { return }
         receive(cacheMiss: event())
     }
 
+    @available(*, deprecated, message: "the engine no longer sends cache misses: a fault whose source is .database carries the miss in its missReason")
     public func receive(cacheMiss e: CacheMissEvent) {
         guard bufferCapacity > 0 else { return }
         lock.withLock { keep(.cacheMiss(e)) }

@@ -6,6 +6,9 @@ import Foundation
 /// thread, timestamps and durations in microseconds; scenario steps and
 /// context changes as instant events (`"ph": "i"`). A statement run by a
 /// fetch nests inside the fetch's slice because it starts and ends inside it.
+/// An object fault from the database is also marked by an instant `cache
+/// miss` event at its start, with the miss's reason (the fault's
+/// ``FaultEvent/missReason``: the engine sends no cache-miss event).
 public enum TraceEventFile {
     struct Slice: Encodable {
         let name: String
@@ -43,6 +46,11 @@ public enum TraceEventFile {
             case .fault(let e):
                 name = "fault \(e.entity)"
                 args = ["object": e.objectID, "source": e.source.rawValue, "context": e.context, "callSite": e.callSite.description]
+                if e.source == .database, let reason = e.missReason {
+                    slices.append(Slice(
+                        name: "cache miss \(e.entity)", cat: EventKind.cacheMiss.rawValue, ph: "i", ts: ts, dur: nil, pid: processID,
+                        tid: e.thread, s: "t", args: ["object": e.objectID, "reason": reason.rawValue]))
+                }
             case .relationshipFault(let e):
                 name = "relationship fault \(e.entity).\(e.relationship)"
                 args = ["object": e.objectID, "destinations": String(e.destinationCount), "source": e.source.rawValue,

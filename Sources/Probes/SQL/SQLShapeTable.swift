@@ -6,9 +6,13 @@ extension SQLShape {
 
     /// The shape of `sql` and a number for it, the same number for every
     /// statement of that shape in this process. Meant to be called once per
-    /// prepared statement, not per execution.
+    /// prepared statement, not per execution. A statement that is its own
+    /// shape (values bound, white space folded) gets `sql` itself back, so
+    /// that telling whether a statement's text is its shape's (as the LTTng
+    /// sink does for each statement) compares two references to one string.
     public static func intern(_ sql: String) -> (shape: String, id: Int) {
-        let shape = normalize(sql)
+        var shape = normalize(sql)
+        if shape == sql { shape = sql }
         let id = table.withLock { table in
             if let id = table[shape] { return id }
             let id = table.count

@@ -7,14 +7,14 @@
 /// is called on the thread the event happened on, possibly from several
 /// threads at once.
 ///
-/// The four most frequent kinds (faults, cache misses, statements, context
-/// changes: nearly all of a fault loop's events) arrive through their own
-/// `receive(fault:)`, `receive(cacheMiss:)`, `receive(sql:)` and
-/// `receive(context:)`, which by default wrap the event and call
-/// ``receive(_:)``. From the engine they arrive as their parts first
-/// (`receiveFault`, `receiveCacheMiss`, `receiveStatement`,
+/// The three most frequent kinds (faults, statements, context changes:
+/// nearly all of a fault loop's events) arrive through their own
+/// `receive(fault:)`, `receive(sql:)` and `receive(context:)`, which by
+/// default wrap the event and call ``receive(_:)``. From the engine they
+/// arrive as their parts first (`receiveFault`, `receiveStatement`,
 /// `receiveRefresh`), with a closure that makes the event, which by
-/// default is made and passed on. A sink that keeps totals (the recorder)
+/// default is made and passed on. A cache miss is no event of its own: a
+/// fault whose source is the database carries the miss's reason. A sink that keeps totals (the recorder)
 /// or writes fields (the LTTng tracepoints) implements them to use the
 /// parts in place: building an event, wrapping it in ``Event`` and
 /// copying it out again costs more than either does with it.
@@ -49,10 +49,17 @@ public protocol EventSink: AnyObject, Sendable {
     func receiveFault(
         entity: String, primaryKey: Int64, context: String, source: FaultSource, missReason: CacheMissReason?,
         durationNanoseconds: UInt64, origin: () -> FaultOrigin?, callSite: () -> CallSite, event: () -> FaultEvent)
-    /// Receives a fault the row cache could not serve.
+    /// Receives a fault the row cache could not serve. The engine never
+    /// calls it (a fault from the database carries the miss's reason); a
+    /// program that still sends cache-miss events may. By default,
+    /// `receive(.cacheMiss(cacheMiss))`.
+    @available(*, deprecated, message: "the engine no longer sends cache misses: a fault whose source is .database carries the miss in its missReason")
     func receive(cacheMiss: CacheMissEvent)
     /// Receives a cache miss as its parts, the event made by `event` only
-    /// if the sink needs it whole. By default, `receive(cacheMiss: event())`.
+    /// if the sink needs it whole. The engine never calls it (a fault from
+    /// the database carries the miss's reason). By default,
+    /// `receive(cacheMiss: event())`.
+    @available(*, deprecated, message: "the engine no longer sends cache misses: a fault whose source is .database carries the miss in its missReason")
     func receiveCacheMiss(entity: String, primaryKey: Int64, reason: String, event: () -> CacheMissEvent)
     /// Receives an executed statement.
     func receive(sql: SQLEvent)
@@ -105,7 +112,9 @@ extension EventSink {
             entity: entity, primaryKey: primaryKey, context: context, source: source, durationNanoseconds: durationNanoseconds,
             callSite: callSite, event: event)
     }
+    @available(*, deprecated, message: "the engine no longer sends cache misses: a fault whose source is .database carries the miss in its missReason")
     public func receive(cacheMiss: CacheMissEvent) { receive(.cacheMiss(cacheMiss)) }
+    @available(*, deprecated, message: "the engine no longer sends cache misses: a fault whose source is .database carries the miss in its missReason")
     public func receiveCacheMiss(entity: String, primaryKey: Int64, reason: String, event: () -> CacheMissEvent) {
         receive(cacheMiss: event())
     }
@@ -237,6 +246,7 @@ public final class MultiplexSink: EventSink {
     }
 
     /// The event is made at most once, for the sinks that need it whole.
+    @available(*, deprecated, message: "the engine no longer sends cache misses: a fault whose source is .database carries the miss in its missReason")
     public func receiveCacheMiss(entity: String, primaryKey: Int64, reason: String, event: () -> CacheMissEvent) {
         var made: CacheMissEvent?
         for sink in sinks where sink.isEnabled(.cacheMiss) {
@@ -249,6 +259,7 @@ public final class MultiplexSink: EventSink {
         }
     }
 
+    @available(*, deprecated, message: "the engine no longer sends cache misses: a fault whose source is .database carries the miss in its missReason")
     public func receive(cacheMiss: CacheMissEvent) {
         for sink in sinks where sink.isEnabled(.cacheMiss) { sink.receive(cacheMiss: cacheMiss) }
     }

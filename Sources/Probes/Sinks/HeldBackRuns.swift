@@ -40,11 +40,16 @@ struct HeldBackRuns {
 
     private(set) var faults: Faults?
     private(set) var refreshes: Refreshes?
+    /// Whether each run is pending, kept beside it (set wherever it is):
+    /// testing an optional that holds an event for nil copied the event,
+    /// retaining and releasing its strings, at every event.
+    private var hasFaults = false
+    private var hasRefreshes = false
     /// Runs started so far: orders the two pending runs by their start.
     private var started: UInt64 = 0
 
     /// Whether a run is pending.
-    var isEmpty: Bool { faults == nil && refreshes == nil }
+    var isEmpty: Bool { !hasFaults && !hasRefreshes }
 
     /// Adds a row-cache fault to the pending fault run; returns the run it
     /// ended instead, if the fault does not continue it (another context,
@@ -57,6 +62,7 @@ struct HeldBackRuns {
         let ended = faults
         started += 1
         faults = Faults(first: event, count: 1, durationNanoseconds: event.durationNanoseconds, order: started)
+        hasFaults = true
         return ended
     }
 
@@ -66,7 +72,7 @@ struct HeldBackRuns {
     mutating func extendFaults(
         entity: String, context: String, callSite: () -> CallSite, durationNanoseconds: UInt64
     ) -> Bool {
-        guard faults != nil else { return false }
+        guard hasFaults else { return false }
         // Compared in place: copying the first fault out would retain and
         // release its strings.
         guard faults.unsafelyUnwrapped.first.entity == entity, faults.unsafelyUnwrapped.first.context == context else {
@@ -91,6 +97,7 @@ struct HeldBackRuns {
         let ended = refreshes
         started += 1
         refreshes = Refreshes(last: event, count: 1, order: started)
+        hasRefreshes = true
         return ended
     }
 
@@ -98,7 +105,7 @@ struct HeldBackRuns {
     /// context, from its parts, without its event; returns false, changing
     /// nothing, if it is not.
     mutating func extendRefreshes(context: String, objectsRegistered: Int, objectsRegisteredPeak: Int) -> Bool {
-        guard refreshes != nil, refreshes.unsafelyUnwrapped.last.context == context else { return false }
+        guard hasRefreshes, refreshes.unsafelyUnwrapped.last.context == context else { return false }
         refreshes!.count += 1
         refreshes!.last.objectsRegistered = objectsRegistered
         refreshes!.last.objectsRegisteredPeak = objectsRegisteredPeak
@@ -120,6 +127,8 @@ struct HeldBackRuns {
         }
         faults = nil
         refreshes = nil
+        hasFaults = false
+        hasRefreshes = false
         return ended
     }
 }

@@ -13,6 +13,15 @@ import Foundation
 /// consecutive ones of one context (and entity and call site) make one
 /// event with their `count`, traced when the run ends. Every other event
 /// is traced alone, after the runs it ends. A lock orders the two.
+///
+/// A trace says each thing once. A cache miss is the `miss_reason` field
+/// of the fault that reads the database. A statement's shape is traced
+/// once per process, as a `faultline:sql_shape` event giving its number
+/// and text, on the thread that first runs a statement of that shape and
+/// before that statement's `faultline:sql` event (under the lock, so that
+/// no other thread's event of that shape comes first); each `sql` event
+/// carries the shape's number, and its own text only when that is not the
+/// shape's text.
 public final class LTTngSink: EventSink, @unchecked Sendable {
     /// The environment variable that names the provider library.
     public static let providerVariable = "FAULTLINE_TRACEPOINT_PROVIDER"
@@ -23,6 +32,8 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
     /// Guarded by `lock`, which also makes the exclusivity checks that
     /// each access would otherwise pay for unnecessary.
     @exclusivity(unchecked) private var runs = HeldBackRuns()
+    /// The shapes traced so far (guarded by `lock`).
+    @exclusivity(unchecked) private var tracedShapes = TracedShapes()
 
     private init() {}
 
@@ -82,7 +93,7 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
         case .fetch: faultline_tp_fetch_enabled() != 0
         case .fault: faultline_tp_fault_enabled() != 0
         case .relationshipFault: faultline_tp_relationship_fault_enabled() != 0
-        case .cacheMiss: faultline_tp_cache_miss_enabled() != 0
+        case .cacheMiss: false
         case .save: faultline_tp_save_enabled() != 0
         case .batchRequest: faultline_tp_batch_request_enabled() != 0
         case .sql: faultline_tp_sql_enabled() != 0
@@ -108,7 +119,7 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
         case .fetch(let e): alone { trace(e) }
         case .fault(let e): receive(fault: e)
         case .relationshipFault(let e): alone { trace(e) }
-        case .cacheMiss(let e): receive(cacheMiss: e)
+        case .cacheMiss: return
         case .save(let e): alone { trace(e) }
         case .batchRequest(let e): alone { trace(e) }
         case .sql(let e): receive(sql: e)
@@ -148,17 +159,17 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
 
     /// No event is made for a fault, but for the first of a run of
     /// row-cache faults: a fault from the database is traced from its
-    /// parts, and a row-cache fault that continues the pending run only
-    /// adds to its count and duration.
+    /// parts, its miss's reason with it, and a row-cache fault that
+    /// continues the pending run only adds to its count and duration.
     public func receiveFault(
-        entity: String, primaryKey: Int64, context: String, source: FaultSource, durationNanoseconds: UInt64,
-        callSite: () -> CallSite, event: () -> FaultEvent
+        entity: String, primaryKey: Int64, context: String, source: FaultSource, missReason: CacheMissReason?,
+        durationNanoseconds: UInt64, origin: () -> FaultOrigin?, callSite: () -> CallSite, event: () -> FaultEvent
     ) {
         guard source == .rowCache else {
             let site = callSite()
             return alone {
                 traceFault(
-                    context: context, entity: entity, primaryKey: primaryKey, source: source, count: 1,
+                    context: context, entity: entity, primaryKey: primaryKey, source: source, missReason: missReason, count: 1,
                     durationNanoseconds: durationNanoseconds, callSite: site)
             }
         }
@@ -170,6 +181,18 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
         }
     }
 
+    /// A fault given by its parts without its miss's reason (a producer
+    /// other than the engine): the event of a fault from the database has it.
+    public func receiveFault(
+        entity: String, primaryKey: Int64, context: String, source: FaultSource, durationNanoseconds: UInt64,
+        callSite: () -> CallSite, event: () -> FaultEvent
+    ) {
+        guard source == .rowCache else { return receive(fault: event()) }
+        receiveFault(
+            entity: entity, primaryKey: primaryKey, context: context, source: source, missReason: nil,
+            durationNanoseconds: durationNanoseconds, origin: { nil }, callSite: callSite, event: event)
+    }
+
     public func receive(fault e: FaultEvent) {
         guard e.source == .rowCache else { return alone { trace(fault: e, count: 1, durationNanoseconds: e.durationNanoseconds) } }
         lock.withLock {
@@ -177,14 +200,13 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
         }
     }
 
-    public func receive(cacheMiss e: CacheMissEvent) {
-        alone { traceCacheMiss(entity: e.entity, primaryKey: e.primaryKey, reason: e.reason) }
-    }
+    /// No tracepoint: a cache miss is the `miss_reason` of its fault.
+    @available(*, deprecated, message: "the engine no longer sends cache misses: a fault whose source is .database carries the miss in its missReason")
+    public func receive(cacheMiss e: CacheMissEvent) {}
 
-    /// From its parts: no ``CacheMissEvent`` (nor its clock reading) is made.
-    public func receiveCacheMiss(entity: String, primaryKey: Int64, reason: String, event: () -> CacheMissEvent) {
-        alone { traceCacheMiss(entity: entity, primaryKey: primaryKey, reason: reason) }
-    }
+    /// No tracepoint: a cache miss is the `miss_reason` of its fault.
+    @available(*, deprecated, message: "the engine no longer sends cache misses: a fault whose source is .database carries the miss in its missReason")
+    public func receiveCacheMiss(entity: String, primaryKey: Int64, reason: String, event: () -> CacheMissEvent) {}
 
     public func receive(sql e: SQLEvent) {
         alone { trace(StatementParts(e), StatementTexts(e)) }
@@ -230,29 +252,37 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
 extension LTTngSink {
     private func trace(fault e: FaultEvent, count: UInt64, durationNanoseconds: UInt64) {
         traceFault(
-            context: e.context, entity: e.entity, primaryKey: e.primaryKey, source: e.source, count: count,
-            durationNanoseconds: durationNanoseconds, callSite: e.callSite)
+            context: e.context, entity: e.entity, primaryKey: e.primaryKey, source: e.source, missReason: e.missReason,
+            count: count, durationNanoseconds: durationNanoseconds, callSite: e.callSite)
     }
 
     private func traceFault(
-        context: String, entity: String, primaryKey: Int64, source: FaultSource, count: UInt64, durationNanoseconds: UInt64,
-        callSite: CallSite
+        context: String, entity: String, primaryKey: Int64, source: FaultSource, missReason: CacheMissReason?, count: UInt64,
+        durationNanoseconds: UInt64, callSite: CallSite
     ) {
+        let site = callSite.resolved
         context.withCString { context in
             entity.withCString { entity in
-                callSite.resolved.file.withCString { file in
+                site.file.withCString { file in
                     faultline_tp_fault(
-                        context, entity, primaryKey, source.cName, count, durationNanoseconds, file, Int64(callSite.resolved.line))
+                        context, entity, primaryKey, source.cName, Self.missField(source, missReason), count,
+                        durationNanoseconds, file, Int64(site.line))
                 }
             }
         }
     }
 
-    private func traceCacheMiss(entity: String, primaryKey: Int64, reason: String) {
-        entity.withCString { entity in
-            reason.withCString { reason in faultline_tp_cache_miss(entity, primaryKey, reason) }
-        }
+    /// The `miss_reason` field, a static C string: for a fault from the
+    /// database its reason (`absent` when its producer gave none: every
+    /// such fault is a miss, and a reader counts misses from this field),
+    /// `""` for any other.
+    private static func missField(_ source: FaultSource, _ reason: CacheMissReason?) -> UnsafePointer<CChar> {
+        source == .database ? (reason ?? .absent).cName : noString
     }
+
+    /// `""` as a C string. (Not a `StaticString`: an empty or one-character
+    /// literal need not be stored as a pointer to its bytes.)
+    nonisolated(unsafe) private static let noString = UnsafePointer<CChar>(strdup("")!)
 
     private func traceContext(_ e: ContextEvent, count: UInt64) {
         let detail = e.detail
@@ -266,23 +296,30 @@ extension LTTngSink {
         }
     }
 
+    /// The statement's shape first if it was never traced (and the
+    /// `sql_shape` tracepoint is on: a session that enables it later
+    /// still gets it), then the statement: its text only when it is not
+    /// the shape's.
     private func trace(_ e: StatementParts, _ texts: StatementTexts) {
+        if !tracedShapes.contains(e.shapeID), faultline_tp_sql_shape_enabled() != 0 {
+            texts.shape.withCString { faultline_tp_sql_shape(UInt64(bitPattern: Int64(e.shapeID)), $0) }
+            tracedShapes.insert(e.shapeID)
+        }
+        let statement = texts.sql == texts.shape ? "" : texts.sql
         let queryPlan = texts.queryPlan?.joined(separator: "\n") ?? ""
-        texts.sql.withCString { statement in
-            texts.shape.withCString { shape in
-                texts.arguments.withCString { arguments in
-                    texts.purpose.withCString { purpose in
-                        queryPlan.withCString { plan in
-                            texts.callSite.resolved.file.withCString { file in
-                                var fields = faultline_sql_fields(
-                                    statement: statement, shape: shape, arguments: arguments,
-                                    duration_ns: e.durationNanoseconds, rows_returned: UInt64(e.rowsReturned),
-                                    rows_changed: UInt64(e.rowsChanged), full_scan_steps: UInt64(e.fullScanSteps),
-                                    sorts: UInt64(e.sorts), auto_indexes: UInt64(e.autoIndexes), vm_steps: UInt64(e.vmSteps),
-                                    purpose: purpose, query_plan: plan, call_site_file: file,
-                                    call_site_line: Int64(texts.callSite.resolved.line))
-                                faultline_tp_sql(&fields)
-                            }
+        let site = texts.callSite.resolved
+        statement.withCString { statement in
+            texts.arguments.withCString { arguments in
+                texts.purpose.withCString { purpose in
+                    queryPlan.withCString { plan in
+                        site.file.withCString { file in
+                            var fields = faultline_sql_fields(
+                                shape: UInt64(bitPattern: Int64(e.shapeID)), statement: statement, arguments: arguments,
+                                duration_ns: e.durationNanoseconds, rows_returned: UInt64(e.rowsReturned),
+                                rows_changed: UInt64(e.rowsChanged), full_scan_steps: UInt64(e.fullScanSteps),
+                                sorts: UInt64(e.sorts), auto_indexes: UInt64(e.autoIndexes), vm_steps: UInt64(e.vmSteps),
+                                purpose: purpose, query_plan: plan, call_site_file: file, call_site_line: Int64(site.line))
+                            faultline_tp_sql(&fields)
                         }
                     }
                 }
@@ -318,14 +355,18 @@ extension LTTngSink {
     }
 
     private func trace(_ e: RelationshipFaultEvent) {
+        let site = e.callSite.resolved
         e.context.withCString { context in
             e.entity.withCString { entity in
                 e.relationship.withCString { relationship in
                     e.destinationEntity.withCString { destination in
-                        e.callSite.resolved.file.withCString { callSite in
-                            faultline_tp_relationship_fault(
-                                context, entity, relationship, e.primaryKey, destination, UInt64(e.destinationCount),
-                                e.source.cName, e.durationNanoseconds, callSite, Int64(e.callSite.resolved.line))
+                        site.file.withCString { file in
+                            var fields = faultline_relationship_fault_fields(
+                                context: context, entity: entity, relationship: relationship, primary_key: e.primaryKey,
+                                destination_entity: destination, destination_count: UInt64(e.destinationCount),
+                                source: e.source.cName, miss_reason: Self.missField(e.source, e.missReason),
+                                duration_ns: e.durationNanoseconds, call_site_file: file, call_site_line: Int64(site.line))
+                            faultline_tp_relationship_fault(&fields)
                         }
                     }
                 }

@@ -39,6 +39,7 @@ public final class MeasurementSlot: EventSink, @unchecked Sendable {
     public var possibleDetails: EventDetails { [.sqlArguments] }
     public func receive(_ event: Event) { current?.receive(event) }
     public func receive(fault: FaultEvent) { current?.receive(fault: fault) }
+    @available(*, deprecated, message: "the engine no longer sends cache misses: a fault whose source is .database carries the miss in its missReason")
     public func receive(cacheMiss: CacheMissEvent) { current?.receive(cacheMiss: cacheMiss) }
     public func receiveFault(
         entity: String, primaryKey: Int64, context: String, source: FaultSource, durationNanoseconds: UInt64,
@@ -48,6 +49,7 @@ public final class MeasurementSlot: EventSink, @unchecked Sendable {
             entity: entity, primaryKey: primaryKey, context: context, source: source,
             durationNanoseconds: durationNanoseconds, callSite: callSite, event: event)
     }
+    @available(*, deprecated, message: "the engine no longer sends cache misses: a fault whose source is .database carries the miss in its missReason")
     public func receiveCacheMiss(entity: String, primaryKey: Int64, reason: String, event: () -> CacheMissEvent) {
         current?.receiveCacheMiss(entity: entity, primaryKey: primaryKey, reason: reason, event: event)
     }

@@ -4,14 +4,29 @@ import Probes
 /// Counters rebuilt from an LTTng trace read back with babeltrace2's text
 /// output: per scenario, over the events between its last
 /// `iteration-begin` and `iteration-end` (the last measured iteration), so
-/// they can be checked against the recorder's.
+/// they can be checked against the recorder's; with the statements of that
+/// iteration per shape, their numbers resolved to text through the
+/// `sql_shape` events.
+///
+/// A cache miss is no event of its own: it is a `fault` or
+/// `relationship_fault` event whose `source` is `database` (whose
+/// `miss_reason` says why), counted by its `source`, not by whether its
+/// `miss_reason` is empty: babeltrace2 2.0.4 (Debian 12's) prints an empty
+/// string field as the value that field had in an earlier event, so a
+/// row-cache fault may read `miss_reason = "absent"`. In a trace older
+/// than the field, the `cache_miss` events are ignored the same way.
 public struct TraceCounters {
     /// Counters per scenario so far.
     public private(set) var result: [String: Counters] = [:]
+    /// Statements per scenario so far, by shape text.
+    public private(set) var statements: [String: [String: Int]] = [:]
     private let processID: Int32?
     private var scenario: String?
     private var current = Counters()
+    private var currentStatements: [String: Int] = [:]
     private var inIteration = false
+    /// Shape texts by number, from the `sql_shape` events so far.
+    private var shapes: [Int: String] = [:]
 
     /// Counts only events of `processID` when given (the trace needs the
     /// `vpid` context then).
@@ -26,6 +41,16 @@ public struct TraceCounters {
         return counters.result
     }
 
+    /// Counters and statements per scenario from babeltrace2's lines.
+    public static func readBack(_ lines: some Sequence<Substring>, processID: Int32? = nil) -> TraceReadBack {
+        var counters = TraceCounters(processID: processID)
+        for line in lines { counters.consume(line) }
+        return counters.readBack
+    }
+
+    /// Counters and statements per scenario so far.
+    public var readBack: TraceReadBack { TraceReadBack(counters: result, statements: statements) }
+
     /// Reads one line of babeltrace2's text output.
     public mutating func consume(_ line: Substring) {
         do {
@@ -38,11 +63,16 @@ public struct TraceCounters {
                 if phase == ScenarioPhase.iterationBegin.rawValue {
                     scenario = Self.field(line, "scenario")
                     current = Counters()
+                    currentStatements = [:]
                     inIteration = true
                 } else if phase == ScenarioPhase.iterationEnd.rawValue, inIteration, let scenario {
                     result[scenario] = current
+                    statements[scenario] = currentStatements
                     inIteration = false
                 }
+            case "sql_shape":
+                // Traced once per process, whenever the shape first ran.
+                if let number = Int(Self.field(line, "shape") ?? ""), let text = Self.field(line, "text") { shapes[number] = text }
             case "fetch" where inIteration:
                 current.fetches += 1
             case "fault" where inIteration:
@@ -58,6 +88,7 @@ public struct TraceCounters {
                 current.relationshipFaultsFired += 1
                 if Self.field(line, "source") == "database" { current.cacheMisses += 1 }
             case "sql" where inIteration:
+                currentStatements[shapeText(line), default: 0] += 1
                 current.sqlStatements += 1
                 current.rowsRead += Int(Self.field(line, "rows_returned") ?? "") ?? 0
                 current.rowsWritten += Int(Self.field(line, "rows_changed") ?? "") ?? 0
@@ -70,6 +101,15 @@ public struct TraceCounters {
                 return
             }
         }
+    }
+
+    /// The shape of an `sql` line: the text its number names, `#N` for a
+    /// number no `sql_shape` event named; in a trace from before shapes
+    /// were numbered, the `shape` text itself.
+    private func shapeText(_ line: Substring) -> String {
+        let value = Self.field(line, "shape") ?? ""
+        guard let number = Int(value) else { return value }
+        return shapes[number] ?? "#\(number)"
     }
 
     /// The value of `name = value` in a babeltrace2 line (quotes removed).

@@ -60,8 +60,8 @@ final class LTTngLiveReader {
 
     /// Reads the trace to its end (the session destroyed), within
     /// ``LTTngRecording/Limits/traceSilence`` of silence, and returns the
-    /// counters per scenario.
-    func finish() throws -> [String: Counters] {
+    /// counters and statements per scenario.
+    func finish() throws -> TraceReadBack {
         let status: Int32
         do {
             status = try child.wait(limit: .silence(LTTngRecording.Limits.traceSilence)).status

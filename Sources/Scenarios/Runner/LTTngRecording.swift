@@ -179,10 +179,10 @@ public final class LTTngRecording {
 
     deinit { tearDown() }
 
-    /// Stops recording and returns the counters per scenario of this
-    /// process's events; throws when events were discarded, or when
-    /// babeltrace2 fails or stalls.
-    public func finish() throws -> [String: Counters] {
+    /// Stops recording and returns the counters and statements per
+    /// scenario of this process's events; throws when events were
+    /// discarded, or when babeltrace2 fails or stalls.
+    public func finish() throws -> TraceReadBack {
         let lost = watch?.stop()
         watch = nil
         let stop = try teardown.step { try Self.command("lttng", ["stop", session], limit: .total(Limits.flush)) }
@@ -206,7 +206,7 @@ public final class LTTngRecording {
 
     /// Reads the trace in `directory` back with babeltrace2: streamed, as a
     /// trace of a full run holds millions of events.
-    private static func read(_ directory: String) throws -> [String: Counters] {
+    private static func read(_ directory: String) throws -> TraceReadBack {
         let stream = TraceTextStream(processID: getpid())
         let status: Int32
         do {

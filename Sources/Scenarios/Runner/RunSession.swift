@@ -147,23 +147,28 @@ public struct RunSession {
         if let recording {
             // A trace that cannot be read back is said, and fails the run,
             // but the report of what ran is still written.
-            let traced: [String: Counters]
+            let traced: TraceReadBack
             do {
                 traced = try recording.finish()
             } catch {
                 disagreements.append("the trace's counters could not be checked: \(error)")
-                traced = [:]
+                traced = TraceReadBack()
             }
             for index in report.scenarios.indices where report.scenarios[index].status == .passed {
-                guard let counters = traced[report.scenarios[index].name] else { continue }
+                let name = report.scenarios[index].name
+                guard let counters = traced.counters[name] else { continue }
                 var values = counters.byName
                 values[.objectsRegisteredPeak] = nil
                 report.scenarios[index].traceCounters = values
                 var recorded = report.scenarios[index].counters
                 recorded[.objectsRegisteredPeak] = nil
-                if recorded != values, !report.scenarios[index].advisoryCounters.contains(CounterName.sqlStatements.rawValue) {
-                    disagreements.append("\(report.scenarios[index].name): the trace's counters \(values) differ from the recorder's \(recorded)")
+                guard !report.scenarios[index].advisoryCounters.contains(CounterName.sqlStatements.rawValue) else { continue }
+                if recorded != values {
+                    disagreements.append("\(name): the trace's counters \(values) differ from the recorder's \(recorded)")
                 }
+                // Per shape, the trace's numbers resolved to text.
+                let shapes = report.scenarios[index].statements.reduce(into: [String: Int]()) { $0[$1.shape, default: 0] += $1.count }
+                if let disagreement = traced.statementDisagreement(scenario: name, recorded: shapes) { disagreements.append(disagreement) }
             }
         }
         var dropped: [String] = []

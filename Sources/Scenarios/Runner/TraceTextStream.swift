@@ -24,10 +24,10 @@ final class TraceTextStream {
     }
 
     /// Reads what is left (a last line without its newline) and returns the
-    /// counters per scenario.
-    func finish() -> [String: Counters] {
+    /// counters and statements per scenario.
+    func finish() -> TraceReadBack {
         if !pending.isEmpty { counters.consume(Substring(String(decoding: pending, as: UTF8.self))) }
         pending = Data()
-        return counters.result
+        return counters.readBack
     }
 }
