@@ -147,6 +147,18 @@ printf "  LTTng sink, no session  %14s  %6s  %9s allocs\n" "$idle" "$(ratio "$id
 read -r traced _ < <(instructions "$work/normal" lttng session)
 printf "  LTTng session recording %14s  %s against no session\n" "$traced" "$(ratio "$traced" "$idle")"
 
+# The targets, beside their figures.
+target() {
+    awk -v label="$1" -v a="$2" -v b="$3" -v limit="$4" 'BEGIN {
+        cost = (a / b - 1) * 100
+        printf "  %-40s %+6.1f%%  target <= %s%%: %s\n", label, cost, limit, (cost <= limit ? "met" : "not met")
+    }'
+}
+echo "targets (instructions):"
+target "sinks off, against compiled out" "$off" "$base" 2
+target "recorder on, against compiled out" "$recorder" "$base" 10
+target "LTTng session, against no session" "$traced" "$idle" 20
+
 # The server bridges, each alone, against the same reference in the same
 # run: instructions per round, the change against compiled out and sinks
 # off, instructions and allocator calls per fault fired beyond sinks off.
@@ -210,4 +222,5 @@ print(f"  LTTng sink, no session   median {statistics.median(a for a, _ in pairs
 print(f"  LTTng session recording  median {statistics.median(b for _, b in pairs):.4f}s")
 print(f"  session / no session     median of pairs {percent(median)}"
       f"  (95% CI {percent(boot[50])} .. {percent(boot[1949])}; quartiles {percent(low)} .. {percent(high)})")
+print(f"  target <= +20% (median of pairs): {'met' if median <= 1.20 else 'not met'}")
 PY
