@@ -110,7 +110,9 @@ extension SQLLogAnalyzer {
         analysis.fetchesWithRows += 1
         analysis.rowsReported.addSaturated(rows)
         // One look-up: nil when the shape is not (or no longer) listed.
-        if shape.flatMap({ shapes[$0]?.summary.rows.addSaturated(rows) }) == nil {
+        if let shape, let index = shapeIndex[shape] {
+            shapeTable[index].summary.rows.addSaturated(rows)
+        } else {
             analysis.annotationsWithoutStatement += 1
         }
     }
@@ -125,6 +127,37 @@ extension SQLLogAnalyzer {
         var rows: Int
         /// What follows `with values: ` on the line (level 3), nil at level 2.
         var values: Substring?
+
+        /// The annotation `text[range]` of ASCII bytes, read as
+        /// ``init(_:)`` reads it.
+        init?(_ text: LogBytes, _ range: Range<Int>) {
+            guard text.starts(range, with: "fetch using ") else { return nil }
+            // Level 3 prints the objects' values after the count, and a
+            // value may hold " returned ": the count is the last one before
+            // the values.
+            let counted = text.find(" rows with values: ", in: range).map { range.lowerBound..<$0.lowerBound } ?? range
+            guard let returned = text.findLast(" returned ", in: counted),
+                  let rows = text.int(returned.upperBound..<text.digitsEnd(from: returned.upperBound, to: range.upperBound))
+            else { return nil }
+            self.rows = rows
+            let head = range.lowerBound..<returned.lowerBound
+            if let found = text.find(" on entity '", in: head) {
+                entity = text.string(found.upperBound..<text.firstIndex(of: UInt8(ascii: "'"), in: found.upperBound..<head.upperBound))
+            }
+            if let found = text.find(" with sql text '", in: head) {
+                // The text runs to the quote before ` returned` (the SQL may quote literals).
+                var end = head.upperBound
+                if end > found.upperBound, text[end - 1] == UInt8(ascii: "'") { end -= 1 }
+                var start = found.upperBound
+                let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D }
+                while start < end, isSpace(text[start]) { start += 1 }
+                while end > start, isSpace(text[end - 1]) { end -= 1 }
+                if start < end { sql = text.string(start..<end) }
+            }
+            if let found = text.find(" with values: ", in: returned.upperBound..<range.upperBound) {
+                values = text.string(found.upperBound..<range.upperBound)[...]
+            }
+        }
 
         init?(_ text: Substring) {
             guard SQLLogAnalyzer.starts(text, with: "fetch using ") else { return nil }
@@ -158,7 +191,11 @@ extension SQLLogAnalyzer {
     mutating func noteFetchUsing(_ fetch: FetchUsing, line: Int) {
         analysis.rowCountAnnotations += 1
         finishPendingFetch()
-        let shape = fetch.sql.map { keep(SQLShape.normalize($0)) }
+        let shape = fetch.sql.map { sql in
+            guard let known = knownStatement(sql) else { return keep(SQLShape.normalize(sql)) }
+            if known.shapeCut { note(.storedText) }
+            return known.keptShape
+        }
         var target: String?
         if let top = openFetches.last, shape == nil || top.shape == shape || Self.isSame(top, as: fetch, shape: shape, last: lastFinished) {
             if !top.rowsReported {
@@ -172,7 +209,11 @@ extension SQLLogAnalyzer {
         } else if let sql = fetch.sql {
             // The SQL is only in the annotation: read it as the statement.
             analysis.statementsFromFetchAnnotations += 1
-            pending = PendingStatement(shape: SQLShape.normalize(sql), sql: sql, binds: [], line: line, control: nil)
+            if let known = knownStatement(sql), known.control == nil {
+                pending = Self.pendingStatement(known, line: line)
+            } else {
+                pending = PendingStatement(shape: SQLShape.normalize(sql), sql: sql, binds: [], line: line, control: nil)
+            }
             finishPendingFetch()
             if let top = openFetches.last, top.serial == lastFinished?.serial {
                 openFetches[openFetches.count - 1].rowsReported = true
@@ -231,27 +272,41 @@ extension SQLLogAnalyzer {
 
     /// A line of values, taken without decoding beyond what is kept.
     mutating func consumeValuesLine(_ bytes: UnsafeRawBufferPointer) {
-        guard var values = pendingValues else { return }
+        // Moved out and back, not copied: the text grows in place.
+        var taken: PendingValues?
+        swap(&taken, &pendingValues)
+        guard var values = taken else { return }
         analysis.logLines += 1
         values.lines += 1
         Self.scanParentheses(bytes, &values)
         if values.bytes <= Self.maximumStoredTextBytes {
-            append(Self.trimmingSpaces(Self.decode(bytes)[...]), to: &values)
+            if bytes.isEmpty || memchr(bytes.baseAddress!, 0x1B, bytes.count) == nil {
+                // Trimmed, then decoded (decoding never adds nor takes a space).
+                let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D }
+                var start = 0, end = bytes.count
+                while start < end, isSpace(bytes[start]) { start += 1 }
+                while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+                append(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self), to: &values)
+            } else {
+                append(Self.trimmingSpaces(Self.decode(bytes)[...]), to: &values)
+            }
         } else {
             // Beyond what is kept: only its length (trimmed, and the space joining it).
             let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D }
             let length = bytes.count - bytes.prefix(while: isSpace).count - bytes.reversed().prefix(while: isSpace).count
             if length > 0 { values.bytes = values.bytes.addingSaturated(1 + length) }
         }
+        let closed = values.depth <= 0
         pendingValues = values
-        if values.depth <= 0 { endValues() }
+        if closed { endValues() }
     }
 
     private func append(_ line: String, to values: inout PendingValues) {
         guard !line.isEmpty else { return }
         let added = (values.text.isEmpty ? 0 : 1) + line.utf8.count
         values.bytes = values.bytes.addingSaturated(added)
-        values.text += values.text.isEmpty ? line : " " + line
+        if !values.text.isEmpty { values.text += " " }
+        values.text += line
     }
 
     /// The values are read (their parenthesis closed, or a log line came).
@@ -280,16 +335,18 @@ extension SQLLogAnalyzer {
 
     /// Follows the parentheses of the values, those inside quoted strings aside.
     static func scanParentheses(_ bytes: UnsafeRawBufferPointer, _ values: inout PendingValues) {
+        var (escaped, inQuote, depth) = (values.escaped, values.inQuote, values.depth)
         for byte in bytes {
-            if values.escaped {
-                values.escaped = false
+            if escaped {
+                escaped = false
             } else if byte == UInt8(ascii: "\\") {
-                values.escaped = values.inQuote
+                escaped = inQuote
             } else if byte == UInt8(ascii: "\"") {
-                values.inQuote.toggle()
-            } else if !values.inQuote {
-                if byte == UInt8(ascii: "(") { values.depth += 1 } else if byte == UInt8(ascii: ")") { values.depth -= 1 }
+                inQuote.toggle()
+            } else if !inQuote {
+                if byte == UInt8(ascii: "(") { depth += 1 } else if byte == UInt8(ascii: ")") { depth -= 1 }
             }
         }
+        (values.escaped, values.inQuote, values.depth) = (escaped, inQuote, depth)
     }
 }
