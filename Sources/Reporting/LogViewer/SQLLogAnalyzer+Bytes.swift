@@ -92,8 +92,12 @@ extension SQLLogAnalyzer {
             annotationByCharacters(text.string(range)[...], line: line)
         } else if text.starts(range, with: "sql execution time: ") {
             let seconds = seconds(in: text, range, line: line)
-            let rows = Self.number(after: "rows: ", in: text, range)
-            finishStatement(seconds: seconds, rows: rows, figures: StatementFigures(text, range, texts: &texts))
+            if let read = Self.figuresInOrder(text, range, texts: &texts) {
+                finishStatement(seconds: seconds, rows: read.rows, figures: read.figures)
+            } else {
+                let rows = Self.number(after: "rows: ", in: text, range)
+                finishStatement(seconds: seconds, rows: rows, figures: StatementFigures(text, range, texts: &texts))
+            }
         } else if text.starts(range, with: "sql connection fetch time: ") {
             // Core Data: the statement just read is a fetch under way.
             let seconds = seconds(in: text, range, line: line)
@@ -227,6 +231,40 @@ extension SQLLogAnalyzer {
         flushRecentStatements(site: site)
     }
 
+    /// The rows and figures of `sql execution time: <t>s, rows: <n>,
+    /// changed: <n>[, scanned: <n>][, sorts: <n>], purpose: <p>` as
+    /// Faultline writes it, read field after field; nil for any other text
+    /// (read by searching, ``number(after:in:_:)``). The same as the search
+    /// finds: before `purpose` only these names and numbers stand (the time
+    /// is digits, points, an exponent and its unit), so each name's first
+    /// occurrence is its field, and a field the line lacks is searched for
+    /// in the purpose.
+    static func figuresInOrder(_ text: LogBytes, _ range: Range<Int>, texts: inout LogTextTable) -> (rows: Int?, figures: StatementFigures)? {
+        var index = range.lowerBound + 20
+        let isTimeByte = { (byte: UInt8) in
+            byte &- 0x30 < 10 || byte == UInt8(ascii: ".") || byte | 0x20 == UInt8(ascii: "e") || byte == UInt8(ascii: "+")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "s") || byte == UInt8(ascii: "#")
+        }
+        while index < range.upperBound, isTimeByte(text[index]) { index += 1 }
+        /// The digits of `, <name>: <digits>` at `index`, moving past them.
+        func field(_ name: StaticString) -> Range<Int>? {
+            guard text.starts(index..<range.upperBound, with: name) else { return nil }
+            let start = index + name.utf8CodeUnitCount
+            index = text.digitsEnd(from: start, to: range.upperBound)
+            return start..<index
+        }
+        guard let rows = field(", rows: "), field(", changed: ") != nil else { return nil }
+        let scanned = field(", scanned: ")
+        let sorts = field(", sorts: ")
+        guard text.starts(index..<range.upperBound, with: ", purpose: ") else { return nil }
+        let purpose = (index + 11)..<range.upperBound
+        var figures = StatementFigures()
+        figures.scanned = (scanned.map { text.int($0) } ?? number(after: "scanned: ", in: text, purpose)) ?? 0
+        figures.sorts = (sorts.map { text.int($0) } ?? number(after: "sorts: ", in: text, purpose)) ?? 0
+        figures.purpose = texts.text(text, purpose)
+        return (text.int(rows), figures)
+    }
+
     /// ``seconds(in:line:)`` of ASCII bytes.
     private mutating func seconds(in text: LogBytes, _ range: Range<Int>, line: Int) -> Double? {
         switch Self.time(in: text, range) {
@@ -307,6 +345,9 @@ extension SQLLogAnalyzer {
 }
 
 extension SQLLogAnalyzer.StatementFigures {
+    /// No figures.
+    init() {}
+
     /// The figures of an ASCII annotation (its purpose kept in `texts`).
     init(_ text: LogBytes, _ range: Range<Int>, texts: inout LogTextTable) {
         scanned = SQLLogAnalyzer.number(after: "scanned: ", in: text, range) ?? 0

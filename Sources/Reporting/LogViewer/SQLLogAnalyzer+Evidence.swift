@@ -115,11 +115,15 @@ extension SQLLogAnalyzer {
         let taken = min(count ?? waiting, waiting)
         guard taken > 0 else { return }
         if recentHead + taken == recentStatements.count {
-            // All of them: reversed, then moved out from the end, in order.
-            recentStatements[recentHead...].reverse()
-            recentEvents[recentHead...].reverse()
+            // All of them: reversed in place, then moved out from the end, in order.
+            var (low, high) = (recentHead, recentStatements.count - 1)
+            while low < high {
+                recentEvents.swapAt(low, high)
+                recentStatements.swapAt(low, high)
+                (low, high) = (low + 1, high - 1)
+            }
             for _ in 0..<taken { addToEvidence(recentEvents.popLast()!, recentStatements.popLast()!, site: site) }
-            if recentHead == recentStatements.count {
+            if recentHead > 0 {
                 recentStatements.removeAll(keepingCapacity: true)
                 recentEvents.removeAll(keepingCapacity: true)
                 recentHead = 0

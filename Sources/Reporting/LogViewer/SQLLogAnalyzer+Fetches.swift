@@ -273,9 +273,7 @@ extension SQLLogAnalyzer {
     /// A line of values, taken without decoding beyond what is kept.
     mutating func consumeValuesLine(_ bytes: UnsafeRawBufferPointer) {
         // Moved out and back, not copied: the text grows in place.
-        var taken: PendingValues?
-        swap(&taken, &pendingValues)
-        guard var values = taken else { return }
+        guard var values = pendingValues.take() else { return }
         analysis.logLines += 1
         values.lines += 1
         Self.scanParentheses(bytes, &values)

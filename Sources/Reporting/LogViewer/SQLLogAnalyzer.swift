@@ -770,9 +770,7 @@ public struct SQLLogAnalyzer {
     /// annotation gives them.
     mutating func finishStatement(seconds: Double?, rows: Int?, figures: StatementFigures? = nil) {
         // Moved out, not copied.
-        var taken: PendingStatement?
-        swap(&taken, &pending)
-        guard var statement = taken else { return }
+        guard var statement = pending.take() else { return }
         if statement.known == nil {
             // Lines joined to it, or a text too long or too late for the table.
             if let known = knownStatement(statement.sql), known.control == statement.control { statement.known = known }
