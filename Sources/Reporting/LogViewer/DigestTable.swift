@@ -1,11 +1,13 @@
 /// Places of entries by a 64-bit digest of their text, for the analyzer's
 /// bounded tables of texts read before (SQLLogAnalyzer+KnownStatements.swift,
-/// LogTextTable.swift): open addressing over a power of two of slots, the
-/// digest itself the hash (no hashing of a hash), at most half the slots
-/// used. An entry is found by its digest; the caller compares the text.
+/// LogTextTable.swift, plan rows): open addressing over a power of two of
+/// slots, the digest itself the hash (no hashing of a hash), at most half
+/// the slots used. An entry is found by its digest; the caller compares
+/// the text.
 struct DigestTable {
     private var slots: [Int32]
     private var digests: [UInt64] = []
+    private var places: [Int] = []
     private let mask: Int
 
     /// A table for at most `capacity` entries.
@@ -24,17 +26,18 @@ struct DigestTable {
         while true {
             let entry = Int(slots[slot])
             if entry < 0 { return nil }
-            if digests[entry] == digest { return entry }
+            if digests[entry] == digest { return places[entry] }
             slot = (slot + 1) & mask
         }
     }
 
-    /// Adds an entry with `digest` (at place ``count``); the caller keeps
-    /// at most the capacity.
-    mutating func add(_ digest: UInt64) {
+    /// Adds an entry with `digest` at `place`; the caller keeps at most
+    /// the capacity.
+    mutating func add(_ digest: UInt64, place: Int) {
         var slot = Int(truncatingIfNeeded: digest ^ (digest >> 32)) & mask
         while slots[slot] >= 0 { slot = (slot + 1) & mask }
         slots[slot] = Int32(digests.count)
         digests.append(digest)
+        places.append(place)
     }
 }

@@ -4,8 +4,7 @@ import Foundation
 /// purpose), kept once: reading one again gives the kept `String`, not a
 /// new one. Each is the text of its bytes, so a text read through the table
 /// equals one read without it. Bounded: at most ``maximumTexts`` texts of
-/// at most ``maximumBytes`` bytes; others are made each time. Texts of 15
-/// bytes or fewer are made each time too (a `String` holds them inline).
+/// at most ``maximumBytes`` bytes; others are made each time.
 struct LogTextTable {
     static let maximumTexts = 1_024
     static let maximumBytes = 256
@@ -15,7 +14,7 @@ struct LogTextTable {
 
     /// The text of `bytes[range]`.
     mutating func text(_ bytes: LogBytes, _ range: Range<Int>) -> String {
-        guard range.count > 15, range.count <= Self.maximumBytes else { return bytes.string(range) }
+        guard range.count <= Self.maximumBytes else { return bytes.string(range) }
         let part = UnsafeRawBufferPointer(rebasing: bytes.bytes[range])
         let key = SQLLogAnalyzer.digest(part)
         if let place = digests.find(key) {
@@ -28,7 +27,7 @@ struct LogTextTable {
         }
         let text = bytes.string(range)
         if texts.count < Self.maximumTexts {
-            digests.add(key)
+            digests.add(key, place: texts.count)
             texts.append(text)
         }
         return text

@@ -51,15 +51,28 @@ extension SQLLogAnalyzer {
             } else if text.find("EXPLAIN QUERY PLAN", in: detail) != nil {
                 expectingPlan = true
             } else if case .row(let row) = Self.scanPlanRow(UnsafeRawBufferPointer(rebasing: text.bytes[detail])) {
-                notePlanRow(text.string((row.lowerBound + 9)..<(row.upperBound + 9)))
+                notePlanRow(ascii: text, (row.lowerBound + 9)..<(row.upperBound + 9))
             }
         } else if text.starts(all, with: "plan: ") {
-            notePlanRow(text.string(6..<text.count))
+            notePlanRow(ascii: text, 6..<text.count)
         } else if text.starts(all, with: "annotation: ") {
             let annotation = 12..<text.count
-            if Self.isComplete(text, annotation) || text.find(", purpose: ", in: annotation) != nil
-                || FetchUsing(text, annotation)?.values != nil
-            {
+            if text.starts(annotation, with: "fetch using ") {
+                // Read once: whether it is held, and what it says.
+                let fetch = FetchUsing(text, annotation)
+                if Self.isComplete(text, annotation) || text.find(", purpose: ", in: annotation) != nil || fetch?.values != nil {
+                    // What ``annotation(ascii:_:line:)`` does with it (no
+                    // earlier kind of annotation starts so).
+                    if let fetch {
+                        noteFetchUsing(fetch, line: line)
+                    } else {
+                        self.annotation(ascii: text, annotation, line: line)
+                    }
+                } else {
+                    heldAnnotation = (text.string(annotation), line)
+                    continuing = true
+                }
+            } else if Self.isComplete(text, annotation) || text.find(", purpose: ", in: annotation) != nil {
                 self.annotation(ascii: text, annotation, line: line)
             } else {
                 // Held for a line: a wrapped annotation continues on the next.

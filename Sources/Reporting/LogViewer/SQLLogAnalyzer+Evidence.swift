@@ -33,15 +33,26 @@ extension SQLLogAnalyzer {
     /// The most statements kept waiting for their call site.
     static let maximumRecentStatements = 32
 
-    /// What a statement finished and waiting for its call site and plan
-    /// has besides its event: its known text, and its shape's place in the
-    /// statements table.
+    /// A statement finished and waiting for its call site and plan: what
+    /// its event will carry. Its text and shape are its known text's, or
+    /// its own, and the statements table's at `shapeIndex`.
     struct RecentStatement {
         var known: KnownStatement?
         var shapeIndex: Int
+        /// The text as kept, for a statement without a known text.
+        var sql: String?
+        var facts: StatementFacts?
+        var binds: [String]
+        var nanoseconds: UInt64
+        var rows: Int
+        var scanned: Int
+        var sorts: Int
+        var purpose: String
+        var plan: [String]?
+        var line: Int
     }
 
-    /// A statement finished: an event waits for its call site and plan.
+    /// A statement finished: its event waits for its call site and plan.
     /// `shape` is its shape as kept (``keep(_:)``), at `shapeIndex` in the
     /// statements table; without one (a shape beyond the table's bound)
     /// the rules do not see it.
@@ -59,12 +70,12 @@ extension SQLLogAnalyzer {
             facts = cached
         } else if let known = statement.known, statement.control == nil {
             // Facts that read the bound values: kept per list of values.
-            if let cached = knownStates[known.textID].factsByValues[statement.binds] {
+            if let cached = knownStates[known.number].factsByValues[statement.binds] {
                 facts = cached
             } else {
                 facts = LoggedStatementFacts.facts(sql: statement.sql, arguments: statement.binds)
-                if knownStates[known.textID].factsByValues.count < KnownStatementState.maximumFactsByValues {
-                    knownStates[known.textID].factsByValues[statement.binds] = facts
+                if knownStates[known.number].factsByValues.count < KnownStatementState.maximumFactsByValues {
+                    knownStates[known.number].factsByValues[statement.binds] = facts
                 }
             }
         } else {
@@ -73,21 +84,16 @@ extension SQLLogAnalyzer {
         let purpose = statement.control != nil ? SQLEvent.transactionPurpose : figures?.purpose ?? "statement"
         let read = (entity: facts?.entity ?? "?", isKeyLookup: facts.map { $0.filters.isEmpty && $0.hasOtherConditions } ?? true)
         guard let shapeIndex else { return read }
-        let sql: String
+        var sql: String?
         if let known = statement.known {
             if known.sqlCut { note(.storedText) }
-            sql = known.keptSQL
         } else {
             sql = keep(statement.sql)
         }
-        let event = SQLEvent(
-            start: 0, durationNanoseconds: seconds.map { UInt64(max(0, min($0, 1e9)) * 1e9) } ?? 0, thread: 0, sql: sql,
-            shape: shape, shapeID: 0, arguments: statement.binds, rowsReturned: rows ?? 0, rowsChanged: 0,
-            fullScanSteps: figures?.scanned ?? 0, sorts: figures?.sorts ?? 0, autoIndexes: 0, vmSteps: 0, purpose: purpose,
-            queryPlan: statement.plan.isEmpty ? nil : statement.plan, callSite: CallSite(file: sourceName, line: statement.line),
-            textID: statement.known?.textID, facts: facts)
-        recentEvents.append(event)
-        recentStatements.append(RecentStatement(known: statement.known, shapeIndex: shapeIndex))
+        recentStatements.append(RecentStatement(
+            known: statement.known, shapeIndex: shapeIndex, sql: sql, facts: facts, binds: statement.binds,
+            nanoseconds: seconds.map { UInt64(max(0, min($0, 1e9)) * 1e9) } ?? 0, rows: rows ?? 0, scanned: figures?.scanned ?? 0,
+            sorts: figures?.sorts ?? 0, purpose: purpose, plan: statement.plan.isEmpty ? nil : statement.plan, line: statement.line))
         if recentStatements.count - recentHead > Self.maximumRecentStatements { flushRecentStatements(upTo: 1) }
         return read
     }
@@ -100,11 +106,11 @@ extension SQLLogAnalyzer {
             pending!.plan.append(row)
         } else if recentHead < recentStatements.count {
             let last = recentStatements.count - 1
-            guard (recentEvents[last].queryPlan?.count ?? 0) < Self.maximumPlanRowsPerStatement else {
+            guard (recentStatements[last].plan?.count ?? 0) < Self.maximumPlanRowsPerStatement else {
                 return note(.planRowsPerStatement)
             }
-            if recentEvents[last].queryPlan == nil { recentEvents[last].queryPlan = [] }
-            recentEvents[last].queryPlan!.append(row)
+            if recentStatements[last].plan == nil { recentStatements[last].plan = [] }
+            recentStatements[last].plan!.append(row)
         }
     }
 
@@ -118,59 +124,85 @@ extension SQLLogAnalyzer {
             // All of them: reversed in place, then moved out from the end, in order.
             var (low, high) = (recentHead, recentStatements.count - 1)
             while low < high {
-                recentEvents.swapAt(low, high)
                 recentStatements.swapAt(low, high)
                 (low, high) = (low + 1, high - 1)
             }
-            for _ in 0..<taken { addToEvidence(recentEvents.popLast()!, recentStatements.popLast()!, site: site) }
+            for _ in 0..<taken { addToEvidence(recentStatements.popLast()!, site: site) }
             if recentHead > 0 {
                 recentStatements.removeAll(keepingCapacity: true)
-                recentEvents.removeAll(keepingCapacity: true)
                 recentHead = 0
             }
         } else {
             // The first of them (more statements waiting than are kept):
             // taken from the front, the array shifted only now and then.
-            for index in recentHead..<(recentHead + taken) { addToEvidence(recentEvents[index], recentStatements[index], site: site) }
+            for index in recentHead..<(recentHead + taken) { addToEvidence(recentStatements[index], site: site) }
             recentHead += taken
             if recentHead >= 4 * Self.maximumRecentStatements {
                 recentStatements.removeFirst(recentHead)
-                recentEvents.removeFirst(recentHead)
                 recentHead = 0
             }
         }
     }
 
     /// Adds a waiting statement to the evidence, with `site` when it has no
-    /// call site of its own.
-    private mutating func addToEvidence(_ event: consuming SQLEvent, _ recent: RecentStatement, site: CallSite?) {
+    /// call site of its own (a log's statements name the log's line).
+    ///
+    /// The shape's figures are added up as ``StatementAggregate/add(_:)``
+    /// adds an event's. A statement without bound values of a text whose
+    /// repetitions are counted already is counted in place
+    /// (``InsightEvidence/countExecution(text:isTransaction:)``), as adding
+    /// its event would count it; any other gets its event.
+    private mutating func addToEvidence(_ recent: consuming RecentStatement, site: CallSite?) {
         let shapeIndex = recent.shapeIndex
         let known = recent.known
-        if let site, event.callSite.file == sourceName { event.callSite = site }
-        // The shape's figures, as the evidence would add them up.
-        var slot = aggregateSlots[shapeIndex]
+        let sql = known?.keptSQL ?? recent.sql!
+        let isTransaction = recent.purpose == SQLEvent.transactionPurpose
+        // A statement whose values the log does not show (level 1) is
+        // not known to repeat with the same ones.
+        let valuesShown = !recent.binds.isEmpty || !(known?.hasParameterMark ?? sql.contains("?"))
+        let slot = aggregateSlots[shapeIndex]
+        if slot >= 0, recent.binds.isEmpty, let known {
+            statementAggregates[slot].add(StatementParts(
+                shapeID: 0, textID: -1, durationNanoseconds: recent.nanoseconds, rowsReturned: recent.rows, rowsChanged: 0,
+                fullScanSteps: recent.scanned, sorts: recent.sorts, autoIndexes: 0, vmSteps: 0, isTransaction: isTransaction,
+                hasDetails: recent.plan != nil))
+            if statementAggregates[slot].queryPlan == nil, let plan = recent.plan { statementAggregates[slot].queryPlan = plan }
+            if statementAggregates[slot].facts == nil, let facts = recent.facts { statementAggregates[slot].facts = facts }
+            guard valuesShown, checksRepetitions(purpose: recent.purpose, sql: sql, known: known) else { return }
+            let textID = evidenceTextID(sql, known: known)
+            guard !evidence.countExecution(text: textID, isTransaction: isTransaction) else { return }
+            return evidence.add(sql: event(recent, sql: sql, site: site, textID: textID), countingRepetitions: true)
+        }
+        let counting = valuesShown && checksRepetitions(purpose: recent.purpose, sql: sql, known: known)
+        let textID = counting ? evidenceTextID(sql, known: known) : nil
+        let event = event(recent, sql: sql, site: site, textID: textID)
         if slot < 0 {
-            slot = statementAggregates.count
-            aggregateSlots[shapeIndex] = slot
+            aggregateSlots[shapeIndex] = statementAggregates.count
             statementAggregates.append(StatementAggregate(
                 shape: event.shape, purpose: event.purpose, firstCallSite: event.callSite, facts: event.facts))
         }
-        statementAggregates[slot].add(event)
-        // A statement whose values the log does not show (level 1) is
-        // not known to repeat with the same ones.
-        let valuesShown = !event.arguments.isEmpty || !(known?.hasParameterMark ?? event.sql.contains("?"))
-        evidence.add(sql: event, countingRepetitions: valuesShown && checksRepetitions(of: event, known: known))
+        statementAggregates[aggregateSlots[shapeIndex]].add(event)
+        evidence.add(sql: event, countingRepetitions: counting)
     }
 
-    /// Whether the evidence counts `event`'s repetitions: yes for the
-    /// first ``maximumRepetitionTexts`` texts (the evidence keeps each
-    /// text it counts), no for later ones (the limit noted).
-    private mutating func checksRepetitions(of event: SQLEvent, known: KnownStatement?) -> Bool {
-        guard event.purpose != SQLEvent.transactionPurpose else { return true }
-        if let known, knownStates[known.textID].repetitionsChecked { return true }
-        let text = event.sql.hashValue
+    /// The event of a waiting statement.
+    private func event(_ recent: RecentStatement, sql: String, site: CallSite?, textID: Int?) -> SQLEvent {
+        SQLEvent(
+            start: 0, durationNanoseconds: recent.nanoseconds, thread: 0, sql: sql, shape: shapeTable[recent.shapeIndex].summary.shape,
+            shapeID: 0, arguments: recent.binds, rowsReturned: recent.rows, rowsChanged: 0, fullScanSteps: recent.scanned,
+            sorts: recent.sorts, autoIndexes: 0, vmSteps: 0, purpose: recent.purpose, queryPlan: recent.plan,
+            callSite: site ?? CallSite(file: sourceName, line: recent.line), textID: textID, facts: recent.facts)
+    }
+
+    /// Whether the evidence counts the repetitions of a statement of `sql`:
+    /// yes for the first ``maximumRepetitionTexts`` texts (the evidence
+    /// keeps each text it counts), no for later ones (the limit noted).
+    private mutating func checksRepetitions(purpose: String, sql: String, known: KnownStatement?) -> Bool {
+        guard purpose != SQLEvent.transactionPurpose else { return true }
+        if let known, knownStates[known.number].repetitionsChecked { return true }
+        let text = sql.hashValue
         if repetitionTexts.contains(text) {
-            if let known { knownStates[known.textID].repetitionsChecked = true }
+            if let known { knownStates[known.number].repetitionsChecked = true }
             return true
         }
         guard repetitionTexts.count < Self.maximumRepetitionTexts else {
@@ -178,7 +210,7 @@ extension SQLLogAnalyzer {
             return false
         }
         repetitionTexts.insert(text)
-        if let known { knownStates[known.textID].repetitionsChecked = true }
+        if let known { knownStates[known.number].repetitionsChecked = true }
         return true
     }
 
@@ -231,8 +263,11 @@ extension SQLLogAnalyzer {
             return site
         }
         note(.fetchSites)
+        if let last = lastShapeSite, last.shape == shape { return last.site }
         guard let index = shapeIndex[shape] else { return site }
-        return CallSite(file: sourceName, line: shapeTable[index].summary.firstLine)
+        let shapeSite = CallSite(file: sourceName, line: shapeTable[index].summary.firstLine)
+        lastShapeSite = (shape, shapeSite)
+        return shapeSite
     }
 
     // MARK: Faults

@@ -31,8 +31,10 @@ import Probes
 extension SQLLogAnalyzer {
     /// A Core Data fetch whose SELECT was read and whose total was not.
     struct OpenFetch {
-        /// The statement's shape as kept (the statements table's key).
+        /// The statement's shape as kept (the statements table's key), and
+        /// where it is in the table (nil when the table is full).
         var shape: String
+        var shapeIndex: Int?
         /// The statement's number among the log's statements.
         var serial: Int
         var line: Int
@@ -46,6 +48,7 @@ extension SQLLogAnalyzer {
     /// The statement finished last, as the fetch stack needs it.
     struct FinishedStatement {
         var shape: String
+        var shapeIndex: Int?
         var serial: Int
         var line: Int
         var isSelect: Bool
@@ -70,7 +73,7 @@ extension SQLLogAnalyzer {
             note(.openFetches)
         }
         openFetches.append(OpenFetch(
-            shape: statement.shape, serial: statement.serial, line: statement.line, entity: statement.entity,
+            shape: statement.shape, shapeIndex: statement.shapeIndex, serial: statement.serial, line: statement.line, entity: statement.entity,
             isKeyLookup: statement.isKeyLookup))
     }
 
@@ -90,11 +93,11 @@ extension SQLLogAnalyzer {
         finishPendingFetch()
         guard let fetch = openFetches.popLast() else {
             // No statement in the log for it: a paste that starts after the SELECT.
-            if let rows { countFetch(rows: rows, shape: nil) }
+            if let rows { countFetch(rows: rows, shapeIndex: nil) }
             noteCandidateFetch(nil)
             return
         }
-        if let rows, !fetch.rowsReported { countFetch(rows: rows, shape: fetch.shape) }
+        if let rows, !fetch.rowsReported { countFetch(rows: rows, shapeIndex: fetch.shapeIndex) }
         // The outermost fetch is the one faults come from; a prefetch is not.
         if openFetches.isEmpty { noteCandidateFetch(fetch) }
     }
@@ -105,12 +108,13 @@ extension SQLLogAnalyzer {
         if let last = lastFinished, openFetches.last?.serial == last.serial { openFetches.removeLast() }
     }
 
-    /// Counts a fetch that reported `rows`, giving them to the statement of `shape`.
-    private mutating func countFetch(rows: Int, shape: String?) {
+    /// Counts a fetch that reported `rows`, giving them to the statement
+    /// whose shape is at `shapeIndex` in the statements table (nil: a shape
+    /// not listed, or no statement).
+    private mutating func countFetch(rows: Int, shapeIndex: Int?) {
         analysis.fetchesWithRows += 1
         analysis.rowsReported.addSaturated(rows)
-        // One look-up: nil when the shape is not (or no longer) listed.
-        if let shape, let index = shapeIndex[shape] {
+        if let index = shapeIndex {
             shapeTable[index].summary.rows.addSaturated(rows)
         } else {
             analysis.annotationsWithoutStatement += 1
@@ -200,7 +204,7 @@ extension SQLLogAnalyzer {
         if let top = openFetches.last, shape == nil || top.shape == shape || Self.isSame(top, as: fetch, shape: shape, last: lastFinished) {
             if !top.rowsReported {
                 openFetches[openFetches.count - 1].rowsReported = true
-                countFetch(rows: fetch.rows, shape: top.shape)
+                countFetch(rows: fetch.rows, shapeIndex: top.shapeIndex)
             }
             target = top.shape
         } else if let shape, let last = lastFinished, last.shape == shape, last.line < line {
@@ -217,14 +221,14 @@ extension SQLLogAnalyzer {
             finishPendingFetch()
             if let top = openFetches.last, top.serial == lastFinished?.serial {
                 openFetches[openFetches.count - 1].rowsReported = true
-                countFetch(rows: fetch.rows, shape: top.shape)
+                countFetch(rows: fetch.rows, shapeIndex: top.shapeIndex)
                 target = top.shape
             } else {
-                countFetch(rows: fetch.rows, shape: lastFinished?.shape)
+                countFetch(rows: fetch.rows, shapeIndex: lastFinished?.shapeIndex)
                 target = lastFinished?.shape
             }
         } else {
-            countFetch(rows: fetch.rows, shape: nil)
+            countFetch(rows: fetch.rows, shapeIndex: nil)
         }
         if let values = fetch.values { startValues(values, fetch: fetch, shape: target ?? "", line: line) }
     }
@@ -334,7 +338,22 @@ extension SQLLogAnalyzer {
     /// Follows the parentheses of the values, those inside quoted strings aside.
     static func scanParentheses(_ bytes: UnsafeRawBufferPointer, _ values: inout PendingValues) {
         var (escaped, inQuote, depth) = (values.escaped, values.inQuote, values.depth)
-        for byte in bytes {
+        guard let base = bytes.baseAddress else { return }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        /// Whether `word` has a zero byte.
+        func hasZero(_ word: UInt64) -> Bool { (word &- ones) & ~word & (ones &* 0x80) != 0 }
+        var index = 0
+        while index < bytes.count {
+            // Eight bytes without a backslash, quote or parenthesis change nothing.
+            if !escaped, index + 8 <= bytes.count {
+                let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                if !hasZero(word ^ (ones &* 0x5C)), !hasZero(word ^ (ones &* 0x22)), !hasZero(word ^ (ones &* 0x28)), !hasZero(word ^ (ones &* 0x29)) {
+                    index += 8
+                    continue
+                }
+            }
+            let byte = bytes[index]
+            index += 1
             if escaped {
                 escaped = false
             } else if byte == UInt8(ascii: "\\") {

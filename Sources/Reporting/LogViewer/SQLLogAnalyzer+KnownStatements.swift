@@ -46,13 +46,12 @@ extension SQLLogAnalyzer {
         /// The hash of the statement's values when it has no bound values:
         /// its text's (``finishStatement(seconds:rows:figures:)``).
         let hashWithoutBinds: Int
-        /// The text's number: its place in the analyzer's tables of
-        /// ``KnownStatementState`` and in the evidence's repetition counts.
-        let textID: Int
+        /// The text's place in the analyzer's table of ``KnownStatementState``.
+        let number: Int
 
-        init(sql: String, textID: Int) {
+        init(sql: String, number: Int) {
             self.sql = sql
-            self.textID = textID
+            self.number = number
             shape = SQLShape.normalize(sql)
             shapeCut = shape.utf8.count > SQLLogAnalyzer.maximumStoredTextBytes
             keptShape = shapeCut ? SQLLogAnalyzer.cut(shape) : shape
@@ -102,6 +101,27 @@ extension SQLLogAnalyzer {
         /// ``maximumFactsByValues`` lists; others are derived per execution).
         var factsByValues: [[String]: StatementFacts?] = [:]
         static let maximumFactsByValues = 64
+        /// Its number in the evidence's repetition counts, once counted.
+        var evidenceTextID: Int?
+    }
+
+    /// The number of the kept statement text `sql` in the evidence's
+    /// repetition counts: one per text as `String`s compare (texts that
+    /// differ in bytes but not as characters share one, as they share one
+    /// entry of the evidence's own table), found by hashing the text once per
+    /// known text, or per execution of another. Asked for counted
+    /// statements only: at most ``maximumRepetitionTexts`` texts or so.
+    mutating func evidenceTextID(_ sql: String, known: KnownStatement?) -> Int {
+        if let known, let number = knownStates[known.number].evidenceTextID { return number }
+        let number: Int
+        if let existing = evidenceTextIDs[sql] {
+            number = existing
+        } else {
+            number = evidenceTextIDs.count
+            evidenceTextIDs[sql] = number
+        }
+        if let known { knownStates[known.number].evidenceTextID = number }
+        return number
     }
 
     /// The known statement of the text `bytes` (trimmed), added when the
@@ -114,8 +134,8 @@ extension SQLLogAnalyzer {
             return known.sql.utf8.withContiguousStorageIfAvailable({ Self.equal(bytes, UnsafeRawBufferPointer($0)) }) == true ? known : nil
         }
         guard knownStatements.count < Self.maximumKnownStatements, bytes.count <= Self.maximumStoredTextBytes else { return nil }
-        let known = KnownStatement(sql: String(decoding: bytes, as: UTF8.self), textID: knownStatements.count)
-        knownDigests.add(digest)
+        let known = KnownStatement(sql: String(decoding: bytes, as: UTF8.self), number: knownStatements.count)
+        knownDigests.add(digest, place: knownStatements.count)
         knownStatements.append(known)
         knownStates.append(KnownStatementState())
         return known

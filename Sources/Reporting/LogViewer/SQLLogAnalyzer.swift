@@ -55,6 +55,9 @@ public struct SQLLogAnalyzer {
     var knownDigests = DigestTable(capacity: SQLLogAnalyzer.maximumKnownStatements)
     /// What was learned of each, by its number.
     var knownStates: [KnownStatementState] = []
+    /// The numbers of counted statement texts in the evidence's repetition
+    /// counts (SQLLogAnalyzer+KnownStatements.swift).
+    var evidenceTextIDs: [String: Int] = [:]
     /// Call sites' files and purposes, kept once (LogTextTable.swift).
     var texts = LogTextTable()
     /// The last lazy load suffix read, and the text after its ` (`.
@@ -63,7 +66,10 @@ public struct SQLLogAnalyzer {
     private var faults: [String: SQLLogAnalysis.FaultSummary] = [:]
     private var relationshipFaults: [String: SQLLogAnalysis.FaultSummary] = [:]
     private var prefetches: [String: SQLLogAnalysis.FaultSummary] = [:]
-    private var lastFaultEntry: LastFaultEntry?
+    /// The entry of each table counted last.
+    private var lastFault: LastFaultEntry?
+    private var lastRelationshipFault: LastFaultEntry?
+    private var lastPrefetch: LastFaultEntry?
     var formats = Set<SQLLogFormat>()
     /// The format of the last marked line, inserted in ``formats`` already.
     private var lastFormat: SQLLogFormat?
@@ -97,7 +103,6 @@ public struct SQLLogAnalyzer {
     /// Statements finished but not yet added to the evidence: they wait
     /// for the operation annotation that names their call site, and for
     /// query plan rows Core Data prints after them.
-    var recentEvents: [SQLEvent] = []
     var recentStatements: [RecentStatement] = []
     /// Where the waiting statements start in ``recentStatements`` (those
     /// before were added to the evidence).
@@ -114,6 +119,8 @@ public struct SQLLogAnalyzer {
     /// The lines of Core Data's fetches that lazy loads were taken to come
     /// from, at most ``maximumFetchSites`` (SQLLogAnalyzer+Evidence.swift).
     var fetchSiteLines = Set<Int>()
+    /// The site given last to a fetch beyond them, and its shape.
+    var lastShapeSite: (shape: String, site: CallSite)?
     /// Core Data's fetches under way, innermost last, and the statement
     /// finished last (SQLLogAnalyzer+Fetches.swift).
     var openFetches: [OpenFetch] = []
@@ -136,7 +143,11 @@ public struct SQLLogAnalyzer {
     private var openTransactions: [SQLLogAnalysis.TransactionSummary] = []
     private var largestTransactions: [SQLLogAnalysis.TransactionSummary] = []
     private var fullScans = Set<String>()
-    private var planRows: [String: SQLLogAnalysis.PlanRow] = [:]
+    /// The distinct plan rows in the order first read, where each is (by
+    /// its text, and by its digest for rows read over bytes).
+    private var planRowList: [SQLLogAnalysis.PlanRow] = []
+    private var planRowIndex: [String: Int] = [:]
+    private var planRowDigests = DigestTable(capacity: SQLLogAnalyzer.maximumPlanRows)
     var expectingPlan = false
     var timeline: [SQLLogAnalysis.TimelineBucket] = []
     private var linesPerBucket = 64
@@ -782,8 +793,8 @@ public struct SQLLogAnalyzer {
         if let known = statement.known {
             if known.shapeCut { note(.storedText) }
             key = known.keptShape
-            if knownStates[known.textID].shapeIndex == nil { knownStates[known.textID].shapeIndex = listShape(key, line: statement.line) }
-            index = knownStates[known.textID].shapeIndex
+            if knownStates[known.number].shapeIndex == nil { knownStates[known.number].shapeIndex = listShape(key, line: statement.line) }
+            index = knownStates[known.number].shapeIndex
         } else {
             key = keep(statement.shape)
             index = listShape(key, line: statement.line)
@@ -793,7 +804,7 @@ public struct SQLLogAnalyzer {
         statementSerial += 1
         let isSelect = statement.known?.isSelect ?? (statement.control == nil && Self.isSelect(statement.shape))
         lastFinished = FinishedStatement(
-            shape: key, serial: statementSerial, line: statement.line, isSelect: isSelect, entity: read.entity, isKeyLookup: read.isKeyLookup)
+            shape: key, shapeIndex: index, serial: statementSerial, line: statement.line, isSelect: isSelect, entity: read.entity, isKeyLookup: read.isKeyLookup)
         // A save's statements end any fetch under way (none runs inside one).
         if !isSelect, !openFetches.isEmpty { openFetches.removeAll() }
         if let index {
@@ -907,16 +918,44 @@ public struct SQLLogAnalyzer {
         let whole = Self.trimmedPlanRow(row)
         let row = keep(whole)
         notePlan(row)
-        if let index = planRows.index(forKey: row) {
-            planRows.values[index].count += 1
-        } else if planRows.count < Self.maximumPlanRows {
+        var copy = row
+        let digest = copy.withUTF8 { Self.digest(UnsafeRawBufferPointer($0)) }
+        if let index = planRowDigests.find(digest).flatMap({ planRowList[$0].row == row ? $0 : nil }) ?? planRowIndex[row] {
+            planRowList[index].count += 1
+        } else if planRowList.count < Self.maximumPlanRows {
             // Whether it scans a whole table: once per distinct row.
             let fullScan = QueryPlan.isFullScan(whole)
-            planRows[row] = .init(row: row, count: 1, fullScan: fullScan, firstLine: line ?? analysis.lines)
+            planRowIndex[row] = planRowList.count
+            if planRowDigests.find(digest) == nil { planRowDigests.add(digest, place: planRowList.count) }
+            planRowList.append(.init(row: row, count: 1, fullScan: fullScan, firstLine: line ?? analysis.lines))
             if fullScan { fullScans.insert(row) }
         } else {
             note(.planRows)
         }
+    }
+
+    /// ``notePlanRow(_:line:)`` of an ASCII row (`bytes[range]`): a row
+    /// read before is found by its bytes' digest, no `String` made.
+    mutating func notePlanRow(ascii bytes: LogBytes, _ range: Range<Int>, line: Int? = nil) {
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        var (start, end) = (range.lowerBound, range.upperBound)
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        if end - start >= 11, bytes.equals((end - 11)..<end, "[full scan]") {
+            end -= 11
+            while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        }
+        let trimmed = UnsafeRawBufferPointer(rebasing: bytes.bytes[start..<end])
+        if trimmed.count <= Self.maximumStoredTextBytes, let index = planRowDigests.find(Self.digest(trimmed)),
+           planRowList[index].row.utf8.withContiguousStorageIfAvailable({
+               $0.count == trimmed.count && (trimmed.isEmpty || memcmp($0.baseAddress!, trimmed.baseAddress!, trimmed.count) == 0)
+           }) == true
+        {
+            notePlan(planRowList[index].row)
+            planRowList[index].count += 1
+            return
+        }
+        notePlanRow(bytes.string(range), line: line)
     }
 
     /// A plan row without the spaces around it and Faultline's own
@@ -958,9 +997,9 @@ public struct SQLLogAnalyzer {
     mutating func note(_ table: FaultTable, entity: String, source: String, line: Int) {
         let (entity, source) = (keep(entity), keep(source))
         let counted = switch table {
-        case .faults: Self.note(&faults, entity: entity, source: source, line: line, last: &lastFaultEntry, kind: table)
-        case .relationshipFaults: Self.note(&relationshipFaults, entity: entity, source: source, line: line, last: &lastFaultEntry, kind: table)
-        case .prefetches: Self.note(&prefetches, entity: entity, source: source, line: line, last: &lastFaultEntry, kind: table)
+        case .faults: Self.note(&faults, entity: entity, source: source, line: line, last: &lastFault, kind: table)
+        case .relationshipFaults: Self.note(&relationshipFaults, entity: entity, source: source, line: line, last: &lastRelationshipFault, kind: table)
+        case .prefetches: Self.note(&prefetches, entity: entity, source: source, line: line, last: &lastPrefetch, kind: table)
         }
         if !counted { note(.faultEntries) }
     }
@@ -1068,7 +1107,7 @@ public struct SQLLogAnalyzer {
         result.relationshipFaults = sorted(relationshipFaults)
         result.prefetches = sorted(prefetches)
         result.fullScans = fullScans.sorted()
-        result.planRows = planRows.values.sorted { $0.firstLine != $1.firstLine ? $0.firstLine < $1.firstLine : $0.row < $1.row }
+        result.planRows = planRowList.sorted { $0.firstLine != $1.firstLine ? $0.firstLine < $1.firstLine : $0.row < $1.row }
         result.insights = insights()
         result.timeline = timeline
         result.linesPerBucket = linesPerBucket
