@@ -1,3 +1,4 @@
+import Foundation
 import Probes
 
 /// A log's lines turned into the engine's events, for the insight rules:
@@ -283,17 +284,19 @@ extension SQLLogAnalyzer {
     /// what its lazy load adds, its time.
     mutating func noteFault(entity: String, key: Int64, loaded: LazyLoadSuffix, nanoseconds: UInt64, source: String, line: Int) {
         let faultSource: FaultSource = source == "database" ? .database : source == "context" ? .context : .rowCache
-        var origin = loaded.origin
-        if faultSource == .database, origin == nil, !loaded.isFaultline {
+        var inferred: FaultOrigin?
+        if faultSource == .database, loaded.origin == nil, !loaded.isFaultline {
             // Core Data: the fault's own SELECT by key is no fetch.
             if candidateFetch?.isKeyLookup == true { candidateFetch = nil } else { commitCandidateFetch() }
-            origin = inferredOrigin(entity: entity, relationship: "")
+            inferred = inferredOrigin(entity: entity, relationship: "")
         }
-        let read = loaded.read ?? CallSite(file: sourceName, line: line)
         flushRecentStatements(site: loaded.read)
-        evidence.add(fault: FaultEvent(
-            start: 0, durationNanoseconds: nanoseconds, thread: 0, context: "", entity: entity, primaryKey: key,
-            source: faultSource, callSite: read, missReason: faultSource == .database ? loaded.reason ?? .absent : nil, origin: origin))
+        // What ``InsightEvidence/add(fault:)`` does with the fault's event,
+        // without making one: a fault from the database with an origin is a
+        // lazy load (stale when its row was), any other notes its entity.
+        guard faultSource == .database, let origin = loaded.origin ?? inferred else { return evidence.noteFaulted(entity) }
+        let read = loaded.read ?? CallSite(file: sourceName, line: line)
+        evidence.addLazyLoad(entity: entity, origin: origin, stale: loaded.reason == .stale, nanoseconds: nanoseconds) { read }
     }
 
     /// A to-many relationship fault: a lazy load when it ran a query.
@@ -456,10 +459,25 @@ extension SQLLogAnalyzer {
         return ascii ?? nanoseconds(characters: text)
     }
 
-    /// ``nanoseconds(in:)`` of ASCII bytes.
+    /// ``nanoseconds(in:)`` of ASCII bytes: the first ` in 0`, else the
+    /// first ` in 1`, found by `memchr` for the `i`.
     static func nanoseconds(in bytes: LogBytes) -> UInt64 {
-        let all = 0..<bytes.count
-        guard let range = bytes.find(" in 0", in: all) ?? bytes.find(" in 1", in: all) else { return 0 }
+        guard let base = bytes.bytes.baseAddress else { return 0 }
+        var (zero, one): (Int?, Int?) = (nil, nil)
+        var offset = 1
+        while offset + 4 <= bytes.count, let hit = memchr(base + offset, Int32(UInt8(ascii: "i")), bytes.count - 3 - offset) {
+            let at = base.distance(to: UnsafeRawPointer(hit))
+            if bytes[at - 1] == 0x20, bytes[at + 1] == UInt8(ascii: "n"), bytes[at + 2] == 0x20 {
+                if bytes[at + 3] == UInt8(ascii: "0") {
+                    zero = at - 1
+                    break
+                }
+                if bytes[at + 3] == UInt8(ascii: "1"), one == nil { one = at - 1 }
+            }
+            offset = at + 1
+        }
+        guard let start = zero ?? one else { return 0 }
+        let range = start..<(start + 5)
         var end = range.upperBound - 1
         while end < bytes.count, bytes[end] &- 0x30 < 10 || bytes[end] == UInt8(ascii: ".") { end += 1 }
         guard let seconds = parseDouble(bytes, (range.upperBound - 1)..<end), seconds.isFinite, seconds >= 0 else { return 0 }

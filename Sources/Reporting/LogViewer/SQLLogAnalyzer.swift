@@ -314,7 +314,10 @@ public struct SQLLogAnalyzer {
         analysis.lines += 1
         let format: SQLLogFormat
         let restStart: Int
-        if let at = Self.find(Self.faultlineMarker, in: bytes) {
+        if bytes.count >= 11, memcmp(bytes.baseAddress!, "faultline: ", 11) == 0 {
+            // Faultline's own lines start with the marker: its first occurrence.
+            (format, restStart) = (.faultline, 11)
+        } else if let at = Self.find(Self.faultlineMarker, in: bytes) {
             (format, restStart) = (.faultline, at + Self.faultlineMarker.count)
         } else if let at = Self.find(Self.coreDataMarker, in: bytes) {
             (format, restStart) = (.coredata, at + Self.coreDataMarker.count)
