@@ -240,7 +240,7 @@ extension SQLLogAnalyzer {
     mutating func inferredOrigin(entity: String, relationship: String) -> FaultOrigin? {
         guard let fetch = currentFetch else { return nil }
         // Core Data's tables are Z and the entity's name in capitals.
-        let ofFetch = fetch.entity.uppercased() == "Z" + entity.uppercased() || fetch.entity == entity
+        let ofFetch = Self.isTable(fetch.entity, of: entity) || fetch.entity == entity
         var keyPath: String
         if ofFetch {
             keyPath = relationship
@@ -251,6 +251,22 @@ extension SQLLogAnalyzer {
             keyPath = LazyLoadPath.unknownKeyPath(to: relationship.isEmpty ? entity : relationship)
         }
         return FaultOrigin(fetchEntity: fetch.entity, fetchSite: originSite(fetch.site, shape: fetch.shape), keyPath: keyPath, execution: fetch.execution)
+    }
+
+    /// Whether `table` in capitals is `Z` and `entity` in capitals: over
+    /// bytes for ASCII names (no `String` made), else with `uppercased()`.
+    static func isTable(_ table: String, of entity: String) -> Bool {
+        var (table, entity) = (table, entity)
+        let ascii = table.withUTF8 { table in
+            entity.withUTF8 { entity -> Bool? in
+                guard isASCII(UnsafeRawBufferPointer(table)), isASCII(UnsafeRawBufferPointer(entity)) else { return nil }
+                let upper = { (byte: UInt8) in byte &- 0x61 < 26 ? byte - 0x20 : byte }
+                guard table.count == entity.count + 1, upper(table[0]) == UInt8(ascii: "Z") else { return false }
+                for index in 0..<entity.count where upper(table[index + 1]) != upper(entity[index]) { return false }
+                return true
+            }
+        }
+        return ascii ?? (table.uppercased() == "Z" + entity.uppercased())
     }
 
     /// The site a Core Data fetch's lazy loads are counted at: the line of

@@ -10,14 +10,13 @@ import Probes
 /// Each entry holds exactly what the derivations give for its text, so a
 /// statement read through the table is analyzed as one read without it.
 /// The table is bounded (``maximumKnownStatements`` texts of at most
-/// ``maximumStoredTextBytes`` bytes each) and keeps every text it takes: a
-/// text is in it from its first execution on, or never (its number for
-/// the repetition counts stays the same all along). An entry never changes
-/// once made, so a copy of the analyzer (a snapshot finished while the
-/// original reads on) shares it safely; what the analyzer learns of a text
-/// later (its shape's place, whether its repetitions are counted, facts per
-/// list of values) is kept in the analyzer's own arrays, by the text's
-/// number (``KnownStatementState``).
+/// ``maximumStoredTextBytes`` bytes each) and keeps every text it takes;
+/// a text is found by a digest of its bytes, the bytes compared. An entry
+/// never changes once made, so a copy of the analyzer (a snapshot finished
+/// while the original reads on) shares it safely; what the analyzer learns
+/// of a text later (its shape's place, whether its repetitions are counted,
+/// facts per list of values, its number in the evidence) is kept in the
+/// analyzer's own arrays, by the entry's number (``KnownStatementState``).
 extension SQLLogAnalyzer {
     /// Distinct statement texts kept with what was derived from them.
     static let maximumKnownStatements = 2_048
