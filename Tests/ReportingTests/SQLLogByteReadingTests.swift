@@ -52,6 +52,22 @@ import Testing
         #expect(SQLLogAnalyzer.planRow("\u{2003}0|0|0|SCAN TABLE ZITEM\u{00A0}") == "SCAN TABLE ZITEM")
     }
 
+    /// Which lines are read over bytes: ASCII without an escape (a colour
+    /// code's start), eight bytes at a time, whatever the length.
+    @Test func aLineIsReadOverBytesWhenItIsPlainASCII() {
+        var generator = Generator(state: 5)
+        for _ in 0..<20_000 {
+            let length = Int.random(in: 0...40, using: &generator)
+            var bytes = (0..<length).map { _ in UInt8.random(in: 0x20...0x7E, using: &generator) }
+            if length > 0, Bool.random(using: &generator) {
+                bytes[Int.random(in: 0..<length, using: &generator)] = [0x1B, 0x80, 0xC3, 0xFF, 0x7F, 0x1A].randomElement(using: &generator)!
+            }
+            let plain = bytes.allSatisfy { $0 < 0x80 && $0 != 0x1B }
+            #expect(bytes.withUnsafeBytes { SQLLogAnalyzer.isPlainASCII($0) } == plain, "\(bytes)")
+            #expect(bytes.withUnsafeBytes { SQLLogAnalyzer.isASCII($0) } == bytes.allSatisfy { $0 < 0x80 }, "\(bytes)")
+        }
+    }
+
     @Test func timesCountsAndSearchesOverBytesAreTheirReadingsByCharacters() {
         let pieces = [
             "sql execution time: ", "0", "1", "5", ".", "e", "E", "-", "+", "s", "#", ",", " ", "inf", "nan", "\r", ":", "rows: ", " in ", " in 0",

@@ -142,23 +142,27 @@ extension SQLLogAnalyzer {
     /// starts a colour code): text read over its bytes as it is. Eight at a time.
     static func isPlainASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress else { return true }
+        let count = bytes.count
+        guard count >= 8 else { return !bytes.contains { $0 >= 0x80 || $0 == 0x1B } }
         let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs = ones &* 0x80
-        var index = 0
-        var flags: UInt64 = 0
-        while index + 8 <= bytes.count {
-            let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            // A byte of 0x80 or more, or a zero byte of `word ^ 0x1B…` (an escape).
+        /// A byte of 0x80 or more, or a zero byte of `word ^ 0x1B…` (an escape), as its high bit.
+        func flags(_ word: UInt64) -> UInt64 {
             let escapes = word ^ (ones &* 0x1B)
-            flags |= word | ((escapes &- ones) & ~escapes)
-            index += 8
+            return word | ((escapes &- ones) & ~escapes)
         }
-        guard flags & highs == 0 else { return false }
-        while index < bytes.count {
-            if bytes[index] >= 0x80 || bytes[index] == 0x1B { return false }
-            index += 1
+        var index = 0
+        var found: UInt64 = 0
+        while index + 16 <= count {
+            found |= flags(base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                | flags(base.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self))
+            index += 16
         }
-        return true
+        if index + 8 <= count {
+            found |= flags(base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+        }
+        // The last eight bytes, read again where they overlap.
+        found |= flags(base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+        return found & (ones &* 0x80) == 0
     }
 
     /// Whether every byte is below 0x80, eight at a time.
