@@ -250,7 +250,8 @@ extension SQLLogAnalyzer {
     /// Values being read, line by line, up to the parenthesis that closes them.
     struct PendingValues {
         var index: Int?
-        var text: String
+        /// The text's UTF-8 bytes, made a `String` when the values end.
+        var text: [UInt8]
         var bytes: Int
         var lines: Int
         var depth: Int
@@ -259,7 +260,7 @@ extension SQLLogAnalyzer {
     }
 
     private mutating func startValues(_ first: Substring, fetch: FetchUsing, shape: String, line: Int) {
-        var values = PendingValues(index: nil, text: "", bytes: 0, lines: 1, depth: 0)
+        var values = PendingValues(index: nil, text: [], bytes: 0, lines: 1, depth: 0)
         if analysis.fetchValues.count < Self.maximumFetchValues {
             values.index = analysis.fetchValues.count
             analysis.fetchValues.append(.init(
@@ -283,12 +284,18 @@ extension SQLLogAnalyzer {
         Self.scanParentheses(bytes, &values)
         if values.bytes <= Self.maximumStoredTextBytes {
             if bytes.isEmpty || memchr(bytes.baseAddress!, 0x1B, bytes.count) == nil {
-                // Trimmed, then decoded (decoding never adds nor takes a space).
+                // Trimmed, then decoded (decoding never adds nor takes a
+                // space); an ASCII line is its own decoding.
                 let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D }
                 var start = 0, end = bytes.count
                 while start < end, isSpace(bytes[start]) { start += 1 }
                 while end > start, isSpace(bytes[end - 1]) { end -= 1 }
-                append(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self), to: &values)
+                let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+                if Self.isASCII(line) {
+                    append(line, to: &values)
+                } else {
+                    append(String(decoding: line, as: UTF8.self), to: &values)
+                }
             } else {
                 append(Self.trimmingSpaces(Self.decode(bytes)[...]), to: &values)
             }
@@ -304,11 +311,17 @@ extension SQLLogAnalyzer {
     }
 
     private func append(_ line: String, to values: inout PendingValues) {
+        var line = line
+        line.withUTF8 { append(UnsafeRawBufferPointer($0), to: &values) }
+    }
+
+    /// Appends a line's UTF-8 bytes to the values' text, after a space.
+    private func append(_ line: UnsafeRawBufferPointer, to values: inout PendingValues) {
         guard !line.isEmpty else { return }
-        let added = (values.text.isEmpty ? 0 : 1) + line.utf8.count
+        let added = (values.text.isEmpty ? 0 : 1) + line.count
         values.bytes = values.bytes.addingSaturated(added)
-        if !values.text.isEmpty { values.text += " " }
-        values.text += line
+        if !values.text.isEmpty { values.text.append(0x20) }
+        values.text.append(contentsOf: line)
     }
 
     /// The values are read (their parenthesis closed, or a log line came).
@@ -316,7 +329,7 @@ extension SQLLogAnalyzer {
         guard let values = pendingValues else { return }
         pendingValues = nil
         guard let index = values.index else { return }
-        var text = values.text
+        var text = String(decoding: values.text, as: UTF8.self)
         if text.utf8.count > Self.maximumStoredTextBytes || values.bytes > text.utf8.count {
             note(.fetchValuesText)
             text = Self.prefix(text, bytes: Self.maximumStoredTextBytes) + "… (\(values.bytes.groupedDigits) bytes in \(values.lines.groupedDigits) lines)"

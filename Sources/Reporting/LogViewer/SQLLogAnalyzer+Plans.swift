@@ -213,6 +213,7 @@ extension SQLLogAnalyzer {
     mutating func flushPlanRow() {
         guard let held = heldPlanRow else { return }
         heldPlanRow = nil
+        if let index = held.known { return noteKnownPlanRow(index) }
         notePlanRow(held.row, line: held.line)
     }
 }

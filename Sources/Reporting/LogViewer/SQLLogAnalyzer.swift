@@ -130,7 +130,9 @@ public struct SQLLogAnalyzer {
     var pendingValues: PendingValues?
     /// A query plan row read and not yet noted: the next line may continue
     /// it (a row wrapped by a page or a terminal).
-    var heldPlanRow: (row: String, line: Int)?
+    /// `known` is where the row is in the plan rows' table, when it was
+    /// found there by its bytes as it will be noted.
+    var heldPlanRow: (row: String, line: Int, known: Int?)?
     var fetchExecutions: UInt64 = 0
     /// Core Data's last relationship fault of the current fetch's objects:
     /// faults of another entity after it are its destinations'.
@@ -145,7 +147,7 @@ public struct SQLLogAnalyzer {
     private var fullScans = Set<String>()
     /// The distinct plan rows in the order first read, where each is (by
     /// its text, and by its digest for rows read over bytes).
-    private var planRowList: [SQLLogAnalysis.PlanRow] = []
+    var planRowList: [SQLLogAnalysis.PlanRow] = []
     private var planRowIndex: [String: Int] = [:]
     private var planRowDigests = DigestTable(capacity: SQLLogAnalyzer.maximumPlanRows)
     var expectingPlan = false
@@ -411,11 +413,16 @@ public struct SQLLogAnalyzer {
         // A plan row (the lines after an EXPLAIN), read over its bytes when
         // they are ASCII without escape codes.
         var row: String?
+        var known: Int?
         var scanned = false
         if expectingPlan || planWait != nil, Self.isPlainASCII(bytes) {
             scanned = true
             if case .row(let range) = Self.scanPlanRow(bytes) {
-                row = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+                let detail = UnsafeRawBufferPointer(rebasing: bytes[range])
+                // Trimmed already; one with Faultline's mark is noted without it.
+                let marked = detail.count >= 11 && memcmp(detail.baseAddress! + detail.count - 11, "[full scan]", 11) == 0
+                known = marked ? nil : knownPlanRow(detail)
+                row = known.map { planRowList[$0].row } ?? String(decoding: detail, as: UTF8.self)
             }
         }
         if row == nil, !scanned, expectingPlan || planWait != nil { row = Self.planRow(Self.decode(bytes)) }
@@ -424,7 +431,7 @@ public struct SQLLogAnalyzer {
             if heldPlanRow != nil { flushPlanRow() }
             // Shell output alone (no log line of another format before it).
             if formats.isEmpty { formats.insert(.sqlite3) }
-            heldPlanRow = (row, analysis.lines)
+            heldPlanRow = (row, analysis.lines, known)
             expectingPlan = true
             planWait = nil
             continuing = false
@@ -436,6 +443,7 @@ public struct SQLLogAnalyzer {
             if bytes.count < 4_096, Self.continuesPlanRow(held.row, with: trimmed), !joinedTooLong(held.row) {
                 // A plan row wrapped by a page or a terminal: its index name, its condition.
                 heldPlanRow!.row = held.row + " " + Self.trimmingSpaces(trimmed)
+                heldPlanRow!.known = nil
                 analysis.logLines += 1
                 analysis.joinedLines += 1
                 return
@@ -948,17 +956,26 @@ public struct SQLLogAnalyzer {
             end -= 11
             while end > start, isSpace(bytes[end - 1]) { end -= 1 }
         }
-        let trimmed = UnsafeRawBufferPointer(rebasing: bytes.bytes[start..<end])
-        if trimmed.count <= Self.maximumStoredTextBytes, let index = planRowDigests.find(Self.digest(trimmed)),
-           planRowList[index].row.utf8.withContiguousStorageIfAvailable({
-               $0.count == trimmed.count && (trimmed.isEmpty || memcmp($0.baseAddress!, trimmed.baseAddress!, trimmed.count) == 0)
-           }) == true
-        {
-            notePlan(planRowList[index].row)
-            planRowList[index].count += 1
-            return
-        }
+        if let index = knownPlanRow(UnsafeRawBufferPointer(rebasing: bytes.bytes[start..<end])) { return noteKnownPlanRow(index) }
         notePlanRow(bytes.string(range), line: line)
+    }
+
+    /// Where a plan row as noted (trimmed, unmarked, at most
+    /// ``maximumStoredTextBytes`` bytes) is in the table, found by the
+    /// digest of its bytes and compared; nil when it is not there yet.
+    func knownPlanRow(_ row: UnsafeRawBufferPointer) -> Int? {
+        guard row.count <= Self.maximumStoredTextBytes, let index = planRowDigests.find(Self.digest(row)) else { return nil }
+        let same = planRowList[index].row.utf8.withContiguousStorageIfAvailable {
+            $0.count == row.count && (row.isEmpty || memcmp($0.baseAddress!, row.baseAddress!, row.count) == 0)
+        }
+        return same == true ? index : nil
+    }
+
+    /// Notes the row at `index` in the table again (``notePlanRow(_:line:)``
+    /// of a row read before).
+    mutating func noteKnownPlanRow(_ index: Int) {
+        notePlan(planRowList[index].row)
+        planRowList[index].count += 1
     }
 
     /// A plan row without the spaces around it and Faultline's own
