@@ -1,23 +1,45 @@
 #!/usr/bin/env bash
-# Measures how fast `perf-run log` reads a large SQL debug log, against
+# Measures how fast `perf-run log` reads large SQL debug logs, each against
 # `wc -l` on the same file in the same run (the floor: reading the bytes and
-# finding the newlines). The log is generated: Faultline's format, a fault
-# storm over 5,000 keys (so duplicates and similar statements both occur),
-# with one line in five of other output.
-#   BENCH_LOG_MB   size of the generated log in MB (default 1024)
+# finding the newlines), and its peak resident memory. Four logs:
+#   synthetic       Faultline's format, a fault storm over 5,000 keys (so
+#                   duplicates and similar statements both occur), with one
+#                   line in five of other output; no plan rows, no values
+#   faultline L3    `perf-run run --sql-debug 3` of every built-in scenario at
+#                   BENCH_LOG_SCALE, repeated up to the size
+#   faultline L4    the same with `--sql-debug 4` (plan rows of each shape)
+#   coredata L4     Core Data's layout: the corpus's real lines
+#                   (Tests/ReportingTests/Fixtures/sqldebug-corpus and
+#                   coredata-messy.log) with bound values, level 3 values and
+#                   level 4 EXPLAIN QUERY PLAN rows, keys varying, repeated
+# Each log's figure is printed beside the target (250 MB/s) with "met" or
+# "not met"; memory is flat when the whole log's peak resident size is at
+# most 10% (and 4 MB) above the peak for its first copy (~15 MB).
+#   BENCH_LOG_MB      size of each log in MB (default 1024)
+#   BENCH_LOG_SCALE   data set scale of the generating runs (default 0.1)
+#   BENCH_LOG_ONLY    measure only the logs whose name contains this word
+#                     (synthetic, faultline-l3, faultline-l4, coredata-l4)
+#   BENCH_TMPDIR      where the logs are written (default /tmp); one log at
+#                     a time is kept
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 megabytes=${BENCH_LOG_MB:-1024}
+scale=${BENCH_LOG_SCALE:-0.1}
+only=${BENCH_LOG_ONLY:-}
+target=250
 swift build -c release --product perf-run >/dev/null
+perfrun=$PWD/.build/release/perf-run
 work=$(mktemp -d -p "${BENCH_TMPDIR:-/tmp}")
 trap 'rm -rf "$work"' EXIT
-log="$work/bench.log"
 
-echo "generating a ${megabytes} MB log..." >&2
-python3 - "$log" "$megabytes" <<'PY'
+# The first copy of a log, written to $1 (a name from the list above).
+generate_base() {
+    local name=$1 out=$2
+    case $name in
+    synthetic)
+        python3 - "$out" <<'PY'
 import sys
-path, limit = sys.argv[1], int(sys.argv[2]) * 1_000_000
 block = []
 for i in range(5000):
     block.append('faultline: sql: SELECT t0.pk, t0."name" FROM "Network" t0 WHERE t0.pk = ?\n')
@@ -26,24 +48,138 @@ for i in range(5000):
     block.append(f'faultline: annotation: fault fulfilled from database for Network/p{i} in 0.000020s\n')
     block.append(f'app: request {i} handled, rendering the next view\n')
 block = ''.join(block).encode()
-with open(path, 'wb') as f:
-    written = 0
-    while written < limit:
+with open(sys.argv[1], 'wb') as f:
+    while f.tell() < 15_000_000:
         f.write(block)
-        written += len(block)
 PY
-bytes=$(stat -c %s "$log")
-
-t0=$(date +%s.%N); wc -l "$log" >/dev/null
-t1=$(date +%s.%N); .build/release/perf-run log "$log" >/dev/null
-t2=$(date +%s.%N)
-python3 - "$bytes" "$t0" "$t1" "$t2" <<'PY'
+        ;;
+    faultline-l3 | faultline-l4)
+        local level=${name#faultline-l} status=0
+        "$perfrun" run --scale "$scale" --iterations 1 --warmup 0 --sql-debug "$level" --sql-log "$out" \
+            --json "$work/run.json" --html "$work/run.html" >"$work/run.out" 2>&1 || status=$?
+        # 1: a scenario failed its check; the log is whole all the same.
+        if [ "$status" -gt 1 ] || [ ! -s "$out" ]; then
+            echo "bench-log: perf-run run --sql-debug $level failed (exit $status):" >&2
+            tail -5 "$work/run.out" >&2
+            exit 2
+        fi
+        ;;
+    coredata-l4)
+        python3 - "$out" <<'PY'
 import sys
-size, t0, t1, t2 = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
-wc, log = t1 - t0, t2 - t1
-mb = size / 1e6
-print(f"log size          {mb:10.1f} MB")
-print(f"wc -l             {wc:10.2f} s  {mb / wc:8.1f} MB/s")
-print(f"perf-run log      {log:10.2f} s  {mb / log:8.1f} MB/s")
-print(f"ratio             {log / wc:10.1f} x wc -l")
+# Real lines of Core Data's SQLDebug output, from the corpus (file named),
+# keys and bound values varied; level 4's EXPLAIN QUERY PLAN detail and its
+# rows (as CoreDataLogLevelsTests has them, the rows in the shell's two
+# forms), level 3's fetched values.
+uri = 'x-coredata://0783522F-1851-4BC7-AE0D-AB4C83489E8B'
+item = 'SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZTIMESTAMP FROM ZITEM t0'                                  # 01
+tags = 'SELECT 0, t0.Z_PK FROM Z_1TAGS t1 JOIN ZTAG t0 ON t0.Z_PK = t1.Z_2TAGS WHERE t1.Z_1ITEMS = ?'  # 01
+person = 'SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME FROM ZPERSON t0 WHERE  t0.ZAGE >  ? ORDER BY t0.ZNAME'  # messy
+region = ('SELECT t0.Z_ENT, t0.Z_PK, t0.Z_OPT, t0.ZMARKEDFORDELETIONDATE, t0.ZNUMBEROFMOODS, t0.ZNUMERICISO3166CODE, '
+          't0.ZUNIQUENESSDUMMY, t0.ZUPDATEDAT, t0.ZNUMBEROFCOUNTRIES, t0.ZCONTINENT FROM ZGEOGRAPHICREGION t0 WHERE t0.Z_PK = ?')  # 28
+count = ('SELECT COUNT(DISTINCT t0.Z_PK) FROM ZWORD t0 JOIN ZWORDCATEGORY t1 ON t0.ZWORDCATEGORY = t1.Z_PK '
+         'WHERE  t1.ZFIRSTLETTER = ?')  # 09
+block = []
+def line(text): block.append(text + '\n')
+for i in range(1, 2001):
+    line(f'CoreData: sql: {item}')
+    line('CoreData: annotation: sql connection fetch time: 0.0002s')
+    line('CoreData: annotation: total fetch execution time: 0.0004s for 190 rows.')
+    line(f'CoreData: details: SQLite: EXPLAIN QUERY PLAN {item}')
+    line('0 0 0 SCAN TABLE ZITEM AS t0')
+    line(f'CoreData: sql: {tags}')
+    line(f'CoreData: details: SQLite bind[0] = {i}')
+    line('CoreData: annotation: sql connection fetch time: 0.0001s')
+    line('CoreData: annotation: total fetch execution time: 0.0001s for 0 rows.')
+    line(f'CoreData: details: SQLite: EXPLAIN QUERY PLAN {tags}')
+    line('0 0 1 SEARCH TABLE Z_1TAGS AS t1 USING COVERING INDEX Z_1TAGS_Z_1ITEMS_INDEX (Z_1ITEMS=?)')
+    line('0 1 0 SEARCH TABLE ZTAG AS t0 USING INTEGER PRIMARY KEY (rowid=?)')
+    line(f'CoreData: annotation: to-many relationship fault "tags" for objectID 0xa7ab2d44ebb9106e <{uri}/Item/p{i}> '
+         'fulfilled from database.  Got 0 rows')
+    line(f'CoreData: sql: {person}')
+    line(f'CoreData: details: SQLite bind[0] = {20 + i % 50}')
+    line('CoreData: annotation: sql connection fetch time: 0.0020s')
+    line(f"CoreData: annotation: fetch using NSSQLiteStatement <0x81d3400> on entity 'Person' with sql text '{person} ' "
+         'returned 3 rows with values: (')                                                           # 17
+    for k in range(3):
+        line(f'    "<NSManagedObject: 0x748bd50> (entity: Person; id: 0x7486f80 {uri}/Person/p{i + k} ; data: <fault>)",')
+    line(')')
+    line('CoreData: annotation: total fetch execution time: 0.0025s for 3 rows.')
+    line(f'CoreData: details: SQLite: EXPLAIN QUERY PLAN {person}')
+    line('0|0|0|SCAN TABLE ZPERSON AS t0')
+    line('0|0|0|USE TEMP B-TREE FOR ORDER BY')
+    line(f'CoreData: sql: {region}')
+    line(f'CoreData: details: SQLite bind[0] = {i}')
+    line('CoreData: annotation: sql connection fetch time: 0.0005s')
+    line('CoreData: annotation: total fetch execution time: 0.0008s for 1 rows.')
+    line(f'CoreData: details: SQLite: EXPLAIN QUERY PLAN {region}')
+    line('0 0 0 SEARCH TABLE ZGEOGRAPHICREGION AS t0 USING INTEGER PRIMARY KEY (rowid=?)')
+    line(f'CoreData: annotation: fault fulfilled from database for : 0xd000000000100002 <{uri}/Country/p{i}>')
+    line(f'CoreData: sql: {count}')
+    line(f'CoreData: details: SQLite bind[0] = "{chr(97 + i % 26)}"')
+    line('CoreData: annotation: total count request execution time: 0.0254s for count of 18988.')
+    line(f'CoreData: details: SQLite: EXPLAIN QUERY PLAN {count}')
+    line('0 0 1 SEARCH TABLE ZWORDCATEGORY AS t1 USING INDEX ZWORDCATEGORY_ZFIRSTLETTER_INDEX (ZFIRSTLETTER=?)')
+    line('0 1 0 SEARCH TABLE ZWORD AS t0 USING INDEX ZWORD_ZWORDCATEGORY_INDEX (ZWORDCATEGORY=?)')
+block = ''.join(block).encode()
+with open(sys.argv[1], 'wb') as f:
+    while f.tell() < 15_000_000:
+        f.write(block)
 PY
+        ;;
+    esac
+}
+
+# Seconds, and peak resident size in KB, of a command (its output dropped).
+measure() {
+    local start end
+    start=$(date +%s.%N)
+    /usr/bin/time -f %M -o "$work/rss" "$@" >/dev/null
+    end=$(date +%s.%N)
+    echo "$(python3 -c "print(f'{$end - $start:.3f}')") $(cat "$work/rss")"
+}
+
+declare -A titles=(
+    [synthetic]="synthetic (Faultline's format, no plan rows)"
+    [faultline-l3]="faultline level 3 (perf-run run --sql-debug 3, scale $scale, repeated)"
+    [faultline-l4]="faultline level 4 (perf-run run --sql-debug 4, scale $scale, repeated)"
+    [coredata-l4]="coredata level 4 (Core Data's layout, the corpus's lines, repeated)"
+)
+summary=()
+for name in synthetic faultline-l3 faultline-l4 coredata-l4; do
+    [[ -n $only && $name != *$only* ]] && continue
+    base="$work/$name.base.log"
+    log="$work/$name.log"
+    echo "generating $name ($megabytes MB)..." >&2
+    generate_base "$name" "$base"
+    limit=$((megabytes * 1000000))
+    cp "$base" "$log"
+    while [ "$(stat -c %s "$log")" -lt "$limit" ]; do cat "$base" >>"$log"; done
+    bytes=$(stat -c %s "$log")
+    base_bytes=$(stat -c %s "$base")
+
+    read -r wc_seconds _ < <(measure wc -l "$log")
+    read -r log_seconds log_rss < <(measure "$perfrun" log "$log")
+    read -r _ base_rss < <(measure "$perfrun" log "$base")
+    line=$(python3 - "$name" "${titles[$name]}" "$bytes" "$base_bytes" "$wc_seconds" "$log_seconds" "$log_rss" "$base_rss" "$target" <<'PY'
+import sys
+name, title = sys.argv[1], sys.argv[2]
+size, base, wc, log, rss, base_rss, target = (float(a) for a in sys.argv[3:])
+mb, rate = size / 1e6, size / 1e6 / log
+flat = rss <= base_rss * 1.10 + 4096
+print(title)
+print(f"  size              {mb:10.1f} MB")
+print(f"  wc -l             {wc:10.2f} s  {mb / wc:8.1f} MB/s  (the floor)")
+print(f"  perf-run log      {log:10.2f} s  {rate:8.1f} MB/s  {log / wc:6.1f} x wc -l")
+print(f"  peak RSS          {rss / 1024:10.1f} MB  (first copy, {base / 1e6:.1f} MB: {base_rss / 1024:.1f} MB)")
+print(f"  target ≥{target:.0f} MB/s: {'met' if rate >= target else 'not met'}; memory flat: {'met' if flat else 'not met'}")
+print(f"SUMMARY {name:13s} {rate:8.1f} MB/s  {rss / 1024:6.1f} MB  target ≥{target:.0f} MB/s: {'met' if rate >= target else 'not met'}")
+PY
+)
+    echo "$line" | grep -v '^SUMMARY'
+    summary+=("$(echo "$line" | grep '^SUMMARY' | sed 's/^SUMMARY //')")
+    rm -f "$log" "$base"
+done
+echo
+echo "summary (log, perf-run log MB/s, peak RSS, target)"
+printf '  %s\n' "${summary[@]}"

@@ -36,6 +36,45 @@ import Testing
         #expect(json?["limitsReached"] as? [String] == [limit])
     }
 
+    /// A Core Data log names no call site: a fetch's line is its site, and
+    /// its lazy loads are counted there. Beyond 1,000 such lines, a fetch's
+    /// lazy loads go to the first line of its statement's shape, so that the
+    /// table of lazy loads (and the time the N+1 rule takes) stays bounded
+    /// however many fetches a log has; the limit says how many loads moved.
+    @Test func lazyLoadsOfCoreDataFetchesBeyondTheBoundGoToTheirStatementsFirstLine() throws {
+        let fetches = SQLLogAnalyzer.maximumFetchSites + 100
+        let lines = (0..<fetches).flatMap { index in
+            [
+                "CoreData: sql: SELECT 0, t0.Z_PK FROM ZPOST t0",
+                "CoreData: annotation: sql connection fetch time: 0.0001s",
+                "CoreData: annotation: total fetch execution time: 0.0002s for 2 rows.",
+                "CoreData: sql: SELECT 0, t0.Z_PK FROM ZCOMMENT t0 WHERE  t0.ZPOST = ?",
+                "CoreData: annotation: sql connection fetch time: 0.0001s",
+                "CoreData: annotation: total fetch execution time: 0.0001s for 3 rows.",
+                "CoreData: annotation: to-many relationship fault \"comments\" for objectID 0x1 <x-coredata://A/Post/p\(index)> "
+                    + "fulfilled from database.  Got 3 rows",
+                "CoreData: sql: SELECT 0, t0.Z_PK FROM ZCOMMENT t0 WHERE  t0.ZPOST = ?",
+                "CoreData: annotation: sql connection fetch time: 0.0001s",
+                "CoreData: annotation: total fetch execution time: 0.0001s for 1 rows.",
+                "CoreData: annotation: to-many relationship fault \"comments\" for objectID 0x2 <x-coredata://A/Post/p\(index + 1)> "
+                    + "fulfilled from database.  Got 1 rows",
+            ]
+        }
+        let (analyzer, analysis) = Self.analyze(lines)
+        #expect(analysis.limitsReached == [
+            "1,000 Core Data fetch lines that lazy loads come from: 200 later lazy loads counted at the first line of their fetch's statement"
+        ])
+        // One path per fetch line within the bound; the later fetches' go to
+        // the first fetch's line, their statement's first.
+        let sites = Set(analyzer.evidence.lazyLoads.keys.map(\.fetchSite.line))
+        #expect(sites.count == SQLLogAnalyzer.maximumFetchSites)
+        #expect(sites.contains(1))
+        let first = try #require(analyzer.evidence.lazyLoads.first { $0.key.fetchSite.line == 1 }?.value)
+        // Its own two loads, and the two of each fetch beyond the bound, one run each.
+        #expect(first.relationshipFaults == 2 + 200)
+        #expect(first.relationshipFaultsPerExecution == [2: 101])
+    }
+
     @Test func aLogWithinEveryBoundSaysNone() throws {
         let (_, analysis) = Self.analyze(Self.statement("SELECT 1") + Self.statement("SELECT 2"))
         #expect(analysis.limitsReached.isEmpty)

@@ -31,8 +31,10 @@ import Probes
 extension SQLLogAnalyzer {
     /// A Core Data fetch whose SELECT was read and whose total was not.
     struct OpenFetch {
-        /// The statement's shape as kept (the statements table's key).
+        /// The statement's shape as kept (the statements table's key), and
+        /// where it is in the table (nil when the table is full).
         var shape: String
+        var shapeIndex: Int?
         /// The statement's number among the log's statements.
         var serial: Int
         var line: Int
@@ -46,6 +48,7 @@ extension SQLLogAnalyzer {
     /// The statement finished last, as the fetch stack needs it.
     struct FinishedStatement {
         var shape: String
+        var shapeIndex: Int?
         var serial: Int
         var line: Int
         var isSelect: Bool
@@ -70,7 +73,7 @@ extension SQLLogAnalyzer {
             note(.openFetches)
         }
         openFetches.append(OpenFetch(
-            shape: statement.shape, serial: statement.serial, line: statement.line, entity: statement.entity,
+            shape: statement.shape, shapeIndex: statement.shapeIndex, serial: statement.serial, line: statement.line, entity: statement.entity,
             isKeyLookup: statement.isKeyLookup))
     }
 
@@ -90,11 +93,11 @@ extension SQLLogAnalyzer {
         finishPendingFetch()
         guard let fetch = openFetches.popLast() else {
             // No statement in the log for it: a paste that starts after the SELECT.
-            if let rows { countFetch(rows: rows, shape: nil) }
+            if let rows { countFetch(rows: rows, shapeIndex: nil) }
             noteCandidateFetch(nil)
             return
         }
-        if let rows, !fetch.rowsReported { countFetch(rows: rows, shape: fetch.shape) }
+        if let rows, !fetch.rowsReported { countFetch(rows: rows, shapeIndex: fetch.shapeIndex) }
         // The outermost fetch is the one faults come from; a prefetch is not.
         if openFetches.isEmpty { noteCandidateFetch(fetch) }
     }
@@ -105,12 +108,15 @@ extension SQLLogAnalyzer {
         if let last = lastFinished, openFetches.last?.serial == last.serial { openFetches.removeLast() }
     }
 
-    /// Counts a fetch that reported `rows`, giving them to the statement of `shape`.
-    private mutating func countFetch(rows: Int, shape: String?) {
+    /// Counts a fetch that reported `rows`, giving them to the statement
+    /// whose shape is at `shapeIndex` in the statements table (nil: a shape
+    /// not listed, or no statement).
+    private mutating func countFetch(rows: Int, shapeIndex: Int?) {
         analysis.fetchesWithRows += 1
         analysis.rowsReported.addSaturated(rows)
-        // One look-up: nil when the shape is not (or no longer) listed.
-        if shape.flatMap({ shapes[$0]?.summary.rows.addSaturated(rows) }) == nil {
+        if let index = shapeIndex {
+            shapeTable[index].summary.rows.addSaturated(rows)
+        } else {
             analysis.annotationsWithoutStatement += 1
         }
     }
@@ -125,6 +131,37 @@ extension SQLLogAnalyzer {
         var rows: Int
         /// What follows `with values: ` on the line (level 3), nil at level 2.
         var values: Substring?
+
+        /// The annotation `text[range]` of ASCII bytes, read as
+        /// ``init(_:)`` reads it.
+        init?(_ text: LogBytes, _ range: Range<Int>) {
+            guard text.starts(range, with: "fetch using ") else { return nil }
+            // Level 3 prints the objects' values after the count, and a
+            // value may hold " returned ": the count is the last one before
+            // the values.
+            let counted = text.find(" rows with values: ", in: range).map { range.lowerBound..<$0.lowerBound } ?? range
+            guard let returned = text.findLast(" returned ", in: counted),
+                  let rows = text.int(returned.upperBound..<text.digitsEnd(from: returned.upperBound, to: range.upperBound))
+            else { return nil }
+            self.rows = rows
+            let head = range.lowerBound..<returned.lowerBound
+            if let found = text.find(" on entity '", in: head) {
+                entity = text.string(found.upperBound..<text.firstIndex(of: UInt8(ascii: "'"), in: found.upperBound..<head.upperBound))
+            }
+            if let found = text.find(" with sql text '", in: head) {
+                // The text runs to the quote before ` returned` (the SQL may quote literals).
+                var end = head.upperBound
+                if end > found.upperBound, text[end - 1] == UInt8(ascii: "'") { end -= 1 }
+                var start = found.upperBound
+                let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D }
+                while start < end, isSpace(text[start]) { start += 1 }
+                while end > start, isSpace(text[end - 1]) { end -= 1 }
+                if start < end { sql = text.string(start..<end) }
+            }
+            if let found = text.find(" with values: ", in: returned.upperBound..<range.upperBound) {
+                values = text.string(found.upperBound..<range.upperBound)[...]
+            }
+        }
 
         init?(_ text: Substring) {
             guard SQLLogAnalyzer.starts(text, with: "fetch using ") else { return nil }
@@ -158,12 +195,16 @@ extension SQLLogAnalyzer {
     mutating func noteFetchUsing(_ fetch: FetchUsing, line: Int) {
         analysis.rowCountAnnotations += 1
         finishPendingFetch()
-        let shape = fetch.sql.map { keep(SQLShape.normalize($0)) }
+        let shape = fetch.sql.map { sql in
+            guard let known = knownStatement(sql) else { return keep(SQLShape.normalize(sql)) }
+            if known.shapeCut { note(.storedText) }
+            return known.keptShape
+        }
         var target: String?
         if let top = openFetches.last, shape == nil || top.shape == shape || Self.isSame(top, as: fetch, shape: shape, last: lastFinished) {
             if !top.rowsReported {
                 openFetches[openFetches.count - 1].rowsReported = true
-                countFetch(rows: fetch.rows, shape: top.shape)
+                countFetch(rows: fetch.rows, shapeIndex: top.shapeIndex)
             }
             target = top.shape
         } else if let shape, let last = lastFinished, last.shape == shape, last.line < line {
@@ -172,18 +213,22 @@ extension SQLLogAnalyzer {
         } else if let sql = fetch.sql {
             // The SQL is only in the annotation: read it as the statement.
             analysis.statementsFromFetchAnnotations += 1
-            pending = PendingStatement(shape: SQLShape.normalize(sql), sql: sql, binds: [], line: line, control: nil)
+            if let known = knownStatement(sql), known.control == nil {
+                pending = Self.pendingStatement(known, line: line)
+            } else {
+                pending = PendingStatement(shape: SQLShape.normalize(sql), sql: sql, binds: [], line: line, control: nil)
+            }
             finishPendingFetch()
             if let top = openFetches.last, top.serial == lastFinished?.serial {
                 openFetches[openFetches.count - 1].rowsReported = true
-                countFetch(rows: fetch.rows, shape: top.shape)
+                countFetch(rows: fetch.rows, shapeIndex: top.shapeIndex)
                 target = top.shape
             } else {
-                countFetch(rows: fetch.rows, shape: lastFinished?.shape)
+                countFetch(rows: fetch.rows, shapeIndex: lastFinished?.shapeIndex)
                 target = lastFinished?.shape
             }
         } else {
-            countFetch(rows: fetch.rows, shape: nil)
+            countFetch(rows: fetch.rows, shapeIndex: nil)
         }
         if let values = fetch.values { startValues(values, fetch: fetch, shape: target ?? "", line: line) }
     }
@@ -205,7 +250,8 @@ extension SQLLogAnalyzer {
     /// Values being read, line by line, up to the parenthesis that closes them.
     struct PendingValues {
         var index: Int?
-        var text: String
+        /// The text's UTF-8 bytes, made a `String` when the values end.
+        var text: [UInt8]
         var bytes: Int
         var lines: Int
         var depth: Int
@@ -214,7 +260,7 @@ extension SQLLogAnalyzer {
     }
 
     private mutating func startValues(_ first: Substring, fetch: FetchUsing, shape: String, line: Int) {
-        var values = PendingValues(index: nil, text: "", bytes: 0, lines: 1, depth: 0)
+        var values = PendingValues(index: nil, text: [], bytes: 0, lines: 1, depth: 0)
         if analysis.fetchValues.count < Self.maximumFetchValues {
             values.index = analysis.fetchValues.count
             analysis.fetchValues.append(.init(
@@ -231,27 +277,51 @@ extension SQLLogAnalyzer {
 
     /// A line of values, taken without decoding beyond what is kept.
     mutating func consumeValuesLine(_ bytes: UnsafeRawBufferPointer) {
-        guard var values = pendingValues else { return }
+        // Moved out and back, not copied: the text grows in place.
+        guard var values = pendingValues.take() else { return }
         analysis.logLines += 1
         values.lines += 1
         Self.scanParentheses(bytes, &values)
         if values.bytes <= Self.maximumStoredTextBytes {
-            append(Self.trimmingSpaces(Self.decode(bytes)[...]), to: &values)
+            if bytes.isEmpty || memchr(bytes.baseAddress!, 0x1B, bytes.count) == nil {
+                // Trimmed, then decoded (decoding never adds nor takes a
+                // space); an ASCII line is its own decoding.
+                let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D }
+                var start = 0, end = bytes.count
+                while start < end, isSpace(bytes[start]) { start += 1 }
+                while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+                let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+                if Self.isASCII(line) {
+                    append(line, to: &values)
+                } else {
+                    append(String(decoding: line, as: UTF8.self), to: &values)
+                }
+            } else {
+                append(Self.trimmingSpaces(Self.decode(bytes)[...]), to: &values)
+            }
         } else {
             // Beyond what is kept: only its length (trimmed, and the space joining it).
             let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D }
             let length = bytes.count - bytes.prefix(while: isSpace).count - bytes.reversed().prefix(while: isSpace).count
             if length > 0 { values.bytes = values.bytes.addingSaturated(1 + length) }
         }
+        let closed = values.depth <= 0
         pendingValues = values
-        if values.depth <= 0 { endValues() }
+        if closed { endValues() }
     }
 
     private func append(_ line: String, to values: inout PendingValues) {
+        var line = line
+        line.withUTF8 { append(UnsafeRawBufferPointer($0), to: &values) }
+    }
+
+    /// Appends a line's UTF-8 bytes to the values' text, after a space.
+    private func append(_ line: UnsafeRawBufferPointer, to values: inout PendingValues) {
         guard !line.isEmpty else { return }
-        let added = (values.text.isEmpty ? 0 : 1) + line.utf8.count
+        let added = (values.text.isEmpty ? 0 : 1) + line.count
         values.bytes = values.bytes.addingSaturated(added)
-        values.text += values.text.isEmpty ? line : " " + line
+        if !values.text.isEmpty { values.text.append(0x20) }
+        values.text.append(contentsOf: line)
     }
 
     /// The values are read (their parenthesis closed, or a log line came).
@@ -259,7 +329,7 @@ extension SQLLogAnalyzer {
         guard let values = pendingValues else { return }
         pendingValues = nil
         guard let index = values.index else { return }
-        var text = values.text
+        var text = String(decoding: values.text, as: UTF8.self)
         if text.utf8.count > Self.maximumStoredTextBytes || values.bytes > text.utf8.count {
             note(.fetchValuesText)
             text = Self.prefix(text, bytes: Self.maximumStoredTextBytes) + "… (\(values.bytes.groupedDigits) bytes in \(values.lines.groupedDigits) lines)"
@@ -280,16 +350,33 @@ extension SQLLogAnalyzer {
 
     /// Follows the parentheses of the values, those inside quoted strings aside.
     static func scanParentheses(_ bytes: UnsafeRawBufferPointer, _ values: inout PendingValues) {
-        for byte in bytes {
-            if values.escaped {
-                values.escaped = false
+        var (escaped, inQuote, depth) = (values.escaped, values.inQuote, values.depth)
+        guard let base = bytes.baseAddress else { return }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        /// Whether `word` has a zero byte.
+        func hasZero(_ word: UInt64) -> Bool { (word &- ones) & ~word & (ones &* 0x80) != 0 }
+        var index = 0
+        while index < bytes.count {
+            // Eight bytes without a backslash, quote or parenthesis change nothing.
+            if !escaped, index + 8 <= bytes.count {
+                let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                if !hasZero(word ^ (ones &* 0x5C)), !hasZero(word ^ (ones &* 0x22)), !hasZero(word ^ (ones &* 0x28)), !hasZero(word ^ (ones &* 0x29)) {
+                    index += 8
+                    continue
+                }
+            }
+            let byte = bytes[index]
+            index += 1
+            if escaped {
+                escaped = false
             } else if byte == UInt8(ascii: "\\") {
-                values.escaped = values.inQuote
+                escaped = inQuote
             } else if byte == UInt8(ascii: "\"") {
-                values.inQuote.toggle()
-            } else if !values.inQuote {
-                if byte == UInt8(ascii: "(") { values.depth += 1 } else if byte == UInt8(ascii: ")") { values.depth -= 1 }
+                inQuote.toggle()
+            } else if !inQuote {
+                if byte == UInt8(ascii: "(") { depth += 1 } else if byte == UInt8(ascii: ")") { depth -= 1 }
             }
         }
+        (values.escaped, values.inQuote, values.depth) = (escaped, inQuote, depth)
     }
 }

@@ -23,11 +23,14 @@ extension SQLLogAnalyzer {
     public static let maximumBindsPerStatement = 32_766
     /// Transactions open at once (logs of several connections nest them).
     public static let maximumOpenTransactions = 64
+    /// Lines of Core Data's fetches that lazy loads are counted at, each
+    /// apart (a fetch's line is its call site: a log names no other).
+    public static let maximumFetchSites = 1_000
 
     /// A bound of the analyzer, reached by a log.
     enum Limit: Int, CaseIterable, Comparable {
         case lineLength, joinedLength, storedText, shapes, valueSets, repetitionTexts, binds, planRows, planRowsPerStatement,
-            faultEntries, openTransactions, timeSum, openFetches, fetchValues, fetchValuesText
+            faultEntries, openTransactions, timeSum, openFetches, fetchValues, fetchValuesText, fetchSites
 
         static func < (a: Limit, b: Limit) -> Bool { a.rawValue < b.rawValue }
 
@@ -72,6 +75,9 @@ extension SQLLogAnalyzer {
             case .fetchValuesText:
                 return "level 3 values longer than \(SQLLogAnalyzer.maximumStoredTextBytes.groupedDigits) bytes: \(n) kept cut, "
                     + "ending with their length in bytes and lines"
+            case .fetchSites:
+                return "\(SQLLogAnalyzer.maximumFetchSites.groupedDigits) Core Data fetch lines that lazy loads come from: \(n) later lazy loads "
+                    + "counted at the first line of their fetch's statement"
             }
         }
     }

@@ -45,16 +45,40 @@ public struct SQLLogAnalyzer {
     /// Hashes of the statement texts checked for repetitions, at most
     /// ``maximumRepetitionTexts``.
     var repetitionTexts = Set<Int>()
-    var shapes: [String: Shape] = [:]
-    private var shapeOrder: [String] = []
+    /// The statements table: shapes in the order first read, and where
+    /// each shape (as kept) is.
+    var shapeTable: [Shape] = []
+    var shapeIndex: [String: Int] = [:]
+    /// Statement texts read before (SQLLogAnalyzer+KnownStatements.swift),
+    /// by the digest of their bytes.
+    var knownStatements: [KnownStatement] = []
+    var knownDigests = DigestTable(capacity: SQLLogAnalyzer.maximumKnownStatements)
+    /// What was learned of each, by its number.
+    var knownStates: [KnownStatementState] = []
+    /// The numbers of counted statement texts in the evidence's repetition
+    /// counts (SQLLogAnalyzer+KnownStatements.swift).
+    var evidenceTextIDs: [String: Int] = [:]
+    /// Call sites' files and purposes, kept once (LogTextTable.swift).
+    var texts = LogTextTable()
+    /// The last lazy load suffix read, and the text after its ` (`.
+    var lastSuffix: LazyLoadSuffix?
+    var lastSuffixBytes: [UInt8] = []
     private var faults: [String: SQLLogAnalysis.FaultSummary] = [:]
     private var relationshipFaults: [String: SQLLogAnalysis.FaultSummary] = [:]
     private var prefetches: [String: SQLLogAnalysis.FaultSummary] = [:]
-    private var formats = Set<SQLLogFormat>()
+    /// The entry of each table counted last.
+    private var lastFault: LastFaultEntry?
+    private var lastRelationshipFault: LastFaultEntry?
+    private var lastPrefetch: LastFaultEntry?
+    var formats = Set<SQLLogFormat>()
+    /// The format of the last marked line, inserted in ``formats`` already.
+    private var lastFormat: SQLLogFormat?
     var pending: PendingStatement?
 
     /// A statement read and not yet finished by its annotation.
     struct PendingStatement {
+        /// Its shape; stale once lines were joined to it (``sql`` is
+        /// normalized when it is finished, not once per line joined).
         var shape: String
         var sql: String
         var binds: [String]
@@ -62,6 +86,9 @@ public struct SQLLogAnalyzer {
         var control: TransactionControl?
         /// Query plan rows printed with it (Faultline's `plan:` lines).
         var plan: [String] = []
+        /// Its text as read before, while no line is joined to it.
+        var known: KnownStatement?
+        var shapeIsStale = false
     }
 
     /// How the insight rules run on the log (thresholds, accepted list).
@@ -69,16 +96,31 @@ public struct SQLLogAnalyzer {
     /// The name call sites of the log's own lines carry (the file's name).
     public var sourceName = "log"
     /// What the insight rules read, fed with the log's lines turned into
-    /// the engine's events (SQLLogAnalyzer+Evidence.swift).
-    var evidence = InsightEvidence()
+    /// the engine's events (SQLLogAnalyzer+Evidence.swift). Its statements
+    /// are added up here, by place in the statements table
+    /// (``statementAggregates``), and given to it for the rules.
+    var evidence = InsightEvidence(aggregatingStatements: false)
     /// Statements finished but not yet added to the evidence: they wait
     /// for the operation annotation that names their call site, and for
     /// query plan rows Core Data prints after them.
-    var recentStatements: [SQLEvent] = []
+    var recentStatements: [RecentStatement] = []
+    /// Where the waiting statements start in ``recentStatements`` (those
+    /// before were added to the evidence).
+    var recentHead = 0
+    /// The evidence's statements, in the order the evidence first had
+    /// each, and where each shape's is, by place in the statements table
+    /// (-1 while it has none).
+    var statementAggregates: [StatementAggregate] = []
+    var aggregateSlots: [Int] = []
     /// Core Data's fetch whose objects faults come from now, and the one
     /// just read, which a relationship fault may turn out to own.
-    var currentFetch: (entity: String, site: CallSite, execution: UInt64)?
-    var candidateFetch: (entity: String, line: Int, isKeyLookup: Bool)?
+    var currentFetch: (entity: String, site: CallSite, execution: UInt64, shape: String)?
+    var candidateFetch: (entity: String, line: Int, isKeyLookup: Bool, shape: String)?
+    /// The lines of Core Data's fetches that lazy loads were taken to come
+    /// from, at most ``maximumFetchSites`` (SQLLogAnalyzer+Evidence.swift).
+    var fetchSiteLines = Set<Int>()
+    /// The site given last to a fetch beyond them, and its shape.
+    var lastShapeSite: (shape: String, site: CallSite)?
     /// Core Data's fetches under way, innermost last, and the statement
     /// finished last (SQLLogAnalyzer+Fetches.swift).
     var openFetches: [OpenFetch] = []
@@ -88,7 +130,9 @@ public struct SQLLogAnalyzer {
     var pendingValues: PendingValues?
     /// A query plan row read and not yet noted: the next line may continue
     /// it (a row wrapped by a page or a terminal).
-    var heldPlanRow: (row: String, line: Int)?
+    /// `known` is where the row is in the plan rows' table, when it was
+    /// found there by its bytes as it will be noted.
+    var heldPlanRow: (row: String, line: Int, known: Int?)?
     var fetchExecutions: UInt64 = 0
     /// Core Data's last relationship fault of the current fetch's objects:
     /// faults of another entity after it are its destinations'.
@@ -101,15 +145,19 @@ public struct SQLLogAnalyzer {
     private var openTransactions: [SQLLogAnalysis.TransactionSummary] = []
     private var largestTransactions: [SQLLogAnalysis.TransactionSummary] = []
     private var fullScans = Set<String>()
-    private var planRows: [String: SQLLogAnalysis.PlanRow] = [:]
-    private var expectingPlan = false
-    private var timeline: [SQLLogAnalysis.TimelineBucket] = []
+    /// The distinct plan rows in the order first read, where each is (by
+    /// its text, and by its digest for rows read over bytes).
+    var planRowList: [SQLLogAnalysis.PlanRow] = []
+    private var planRowIndex: [String: Int] = [:]
+    private var planRowDigests = DigestTable(capacity: SQLLogAnalyzer.maximumPlanRows)
+    var expectingPlan = false
+    var timeline: [SQLLogAnalysis.TimelineBucket] = []
     private var linesPerBucket = 64
     public static let maximumBuckets = 128
 
     /// The timeline bucket of `line`, merging buckets pairwise when the log
     /// outgrows them.
-    private mutating func bucket(_ line: Int) -> Int {
+    mutating func bucket(_ line: Int) -> Int {
         while (line - 1) / linesPerBucket >= Self.maximumBuckets {
             timeline = stride(from: 0, to: timeline.count, by: 2).map { index in
                 var merged = timeline[index]
@@ -188,12 +236,28 @@ public struct SQLLogAnalyzer {
     /// Reads the next bytes of a stream. A line is read when its newline
     /// arrives; `flush()` reads a last line without one.
     public mutating func consume(chunk: Data) {
-        carry.append(contentsOf: chunk)
-        var consumed = 0
+        // Lines are read in place; only a line that a chunk's end cuts is
+        // copied (kept until its newline comes).
         var carry = self.carry
         self.carry = []
-        carry.withUnsafeBytes { buffer in
-            let base = buffer.baseAddress!
+        chunk.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var consumed = 0
+            if !carry.isEmpty {
+                guard let newline = memchr(base, 0x0A, buffer.count) else {
+                    carry.append(contentsOf: buffer)
+                    return
+                }
+                let end = base.distance(to: UnsafeRawPointer(newline))
+                carry.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<end]))
+                if skippingRestOfLine {
+                    skippingRestOfLine = false
+                } else {
+                    carry.withUnsafeBytes { consume(raw: $0) }
+                }
+                carry.removeAll(keepingCapacity: true)
+                consumed = end + 1
+            }
             while consumed < buffer.count, let newline = memchr(base + consumed, 0x0A, buffer.count - consumed) {
                 let end = base.distance(to: UnsafeRawPointer(newline))
                 if skippingRestOfLine {
@@ -203,8 +267,8 @@ public struct SQLLogAnalyzer {
                 }
                 consumed = end + 1
             }
+            carry.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[consumed...]))
         }
-        carry.removeFirst(consumed)
         if carry.count > Self.maximumLineBytes {
             if !skippingRestOfLine {
                 carry.withUnsafeBytes { consume(raw: UnsafeRawBufferPointer(rebasing: $0.prefix(Self.maximumLineBytes))) }
@@ -252,7 +316,10 @@ public struct SQLLogAnalyzer {
         analysis.lines += 1
         let format: SQLLogFormat
         let restStart: Int
-        if let at = Self.find(Self.faultlineMarker, in: bytes) {
+        if bytes.count >= 11, memcmp(bytes.baseAddress!, "faultline: ", 11) == 0 {
+            // Faultline's own lines start with the marker: its first occurrence.
+            (format, restStart) = (.faultline, 11)
+        } else if let at = Self.find(Self.faultlineMarker, in: bytes) {
             (format, restStart) = (.faultline, at + Self.faultlineMarker.count)
         } else if let at = Self.find(Self.coreDataMarker, in: bytes) {
             (format, restStart) = (.coredata, at + Self.coreDataMarker.count)
@@ -267,9 +334,11 @@ public struct SQLLogAnalyzer {
         if pendingValues != nil { endValues() }
         if heldPlanRow != nil { flushPlanRow() }
         analysis.logLines += 1
-        formats.insert(format)
-        let rest = Self.decode(UnsafeRawBufferPointer(rebasing: bytes[restStart...]))
-        handle(rest[...], line: analysis.lines)
+        if format != lastFormat {
+            formats.insert(format)
+            lastFormat = format
+        }
+        handle(bytes: UnsafeRawBufferPointer(rebasing: bytes[restStart...]), line: analysis.lines)
         wrapCheck(bytes.count)
     }
 
@@ -289,7 +358,7 @@ public struct SQLLogAnalyzer {
 
     /// Notes whether the line just read is as long as the lines a
     /// terminal or a page wraps at: the next may continue it.
-    private mutating func wrapCheck(_ length: Int) {
+    mutating func wrapCheck(_ length: Int) {
         lastLineWrapped = length >= Self.wrapWidth
     }
 
@@ -302,7 +371,7 @@ public struct SQLLogAnalyzer {
     private var sawMarker = false
     /// Whether the line before was a statement (or an annotation held for
     /// a line), which the next line may continue.
-    private var continuing = false
+    var continuing = false
     /// Whether the line before was as long as a wrapped line
     /// (``wrapWidth`` bytes or more).
     private var lastLineWrapped = false
@@ -341,23 +410,40 @@ public struct SQLLogAnalyzer {
             analysis.skippedLines += 1
             return
         }
-        let text = Self.decode(bytes)
-        if expectingPlan || planWait != nil, let row = Self.planRow(text) {
+        // A plan row (the lines after an EXPLAIN), read over its bytes when
+        // they are ASCII without escape codes.
+        var row: String?
+        var known: Int?
+        var scanned = false
+        if expectingPlan || planWait != nil, Self.isPlainASCII(bytes) {
+            scanned = true
+            if case .row(let range) = Self.scanPlanRow(bytes) {
+                let detail = UnsafeRawBufferPointer(rebasing: bytes[range])
+                // Trimmed already; one with Faultline's mark is noted without it.
+                let marked = detail.count >= 11 && memcmp(detail.baseAddress! + detail.count - 11, "[full scan]", 11) == 0
+                known = marked ? nil : knownPlanRow(detail)
+                row = known.map { planRowList[$0].row } ?? String(decoding: detail, as: UTF8.self)
+            }
+        }
+        if row == nil, !scanned, expectingPlan || planWait != nil { row = Self.planRow(Self.decode(bytes)) }
+        if let row {
             analysis.logLines += 1
             if heldPlanRow != nil { flushPlanRow() }
             // Shell output alone (no log line of another format before it).
             if formats.isEmpty { formats.insert(.sqlite3) }
-            heldPlanRow = (row, analysis.lines)
+            heldPlanRow = (row, analysis.lines, known)
             expectingPlan = true
             planWait = nil
             continuing = false
             return
         }
+        let text = Self.decode(bytes)
         if let held = heldPlanRow {
             let trimmed = text.drop { $0 == " " || $0 == "\t" }
             if bytes.count < 4_096, Self.continuesPlanRow(held.row, with: trimmed), !joinedTooLong(held.row) {
                 // A plan row wrapped by a page or a terminal: its index name, its condition.
                 heldPlanRow!.row = held.row + " " + Self.trimmingSpaces(trimmed)
+                heldPlanRow!.known = nil
                 analysis.logLines += 1
                 analysis.joinedLines += 1
                 return
@@ -419,7 +505,8 @@ public struct SQLLogAnalyzer {
             // A statement wrapped by a terminal, an email or a page, or
             // written over several lines (`FROM …`, `WHERE …` on lines of their own).
             pending!.sql += " " + trimmed
-            pending!.shape = SQLShape.normalize(pending!.sql)
+            pending!.known = nil
+            pending!.shapeIsStale = true
             analysis.logLines += 1
             analysis.joinedLines += 1
             lastLineWrapped = bytes.count >= Self.wrapWidth
@@ -498,9 +585,11 @@ public struct SQLLogAnalyzer {
         guard let base = haystack.baseAddress, let first = needle.first, haystack.count >= needle.count else { return nil }
         var offset = 0
         let last = haystack.count - needle.count
+        let second = needle.count > 1 ? needle[1] : 0
         while offset <= last, let hit = memchr(base + offset, Int32(first), last - offset + 1) {
             let at = base.distance(to: UnsafeRawPointer(hit))
-            if memcmp(base + at, needle.baseAddress!, needle.count) == 0 { return at }
+            // The second byte first: most hits of the first are no match.
+            if needle.count == 1 || (haystack[at + 1] == second && memcmp(base + at, needle.baseAddress!, needle.count) == 0) { return at }
             offset = at + 1
         }
         return nil
@@ -541,10 +630,10 @@ public struct SQLLogAnalyzer {
     }
 
     /// An annotation read but not yet acted on, and its line.
-    private var heldAnnotation: (text: String, line: Int)?
+    var heldAnnotation: (text: String, line: Int)?
 
     /// Acts on the held annotation, if any.
-    private mutating func releaseAnnotation() {
+    mutating func releaseAnnotation() {
         guard let held = heldAnnotation else { return }
         heldAnnotation = nil
         releasing = true
@@ -553,19 +642,17 @@ public struct SQLLogAnalyzer {
     }
 
     /// Set while a held annotation is acted on: it is not held again.
-    private var releasing = false
+    var releasing = false
 
-    private mutating func handle(_ rest: Substring, line: Int) {
+    mutating func handle(_ rest: Substring, line: Int) {
         releaseAnnotation()
         if Self.starts(rest, with: "sql: ") {
             finishStatement(seconds: nil, rows: nil)
             commitCandidateFetch()
-            let sql = Self.trimmingSpaces(rest.dropFirst(5))
-            let control = TransactionControl(sql)
-            pending = PendingStatement(shape: SQLShape.normalize(sql), sql: sql, binds: [], line: line, control: control)
+            pending = statement(Self.trimmingSpacesRange(rest.dropFirst(5)), line: line)
             expectingPlan = false
             continuing = true
-            if let control { noteTransaction(control, line: line) }
+            if let control = pending!.control { noteTransaction(control, line: line) }
         } else if Self.starts(rest, with: "details: ") {
             let detail = rest.dropFirst(9)
             if let bind = Self.find("bind[", in: detail), let equals = Self.find("] = ", in: detail[bind.upperBound...]) {
@@ -575,7 +662,7 @@ public struct SQLLogAnalyzer {
                 noteBind(detail[range.upperBound...])
             } else if Self.find("EXPLAIN QUERY PLAN", in: detail) != nil {
                 expectingPlan = true
-            } else if let row = Self.planRow(String(detail)) {
+            } else if let row = Self.planRow(detail) {
                 notePlanRow(row)
             }
         } else if Self.starts(rest, with: "plan: ") {
@@ -596,13 +683,29 @@ public struct SQLLogAnalyzer {
 
     /// A bound value of the statement under way, kept cut (``keep(_:)``),
     /// at most ``maximumBindsPerStatement`` of them.
-    private mutating func noteBind(_ value: Substring) {
-        guard pending != nil else { return }
-        guard pending!.binds.count < Self.maximumBindsPerStatement else { return note(.binds) }
-        pending!.binds.append(keep(String(value)))
+    mutating func noteBind(_ value: Substring) {
+        noteBind(String(value))
     }
 
-    private mutating func annotation(_ text: Substring, line: Int) {
+    mutating func noteBind(_ value: String) {
+        guard pending != nil else { return }
+        guard pending!.binds.count < Self.maximumBindsPerStatement else { return note(.binds) }
+        pending!.binds.append(keep(value))
+    }
+
+    mutating func annotation(_ text: Substring, line: Int) {
+        var text = text
+        let read = text.withUTF8 { buffer -> Bool in
+            let bytes = UnsafeRawBufferPointer(buffer)
+            guard Self.isPlainASCII(bytes) else { return false }
+            annotation(ascii: LogBytes(bytes), 0..<bytes.count, line: line)
+            return true
+        }
+        if !read { annotationByCharacters(text, line: line) }
+    }
+
+    /// ``annotation(_:line:)`` by characters.
+    mutating func annotationByCharacters(_ text: Substring, line: Int) {
         if Self.starts(text, with: "Bound intarray ") || Self.starts(text, with: "bound intarray ") {
             // Core Data prints a bound key list as an annotation of its own.
             analysis.boundIntarrays += 1
@@ -688,57 +791,85 @@ public struct SQLLogAnalyzer {
     /// Adds the statement under way, with its time and rows when its
     /// annotation gives them.
     mutating func finishStatement(seconds: Double?, rows: Int?, figures: StatementFigures? = nil) {
-        guard let statement = pending else { return }
-        pending = nil
+        // Moved out, not copied.
+        guard var statement = pending.take() else { return }
+        if statement.known == nil {
+            // Lines joined to it, or a text too long or too late for the table.
+            if let known = knownStatement(statement.sql), known.control == statement.control { statement.known = known }
+            if statement.shapeIsStale { statement.shape = statement.known?.shape ?? SQLShape.normalize(statement.sql) }
+        }
         // The shape as kept: cut when long, its digest keeping it apart.
-        let key = keep(statement.shape)
-        let listed: Bool
-        if shapes[key] != nil {
-            listed = true
-        } else if shapes.count < Self.maximumShapes {
-            shapes[key] = Shape(summary: .init(
-                shape: key, count: 0, duplicates: 0, totalSeconds: 0, maxSeconds: 0, rows: 0, firstLine: statement.line))
-            shapeOrder.append(key)
-            listed = true
+        let key: String
+        let index: Int?
+        if let known = statement.known {
+            if known.shapeCut { note(.storedText) }
+            key = known.keptShape
+            if knownStates[known.number].shapeIndex == nil { knownStates[known.number].shapeIndex = listShape(key, line: statement.line) }
+            index = knownStates[known.number].shapeIndex
         } else {
-            note(.shapes)
-            listed = false
+            key = keep(statement.shape)
+            index = listShape(key, line: statement.line)
         }
         // The insight rules see the listed shapes only: their memory is bounded too.
-        let read = noteStatement(statement, shape: key, seconds: seconds, rows: rows, figures: figures, asEvidence: listed)
+        let read = noteStatement(statement, shape: key, seconds: seconds, rows: rows, figures: figures, shapeIndex: index)
         statementSerial += 1
-        let isSelect = statement.control == nil && Self.isSelect(statement.shape)
+        let isSelect = statement.known?.isSelect ?? (statement.control == nil && Self.isSelect(statement.shape))
         lastFinished = FinishedStatement(
-            shape: key, serial: statementSerial, line: statement.line, isSelect: isSelect, entity: read.entity, isKeyLookup: read.isKeyLookup)
+            shape: key, shapeIndex: index, serial: statementSerial, line: statement.line, isSelect: isSelect, entity: read.entity, isKeyLookup: read.isKeyLookup)
         // A save's statements end any fetch under way (none runs inside one).
-        if !isSelect { openFetches.removeAll() }
-        // Taken out and put back: mutating a copy would copy its value set.
-        if listed, var shape = shapes.removeValue(forKey: key) {
-            shape.summary.count += 1
-            shape.summary.totalSeconds = add(shape.summary.totalSeconds, seconds ?? 0)
-            shape.summary.maxSeconds = max(shape.summary.maxSeconds, seconds ?? 0)
-            shape.summary.rows.addSaturated(rows ?? 0)
+        if !isSelect, !openFetches.isEmpty { openFetches.removeAll() }
+        if let index {
             // The values: the bound ones, or the statement's literals.
-            var hasher = Hasher()
-            hasher.combine(statement.binds)
-            if statement.binds.isEmpty { hasher.combine(statement.sql) }
-            let hash = hasher.finalize()
-            if shape.valueHashes.contains(hash) {
-                shape.summary.duplicates += 1
-            } else if shape.valueHashes.count < Self.maximumValueSets {
-                shape.valueHashes.insert(hash)
+            let hash: Int
+            if statement.binds.isEmpty, let known = statement.known {
+                hash = known.hashWithoutBinds
+            } else {
+                var hasher = Hasher()
+                hasher.combine(statement.binds)
+                if statement.binds.isEmpty { hasher.combine(statement.sql) }
+                hash = hasher.finalize()
+            }
+            shapeTable[index].summary.count += 1
+            shapeTable[index].summary.totalSeconds = add(shapeTable[index].summary.totalSeconds, seconds ?? 0)
+            shapeTable[index].summary.maxSeconds = max(shapeTable[index].summary.maxSeconds, seconds ?? 0)
+            shapeTable[index].summary.rows.addSaturated(rows ?? 0)
+            if shapeTable[index].valueHashes.contains(hash) {
+                shapeTable[index].summary.duplicates += 1
+            } else if shapeTable[index].valueHashes.count < Self.maximumValueSets {
+                shapeTable[index].valueHashes.insert(hash)
             } else {
                 note(.valueSets)
             }
-            shapes[key] = shape
         }
         if !openTransactions.isEmpty, statement.control == nil {
             openTransactions[openTransactions.count - 1].statements += 1
             analysis.statementsInTransactions += 1
         }
-        let index = bucket(statement.line)
-        timeline[index].statements += 1
-        timeline[index].seconds = add(timeline[index].seconds, seconds ?? 0)
+        let bucket = bucket(statement.line)
+        timeline[bucket].statements += 1
+        timeline[bucket].seconds = add(timeline[bucket].seconds, seconds ?? 0)
+    }
+
+    /// Where the shape `key` is in the statements table, listed now if the
+    /// table has room; nil (the limit noted) when it is full.
+    private mutating func listShape(_ key: String, line: Int) -> Int? {
+        if let index = shapeIndex[key] { return index }
+        guard shapeTable.count < Self.maximumShapes else {
+            note(.shapes)
+            return nil
+        }
+        shapeTable.append(Shape(summary: .init(shape: key, count: 0, duplicates: 0, totalSeconds: 0, maxSeconds: 0, rows: 0, firstLine: line)))
+        aggregateSlots.append(-1)
+        shapeIndex[key] = shapeTable.count - 1
+        return shapeTable.count - 1
+    }
+
+    /// The statement of the text `text` (its bytes trimmed) read at `line`.
+    mutating func statement(_ text: Substring, line: Int) -> PendingStatement {
+        var text = text
+        if let known = text.withUTF8({ knownStatement(UnsafeRawBufferPointer($0)) }) { return Self.pendingStatement(known, line: line) }
+        let sql = String(text)
+        return PendingStatement(shape: SQLShape.normalize(sql), sql: sql, binds: [], line: line, control: TransactionControl(sql))
     }
 
     /// A statement's time that is no finite number: counted, taken as unknown.
@@ -766,7 +897,7 @@ public struct SQLLogAnalyzer {
         }
     }
 
-    private mutating func noteTransaction(_ control: TransactionControl, line: Int) {
+    mutating func noteTransaction(_ control: TransactionControl, line: Int) {
         switch control {
         case .begin:
             if openTransactions.count == Self.maximumOpenTransactions {  // bounded
@@ -795,48 +926,144 @@ public struct SQLLogAnalyzer {
     }
 
     mutating func notePlanRow(_ row: String, line: Int? = nil) {
-        var row = row.trimmingCharacters(in: .whitespaces)
-        // Faultline's own mark; the analysis marks full scans itself.
-        if row.hasSuffix("[full scan]") { row = row.dropLast(11).trimmingCharacters(in: .whitespaces) }
-        let fullScan = QueryPlan.isFullScan(row)
-        row = keep(row)
+        let whole = Self.trimmedPlanRow(row)
+        let row = keep(whole)
         notePlan(row)
-        if planRows[row] != nil {
-            planRows[row]!.count += 1
-        } else if planRows.count < Self.maximumPlanRows {
-            planRows[row] = .init(row: row, count: 1, fullScan: fullScan, firstLine: line ?? analysis.lines)
+        var copy = row
+        let digest = copy.withUTF8 { Self.digest(UnsafeRawBufferPointer($0)) }
+        if let index = planRowDigests.find(digest).flatMap({ planRowList[$0].row == row ? $0 : nil }) ?? planRowIndex[row] {
+            planRowList[index].count += 1
+        } else if planRowList.count < Self.maximumPlanRows {
+            // Whether it scans a whole table: once per distinct row.
+            let fullScan = QueryPlan.isFullScan(whole)
+            planRowIndex[row] = planRowList.count
+            if planRowDigests.find(digest) == nil { planRowDigests.add(digest, place: planRowList.count) }
+            planRowList.append(.init(row: row, count: 1, fullScan: fullScan, firstLine: line ?? analysis.lines))
             if fullScan { fullScans.insert(row) }
         } else {
             note(.planRows)
         }
     }
 
+    /// ``notePlanRow(_:line:)`` of an ASCII row (`bytes[range]`): a row
+    /// read before is found by its bytes' digest, no `String` made.
+    mutating func notePlanRow(ascii bytes: LogBytes, _ range: Range<Int>, line: Int? = nil) {
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        var (start, end) = (range.lowerBound, range.upperBound)
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        if end - start >= 11, bytes.equals((end - 11)..<end, "[full scan]") {
+            end -= 11
+            while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        }
+        if let index = knownPlanRow(UnsafeRawBufferPointer(rebasing: bytes.bytes[start..<end])) { return noteKnownPlanRow(index) }
+        notePlanRow(bytes.string(range), line: line)
+    }
+
+    /// Where a plan row as noted (trimmed, unmarked, at most
+    /// ``maximumStoredTextBytes`` bytes) is in the table, found by the
+    /// digest of its bytes and compared; nil when it is not there yet.
+    func knownPlanRow(_ row: UnsafeRawBufferPointer) -> Int? {
+        guard row.count <= Self.maximumStoredTextBytes, let index = planRowDigests.find(Self.digest(row)) else { return nil }
+        let same = planRowList[index].row.utf8.withContiguousStorageIfAvailable {
+            $0.count == row.count && (row.isEmpty || memcmp($0.baseAddress!, row.baseAddress!, row.count) == 0)
+        }
+        return same == true ? index : nil
+    }
+
+    /// Notes the row at `index` in the table again (``notePlanRow(_:line:)``
+    /// of a row read before).
+    mutating func noteKnownPlanRow(_ index: Int) {
+        notePlan(planRowList[index].row)
+        planRowList[index].count += 1
+    }
+
+    /// A plan row without the spaces around it and Faultline's own
+    /// `[full scan]` mark (the analysis marks full scans itself): over bytes
+    /// for an ASCII row (spaces and tabs, the ASCII members of
+    /// `CharacterSet.whitespaces`), else with Foundation.
+    static func trimmedPlanRow(_ row: String) -> String {
+        var copy = row
+        let ascii = copy.withUTF8 { buffer -> Range<Int>? in
+            let bytes = LogBytes(UnsafeRawBufferPointer(buffer))
+            guard isASCII(bytes.bytes) else { return nil }
+            let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+            var start = 0, end = bytes.count
+            while start < end, isSpace(bytes[start]) { start += 1 }
+            while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+            if end - start >= 11, bytes.equals((end - 11)..<end, "[full scan]") {
+                end -= 11
+                while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+            }
+            return start..<end
+        }
+        guard let ascii else {
+            var trimmed = row.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasSuffix("[full scan]") { trimmed = trimmed.dropLast(11).trimmingCharacters(in: .whitespaces) }
+            return trimmed
+        }
+        if ascii == 0..<row.utf8.count { return row }
+        let utf8 = row.utf8
+        return String(utf8[utf8.index(utf8.startIndex, offsetBy: ascii.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: ascii.upperBound)])!
+    }
+
     /// The tables of faults by entity and source.
-    private enum FaultTable {
+    enum FaultTable {
         case faults, relationshipFaults, prefetches
     }
 
     /// Counts a fault (relationship fault, prefetch) of `entity` from
     /// `source`; names kept cut, at most ``maximumShapes`` per table.
-    private mutating func note(_ table: FaultTable, entity: String, source: String, line: Int) {
+    mutating func note(_ table: FaultTable, entity: String, source: String, line: Int) {
         let (entity, source) = (keep(entity), keep(source))
         let counted = switch table {
-        case .faults: Self.note(&faults, entity: entity, source: source, line: line)
-        case .relationshipFaults: Self.note(&relationshipFaults, entity: entity, source: source, line: line)
-        case .prefetches: Self.note(&prefetches, entity: entity, source: source, line: line)
+        case .faults: Self.note(&faults, entity: entity, source: source, line: line, last: &lastFault, kind: table)
+        case .relationshipFaults: Self.note(&relationshipFaults, entity: entity, source: source, line: line, last: &lastRelationshipFault, kind: table)
+        case .prefetches: Self.note(&prefetches, entity: entity, source: source, line: line, last: &lastPrefetch, kind: table)
         }
         if !counted { note(.faultEntries) }
     }
 
-    /// Counts one in `table`; false when the table is full.
-    private static func note(_ table: inout [String: SQLLogAnalysis.FaultSummary], entity: String, source: String, line: Int) -> Bool {
+    /// Counts one in `table`; false when the table is full. Faults come
+    /// in runs of one entity and source: the entry counted last is found
+    /// again without building and hashing its key.
+    private static func note(
+        _ table: inout [String: SQLLogAnalysis.FaultSummary], entity: String, source: String, line: Int, last: inout LastFaultEntry?,
+        kind: FaultTable
+    ) -> Bool {
+        if let entry = last, entry.kind == kind, entry.entity == entity, entry.source == source {
+            table.values[entry.index].count += 1
+            return true
+        }
         let key = "\(entity)\u{0}\(source)"
         if table[key] == nil {
             guard table.count < Self.maximumShapes else { return false }
             table[key] = .init(entity: entity, source: source, count: 0, firstLine: line)
         }
-        table[key]!.count += 1
+        let index = table.index(forKey: key)!
+        table.values[index].count += 1
+        // Valid until the next insertion, which sets it again.
+        last = LastFaultEntry(kind: kind, entity: entity, source: source, index: index)
         return true
+    }
+
+    /// The entry of a fault table counted last.
+    struct LastFaultEntry {
+        var kind: FaultTable
+        var entity: String
+        var source: String
+        var index: Dictionary<String, SQLLogAnalysis.FaultSummary>.Index
+    }
+
+    /// The text without leading and trailing spaces, tabs and carriage
+    /// returns, as a part of it (no copy).
+    static func trimmingSpacesRange(_ text: Substring) -> Substring {
+        let utf8 = text.utf8
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D }
+        var start = utf8.startIndex, end = utf8.endIndex
+        while start < end, isSpace(utf8[start]) { start = utf8.index(after: start) }
+        while end > start, isSpace(utf8[utf8.index(before: end)]) { end = utf8.index(before: end) }
+        return text[start..<end]
     }
 
     /// The text without leading and trailing spaces and tabs.
@@ -853,18 +1080,21 @@ public struct SQLLogAnalyzer {
     /// before the last `/p`, searched over UTF-8 bytes.
     static func entity(in text: Substring) -> String? {
         var text = text
-        return text.withUTF8 { bytes -> String? in
-            var slash = bytes.count - 2
-            while slash > 0, !(bytes[slash] == UInt8(ascii: "/") && bytes[slash + 1] == UInt8(ascii: "p")) { slash -= 1 }
-            guard slash > 0 else { return nil }
-            var start = slash
-            // ASCII letters, digits and _, and any non-ASCII byte (names in other scripts).
-            func isNameByte(_ byte: UInt8) -> Bool {
-                byte >= 0x80 || byte == UInt8(ascii: "_") || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-            }
-            while start > 0, isNameByte(bytes[start - 1]) { start -= 1 }
-            return start == slash ? nil : String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<slash]), as: UTF8.self)
+        return text.withUTF8 { entity(in: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// ``entity(in:)`` of UTF-8 bytes.
+    static func entity(in bytes: UnsafeRawBufferPointer) -> String? {
+        var slash = bytes.count - 2
+        while slash > 0, !(bytes[slash] == UInt8(ascii: "/") && bytes[slash + 1] == UInt8(ascii: "p")) { slash -= 1 }
+        guard slash > 0 else { return nil }
+        var start = slash
+        // ASCII letters, digits and _, and any non-ASCII byte (names in other scripts).
+        func isNameByte(_ byte: UInt8) -> Bool {
+            byte >= 0x80 || byte == UInt8(ascii: "_") || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
         }
+        while start > 0, isNameByte(bytes[start - 1]) { start -= 1 }
+        return start == slash ? nil : String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<slash]), as: UTF8.self)
     }
 
     /// The ASCII digits right after `marker`.
@@ -888,7 +1118,7 @@ public struct SQLLogAnalyzer {
         var result = analysis
         result.largestTransactions = largestTransactions
         result.formats = formats.sorted().map(\.rawValue)
-        result.statements = shapeOrder.compactMap { shapes[$0]?.summary }
+        result.statements = shapeTable.map(\.summary)
             .sorted { $0.totalSeconds != $1.totalSeconds ? $0.totalSeconds > $1.totalSeconds : $0.count > $1.count }
         func sorted(_ table: [String: SQLLogAnalysis.FaultSummary]) -> [SQLLogAnalysis.FaultSummary] {
             table.values.sorted { $0.count != $1.count ? $0.count > $1.count : $0.entity < $1.entity }
@@ -897,7 +1127,7 @@ public struct SQLLogAnalyzer {
         result.relationshipFaults = sorted(relationshipFaults)
         result.prefetches = sorted(prefetches)
         result.fullScans = fullScans.sorted()
-        result.planRows = planRows.values.sorted { $0.firstLine != $1.firstLine ? $0.firstLine < $1.firstLine : $0.row < $1.row }
+        result.planRows = planRowList.sorted { $0.firstLine != $1.firstLine ? $0.firstLine < $1.firstLine : $0.row < $1.row }
         result.insights = insights()
         result.timeline = timeline
         result.linesPerBucket = linesPerBucket

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Texts a log repeats on many lines (a call site's file, a statement's
+/// purpose), kept once: reading one again gives the kept `String`, not a
+/// new one. Each is the text of its bytes, so a text read through the table
+/// equals one read without it. Bounded: at most ``maximumTexts`` texts of
+/// at most ``maximumBytes`` bytes; others are made each time.
+struct LogTextTable {
+    static let maximumTexts = 1_024
+    static let maximumBytes = 256
+
+    private var texts: [String] = []
+    private var digests = DigestTable(capacity: LogTextTable.maximumTexts)
+
+    /// The text of `bytes[range]`.
+    mutating func text(_ bytes: LogBytes, _ range: Range<Int>) -> String {
+        guard range.count <= Self.maximumBytes else { return bytes.string(range) }
+        let part = UnsafeRawBufferPointer(rebasing: bytes.bytes[range])
+        let key = SQLLogAnalyzer.digest(part)
+        if let place = digests.find(key) {
+            let text = texts[place]
+            let same = text.utf8.withContiguousStorageIfAvailable { stored in
+                stored.count == part.count && memcmp(stored.baseAddress!, part.baseAddress!, part.count) == 0
+            }
+            if same == true { return text }
+            return bytes.string(range)
+        }
+        let text = bytes.string(range)
+        if texts.count < Self.maximumTexts {
+            digests.add(key, place: texts.count)
+            texts.append(text)
+        }
+        return text
+    }
+}
