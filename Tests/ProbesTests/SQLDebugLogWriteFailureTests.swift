@@ -32,7 +32,7 @@ import Testing
         #expect(sink.linesWritten == 0)
     }
 
-    @Test func aClosedDescriptorStopsTheLogAfterTheLinesWritten() throws {
+    @Test func aDescriptorThatRefusesWritesStopsTheLogAfterTheLinesWritten() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-sink-\(UUID().uuidString).log").path
         defer { unlink(path) }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -42,7 +42,14 @@ import Testing
         for number in 1...2 { sink.receive(Self.statement(number)) }
         let written = 2 * Self.linesPerStatement(level: 2)
         #expect(sink.linesWritten == written)
-        close(descriptor)
+        // The descriptor stops accepting writes (EBADF) without being
+        // closed: a closed number could be reused at once by a test running
+        // in parallel, whose file would then take the writes.
+        let readOnly = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        try #require(readOnly >= 0)
+        try #require(dup2(readOnly, descriptor) == descriptor)
+        close(readOnly)
+        defer { close(descriptor) }
         sink.receive(Self.statement(3))
         sink.receive(Self.statement(4))
         let failure = try #require(sink.writeFailure)
