@@ -159,13 +159,7 @@ public final class MetricsSink: EventSink, @unchecked Sendable {
 
     /// Under the lock.
     private func lookUp(_ entity: String) -> Unmanaged<EntityMetrics> {
-        let metrics: EntityMetrics
-        if let known = entities[entity] {
-            metrics = known
-        } else {
-            metrics = EntityMetrics(entity, prefix: prefix, factory: factory)
-            entities[entity] = metrics
-        }
+        let metrics = entities.kept(entity) { EntityMetrics(entity, prefix: prefix, factory: factory) }
         let unretained = Unmanaged.passUnretained(metrics)
         lastEntity = unretained
         return unretained
@@ -202,13 +196,7 @@ public final class MetricsSink: EventSink, @unchecked Sendable {
         let summary = StatementSummary(shape)
         let key = StatementKey(kind: summary.kind, table: summary.table ?? "")
         return lock.withLock {
-            let metrics: StatementMetrics
-            if let known = statements[key] {
-                metrics = known
-            } else {
-                metrics = StatementMetrics(key, prefix: prefix, factory: factory)
-                statements[key] = metrics
-            }
+            let metrics = statements.kept(key) { StatementMetrics(key, prefix: prefix, factory: factory) }
             let unretained = Unmanaged.passUnretained(metrics)
             if shapeID >= 0, shapeID < 1 << 20 {
                 if shapeID >= shapes.count { shapes.append(contentsOf: repeatElement(nil, count: shapeID + 1 - shapes.count)) }
@@ -223,13 +211,12 @@ public final class MetricsSink: EventSink, @unchecked Sendable {
     private func count(_ e: FetchEvent) {
         let key = FetchKey(entity: e.entity, resultType: e.resultType)
         let metrics = lock.withLock {
-            if let known = fetches[key] { return known }
-            let dimensions = [("entity", e.entity), ("result_type", e.resultType)]
-            let made = TimedCounter(
-                count: Counter(label: "\(prefix)_fetches", dimensions: dimensions, factory: factory),
-                duration: Timer(label: "\(prefix)_fetch_duration", dimensions: dimensions, factory: factory))
-            fetches[key] = made
-            return made
+            fetches.kept(key) {
+                let dimensions = [("entity", e.entity), ("result_type", e.resultType)]
+                return TimedCounter(
+                    count: Counter(label: "\(prefix)_fetches", dimensions: dimensions, factory: factory),
+                    duration: Timer(label: "\(prefix)_fetch_duration", dimensions: dimensions, factory: factory))
+            }
         }
         metrics.count.increment(by: 1)
         metrics.duration.recordNanoseconds(Int64(clamping: e.durationNanoseconds))
@@ -247,12 +234,7 @@ public final class MetricsSink: EventSink, @unchecked Sendable {
 
     private func count(_ e: BatchRequestEvent) {
         let key = BatchKey(entity: e.entity, kind: e.kind)
-        let metrics = lock.withLock {
-            if let known = batches[key] { return known }
-            let made = BatchMetrics(key, prefix: prefix, factory: factory)
-            batches[key] = made
-            return made
-        }
+        let metrics = lock.withLock { batches.kept(key) { BatchMetrics(key, prefix: prefix, factory: factory) } }
         metrics.count.increment(by: 1)
         if e.rowsAffected > 0 { metrics.rows.increment(by: e.rowsAffected) }
         metrics.duration.recordNanoseconds(Int64(clamping: e.durationNanoseconds))
@@ -360,5 +342,15 @@ extension MetricsSink {
         case .rowCache: "row_cache"
         case .database: "database"
         }
+    }
+}
+
+extension Dictionary {
+    /// The value kept for `key`, made and kept the first time it is asked for.
+    fileprivate mutating func kept(_ key: Key, making make: () -> Value) -> Value {
+        if let known = self[key] { return known }
+        let made = make()
+        self[key] = made
+        return made
     }
 }

@@ -231,9 +231,8 @@ extension ObjectContext {
         }
         // Destinations by foreign key read the destination's table; a join table is no entity's.
         let facts: StatementFacts? = relationship.joinTable == nil ? .keyLookup(destination.name) : nil
-        let entity = id.entity
-        let purpose = relationship.index < entity.relationshipFaultPurposes.count
-            ? entity.relationshipFaultPurposes[relationship.index] : "relationship fault \(id.entityName).\(relationship.name)"
+        // `relationship` is one of the object's own entity's (its index is theirs).
+        let purpose = id.entity.relationshipFaultPurposes[relationship.index]
         return try storeRead(purpose: purpose, facts: facts, callSite: callSite) { connection, _ in
             var ids: [ObjectID] = []
             // Most relationships hold a few destinations: room for them

@@ -44,11 +44,12 @@ public final class RowCache: @unchecked Sendable {
                 hasSnapshot ? RowSnapshot(attributes: attributes, toOne: toOne, generation: generation, timestamp: timestamp) : nil
             }
             set {
+                let snapshot = newValue ?? RowSnapshot(attributes: [], toOne: [], generation: 0, timestamp: 0)
                 hasSnapshot = newValue != nil
-                attributes = newValue?.attributes ?? []
-                toOne = newValue?.toOne ?? []
-                generation = newValue?.generation ?? 0
-                timestamp = newValue?.timestamp ?? 0
+                attributes = snapshot.attributes
+                toOne = snapshot.toOne
+                generation = snapshot.generation
+                timestamp = snapshot.timestamp
             }
         }
 
