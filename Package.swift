@@ -69,7 +69,10 @@ let package = Package(
         .target(name: "CCallerFrames"),
 
         // Event types, sinks and counters; knows nothing of the engine.
-        .target(name: "Probes", dependencies: ["CTracepoints", "CCallerFrames"]),
+        // The clock of every event (the time-stamp counter where the kernel
+        // keeps time with it): a C header, so that a reading inlines.
+        .target(name: "CProbeClock"),
+        .target(name: "Probes", dependencies: ["CTracepoints", "CCallerFrames", "CProbeClock"]),
 
         // The object-graph engine.
         .target(
@@ -148,7 +151,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "BuiltInScenarios", "Reporting", "ObjectGraph", "Probes", "Faultline", "TestSupport"]),
         // The command line, run as a user runs it.
-        .testTarget(name: "PerfRunTests", dependencies: ["Scenarios", "BuiltInScenarios", "Reporting", "PerfRunCommand", "ObjectGraph", "TestSupport"]),
+        .testTarget(name: "PerfRunTests", dependencies: ["Scenarios", "BuiltInScenarios", "Reporting", "PerfRunCommand", "ObjectGraph", "Probes", "TestSupport"]),
         // Publishing to a real Pushgateway and reading back from a real Prometheus.
         .testTarget(name: "PrometheusPublishingTests", dependencies: ["PrometheusPublishing", "Reporting", "TestSupport"]),
         // The server bridges: a sink each, on Probes and one library.

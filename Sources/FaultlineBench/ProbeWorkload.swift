@@ -87,7 +87,7 @@ struct ProbeWorkload: ParsableCommand {
         configuration.sinks = eventSinks
         let instrumented = try Store(model: model, location: location, configuration: configuration)
 
-        let start = ProbeClock.now()
+        let start = ProbeClock.kernelNow()
         for round in 0..<rounds {
             let context = ObjectContext(store: instrumented, name: "round")
             try context.perform {
@@ -104,7 +104,7 @@ struct ProbeWorkload: ParsableCommand {
                 try context.save()
             }
         }
-        let seconds = Double(ProbeClock.now() - start) / 1e9
+        let seconds = Double(ProbeClock.kernelNow() - start) / 1e9
         let counters = recorder.counters
         if let metrics { bridgeFigures["metricsMade"] = metrics.1.metricsMade }
         if let tracing { bridgeFigures["spansEnded"] = tracing.1.spansEnded }

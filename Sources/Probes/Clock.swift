@@ -1,10 +1,47 @@
+import CProbeClock
 import CTracepoints
 
 /// Time and thread identity for events.
 public enum ProbeClock {
-    /// Nanoseconds on the monotonic clock.
+    /// Where readings come from.
+    public enum Source: Sendable, Equatable, CustomStringConvertible {
+        /// The CPU's time-stamp counter, scaled to CLOCK_MONOTONIC's
+        /// nanoseconds (x86-64, where the kernel's clock source is the
+        /// invariant TSC): a third of `clock_gettime`'s cost.
+        case timeStampCounter
+        /// `clock_gettime(CLOCK_MONOTONIC)`: another CPU or clock source,
+        /// `FAULTLINE_CLOCK=kernel` in the environment, or the counter's
+        /// first millisecond, while its scale is measured.
+        case kernel
+
+        /// How reports name it.
+        public var description: String {
+            switch self {
+            case .timeStampCounter: "the time-stamp counter"
+            case .kernel: "clock_gettime"
+            }
+        }
+    }
+
+    /// Nanoseconds on the monotonic clock's scale: one time-stamp counter
+    /// read where ``source`` says so (readings taken on two CPUs can then be
+    /// a few nanoseconds out of order: take durations with
+    /// ``nanoseconds(since:)``).
     @inline(__always)
-    public static func now() -> UInt64 { faultline_monotonic_ns() }
+    public static func now() -> UInt64 { faultline_clock_now() }
+
+    /// Nanoseconds from `start`, a reading of ``now()``, until now: never
+    /// wraps (0 when now reads earlier).
+    @inline(__always)
+    public static func nanoseconds(since start: UInt64) -> UInt64 { faultline_clock_since(start) }
+
+    /// `clock_gettime(CLOCK_MONOTONIC)` itself, for measuring the engine
+    /// from outside (the benchmarks), with a clock the engine does not use.
+    public static func kernelNow() -> UInt64 { faultline_clock_kernel() }
+
+    /// Where ``now()`` readings come from now (deciding, if no reading was
+    /// taken yet).
+    public static var source: Source { faultline_clock_source() == 2 ? .timeStampCounter : .kernel }
 
     /// The calling thread's Linux thread ID (cached per thread).
     @inline(__always)

@@ -113,7 +113,7 @@ public final class ScenarioIteration {
         let before = recorder?.totals
         let start = ProbeClock.now()
         let result = try body()
-        let seconds = Double(ProbeClock.now() - start) / 1e9
+        let seconds = Double(ProbeClock.nanoseconds(since: start)) / 1e9
         record("\(name)Seconds", seconds)
         if let before, let after = recorder?.totals {
             phases.append(PhaseMeasurement(

@@ -1,4 +1,5 @@
 import Foundation
+import Probes
 import Reporting
 import Scenarios
 import BuiltInScenarios
@@ -148,6 +149,17 @@ import Testing
         #expect(report.configuration.scale == 0.02)
         #expect(report.tool.commandLine.contains("--scale"))
         #expect(report.environment.sqliteVersion.hasPrefix("3."))
+        #expect(report.environment.clock == ProbeClock.source.description)
+    }
+
+    /// `FAULTLINE_CLOCK=kernel` times every event with clock_gettime, and
+    /// the report says so.
+    @Test func theKernelsClockCanBeChosen() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("perf-run-\(UUID()).json").path
+        let result = try Self.perfRun(
+            ["run", "FetchAll", "--scale", "0.02", "--iterations", "1", "--json", path, "--quiet"], environment: ["FAULTLINE_CLOCK": "kernel"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try ReportFile.read(path).environment.clock == "clock_gettime")
     }
 
     @Test func traceEventsAreWrittenForTheLastIterations() throws {

@@ -87,9 +87,9 @@ struct Worker: ParsableCommand {
         let work = try run.prepare(file: file)
         recorder?.reset()
         sqlCapture?.isOn = true
-        let start = ProbeClock.now()
+        let start = ProbeClock.kernelNow()
         let values = try measuredPatternBody(work)
-        let seconds = Double(ProbeClock.now() - start) / 1e9
+        let seconds = Double(ProbeClock.kernelNow() - start) / 1e9
         sqlCapture?.isOn = false
         var counted = accesses
         if let capture, let sqlCapture {
@@ -106,10 +106,10 @@ struct Worker: ParsableCommand {
         let run = GRDBVariant(pattern: pattern, scale: scale, seed: seed)
         _ = try run.prepare(file: warmupFile)()
         let work = try run.prepare(file: file)
-        let start = ProbeClock.now()
+        let start = ProbeClock.kernelNow()
         let found = try measuredPatternBody(work)
         return Sample(
-            seconds: Double(ProbeClock.now() - start) / 1e9, accesses: accesses, peakResidentBytes: ProcessMeasurements.peakResidentBytes() ?? 0,
+            seconds: Double(ProbeClock.kernelNow() - start) / 1e9, accesses: accesses, peakResidentBytes: ProcessMeasurements.peakResidentBytes() ?? 0,
             result: found)
     }
 }

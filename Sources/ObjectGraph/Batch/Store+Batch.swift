@@ -293,7 +293,7 @@ extension Store {
             ?? [direct.inserted, direct.updated, direct.deleted].reduce(0) { $0 + $1.count { $0.entity.isKind(of: entity) } }
         if traced {
             instrumentation.emit(.batchRequest(BatchRequestEvent(
-                start: start, durationNanoseconds: ProbeClock.now() &- start, thread: ProbeClock.threadID(), kind: kind,
+                start: start, durationNanoseconds: ProbeClock.nanoseconds(since: start), thread: ProbeClock.threadID(), kind: kind,
                 entity: entity.name, rowsAffected: affected, callSite: site)))
         }
         if !changes.isEmpty { notifyAfterBatch(changes) }

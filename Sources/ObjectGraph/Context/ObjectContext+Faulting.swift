@@ -212,7 +212,7 @@ extension ObjectContext {
         object.slots[relationship.index] = .toMany(objects)
         if traced {
             instrumentation.emit(.relationshipFault(RelationshipFaultEvent(
-                start: start, durationNanoseconds: ProbeClock.now() &- start, thread: ProbeClock.threadID(), context: name,
+                start: start, durationNanoseconds: ProbeClock.nanoseconds(since: start), thread: ProbeClock.threadID(), context: name,
                 entity: id.entityName, relationship: relationship.name, primaryKey: id.primaryKey,
                 destinationEntity: relationship.destinationName, destinationCount: ids.count, source: source,
                 callSite: site, missReason: source == .database ? .absent : nil,

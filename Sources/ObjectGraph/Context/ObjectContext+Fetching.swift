@@ -60,9 +60,9 @@ extension ObjectContext {
         }
         let start = ProbeClock.now()
         let (result, count, objects) = try withCallSite(site) { () throws(ObjectGraphError) in try body() }
-        let end = ProbeClock.now()
+        let duration = ProbeClock.nanoseconds(since: start)
         instrumentation.emit(.fetch(FetchEvent(
-            start: start, durationNanoseconds: end &- start, thread: ProbeClock.threadID(), context: name,
+            start: start, durationNanoseconds: duration, thread: ProbeClock.threadID(), context: name,
             entity: request.entityName, predicate: request.predicate?.description ?? "",
             sort: request.sortKeys.map(\.description).joined(separator: ", "), resultType: resultType, resultCount: count,
             fetchLimit: request.fetchLimit, fetchOffset: request.fetchOffset, fetchBatchSize: request.fetchBatchSize,

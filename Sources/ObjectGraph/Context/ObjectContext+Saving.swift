@@ -28,7 +28,7 @@ extension ObjectContext {
         func report(_ error: ObjectGraphError?) {
             guard traced else { return }
             instrumentation.emit(.save(SaveEvent(
-                start: start, durationNanoseconds: ProbeClock.now() &- start, thread: ProbeClock.threadID(), context: name,
+                start: start, durationNanoseconds: ProbeClock.nanoseconds(since: start), thread: ProbeClock.threadID(), context: name,
                 inserted: insertedObjects.count, updated: updatedObjects.count, deleted: deletedObjects.count,
                 success: error == nil, error: error?.description ?? "", callSite: site)))
         }

@@ -73,7 +73,7 @@ public final class Instrumentation: Sendable {
         callSite: () -> CallSite, values: () -> String
     ) {
         guard let sink else { return }
-        let duration = ProbeClock.now() &- start
+        let duration = ProbeClock.nanoseconds(since: start)
         // The event itself only for a sink that needs it whole (the
         // recorder counts a row-cache fault from these parts).
         sink.receiveFault(

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Probes
 
 /// One SQLite connection: a thin wrapper over `sqlite3*` with a statement
 /// cache and a hook that sees every executed statement.
@@ -160,12 +161,12 @@ public final class Connection {
     @inline(__always)
     private func report(_ statement: Statement, _ arguments: [DatabaseValue], start: UInt64, rows: Int, changed: Int) {
         guard let statementHook else { return }
-        let end = Self.monotonicNanoseconds()
+        let duration = ProbeClock.nanoseconds(since: start)
         let handle = statement.handle
         statementHook(ExecutedStatement(
             statement: statement,
             arguments: arguments,
-            durationNanoseconds: end &- start,
+            durationNanoseconds: duration,
             rowsReturned: rows,
             rowsChanged: changed,
             fullScanSteps: Int(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_FULLSCAN_STEP, 1)),
@@ -248,12 +249,8 @@ public final class Connection {
     /// The SQLite library version (`sqlite3_libversion`).
     public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
 
-    /// Nanoseconds on the monotonic clock (`CLOCK_MONOTONIC`, the clock of
-    /// every event's `start`).
+    /// Nanoseconds on the monotonic clock's scale: ``ProbeClock/now()``,
+    /// the clock of every event's `start` and duration.
     @inline(__always)
-    public static func monotonicNanoseconds() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
-    }
+    public static func monotonicNanoseconds() -> UInt64 { ProbeClock.now() }
 }

@@ -63,7 +63,7 @@ public final class RowCache: @unchecked Sendable {
         @inline(__always)
         func load(into object: ManagedObject, staleness: UInt64?) -> MissReason? {
             guard hasSnapshot else { return .absent }
-            if let staleness, Connection.monotonicNanoseconds() &- timestamp >= staleness { return .stale }
+            if let staleness, ProbeClock.nanoseconds(since: timestamp) >= staleness { return .stale }
             object.load(attributes: attributes, toOne: toOne)
             return nil
         }

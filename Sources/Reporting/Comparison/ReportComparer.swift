@@ -135,6 +135,9 @@ public struct ReportComparer: Sendable {
     static func timingIncomparability(_ base: Report, _ head: Report) -> String? {
         var reasons: [String] = []
         if base.environment.cpuModel != head.environment.cpuModel { reasons.append("CPU \(base.environment.cpuModel) against \(head.environment.cpuModel)") }
+        if let baseClock = base.environment.clock, let headClock = head.environment.clock, baseClock != headClock {
+            reasons.append("timed by \(baseClock) against \(headClock)")
+        }
         if base.environment.swiftVersion != head.environment.swiftVersion {
             reasons.append("Swift \(base.environment.swiftVersion) against \(head.environment.swiftVersion)")
         }

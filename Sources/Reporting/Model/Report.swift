@@ -55,10 +55,14 @@ public struct Report: Codable, Equatable, Sendable {
         public var buildConfiguration: String
         public var gitCommit: String?
         public var hostName: String
+        /// The clock that timed the run's events (``ProbeClock/Source``'s
+        /// description); nil in reports written before it was recorded.
+        public var clock: String?
         public init(
             operatingSystem: String, cpuModel: String, cores: Int, swiftVersion: String, sqliteVersion: String,
-            buildConfiguration: String, gitCommit: String?, hostName: String
+            buildConfiguration: String, gitCommit: String?, hostName: String, clock: String? = nil
         ) {
+            self.clock = clock
             self.operatingSystem = operatingSystem
             self.cpuModel = cpuModel
             self.cores = cores

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import Probes
 import Reporting
 
 /// Where a run happens, for the report.
@@ -8,7 +9,8 @@ enum RunEnvironment {
         Report.Environment(
             operatingSystem: osName(), cpuModel: cpuModel(), cores: ProcessInfo.processInfo.activeProcessorCount,
             swiftVersion: swiftVersion, sqliteVersion: Connection.sqliteVersion, buildConfiguration: buildConfiguration,
-            gitCommit: gitCommit(), hostName: ProcessInfo.processInfo.hostName)
+            gitCommit: gitCommit(), hostName: ProcessInfo.processInfo.hostName,
+            clock: ProbeClock.source.description)
     }
 
     static var buildConfiguration: String {

@@ -422,7 +422,7 @@ public final class ScenarioRunner {
                 let cpuStart = ProcessMeasurements.cpuSeconds()
                 let wallStart = ProbeClock.now()
                 try scenario.body(iteration)
-                let wall = Double(ProbeClock.now() - wallStart) / 1e9
+                let wall = Double(ProbeClock.nanoseconds(since: wallStart)) / 1e9
                 let cpu = ProcessMeasurements.cpuSeconds() - cpuStart
                 emit(store, scenario.name, phase: .iterationEnd, iteration: number)
                 guard measured else { continue }

@@ -48,7 +48,8 @@ public enum HTMLReport {
         let facts: [(String, String)] = [
             ("command", report.tool.commandLine.joined(separator: " ")),
             ("tool", "\(report.tool.name) \(report.tool.version)"),
-            ("machine", "\(environment.cpuModel), \(environment.cores) cores, \(environment.operatingSystem)"),
+            ("machine", "\(environment.cpuModel), \(environment.cores) cores, \(environment.operatingSystem)"
+                + (environment.clock.map { ", timed by \($0)" } ?? "")),
             ("build", "Swift \(environment.swiftVersion), \(environment.buildConfiguration), SQLite \(environment.sqliteVersion)"),
             ("commit", environment.gitCommit ?? "unknown"),
             ("configuration", "scale \(configuration.scale), seed \(configuration.seed), \(configuration.iterations) iterations after "
