@@ -27,12 +27,12 @@ public enum ProbeClock {
     /// read where ``source`` says so (readings taken on two CPUs can then be
     /// a few nanoseconds out of order: take durations with
     /// ``nanoseconds(since:)``).
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func now() -> UInt64 { faultline_clock_now() }
 
     /// Nanoseconds from `start`, a reading of ``now()``, until now: never
     /// wraps (0 when now reads earlier).
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func nanoseconds(since start: UInt64) -> UInt64 { faultline_clock_since(start) }
 
     /// `clock_gettime(CLOCK_MONOTONIC)` itself, for measuring the engine

@@ -175,6 +175,19 @@ import Testing
         #expect(!scaled.hasRegression)
     }
 
+    /// Times taken by different clocks do not compare (each reading costs
+    /// what its clock costs); a report from before the clock was recorded
+    /// compares with any.
+    @Test func runsTimedByDifferentClocksAreNotComparable() {
+        var base = Self.report([Self.scenario(times: Self.steady)])
+        var head = Self.report([Self.scenario(times: Self.steady)])
+        base.environment.clock = "the time-stamp counter"
+        head.environment.clock = "clock_gettime"
+        #expect(ReportComparer().compare(base, head).timingsNotComparable == "timed by the time-stamp counter against clock_gettime")
+        head.environment.clock = nil
+        #expect(ReportComparer().compare(base, head).timingsNotComparable == nil)
+    }
+
     @Test func newInsightsFailUnlessAccepted() {
         let storm = Insight(rule: .faultStorm, entity: "Person", keyPath: "people", message: "m", evidence: "e", callSite: "c")
         let base = Self.report([Self.scenario(times: Self.steady)])

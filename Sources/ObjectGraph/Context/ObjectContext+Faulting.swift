@@ -45,15 +45,11 @@ extension ObjectContext {
     @inline(never)
     private func fulfillTraced(_ object: ManagedObject) throws(ObjectGraphError) {
         let start = ProbeClock.now()
-        let origin = object.origin
         guard let missed = usesRowCache ? rowCache.fill(object, staleness: stalenessNanoseconds) : .absent else {
-            return instrumentation.fault(
-                start: start, context: name, id: object.objectID, source: .rowCache, missReason: nil,
-                origin: { originPaths.faultOrigin(origin) }, callSite: { readSite }
-            ) {
-                describeValues(object)
-            }
+            return instrumentation.rowCacheFault(start: start, context: self, name: name, object: object)
         }
+        // Read before the row replaces the fault's state.
+        let origin = object.origin
         // The line that read the object, found once for the query's event and the fault's.
         let site = readSite
         try fulfillFromStore(object, callSite: site)
@@ -85,6 +81,16 @@ extension ObjectContext {
         } catch {
             return error
         }
+    }
+
+    /// The event of a fault the row cache served (``Instrumentation/rowCacheFault(start:context:name:object:)``),
+    /// for a sink that takes it whole.
+    func rowCacheFaultEvent(_ object: ManagedObject, start: UInt64, durationNanoseconds: UInt64) -> FaultEvent {
+        let id = object.objectID
+        return FaultEvent(
+            start: start, durationNanoseconds: durationNanoseconds, thread: ProbeClock.threadID(), context: name,
+            entity: id.entityName, primaryKey: id.primaryKey, source: .rowCache, callSite: readSite,
+            values: instrumentation.details.contains(.objectValues) ? describeValues(object) : nil, missReason: nil, origin: nil)
     }
 
     /// `{name = "Ada"; age = nil}`, for detailed logs.

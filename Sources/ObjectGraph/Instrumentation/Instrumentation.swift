@@ -87,6 +87,23 @@ public final class Instrumentation: Sendable {
         }
     }
 
+    /// A fault the row cache served, from `start` until now: the commonest
+    /// traced event of a fault loop. It carries no origin (a hit is no lazy
+    /// load), and the closures a sink may call capture only the context
+    /// and the object: building the general ``fault(start:context:id:source:missReason:origin:callSite:values:)``'s
+    /// closures over every part cost more than the recorder's whole count.
+    @inline(__always)
+    func rowCacheFault(start: UInt64, context: ObjectContext, name: String, object: ManagedObject) {
+        guard let sink else { return }
+        let duration = ProbeClock.nanoseconds(since: start)
+        sink.receiveFault(
+            entity: object.objectID.entity.name, primaryKey: object.objectID.primaryKey, context: name, source: .rowCache, missReason: nil,
+            durationNanoseconds: duration, origin: { nil }, callSite: { context.readSite }
+        ) {
+            context.rowCacheFaultEvent(object, start: start, durationNanoseconds: duration)
+        }
+    }
+
     /// What the sinks need carried from the calling task to the context's
     /// queue (``EventSink/carryTaskContext()``), for async `perform`.
     func carryTaskContext() -> TaskContextCarrier? {
