@@ -72,18 +72,20 @@ public final class Instrumentation: Sendable {
         start: UInt64, context: String, id: ObjectID, source: FaultSource, missReason: CacheMissReason?, origin: () -> FaultOrigin?,
         callSite: () -> CallSite, values: () -> String
     ) {
-        guard let sink else { return }
+        guard sink != nil else { return }
         let duration = ProbeClock.nanoseconds(since: start)
         // The event itself only for a sink that needs it whole (the
-        // recorder counts a row-cache fault from these parts).
-        sink.receiveFault(
+        // recorder counts a row-cache fault from these parts). Called
+        // through the optional: a sink bound to a local is retained and
+        // released around the call.
+        sink?.receiveFault(
             entity: id.entityName, primaryKey: id.primaryKey, context: context, source: source, missReason: missReason,
             durationNanoseconds: duration, origin: origin, callSite: callSite
         ) {
             FaultEvent(
                 start: start, durationNanoseconds: duration, thread: ProbeClock.threadID(), context: context,
                 entity: id.entityName, primaryKey: id.primaryKey, source: source, callSite: callSite(),
-                values: sink.details.contains(.objectValues) ? values() : nil, missReason: missReason, origin: origin())
+                values: details.contains(.objectValues) ? values() : nil, missReason: missReason, origin: origin())
         }
     }
 
@@ -94,9 +96,9 @@ public final class Instrumentation: Sendable {
     /// closures over every part cost more than the recorder's whole count.
     @inline(__always)
     func rowCacheFault(start: UInt64, context: ObjectContext, name: String, object: ManagedObject) {
-        guard let sink else { return }
+        // Through the optional, as in `fault`: no retain of the sink.
         let duration = ProbeClock.nanoseconds(since: start)
-        sink.receiveFault(
+        sink?.receiveFault(
             entity: object.objectID.entity.name, primaryKey: object.objectID.primaryKey, context: name, source: .rowCache, missReason: nil,
             durationNanoseconds: duration, origin: { nil }, callSite: { context.readSite }
         ) {
