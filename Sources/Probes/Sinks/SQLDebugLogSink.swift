@@ -193,7 +193,8 @@ struct TextOutput: ~Copyable {
         }
         var text = text
         let (written, error) = text.withUTF8 { bytes in
-            isPipe == true ? Self.withoutSIGPIPE { Self.writeAll(descriptor, bytes) } : Self.writeAll(descriptor, bytes)
+            isPipe == true
+                ? PipeSignal.heldBack({ Self.writeAll(descriptor, bytes) }, brokePipe: { $0.1 == EPIPE }) : Self.writeAll(descriptor, bytes)
         }
         guard let error else {
             linesWritten += lines
@@ -226,27 +227,6 @@ struct TextOutput: ~Copyable {
             }
         }
         return (offset, nil)
-    }
-
-    /// Runs `body` with SIGPIPE blocked on this thread, and takes back a
-    /// SIGPIPE that `body`'s write raised (not one pending before): a pipe
-    /// whose reader left is `EPIPE`, not the end of the process.
-    private static func withoutSIGPIPE(_ body: () -> (Int, Int32?)) -> (Int, Int32?) {
-        var pipeSignal = sigset_t()
-        sigemptyset(&pipeSignal)
-        sigaddset(&pipeSignal, SIGPIPE)
-        var previous = sigset_t()
-        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
-        var pending = sigset_t()
-        sigpending(&pending)
-        let pendingBefore = sigismember(&pending, SIGPIPE) == 1
-        let result = body()
-        if result.1 == EPIPE, !pendingBefore {
-            var none = timespec(tv_sec: 0, tv_nsec: 0)
-            while sigtimedwait(&pipeSignal, nil, &none) < 0, errno == EINTR {}
-        }
-        pthread_sigmask(SIG_SETMASK, &previous, nil)
-        return result
     }
 
     private static func newlines(in bytes: Substring.UTF8View) -> Int {

@@ -1,4 +1,5 @@
 import Foundation
+import Probes
 
 #if canImport(Glibc)
 import Glibc
@@ -23,10 +24,12 @@ public enum StandardOutput {
 }
 
 /// Standard error, for messages: written with write(2), whose errors (a
-/// closed descriptor, `2>/dev/full`) are dropped, since there is nowhere
-/// left to say them; FileHandle would stop the program on them.
+/// closed descriptor, `2>/dev/full`, a pipe whose reader left) are
+/// dropped, since there is nowhere left to say them: FileHandle would stop
+/// the program on them, and so would the SIGPIPE of a pipe, ending a run
+/// whose progress nobody reads any more before it writes its report.
 public enum StandardError {
     public static func write(_ text: String) {
-        _ = OutputFile.writeAll(Data(text.utf8), to: STDERR_FILENO)
+        _ = PipeSignal.heldBack({ OutputFile.writeAll(Data(text.utf8), to: STDERR_FILENO) }, brokePipe: { $0 == EPIPE })
     }
 }
