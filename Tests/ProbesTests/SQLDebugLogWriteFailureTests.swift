@@ -99,3 +99,35 @@ import Testing
         #expect(sink.writeFailure?.description == "FAULTLINE_SQL_LOG=/dev/full: cannot write: No space left on device (the log stops after 0 lines)")
     }
 }
+
+/// A program that takes its log from the environment hears of a log that
+/// cannot be written: once, in one line.
+@Suite struct SQLDebugLogEnvironmentFailureTests {
+    final class Lines: @unchecked Sendable {
+        private let lock = NSLock()
+        private var said: [String] = []
+        func say(_ line: String) { lock.withLock { said.append(line) } }
+        var lines: [String] { lock.withLock { said } }
+    }
+
+    @Test func aLogThatStopsIsSaidOnce() throws {
+        let lines = Lines()
+        let made = SQLDebugLogSink.fromEnvironment(["FAULTLINE_SQL_DEBUG": "1", "FAULTLINE_SQL_LOG": "/dev/full"], saying: { lines.say($0) })
+        let sink = try #require(made)
+        #expect(lines.lines.isEmpty)
+        for key in 1...3 { sink.receive(SQLDebugLogWriteFailureTests.statement(key)) }
+        #expect(lines.lines == [
+            "faultline: the SQL debug log FAULTLINE_SQL_LOG=/dev/full: cannot write: No space left on device (the log stops after 0 lines)",
+        ])
+    }
+
+    @Test func aLogThatCannotBeOpenedIsSaid() {
+        let lines = Lines()
+        let path = "/nonexistent-\(UUID())/sql.log"
+        #expect(SQLDebugLogSink.fromEnvironment(["FAULTLINE_SQL_DEBUG": "2", "FAULTLINE_SQL_LOG": path], saying: { lines.say($0) }) == nil)
+        // Said once per process: no other test opens a log that cannot be opened.
+        #expect(lines.lines.count == 1)
+        #expect(lines.lines.allSatisfy { $0.hasPrefix("faultline: FAULTLINE_SQL_DEBUG=2: cannot write the SQL log ") && $0.hasSuffix(
+            ": No such file or directory (no SQL debug log is written)") })
+    }
+}

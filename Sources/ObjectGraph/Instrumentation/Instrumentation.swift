@@ -185,8 +185,9 @@ public final class Instrumentation: Sendable {
 
     /// The sinks a program gets from its environment:
     /// `FAULTLINE_SQL_DEBUG=1…4` (and `FAULTLINE_SQL_LOG=path`) adds the SQL
-    /// debug log.
+    /// debug log. A log file that cannot be opened or written is said once
+    /// on standard error: the program sees no error of it otherwise.
     public static func environmentSinks() -> [any EventSink] {
-        SQLDebugLogSink.fromEnvironment().map { [$0] } ?? []
+        SQLDebugLogSink.fromEnvironment(saying: SQLDebugLogSink.standardErrorLine).map { [$0] } ?? []
     }
 }

@@ -19,6 +19,8 @@ public final class SQLDebugLogSink: EventSink {
     private let output: Mutex<TextOutput>
     /// Set at the first write error: nothing more is formatted nor written.
     private let stopped = Atomic<Bool>(false)
+    /// Told of the first write error, once (``fromEnvironment(_:saying:)``).
+    private let onStop: Mutex<(@Sendable (WriteFailure) -> Void)?> = Mutex(nil)
 
     /// Where the log goes.
     public enum Destination: Sendable {
@@ -132,7 +134,12 @@ public final class SQLDebugLogSink: EventSink {
             text += "\n"
         }
         let written = output.withLock { $0.write(text, lines: lines.count) }
-        if !written { stopped.store(true, ordering: .relaxed) }
+        if !written, !stopped.exchange(true, ordering: .relaxed), let failure = writeFailure {
+            onStop.withLock { told in
+                told?(failure)
+                told = nil
+            }
+        }
     }
 
     /// The sink the environment asks for: `FAULTLINE_SQL_DEBUG=1…4`, to the
@@ -143,6 +150,45 @@ public final class SQLDebugLogSink: EventSink {
             return try? SQLDebugLogSink(level: level, destination: .file(path), name: "FAULTLINE_SQL_LOG=\(path)")
         }
         return try? SQLDebugLogSink(level: level)
+    }
+
+    /// The sink the environment asks for, for a program that set up no log
+    /// of its own and so reads no failure from it (the engine's
+    /// ``fromEnvironment(_:)`` users): a log file that cannot be opened, or
+    /// a log that stops being written (a full disk, a reader gone), is said
+    /// once through `say`, by default a line on standard error beginning
+    /// `faultline:`. Without it the log would just be missing.
+    public static func fromEnvironment(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment, saying say: @escaping @Sendable (String) -> Void
+    ) -> SQLDebugLogSink? {
+        guard let text = environment["FAULTLINE_SQL_DEBUG"], let level = Int(text), level >= 1 else { return nil }
+        let sink: SQLDebugLogSink
+        do {
+            if let path = environment["FAULTLINE_SQL_LOG"], !path.isEmpty {
+                sink = try SQLDebugLogSink(level: level, destination: .file(path), name: "FAULTLINE_SQL_LOG=\(path)")
+            } else {
+                sink = try SQLDebugLogSink(level: level)
+            }
+        } catch {
+            // Once per process: every store configuration asks.
+            if !openFailureSaid.exchange(true, ordering: .relaxed) {
+                say("faultline: FAULTLINE_SQL_DEBUG=\(text): \(error) (no SQL debug log is written)")
+            }
+            return nil
+        }
+        sink.onStop.withLock { $0 = { say("faultline: the SQL debug log \($0)") } }
+        return sink
+    }
+
+    private static let openFailureSaid = Atomic<Bool>(false)
+
+    /// Writes a line on standard error, dropping its errors (there is
+    /// nowhere left to say them) and a broken pipe's SIGPIPE.
+    public static func standardErrorLine(_ text: String) {
+        var line = text + "\n"
+        _ = line.withUTF8 { bytes in
+            PipeSignal.heldBack({ TextOutput.writeAll(STDERR_FILENO, bytes) }, brokePipe: { $0.1 == EPIPE })
+        }
     }
 }
 
@@ -208,7 +254,7 @@ struct TextOutput: ~Copyable {
     /// Writes all of `bytes`, through interruptions, partial writes and a
     /// non-blocking descriptor's waits: the bytes written, and the error
     /// that stopped it, if any.
-    private static func writeAll(_ descriptor: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> (Int, Int32?) {
+    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> (Int, Int32?) {
         var offset = 0
         while offset < bytes.count {
             let count = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
