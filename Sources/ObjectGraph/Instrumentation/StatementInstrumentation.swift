@@ -8,12 +8,16 @@ final class StatementInfo {
     let shape: String
     let shapeID: Int
     let textID: Int
+    /// Whether the statement's text is its shape's (values bound, none in
+    /// the text): a sink that names shapes then need not repeat the text.
+    let sqlIsShape: Bool
     /// Touched only from its statement's connection.
     @exclusivity(unchecked) var planRecorded = false
 
     init(sql: String) {
         (shape, shapeID) = SQLShape.intern(sql)
         textID = SQLShape.internText(sql)
+        sqlIsShape = sql == shape
     }
 }
 
@@ -54,12 +58,13 @@ extension Instrumentation {
                 rowsReturned: executed.rowsReturned, rowsChanged: executed.rowsChanged, fullScanSteps: executed.fullScanSteps,
                 sorts: executed.sorts, autoIndexes: executed.autoIndexes, vmSteps: executed.vmSteps,
                 isTransaction: origin.purpose == SQLEvent.transactionPurpose, hasDetails: plan != nil || withArguments)
-            sink.receiveStatement(parts) {
-                StatementTexts(
-                    sql: statement.sql, shape: info.shape,
-                    arguments: withArguments ? Self.rendered(executed.arguments) : "", purpose: origin.purpose,
-                    queryPlan: plan, callSite: origin.callSite)
-            } event: {
+            // The texts are lent, not copied; bound values are rendered only
+            // when asked for, and a lone integer (a key lookup's) not at all.
+            sink.receiveStatement(
+                parts, sql: statement.sql, shape: info.shape, sqlIsShape: info.sqlIsShape,
+                arguments: withArguments ? Self.arguments(executed.arguments) : .none, purpose: origin.purpose,
+                queryPlan: plan, callSite: origin.callSite
+            ) {
                 SQLEvent(
                     start: executed.start, durationNanoseconds: executed.durationNanoseconds, thread: ProbeClock.threadID(),
                     sql: statement.sql, shape: info.shape, shapeID: info.shapeID,
@@ -72,9 +77,20 @@ extension Instrumentation {
         }
     }
 
-    /// Bound values as one text, as ``StatementTexts/arguments`` has them;
-    /// the one value most statements have without an array of texts.
-    private static func rendered(_ arguments: [DatabaseValue]) -> String {
-        arguments.count == 1 ? arguments[0].description : StatementTexts.joined(arguments.map(\.description))
+    /// Bound values as a sink gets them: a lone integer as it is, any
+    /// others to be rendered if a sink reads them.
+    private static func arguments(_ arguments: [DatabaseValue]) -> StatementArguments {
+        if arguments.count == 1, case .integer(let value) = arguments[0] { return .integer(value) }
+        return .values(RenderedArguments(values: arguments))
+    }
+}
+
+/// Bound values rendered as ``StatementTexts/arguments`` has them; the one
+/// value most statements have without an array of texts.
+struct RenderedArguments: BoundValues {
+    let values: [DatabaseValue]
+
+    var renderedText: String {
+        values.count == 1 ? values[0].description : StatementTexts.joined(values.map(\.description))
     }
 }

@@ -1,0 +1,91 @@
+@testable import Probes
+import Synchronization
+import Testing
+
+/// What the LTTng sink writes into fields: call sites' files interned (a
+/// number per file, its text traced with the first event of the number
+/// only) and statements' bound values lent as they are.
+@Suite struct TraceFieldsTests {
+    @Test func eachFileGetsANumberWhoseTextIsTracedOnce() {
+        var files = TracedFiles()
+        #expect(files.number(of: "App/Loop.swift") == (0, true))
+        #expect(files.number(of: "App/Loop.swift") == (0, false))
+        #expect(files.number(of: "App/Other.swift") == (1, true))
+        // Back to the first file: known, though it was not the last one.
+        #expect(files.number(of: "App/Loop.swift") == (0, false))
+        #expect(files.number(of: "App/Other.swift") == (1, false))
+    }
+
+    /// The same text in another string (a call site named from the stack
+    /// is a string of its own) is the same file.
+    @Test func aFileIsKnownByItsTextNotItsString() {
+        var files = TracedFiles()
+        let literal = "App/Loop.swift"
+        let made = String(["App/", "Loop.swift"].joined())
+        #expect(files.number(of: literal) == (0, true))
+        #expect(files.number(of: made) == (0, false))
+        #expect(files.number(of: "?") == (1, true))
+        #expect(files.number(of: made) == (0, false))
+    }
+
+    /// A key lookup's one integer is written as its digits without a
+    /// `String`, as `String(value)` would write it.
+    @Test func anIntegerArgumentIsWrittenAsItsDigits() {
+        for value: Int64 in [0, 7, -7, 42, 1_000_000, .max, .min] {
+            let written = StatementArguments.integer(value).withCString { String(cString: $0) }
+            #expect(written == String(value))
+            #expect(StatementArguments.integer(value).text == String(value))
+        }
+        #expect(StatementArguments.none.withCString { String(cString: $0) } == "")
+        #expect(StatementArguments.rendered("'a', 2").withCString { String(cString: $0) } == "'a', 2")
+        #expect(StatementArguments.rendered("'a', 2").text == "'a', 2")
+    }
+
+    /// Bound values other than a lone integer are rendered only when a
+    /// sink reads them: a sink of the older entry point gets them in its
+    /// texts, made only if it asks.
+    @Test func boundValuesAreRenderedOnlyWhenRead() {
+        let values = CountingValues()
+        let arguments = StatementArguments.values(values)
+        #expect(values.renders.load(ordering: .relaxed) == 0)
+        let parts = StatementParts(
+            shapeID: 1, textID: 1, durationNanoseconds: 5, rowsReturned: 1, rowsChanged: 0, fullScanSteps: 0, sorts: 0,
+            autoIndexes: 0, vmSteps: 3, isTransaction: false, hasDetails: true)
+        let site = CallSite(file: "App/Loop.swift", line: 7)
+        let figuresOnly = TextsSink(readsTexts: false)
+        figuresOnly.receiveStatement(
+            parts, sql: "SELECT ?", shape: "SELECT ?", sqlIsShape: true, arguments: arguments, purpose: "fetch", queryPlan: nil,
+            callSite: site
+        ) { fatalError("no event is made") }
+        #expect(values.renders.load(ordering: .relaxed) == 0)
+        let withTexts = TextsSink(readsTexts: true)
+        withTexts.receiveStatement(
+            parts, sql: "SELECT ?", shape: "SELECT ?", sqlIsShape: true, arguments: arguments, purpose: "fetch", queryPlan: nil,
+            callSite: site
+        ) { fatalError("no event is made") }
+        #expect(values.renders.load(ordering: .relaxed) == 1)
+        #expect(withTexts.texts.withLock { $0.map(\.arguments) } == ["1, 'x'"])
+        #expect(withTexts.texts.withLock { $0.map(\.callSite) } == [site])
+    }
+}
+
+private final class CountingValues: BoundValues {
+    let renders = Atomic<Int>(0)
+    var renderedText: String {
+        renders.add(1, ordering: .relaxed)
+        return "1, 'x'"
+    }
+}
+
+/// A sink of the older entry point: figures and texts made on demand.
+private final class TextsSink: EventSink {
+    let readsTexts: Bool
+    let texts = Mutex<[StatementTexts]>([])
+    init(readsTexts: Bool) { self.readsTexts = readsTexts }
+    func receive(_ event: Event) {}
+    func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent) {
+        guard readsTexts else { return }
+        let made = texts()
+        self.texts.withLock { $0.append(made) }
+    }
+}
