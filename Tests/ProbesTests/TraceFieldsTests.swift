@@ -1,3 +1,4 @@
+import ObjectGraph
 @testable import Probes
 import Synchronization
 import Testing
@@ -66,6 +67,69 @@ import Testing
         #expect(values.renders.load(ordering: .relaxed) == 1)
         #expect(withTexts.texts.withLock { $0.map(\.arguments) } == ["1, 'x'"])
         #expect(withTexts.texts.withLock { $0.map(\.callSite) } == [site])
+    }
+}
+
+extension TraceFieldsTests {
+    /// The engine lends a statement's texts to a sink that takes them so
+    /// (and only then: others get them made on demand), beside whole events
+    /// for a sink that needs those: the same statements, texts and values.
+    @Test func theEngineLendsStatementTextsToASinkThatTakesThem() throws {
+        let path = try Workload.populate(people: 3, selfies: 4, networks: 1)
+        let lending = LendingSink()
+        let whole = InMemorySink(details: [.sqlArguments])
+        #expect(MultiplexSink([lending, whole]).takesLentStatementTexts)
+        #expect(!MultiplexSink([whole, TextsSink(readsTexts: true)]).takesLentStatementTexts)
+        let store = try Workload.store(path, sinks: [lending, whole])
+        let context = ObjectContext(store: store, name: "lent")
+        try context.perform {
+            for selfie in try context.fetch(FetchRequest<ManagedObject>(entityName: "Selfie")) { _ = try selfie.value(forKey: "name") }
+            context.reset()
+            let selfies = Array(try context.fetch(FetchRequest<ManagedObject>(entityName: "Selfie", predicate: Key("rating") < 5)))
+            for selfie in selfies { _ = try selfie.value(forKey: "name") }
+            _ = try context.fetch(FetchRequest<ManagedObject>(
+                entityName: "Person", predicate: Key("name").like("*e*ie*")))
+        }
+        let statements = whole.events.compactMap { event -> SQLEvent? in
+            if case .sql(let e) = event { return e }
+            return nil
+        }
+        let lent = lending.statements.withLock { $0 }
+        #expect(!statements.isEmpty)
+        #expect(lent.map(\.sql) == statements.map(\.sql))
+        #expect(lent.map(\.sqlIsShape) == statements.map { $0.sql == $0.shape })
+        #expect(lent.contains { !$0.sqlIsShape } && lent.contains { $0.sqlIsShape })
+        #expect(lent.map(\.arguments) == statements.map { StatementTexts.joined($0.arguments) })
+        #expect(lent.contains { $0.arguments.isEmpty } && lent.contains { !$0.arguments.isEmpty })
+        #expect(lent.map(\.purpose) == statements.map(\.purpose))
+        #expect(lent.map(\.callSite) == statements.map(\.callSite))
+        #expect(lending.oldEntryPointCalls.load(ordering: .relaxed) == 0)
+    }
+}
+
+/// A sink that takes statements' texts lent and keeps what it was lent.
+private final class LendingSink: EventSink {
+    struct Lent: Sendable {
+        var sql: String
+        var sqlIsShape: Bool
+        var arguments: String
+        var purpose: String
+        var callSite: CallSite
+    }
+    let statements = Mutex<[Lent]>([])
+    let oldEntryPointCalls = Atomic<Int>(0)
+    var details: EventDetails { [.sqlArguments] }
+    var takesLentStatementTexts: Bool { true }
+    func receive(_ event: Event) {}
+    func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent) {
+        oldEntryPointCalls.add(1, ordering: .relaxed)
+    }
+    func receiveStatement(
+        _ parts: StatementParts, sql: String, shape: String, sqlIsShape: Bool, arguments: StatementArguments, purpose: String,
+        queryPlan: [String]?, callSite: CallSite, event: () -> SQLEvent
+    ) {
+        let lent = Lent(sql: sql, sqlIsShape: sqlIsShape, arguments: arguments.text, purpose: purpose, callSite: callSite)
+        statements.withLock { $0.append(lent) }
     }
 }
 

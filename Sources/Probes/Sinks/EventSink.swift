@@ -67,9 +67,17 @@ public protocol EventSink: AnyObject, Sendable {
     /// `texts` and the event by `event` only if the sink needs them: a
     /// statement per fault in a loop. By default, `receive(sql: event())`.
     func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent)
+    /// Whether the sink takes a statement's texts lent
+    /// (``receiveStatement(_:sql:shape:sqlIsShape:arguments:purpose:queryPlan:callSite:event:)``)
+    /// rather than made on demand (``receiveStatement(_:texts:event:)``).
+    /// The engine reads it once: lending reads every text of every
+    /// statement, which a sink that seldom needs them (the recorder adds
+    /// most statements up from their figures) is better without. By
+    /// default, false.
+    var takesLentStatementTexts: Bool { get }
     /// Receives an executed statement as its figures with its texts lent
     /// for the call, not copied into ``StatementTexts``: what the engine
-    /// sends. `sqlIsShape` says whether `sql` is its shape's text (values
+    /// sends a sink that ``takesLentStatementTexts``. `sqlIsShape` says whether `sql` is its shape's text (values
     /// bound, none in the text), found once per prepared statement;
     /// `arguments` are there only when some sink asked for bound values
     /// (``EventDetails/sqlArguments``). A sink that writes texts out (the
@@ -109,6 +117,7 @@ extension EventSink {
     public func isEnabled(_ kind: EventKind) -> Bool { true }
     public var details: EventDetails { [] }
     public var possibleDetails: EventDetails { .all }
+    public var takesLentStatementTexts: Bool { false }
     public func receive(fault: FaultEvent) { receive(.fault(fault)) }
     public func receiveFault(
         entity: String, primaryKey: Int64, context: String, source: FaultSource, durationNanoseconds: UInt64,
@@ -179,8 +188,12 @@ public final class NoOpSink: EventSink {
 /// Sends each event to every sink that wants it.
 public final class MultiplexSink: EventSink {
     public let sinks: [any EventSink]
+    private let lendsTexts: Bool
 
-    public init(_ sinks: [any EventSink]) { self.sinks = sinks }
+    public init(_ sinks: [any EventSink]) {
+        self.sinks = sinks
+        lendsTexts = sinks.contains { $0.takesLentStatementTexts }
+    }
 
     public func isEnabled(_ kind: EventKind) -> Bool {
         for sink in sinks where sink.isEnabled(kind) { return true }
@@ -265,6 +278,9 @@ public final class MultiplexSink: EventSink {
             }
         }
     }
+
+    /// Whether one of the sinks takes a statement's texts lent.
+    public var takesLentStatementTexts: Bool { lendsTexts }
 
     /// The texts are lent to each sink; the event is made at most once,
     /// for the sinks that need it whole.

@@ -116,6 +116,10 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
     /// What an enabled `sql` or `context` tracepoint asks for.
     public var possibleDetails: EventDetails { [.sqlArguments, .contextChanges] }
 
+    /// Every text of every statement goes into its `sql` event: lent, not
+    /// copied.
+    public var takesLentStatementTexts: Bool { true }
+
     public func receive(_ event: Event) {
         switch event {
         case .fetch(let e): alone { trace(e) }
