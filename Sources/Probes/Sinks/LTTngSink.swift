@@ -21,7 +21,10 @@ import Foundation
 /// before that statement's `faultline:sql` event (under the lock, so that
 /// no other thread's event of that shape comes first); each `sql` event
 /// carries the shape's number, and its own text only when that is not the
-/// shape's text.
+/// shape's text. A call site's file is numbered the same way
+/// (``TracedFiles``): its text goes with the first event of its number.
+/// A statement's texts are lent to the sink
+/// (``takesLentStatementTexts``), not copied.
 public final class LTTngSink: EventSink, @unchecked Sendable {
     /// The environment variable that names the provider library.
     public static let providerVariable = "FAULTLINE_TRACEPOINT_PROVIDER"
