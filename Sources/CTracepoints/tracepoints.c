@@ -66,10 +66,10 @@ void faultline_tp_fetch(const struct faultline_fetch_fields *fields) {
     lttng_ust_do_tracepoint(faultline, fetch, fields);
 }
 
-void faultline_tp_fault(const char *context, const char *entity, int64_t primary_key, const char *source,
-    const char *miss_reason, uint64_t count, uint64_t duration_ns, const char *call_site_file, int64_t call_site_line) {
+void faultline_tp_fault(const char *context, const char *entity, int64_t primary_key, int32_t source,
+    int32_t miss_reason, uint64_t count, uint64_t duration_ns, uint64_t call_site_file_id, const char *call_site_file, int64_t call_site_line) {
     lttng_ust_do_tracepoint(faultline, fault, context, entity, primary_key, source, miss_reason, count, duration_ns,
-        call_site_file, call_site_line);
+        call_site_file_id, call_site_file, call_site_line);
 }
 
 void faultline_tp_relationship_fault(const struct faultline_relationship_fault_fields *fields) {
@@ -77,13 +77,13 @@ void faultline_tp_relationship_fault(const struct faultline_relationship_fault_f
 }
 
 void faultline_tp_save(const char *context, uint64_t inserted, uint64_t updated, uint64_t deleted,
-    uint64_t duration_ns, int32_t success, const char *error, const char *call_site_file, int64_t call_site_line) {
-    lttng_ust_do_tracepoint(faultline, save, context, inserted, updated, deleted, duration_ns, success, error, call_site_file, call_site_line);
+    uint64_t duration_ns, int32_t success, const char *error, uint64_t call_site_file_id, const char *call_site_file, int64_t call_site_line) {
+    lttng_ust_do_tracepoint(faultline, save, context, inserted, updated, deleted, duration_ns, success, error, call_site_file_id, call_site_file, call_site_line);
 }
 
 void faultline_tp_batch_request(const char *kind, const char *entity, uint64_t rows_affected, uint64_t duration_ns,
-    const char *call_site_file, int64_t call_site_line) {
-    lttng_ust_do_tracepoint(faultline, batch_request, kind, entity, rows_affected, duration_ns, call_site_file, call_site_line);
+    uint64_t call_site_file_id, const char *call_site_file, int64_t call_site_line) {
+    lttng_ust_do_tracepoint(faultline, batch_request, kind, entity, rows_affected, duration_ns, call_site_file_id, call_site_file, call_site_line);
 }
 
 void faultline_tp_sql_shape(uint64_t shape, const char *text) {

@@ -11,7 +11,7 @@ import Testing
 /// must equal the recorder's counters exactly, with nothing discarded.
 @Suite(.serialized) struct LTTngTests {
     @Test func traceCountsEqualTheRecorderCounters() throws {
-        let (report, lines) = try traceBench(sinks: "lttng,recorder", objects: 1000, rounds: 20)
+        let (report, lines, _) = try traceBench(sinks: "lttng,recorder", objects: 1000, rounds: 20)
         let counters = try #require(report["counters"] as? [String: Int])
         let tally = TraceTally(lines)
         #expect(tally.total >= 100_000)
@@ -36,7 +36,7 @@ import Testing
         let recorded = try LTTngHarness.require(bench, ["--sinks", "recorder", "--objects", "200", "--rounds", "3"])
         let counters = try #require(
             (try JSONSerialization.jsonObject(with: Data(recorded.stdout.utf8)) as? [String: Any])?["counters"] as? [String: Int])
-        let (_, lines) = try traceBench(sinks: "lttng", objects: 200, rounds: 3)
+        let (_, lines, trace) = try traceBench(sinks: "lttng", objects: 200, rounds: 3)
         let tally = TraceTally(lines)
         tally.expectAgreement(with: counters)
         #expect(tally.missReasons == ["absent": counters["cacheMisses"] ?? -1])
@@ -53,13 +53,29 @@ import Testing
         #expect(tally.rowCacheFaultEvents == 3 * 3)
         #expect(tally.refreshEvents == 3)
         #expect(tally.rowCacheFaults == 3 * (200 + 200 + 1))
+        // Call sites' files are numbered: the bench's file is in the data
+        // once, with the first event of its number, and every event's call
+        // site resolves to a file through its number.
+        #expect(trace.occurrences(of: "FaultlineBench/ProbeWorkload.swift") == 1)
+        var reader = TraceCounters()
+        var sites: Set<String> = []
+        var withSite = 0
+        for line in lines {
+            reader.consume(line)
+            guard let site = reader.callSite(of: line) else { continue }
+            withSite += 1
+            sites.insert(String(site.prefix { $0 != ":" }))
+        }
+        #expect(withSite > tally.events / 2)
+        #expect(sites == ["FaultlineBench/ProbeWorkload.swift"])
+        #expect(Set(reader.callSiteFiles.values) == ["FaultlineBench/ProbeWorkload.swift"])
     }
 
     /// Runs faultline-bench with `sinks` under a session of its own that
     /// records only the bench's process, on a blocking channel; returns
     /// the bench's output and the trace's lines. Fails when LTTng discarded
     /// anything.
-    private func traceBench(sinks: String, objects: Int, rounds: Int) throws -> (report: [String: Any], lines: [Substring]) {
+    private func traceBench(sinks: String, objects: Int, rounds: Int) throws -> (report: [String: Any], lines: [Substring], trace: Trace) {
         var output = ""
         let trace = try traced { track in
             let bench = LTTngHarness.buildDirectory.appendingPathComponent("faultline-bench").path
@@ -71,7 +87,7 @@ import Testing
         }
         let report = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
         #expect(report["lttng"] as? String == "loaded")
-        return (report, trace.lines)
+        return (report, trace.lines, trace)
     }
 
     /// What a session recorded: babeltrace2's lines and the raw data of
@@ -179,7 +195,8 @@ import Testing
     /// whole each time; a fault from the database carries its miss's
     /// reason, a row-cache fault an empty one. The texts are counted in the
     /// session's raw data: babeltrace2 2.0.4 prints an empty string field
-    /// as an earlier event's value of it.
+    /// as an earlier event's value of it (the source and the reason are
+    /// enumerations, which it prints right).
     @Test func twoThreadsRunningTheSameShapesTraceEachShapeOnce() throws {
         let sink: LTTngSink
         switch LTTngSink.load() {
@@ -269,14 +286,17 @@ import Testing
             default: nil
             }
         }
-        let rowCacheEvents = trace.lines.filter {
-            ($0.contains(" faultline:fault: ") || $0.contains(" faultline:relationship_fault: ")) && $0.contains(#"source = "row cache""#)
-        }
+        // (Both are enumerations: their labels are in the metadata, not
+        // in the events' data.)
+        let faultLines = trace.lines.filter { $0.contains(" faultline:fault: ") || $0.contains(" faultline:relationship_fault: ") }
+        let rowCacheEvents = faultLines.filter { TraceCounters.field($0, "source") == "row cache" }
+        let missLines = faultLines.filter { TraceCounters.field($0, "source") == "database" }
         let misses = sources.filter { $0 == .database }.count
         #expect(sources.contains(.rowCache) && !rowCacheEvents.isEmpty && misses > 0)
-        #expect(trace.occurrences(of: "row cache\0") == rowCacheEvents.count)
-        #expect(trace.occurrences(of: "database\0absent") == misses)
-        #expect(trace.occurrences(of: "absent") == misses)
+        #expect(rowCacheEvents.allSatisfy { TraceCounters.field($0, "miss_reason") == "" })
+        #expect(missLines.count == misses)
+        #expect(missLines.allSatisfy { TraceCounters.field($0, "miss_reason") == "absent" })
+        #expect(trace.occurrences(of: "absent") == 0)
     }
 
     /// `perf-run run --lttng`: its own session daemon when none runs (and
@@ -340,6 +360,29 @@ import Testing
         #expect(counters["faultsFired"] == 32)  // 3 per item, the group, the changed item
     }
 
+    /// A provider of another version defines other fields (version 3
+    /// numbered call sites' files): the program refuses it and says why,
+    /// and runs untraced.
+    @Test func refusesAProviderOfAnOlderVersion() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-provider-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = directory.appendingPathComponent("provider.c")
+        let library = directory.appendingPathComponent("libFaultlineTracepointProvider.so")
+        try "int faultline_tracepoint_provider_version(void) { return 2; }\n".write(to: source, atomically: true, encoding: .utf8)
+        try LTTngHarness.require("cc", ["-shared", "-fPIC", "-o", library.path, source.path])
+        let bench = LTTngHarness.buildDirectory.appendingPathComponent("faultline-bench").path
+        let run = try LTTngHarness.require(
+            bench, ["--sinks", "lttng,recorder", "--objects", "10", "--rounds", "1"],
+            environment: ["FAULTLINE_TRACEPOINT_PROVIDER": library.path])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(report["lttng"] as? String == """
+            off: cannot load the tracepoint provider \(library.path): \
+            it defines the tracepoints of version 2, this program those of version 3
+            """)
+        #expect((report["counters"] as? [String: Int])?["faultsFired"] == 32)
+    }
+
     @Test func aSinkForAnIdleSessionBuildsNothing() throws {
         switch LTTngSink.load() {
         case .success(let sink):
@@ -379,23 +422,24 @@ private struct TraceTally {
             events += 1
             // (A row-cache fault's empty reason may read as an earlier
             // event's: babeltrace2 2.0.4 prints empty strings so.)
-            if name == "fault" || name == "relationship_fault", line.contains("source = \"database\"") {
+            let source = TraceCounters.field(line, "source")
+            if name == "fault" || name == "relationship_fault", source == "database" {
                 let reason = TraceCounters.field(line, "miss_reason") ?? ""
                 #expect(reason == "absent" || reason == "stale", "a fault from the database without a miss reason: \(line)")
                 missReasons[reason, default: 0] += count
             }
             switch name {
             case "fault":
-                if line.contains("source = \"row cache\"") {
+                if source == "row cache" {
                     rowCacheFaults += count
                     rowCacheFaultEvents += 1
                 }
-                if line.contains("source = \"database\"") {
+                if source == "database" {
                     #expect(count == 1, "a fault that reads the database is traced alone: \(line)")
                     databaseFaults += count
                 }
             case "relationship_fault":
-                if line.contains("source = \"database\"") { databaseRelationshipFaults += 1 }
+                if source == "database" { databaseRelationshipFaults += 1 }
             case "context":
                 if line.contains("kind = \"refresh\"") {
                     refreshes += count

@@ -1,6 +1,6 @@
 import Foundation
 import Probes
-import Reporting
+@testable import Reporting
 import Testing
 
 /// Counters rebuilt from babeltrace2's lines of a trace: the lines below
@@ -105,6 +105,49 @@ import Testing
         #expect(readBack.statements == [
             "SingleFault": [#"SELECT t0.pk FROM "Item" t0"#: 1, #"SELECT t0.pk FROM "Item" t0 WHERE t0.pk = ?"#: 1],
         ])
+    }
+
+    /// Lines of a trace with call sites' files numbered (provider version
+    /// 3): the first event of a number carries the file's text, later ones
+    /// `""`, which babeltrace2 2.0.4 may print as an earlier event's text.
+    static let numberedFileLines: [Substring] = [
+        #"[19:25:51.356000000] (+?.?????????) vm faultline:scenario: { cpu_id = 1 }, { scenario = "SingleFault", phase = "iteration-begin", step = "", iteration = -1 }"#,
+        #"[19:25:51.356050000] (+0.000050000) vm faultline:sql_shape: { cpu_id = 1 }, { shape = 4, text = "SELECT t0.pk FROM \"Item\" t0 WHERE t0.pk = \?" }"#,
+        #"[19:25:51.356060000] (+0.000010000) vm faultline:sql: { cpu_id = 1 }, { shape = 4, statement = "", arguments = "9", duration_ns = 900, rows_returned = 1, rows_changed = 0, full_scan_steps = 0, sorts = 0, auto_indexes = 0, vm_steps = 12, purpose = "fault", query_plan = "", call_site_file_id = 0, call_site_file = "FaultlineBench/ProbeWorkload.swift", call_site_line = 90 }"#,
+        #"[19:25:51.356100000] (+0.000040000) vm faultline:fault: { cpu_id = 1 }, { context = "round", entity = "Item", primary_key = 9, source = ( "database" : container = 2 ), miss_reason = ( "absent" : container = 1 ), count = 1, duration_ns = 107590, call_site_file_id = 0, call_site_file = "", call_site_line = 90 }"#,
+        #"[19:25:51.356200000] (+0.000100000) vm faultline:fault: { cpu_id = 1 }, { context = "round", entity = "Item", primary_key = 1, source = ( "row cache" : container = 1 ), miss_reason = ( "" : container = 0 ), count = 200, duration_ns = 30701, call_site_file_id = 1, call_site_file = "App/Other.swift", call_site_line = 12 }"#,
+        #"[19:25:51.356300000] (+0.000100000) vm faultline:save: { cpu_id = 1 }, { context = "round", inserted = 0, updated = 1, deleted = 0, duration_ns = 5000, success = 1, error = "", call_site_file_id = 0, call_site_file = "App/Other.swift", call_site_line = 93 }"#,
+        #"[19:25:51.356400000] (+0.000100000) vm faultline:fault: { cpu_id = 1 }, { context = "round", entity = "Item", primary_key = 2, source = ( "row cache" : container = 1 ), miss_reason = ( "" : container = 0 ), count = 1, duration_ns = 300, call_site_file_id = 7, call_site_file = "", call_site_line = 5 }"#,
+        #"[19:25:51.356500000] (+0.000100000) vm faultline:scenario: { cpu_id = 1 }, { scenario = "SingleFault", phase = "iteration-end", step = "", iteration = -1 }"#,
+    ]
+
+    /// A call site's file is named once, by the first event of its number,
+    /// and every event of the number resolves to it, whatever text its own
+    /// field reads; a number no event named stays a number.
+    @Test func callSiteFilesAreResolvedByTheirNumbers() {
+        var counters = TraceCounters()
+        var sites: [String?] = []
+        for line in Self.numberedFileLines {
+            counters.consume(line)
+            sites.append(counters.callSite(of: line))
+        }
+        #expect(sites == [
+            nil, nil, "FaultlineBench/ProbeWorkload.swift:90", "FaultlineBench/ProbeWorkload.swift:90", "App/Other.swift:12",
+            "FaultlineBench/ProbeWorkload.swift:93", "#7:5", nil,
+        ])
+        #expect(counters.callSiteFiles == [0: "FaultlineBench/ProbeWorkload.swift", 1: "App/Other.swift"])
+        // Sources and reasons read by their enumerations' labels.
+        #expect(counters.result["SingleFault"]?.faultsFired == 202)
+        #expect(counters.result["SingleFault"]?.cacheHits == 201)
+        #expect(counters.result["SingleFault"]?.cacheMisses == 1)
+        #expect(TraceCounters.field(Self.numberedFileLines[3], "miss_reason") == "absent")
+        #expect(TraceCounters.field(Self.numberedFileLines[4], "miss_reason") == "")
+        #expect(TraceCounters.field(Self.numberedFileLines[4], "source") == "row cache")
+        // A trace from before files were numbered names each event's own.
+        var older = TraceCounters()
+        older.consume(Self.lines[2])
+        #expect(older.callSite(of: Self.lines[2]) == "FaultlineBench/ProbeWorkload.swift:90")
+        #expect(older.callSiteFiles.isEmpty)
     }
 
     @Test func anEventWithoutACountIsOne() {

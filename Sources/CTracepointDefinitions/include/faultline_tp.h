@@ -19,6 +19,26 @@
 #include <lttng/tracepoint.h>
 #include "faultline_tracepoint_fields.h"
 
+/* A fault's source and a miss's reason are enumerations: an integer in the
+   trace, its label in the metadata (babeltrace2 prints `( "database" :
+   container = 2 )`). The values are faultline_source and
+   faultline_miss_reason (faultline_tracepoint_fields.h). */
+LTTNG_UST_TRACEPOINT_ENUM(faultline, source,
+    LTTNG_UST_TP_ENUM_VALUES(
+        lttng_ust_field_enum_value("context", FAULTLINE_SOURCE_CONTEXT)
+        lttng_ust_field_enum_value("row cache", FAULTLINE_SOURCE_ROW_CACHE)
+        lttng_ust_field_enum_value("database", FAULTLINE_SOURCE_DATABASE)
+    )
+)
+
+LTTNG_UST_TRACEPOINT_ENUM(faultline, miss_reason,
+    LTTNG_UST_TP_ENUM_VALUES(
+        lttng_ust_field_enum_value("", FAULTLINE_MISS_NONE)
+        lttng_ust_field_enum_value("absent", FAULTLINE_MISS_ABSENT)
+        lttng_ust_field_enum_value("stale", FAULTLINE_MISS_STALE)
+    )
+)
+
 LTTNG_UST_TRACEPOINT_EVENT(faultline, fetch,
     LTTNG_UST_TP_ARGS(const struct faultline_fetch_fields *, f),
     LTTNG_UST_TP_FIELDS(
@@ -36,23 +56,25 @@ LTTNG_UST_TRACEPOINT_EVENT(faultline, fetch,
         lttng_ust_field_integer(int32_t, includes_values, f->includes_values)
         lttng_ust_field_integer(int32_t, includes_pending, f->includes_pending)
         lttng_ust_field_string(prefetch, f->prefetch)
+        lttng_ust_field_integer(uint64_t, call_site_file_id, f->call_site_file_id)
         lttng_ust_field_string(call_site_file, f->call_site_file)
         lttng_ust_field_integer(int64_t, call_site_line, f->call_site_line)
     )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(faultline, fault,
-    LTTNG_UST_TP_ARGS(const char *, context, const char *, entity, int64_t, primary_key, const char *, source,
-        const char *, miss_reason, uint64_t, count, uint64_t, duration_ns, const char *, call_site_file,
+    LTTNG_UST_TP_ARGS(const char *, context, const char *, entity, int64_t, primary_key, int32_t, source,
+        int32_t, miss_reason, uint64_t, count, uint64_t, duration_ns, uint64_t, call_site_file_id, const char *, call_site_file,
         int64_t, call_site_line),
     LTTNG_UST_TP_FIELDS(
         lttng_ust_field_string(context, context)
         lttng_ust_field_string(entity, entity)
         lttng_ust_field_integer(int64_t, primary_key, primary_key)
-        lttng_ust_field_string(source, source)
-        lttng_ust_field_string(miss_reason, miss_reason)
+        lttng_ust_field_enum(faultline, source, int32_t, source, source)
+        lttng_ust_field_enum(faultline, miss_reason, int32_t, miss_reason, miss_reason)
         lttng_ust_field_integer(uint64_t, count, count)
         lttng_ust_field_integer(uint64_t, duration_ns, duration_ns)
+        lttng_ust_field_integer(uint64_t, call_site_file_id, call_site_file_id)
         lttng_ust_field_string(call_site_file, call_site_file)
         lttng_ust_field_integer(int64_t, call_site_line, call_site_line)
     )
@@ -67,9 +89,10 @@ LTTNG_UST_TRACEPOINT_EVENT(faultline, relationship_fault,
         lttng_ust_field_integer(int64_t, primary_key, f->primary_key)
         lttng_ust_field_string(destination_entity, f->destination_entity)
         lttng_ust_field_integer(uint64_t, destination_count, f->destination_count)
-        lttng_ust_field_string(source, f->source)
-        lttng_ust_field_string(miss_reason, f->miss_reason)
+        lttng_ust_field_enum(faultline, source, int32_t, source, f->source)
+        lttng_ust_field_enum(faultline, miss_reason, int32_t, miss_reason, f->miss_reason)
         lttng_ust_field_integer(uint64_t, duration_ns, f->duration_ns)
+        lttng_ust_field_integer(uint64_t, call_site_file_id, f->call_site_file_id)
         lttng_ust_field_string(call_site_file, f->call_site_file)
         lttng_ust_field_integer(int64_t, call_site_line, f->call_site_line)
     )
@@ -77,7 +100,7 @@ LTTNG_UST_TRACEPOINT_EVENT(faultline, relationship_fault,
 
 LTTNG_UST_TRACEPOINT_EVENT(faultline, save,
     LTTNG_UST_TP_ARGS(const char *, context, uint64_t, inserted, uint64_t, updated, uint64_t, deleted,
-        uint64_t, duration_ns, int32_t, success, const char *, error, const char *, call_site_file, int64_t, call_site_line),
+        uint64_t, duration_ns, int32_t, success, const char *, error, uint64_t, call_site_file_id, const char *, call_site_file, int64_t, call_site_line),
     LTTNG_UST_TP_FIELDS(
         lttng_ust_field_string(context, context)
         lttng_ust_field_integer(uint64_t, inserted, inserted)
@@ -86,6 +109,7 @@ LTTNG_UST_TRACEPOINT_EVENT(faultline, save,
         lttng_ust_field_integer(uint64_t, duration_ns, duration_ns)
         lttng_ust_field_integer(int32_t, success, success)
         lttng_ust_field_string(error, error)
+        lttng_ust_field_integer(uint64_t, call_site_file_id, call_site_file_id)
         lttng_ust_field_string(call_site_file, call_site_file)
         lttng_ust_field_integer(int64_t, call_site_line, call_site_line)
     )
@@ -93,12 +117,13 @@ LTTNG_UST_TRACEPOINT_EVENT(faultline, save,
 
 LTTNG_UST_TRACEPOINT_EVENT(faultline, batch_request,
     LTTNG_UST_TP_ARGS(const char *, kind, const char *, entity, uint64_t, rows_affected, uint64_t, duration_ns,
-        const char *, call_site_file, int64_t, call_site_line),
+        uint64_t, call_site_file_id, const char *, call_site_file, int64_t, call_site_line),
     LTTNG_UST_TP_FIELDS(
         lttng_ust_field_string(kind, kind)
         lttng_ust_field_string(entity, entity)
         lttng_ust_field_integer(uint64_t, rows_affected, rows_affected)
         lttng_ust_field_integer(uint64_t, duration_ns, duration_ns)
+        lttng_ust_field_integer(uint64_t, call_site_file_id, call_site_file_id)
         lttng_ust_field_string(call_site_file, call_site_file)
         lttng_ust_field_integer(int64_t, call_site_line, call_site_line)
     )
@@ -127,6 +152,7 @@ LTTNG_UST_TRACEPOINT_EVENT(faultline, sql,
         lttng_ust_field_integer(uint64_t, vm_steps, f->vm_steps)
         lttng_ust_field_string(purpose, f->purpose)
         lttng_ust_field_string(query_plan, f->query_plan)
+        lttng_ust_field_integer(uint64_t, call_site_file_id, f->call_site_file_id)
         lttng_ust_field_string(call_site_file, f->call_site_file)
         lttng_ust_field_integer(int64_t, call_site_line, f->call_site_line)
     )

@@ -6,7 +6,24 @@
 /* The version of these tracepoints' definitions: the provider library
    returns it, and a program loads only a provider of its own version (an
    older provider's events have other fields). */
-#define FAULTLINE_TRACEPOINT_PROVIDER_VERSION 2
+#define FAULTLINE_TRACEPOINT_PROVIDER_VERSION 3
+
+/* A call site's file is interned: `call_site_file_id` numbers it (the same
+   for every event of that file in the process) and `call_site_file` is its
+   text in the first event that carries the number, "" in every later one. */
+
+/* The `source` and `miss_reason` fields of faults and relationship faults. */
+enum faultline_source {
+    FAULTLINE_SOURCE_CONTEXT = 0,
+    FAULTLINE_SOURCE_ROW_CACHE = 1,
+    FAULTLINE_SOURCE_DATABASE = 2,
+};
+
+enum faultline_miss_reason {
+    FAULTLINE_MISS_NONE = 0,
+    FAULTLINE_MISS_ABSENT = 1,
+    FAULTLINE_MISS_STALE = 2,
+};
 
 /* Tracepoints take at most ten arguments: the three widest events pass
    their fields in a struct. */
@@ -26,6 +43,7 @@ struct faultline_fetch_fields {
     int32_t includes_values;
     int32_t includes_pending;
     const char *prefetch;
+    uint64_t call_site_file_id;
     const char *call_site_file;
     int64_t call_site_line;
 };
@@ -37,9 +55,10 @@ struct faultline_relationship_fault_fields {
     int64_t primary_key;
     const char *destination_entity;
     uint64_t destination_count;
-    const char *source;
-    const char *miss_reason;
+    int32_t source;
+    int32_t miss_reason;
     uint64_t duration_ns;
+    uint64_t call_site_file_id;
     const char *call_site_file;
     int64_t call_site_line;
 };
@@ -59,6 +78,7 @@ struct faultline_sql_fields {
     uint64_t vm_steps;
     const char *purpose;
     const char *query_plan;
+    uint64_t call_site_file_id;
     const char *call_site_file;
     int64_t call_site_line;
 };

@@ -23,6 +23,9 @@ public final class Instrumentation: Sendable {
     /// Whether contexts note where their objects came from (``ObjectOrigin``):
     /// only a store with some sink pays for it.
     let tracksOrigins: Bool
+    /// Whether the sinks take statements' texts lent
+    /// (``EventSink/takesLentStatementTexts``) rather than made on demand.
+    let lendsStatementTexts: Bool
 
     public init(sinks: [any EventSink]) {
         switch sinks.count {
@@ -31,6 +34,7 @@ public final class Instrumentation: Sendable {
         default: sink = MultiplexSink(sinks)
         }
         refreshEventsPossible = sink?.possibleDetails.contains(.contextChanges) == true
+        lendsStatementTexts = sink?.takesLentStatementTexts == true
         #if FAULTLINE_NO_INSTRUMENTATION
         tracksOrigins = false
         #else

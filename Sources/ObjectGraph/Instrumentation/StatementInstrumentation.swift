@@ -8,12 +8,16 @@ final class StatementInfo {
     let shape: String
     let shapeID: Int
     let textID: Int
+    /// Whether the statement's text is its shape's (values bound, none in
+    /// the text): a sink that names shapes then need not repeat the text.
+    let sqlIsShape: Bool
     /// Touched only from its statement's connection.
     @exclusivity(unchecked) var planRecorded = false
 
     init(sql: String) {
         (shape, shapeID) = SQLShape.intern(sql)
         textID = SQLShape.internText(sql)
+        sqlIsShape = sql == shape
     }
 }
 
@@ -41,11 +45,7 @@ extension Instrumentation {
                 statement.annotation = info
             }
             let details = sink.details
-            var plan: [String]?
-            if details.contains(.queryPlans), !info.planRecorded {
-                info.planRecorded = true
-                plan = statement.connection.explainQueryPlan(statement.sql)
-            }
+            let plan: [String]? = details.contains(.queryPlans) && !info.planRecorded ? Self.plan(statement, info) : nil
             let withArguments = details.contains(.sqlArguments) && !executed.arguments.isEmpty
             // The figures first; the event itself only for a sink that needs
             // it whole (the recorder adds up most statements from these).
@@ -54,27 +54,63 @@ extension Instrumentation {
                 rowsReturned: executed.rowsReturned, rowsChanged: executed.rowsChanged, fullScanSteps: executed.fullScanSteps,
                 sorts: executed.sorts, autoIndexes: executed.autoIndexes, vmSteps: executed.vmSteps,
                 isTransaction: origin.purpose == SQLEvent.transactionPurpose, hasDetails: plan != nil || withArguments)
-            sink.receiveStatement(parts) {
-                StatementTexts(
-                    sql: statement.sql, shape: info.shape,
-                    arguments: withArguments ? Self.rendered(executed.arguments) : "", purpose: origin.purpose,
-                    queryPlan: plan, callSite: origin.callSite)
-            } event: {
-                SQLEvent(
-                    start: executed.start, durationNanoseconds: executed.durationNanoseconds, thread: ProbeClock.threadID(),
-                    sql: statement.sql, shape: info.shape, shapeID: info.shapeID,
-                    arguments: withArguments ? executed.arguments.map { $0.description } : [],
-                    rowsReturned: executed.rowsReturned, rowsChanged: executed.rowsChanged,
-                    fullScanSteps: executed.fullScanSteps, sorts: executed.sorts, autoIndexes: executed.autoIndexes,
-                    vmSteps: executed.vmSteps, purpose: origin.purpose, queryPlan: plan, callSite: origin.callSite,
-                    textID: info.textID, facts: origin.facts)
+            guard lendsStatementTexts else {
+                // Texts made only if the sink asks (the recorder seldom does).
+                return sink.receiveStatement(parts, texts: {
+                    StatementTexts(
+                        sql: statement.sql, shape: info.shape,
+                        arguments: withArguments ? RenderedArguments(values: executed.arguments).renderedText : "",
+                        purpose: origin.purpose, queryPlan: plan, callSite: origin.callSite)
+                }) {
+                    Self.event(executed, info, withArguments: withArguments, plan: plan, origin: origin)
+                }
+            }
+            // The texts are lent, not copied; bound values are rendered only
+            // when read, and a lone integer (a key lookup's) not at all.
+            sink.receiveStatement(
+                parts, sql: statement.sql, shape: info.shape, sqlIsShape: info.sqlIsShape,
+                arguments: withArguments ? Self.arguments(executed.arguments) : .none, purpose: origin.purpose,
+                queryPlan: plan, callSite: origin.callSite
+            ) {
+                Self.event(executed, info, withArguments: withArguments, plan: plan, origin: origin)
             }
         }
     }
 
-    /// Bound values as one text, as ``StatementTexts/arguments`` has them;
-    /// the one value most statements have without an array of texts.
-    private static func rendered(_ arguments: [DatabaseValue]) -> String {
-        arguments.count == 1 ? arguments[0].description : StatementTexts.joined(arguments.map(\.description))
+    /// The statement's query plan, read once per prepared statement.
+    private static func plan(_ statement: Statement, _ info: StatementInfo) -> [String]? {
+        info.planRecorded = true
+        return statement.connection.explainQueryPlan(statement.sql)
+    }
+
+    /// The whole event, for a sink that needs it.
+    private static func event(
+        _ executed: ExecutedStatement, _ info: StatementInfo, withArguments: Bool, plan: [String]?, origin: StatementOrigin
+    ) -> SQLEvent {
+        SQLEvent(
+            start: executed.start, durationNanoseconds: executed.durationNanoseconds, thread: ProbeClock.threadID(),
+            sql: executed.statement.sql, shape: info.shape, shapeID: info.shapeID,
+            arguments: withArguments ? executed.arguments.map { $0.description } : [],
+            rowsReturned: executed.rowsReturned, rowsChanged: executed.rowsChanged,
+            fullScanSteps: executed.fullScanSteps, sorts: executed.sorts, autoIndexes: executed.autoIndexes,
+            vmSteps: executed.vmSteps, purpose: origin.purpose, queryPlan: plan, callSite: origin.callSite,
+            textID: info.textID, facts: origin.facts)
+    }
+
+    /// Bound values as a sink gets them: a lone integer as it is, any
+    /// others to be rendered if a sink reads them.
+    private static func arguments(_ arguments: [DatabaseValue]) -> StatementArguments {
+        if arguments.count == 1, case .integer(let value) = arguments[0] { return .integer(value) }
+        return .values(RenderedArguments(values: arguments))
+    }
+}
+
+/// Bound values rendered as ``StatementTexts/arguments`` has them; the one
+/// value most statements have without an array of texts.
+struct RenderedArguments: BoundValues {
+    let values: [DatabaseValue]
+
+    var renderedText: String {
+        values.count == 1 ? values[0].description : StatementTexts.joined(values.map(\.description))
     }
 }

@@ -1,3 +1,5 @@
+import CTracepoints
+
 /// One thing the engine did, as plain values (strings and numbers, never
 /// engine types), for every sink alike.
 ///
@@ -107,15 +109,15 @@ public enum FaultSource: String, Sendable, Codable {
     /// A SQL round trip (a cache miss: the event's `missReason` says why).
     case database
 
-    /// The raw value as a static C string, for tracepoints: no conversion
-    /// per event.
-    var cName: UnsafePointer<CChar> {
-        let name: StaticString = switch self {
-        case .context: "context"
-        case .rowCache: "row cache"
-        case .database: "database"
+    /// The value of the tracepoints' `source` enumeration
+    /// (`faultline_source`), whose labels are the raw values.
+    var traceValue: Int32 {
+        let value = switch self {
+        case .context: FAULTLINE_SOURCE_CONTEXT
+        case .rowCache: FAULTLINE_SOURCE_ROW_CACHE
+        case .database: FAULTLINE_SOURCE_DATABASE
         }
-        return UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
+        return Int32(value.rawValue)
     }
 }
 

@@ -1,3 +1,5 @@
+import CTracepoints
+
 /// Where a lazily loaded object came from: the fetch that first produced
 /// it (or the object it was reached from) and the key path from that
 /// fetch's objects to it. The engine gives it to every fault and
@@ -35,13 +37,13 @@ public enum CacheMissReason: String, Sendable, Codable {
     /// It held one older than the context's staleness interval.
     case stale
 
-    /// The raw value as a static C string, for tracepoints: no conversion
-    /// per event.
-    var cName: UnsafePointer<CChar> {
-        let name: StaticString = switch self {
-        case .absent: "absent"
-        case .stale: "stale"
+    /// The value of the tracepoints' `miss_reason` enumeration
+    /// (`faultline_miss_reason`), whose labels are the raw values.
+    var traceValue: Int32 {
+        let value = switch self {
+        case .absent: FAULTLINE_MISS_ABSENT
+        case .stale: FAULTLINE_MISS_STALE
         }
-        return UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
+        return Int32(value.rawValue)
     }
 }

@@ -67,6 +67,26 @@ public protocol EventSink: AnyObject, Sendable {
     /// `texts` and the event by `event` only if the sink needs them: a
     /// statement per fault in a loop. By default, `receive(sql: event())`.
     func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent)
+    /// Whether the sink takes a statement's texts lent
+    /// (``receiveStatement(_:sql:shape:sqlIsShape:arguments:purpose:queryPlan:callSite:event:)``)
+    /// rather than made on demand (``receiveStatement(_:texts:event:)``).
+    /// The engine reads it once: lending reads every text of every
+    /// statement, which a sink that seldom needs them (the recorder adds
+    /// most statements up from their figures) is better without. By
+    /// default, false.
+    var takesLentStatementTexts: Bool { get }
+    /// Receives an executed statement as its figures with its texts lent
+    /// for the call, not copied into ``StatementTexts``: what the engine
+    /// sends a sink that ``takesLentStatementTexts``. `sqlIsShape` says whether `sql` is its shape's text (values
+    /// bound, none in the text), found once per prepared statement;
+    /// `arguments` are there only when some sink asked for bound values
+    /// (``EventDetails/sqlArguments``). A sink that writes texts out (the
+    /// LTTng tracepoints) uses them in place. By default, the texts are
+    /// made into ``StatementTexts`` only if the sink asks for them:
+    /// `receiveStatement(parts, texts:event:)`.
+    func receiveStatement(
+        _ parts: StatementParts, sql: String, shape: String, sqlIsShape: Bool, arguments: StatementArguments, purpose: String,
+        queryPlan: [String]?, callSite: CallSite, event: () -> SQLEvent)
     /// Receives a change of a context's state.
     func receive(context: ContextEvent)
     /// Receives the refresh of one object (sent only to a sink whose
@@ -97,6 +117,7 @@ extension EventSink {
     public func isEnabled(_ kind: EventKind) -> Bool { true }
     public var details: EventDetails { [] }
     public var possibleDetails: EventDetails { .all }
+    public var takesLentStatementTexts: Bool { false }
     public func receive(fault: FaultEvent) { receive(.fault(fault)) }
     public func receiveFault(
         entity: String, primaryKey: Int64, context: String, source: FaultSource, durationNanoseconds: UInt64,
@@ -121,6 +142,15 @@ extension EventSink {
     public func receive(sql: SQLEvent) { receive(.sql(sql)) }
     public func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent) {
         receive(sql: event())
+    }
+    public func receiveStatement(
+        _ parts: StatementParts, sql: String, shape: String, sqlIsShape: Bool, arguments: StatementArguments, purpose: String,
+        queryPlan: [String]?, callSite: CallSite, event: () -> SQLEvent
+    ) {
+        receiveStatement(parts, texts: {
+            StatementTexts(
+                sql: sql, shape: shape, arguments: arguments.text, purpose: purpose, queryPlan: queryPlan, callSite: callSite)
+        }, event: event)
     }
     public func receive(context: ContextEvent) { receive(.context(context)) }
     public func receiveRefresh(context: String, objectsRegistered: Int, objectsRegisteredPeak: Int, event: () -> ContextEvent) {
@@ -158,8 +188,12 @@ public final class NoOpSink: EventSink {
 /// Sends each event to every sink that wants it.
 public final class MultiplexSink: EventSink {
     public let sinks: [any EventSink]
+    private let lendsTexts: Bool
 
-    public init(_ sinks: [any EventSink]) { self.sinks = sinks }
+    public init(_ sinks: [any EventSink]) {
+        self.sinks = sinks
+        lendsTexts = sinks.contains { $0.takesLentStatementTexts }
+    }
 
     public func isEnabled(_ kind: EventKind) -> Bool {
         for sink in sinks where sink.isEnabled(kind) { return true }
@@ -237,6 +271,29 @@ public final class MultiplexSink: EventSink {
         var made: SQLEvent?
         for sink in sinks where sink.isEnabled(.sql) {
             sink.receiveStatement(parts, texts: { made.map(StatementTexts.init) ?? texts() }) {
+                if let made { return made }
+                let new = event()
+                made = new
+                return new
+            }
+        }
+    }
+
+    /// Whether one of the sinks takes a statement's texts lent.
+    public var takesLentStatementTexts: Bool { lendsTexts }
+
+    /// The texts are lent to each sink; the event is made at most once,
+    /// for the sinks that need it whole.
+    public func receiveStatement(
+        _ parts: StatementParts, sql: String, shape: String, sqlIsShape: Bool, arguments: StatementArguments, purpose: String,
+        queryPlan: [String]?, callSite: CallSite, event: () -> SQLEvent
+    ) {
+        var made: SQLEvent?
+        for sink in sinks where sink.isEnabled(.sql) {
+            sink.receiveStatement(
+                parts, sql: sql, shape: shape, sqlIsShape: sqlIsShape, arguments: arguments, purpose: purpose,
+                queryPlan: queryPlan, callSite: callSite
+            ) {
                 if let made { return made }
                 let new = event()
                 made = new

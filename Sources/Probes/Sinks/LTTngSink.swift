@@ -21,7 +21,10 @@ import Foundation
 /// before that statement's `faultline:sql` event (under the lock, so that
 /// no other thread's event of that shape comes first); each `sql` event
 /// carries the shape's number, and its own text only when that is not the
-/// shape's text.
+/// shape's text. A call site's file is numbered the same way
+/// (``TracedFiles``): its text goes with the first event of its number.
+/// A statement's texts are lent to the sink
+/// (``takesLentStatementTexts``), not copied.
 public final class LTTngSink: EventSink, @unchecked Sendable {
     /// The environment variable that names the provider library.
     public static let providerVariable = "FAULTLINE_TRACEPOINT_PROVIDER"
@@ -34,6 +37,8 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
     @exclusivity(unchecked) private var runs = HeldBackRuns()
     /// The shapes traced so far (guarded by `lock`).
     @exclusivity(unchecked) private var tracedShapes = TracedShapes()
+    /// The call sites' files traced so far, by number (guarded by `lock`).
+    @exclusivity(unchecked) private var tracedFiles = TracedFiles()
 
     private init() {}
 
@@ -113,6 +118,10 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
 
     /// What an enabled `sql` or `context` tracepoint asks for.
     public var possibleDetails: EventDetails { [.sqlArguments, .contextChanges] }
+
+    /// Every text of every statement goes into its `sql` event: lent, not
+    /// copied.
+    public var takesLentStatementTexts: Bool { true }
 
     public func receive(_ event: Event) {
         switch event {
@@ -214,8 +223,20 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
 
     /// From the figures and texts: no ``SQLEvent`` is made.
     public func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent) {
-        let texts = texts()
-        alone { trace(parts, texts) }
+        alone { trace(parts, texts()) }
+    }
+
+    /// From the figures and the texts lent: nothing is copied, and no
+    /// ``SQLEvent`` or ``StatementTexts`` made.
+    public func receiveStatement(
+        _ parts: StatementParts, sql: String, shape: String, sqlIsShape: Bool, arguments: StatementArguments, purpose: String,
+        queryPlan: [String]?, callSite: CallSite, event: () -> SQLEvent
+    ) {
+        alone {
+            traceStatement(
+                parts, sql: sql, shape: shape, sqlIsShape: sqlIsShape, arguments: arguments, purpose: purpose,
+                queryPlan: queryPlan, callSite: callSite)
+        }
     }
 
     public func receive(context e: ContextEvent) {
@@ -248,8 +269,18 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
 // One function per tracepoint. Strings reach C through `withCString`, which
 // lends a native string's own bytes (and copies a small one to the stack);
 // an implicit String-to-pointer argument would allocate and copy an array
-// for each string of each event. Each is called with the lock held.
+// for each string of each event. A call site's file is interned
+// (``withFile(_:_:)``). Each is called with the lock held.
 extension LTTngSink {
+    /// Runs `body` with the `call_site_file_id` and `call_site_file` fields
+    /// of a call site's file: its number, and its text the first time the
+    /// number is traced (``TracedFiles``), `""` after.
+    @inline(__always)
+    private func withFile<R>(_ file: String, _ body: (UInt64, UnsafePointer<CChar>) -> R) -> R {
+        let (number, isNew) = tracedFiles.number(of: file)
+        return isNew ? file.withCString { body(number, $0) } : body(number, Self.noString)
+    }
+
     private func trace(fault e: FaultEvent, count: UInt64, durationNanoseconds: UInt64) {
         traceFault(
             context: e.context, entity: e.entity, primaryKey: e.primaryKey, source: e.source, missReason: e.missReason,
@@ -263,21 +294,20 @@ extension LTTngSink {
         let site = callSite.resolved
         context.withCString { context in
             entity.withCString { entity in
-                site.file.withCString { file in
+                withFile(site.file) { fileID, file in
                     faultline_tp_fault(
-                        context, entity, primaryKey, source.cName, Self.missField(source, missReason), count,
-                        durationNanoseconds, file, Int64(site.line))
+                        context, entity, primaryKey, source.traceValue, Self.missField(source, missReason), count,
+                        durationNanoseconds, fileID, file, Int64(site.line))
                 }
             }
         }
     }
 
-    /// The `miss_reason` field, a static C string: for a fault from the
-    /// database its reason (`absent` when its producer gave none: every
-    /// such fault is a miss, and a reader counts misses from this field),
-    /// `""` for any other.
-    private static func missField(_ source: FaultSource, _ reason: CacheMissReason?) -> UnsafePointer<CChar> {
-        source == .database ? (reason ?? .absent).cName : noString
+    /// The `miss_reason` field: for a fault from the database its reason
+    /// (`absent` when its producer gave none: every such fault is a miss,
+    /// and a reader counts misses from this field), `""` for any other.
+    private static func missField(_ source: FaultSource, _ reason: CacheMissReason?) -> Int32 {
+        source == .database ? (reason ?? .absent).traceValue : Int32(FAULTLINE_MISS_NONE.rawValue)
     }
 
     /// `""` as a C string. (Not a `StaticString`: an empty or one-character
@@ -301,30 +331,43 @@ extension LTTngSink {
     /// still gets it), then the statement: its text only when it is not
     /// the shape's.
     private func trace(_ e: StatementParts, _ texts: StatementTexts) {
+        traceStatement(
+            e, sql: texts.sql, shape: texts.shape, sqlIsShape: texts.sql == texts.shape,
+            arguments: texts.arguments.isEmpty ? .none : .rendered(texts.arguments), purpose: texts.purpose,
+            queryPlan: texts.queryPlan, callSite: texts.callSite)
+    }
+
+    /// The statement from its texts in place: `sql` is read only when it
+    /// is not the shape's text, `shape` only when the shape is traced.
+    private func traceStatement(
+        _ e: StatementParts, sql: String, shape: String, sqlIsShape: Bool, arguments: StatementArguments, purpose: String,
+        queryPlan: [String]?, callSite: CallSite
+    ) {
         if !tracedShapes.contains(e.shapeID), faultline_tp_sql_shape_enabled() != 0 {
-            texts.shape.withCString { faultline_tp_sql_shape(UInt64(bitPattern: Int64(e.shapeID)), $0) }
+            shape.withCString { faultline_tp_sql_shape(UInt64(bitPattern: Int64(e.shapeID)), $0) }
             tracedShapes.insert(e.shapeID)
         }
-        let statement = texts.sql == texts.shape ? "" : texts.sql
-        let queryPlan = texts.queryPlan?.joined(separator: "\n") ?? ""
-        let site = texts.callSite.resolved
-        statement.withCString { statement in
-            texts.arguments.withCString { arguments in
-                texts.purpose.withCString { purpose in
-                    queryPlan.withCString { plan in
-                        site.file.withCString { file in
-                            var fields = faultline_sql_fields(
-                                shape: UInt64(bitPattern: Int64(e.shapeID)), statement: statement, arguments: arguments,
-                                duration_ns: e.durationNanoseconds, rows_returned: UInt64(e.rowsReturned),
-                                rows_changed: UInt64(e.rowsChanged), full_scan_steps: UInt64(e.fullScanSteps),
-                                sorts: UInt64(e.sorts), auto_indexes: UInt64(e.autoIndexes), vm_steps: UInt64(e.vmSteps),
-                                purpose: purpose, query_plan: plan, call_site_file: file, call_site_line: Int64(site.line))
-                            faultline_tp_sql(&fields)
-                        }
+        let site = callSite.resolved
+        func send(_ statement: UnsafePointer<CChar>, _ plan: UnsafePointer<CChar>) {
+            arguments.withCString { arguments in
+                purpose.withCString { purpose in
+                    withFile(site.file) { fileID, file in
+                        var fields = faultline_sql_fields(
+                            shape: UInt64(bitPattern: Int64(e.shapeID)), statement: statement, arguments: arguments,
+                            duration_ns: e.durationNanoseconds, rows_returned: UInt64(e.rowsReturned),
+                            rows_changed: UInt64(e.rowsChanged), full_scan_steps: UInt64(e.fullScanSteps),
+                            sorts: UInt64(e.sorts), auto_indexes: UInt64(e.autoIndexes), vm_steps: UInt64(e.vmSteps),
+                            purpose: purpose, query_plan: plan, call_site_file_id: fileID, call_site_file: file,
+                            call_site_line: Int64(site.line))
+                        faultline_tp_sql(&fields)
                     }
                 }
             }
         }
+        // Nearly every statement: no text of its own, no plan.
+        if sqlIsShape, queryPlan == nil { return send(Self.noString, Self.noString) }
+        let plan = queryPlan?.joined(separator: "\n") ?? ""
+        (sqlIsShape ? "" : sql).withCString { statement in plan.withCString { plan in send(statement, plan) } }
     }
 
     private func trace(_ e: FetchEvent) {
@@ -334,7 +377,7 @@ extension LTTngSink {
                     e.sort.withCString { sort in
                         e.resultType.withCString { resultType in
                             e.prefetch.withCString { prefetch in
-                                e.callSite.resolved.file.withCString { callSite in
+                                withFile(e.callSite.resolved.file) { fileID, callSite in
                                     var fields = faultline_fetch_fields(
                                         context: context, entity: entity, predicate: predicate, sort: sort,
                                         result_type: resultType, result_count: UInt64(e.resultCount),
@@ -343,7 +386,8 @@ extension LTTngSink {
                                         returns_faults: e.returnsObjectsAsFaults ? 1 : 0,
                                         includes_values: e.includesPropertyValues ? 1 : 0,
                                         includes_pending: e.includesPendingChanges ? 1 : 0, prefetch: prefetch,
-                                        call_site_file: callSite, call_site_line: Int64(e.callSite.resolved.line))
+                                        call_site_file_id: fileID, call_site_file: callSite,
+                                        call_site_line: Int64(e.callSite.resolved.line))
                                     faultline_tp_fetch(&fields)
                                 }
                             }
@@ -360,12 +404,13 @@ extension LTTngSink {
             e.entity.withCString { entity in
                 e.relationship.withCString { relationship in
                     e.destinationEntity.withCString { destination in
-                        site.file.withCString { file in
+                        withFile(site.file) { fileID, file in
                             var fields = faultline_relationship_fault_fields(
                                 context: context, entity: entity, relationship: relationship, primary_key: e.primaryKey,
                                 destination_entity: destination, destination_count: UInt64(e.destinationCount),
-                                source: e.source.cName, miss_reason: Self.missField(e.source, e.missReason),
-                                duration_ns: e.durationNanoseconds, call_site_file: file, call_site_line: Int64(site.line))
+                                source: e.source.traceValue, miss_reason: Self.missField(e.source, e.missReason),
+                                duration_ns: e.durationNanoseconds, call_site_file_id: fileID, call_site_file: file,
+                                call_site_line: Int64(site.line))
                             faultline_tp_relationship_fault(&fields)
                         }
                     }
@@ -377,10 +422,10 @@ extension LTTngSink {
     private func trace(_ e: SaveEvent) {
         e.context.withCString { context in
             e.error.withCString { error in
-                e.callSite.resolved.file.withCString { callSite in
+                withFile(e.callSite.resolved.file) { fileID, callSite in
                     faultline_tp_save(
                         context, UInt64(e.inserted), UInt64(e.updated), UInt64(e.deleted), e.durationNanoseconds,
-                        e.success ? 1 : 0, error, callSite, Int64(e.callSite.resolved.line))
+                        e.success ? 1 : 0, error, fileID, callSite, Int64(e.callSite.resolved.line))
                 }
             }
         }
@@ -389,9 +434,10 @@ extension LTTngSink {
     private func trace(_ e: BatchRequestEvent) {
         e.kind.withCString { kind in
             e.entity.withCString { entity in
-                e.callSite.resolved.file.withCString { callSite in
+                withFile(e.callSite.resolved.file) { fileID, callSite in
                     faultline_tp_batch_request(
-                        kind, entity, UInt64(e.rowsAffected), e.durationNanoseconds, callSite, Int64(e.callSite.resolved.line))
+                        kind, entity, UInt64(e.rowsAffected), e.durationNanoseconds, fileID, callSite,
+                        Int64(e.callSite.resolved.line))
                 }
             }
         }

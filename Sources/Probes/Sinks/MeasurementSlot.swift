@@ -56,6 +56,14 @@ public final class MeasurementSlot: EventSink, @unchecked Sendable {
     public func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent) {
         current?.receiveStatement(parts, texts: texts, event: event)
     }
+    public func receiveStatement(
+        _ parts: StatementParts, sql: String, shape: String, sqlIsShape: Bool, arguments: StatementArguments, purpose: String,
+        queryPlan: [String]?, callSite: CallSite, event: () -> SQLEvent
+    ) {
+        current?.receiveStatement(
+            parts, sql: sql, shape: shape, sqlIsShape: sqlIsShape, arguments: arguments, purpose: purpose, queryPlan: queryPlan,
+            callSite: callSite, event: event)
+    }
     public func receive(sql: SQLEvent) { current?.receive(sql: sql) }
     public func receive(context: ContextEvent) { current?.receive(context: context) }
     public func receiveRefresh(context: String, objectsRegistered: Int, objectsRegisteredPeak: Int, event: () -> ContextEvent) {

@@ -15,6 +15,10 @@ import Probes
 /// string field as the value that field had in an earlier event, so a
 /// row-cache fault may read `miss_reason = "absent"`. In a trace older
 /// than the field, the `cache_miss` events are ignored the same way.
+///
+/// A call site's file is interned as a statement's shape is: an event
+/// carries the file's number (`call_site_file_id`) and its text only the
+/// first time the number is traced; ``callSite(of:)`` names any event's.
 public struct TraceCounters {
     /// Counters per scenario so far.
     public private(set) var result: [String: Counters] = [:]
@@ -27,6 +31,10 @@ public struct TraceCounters {
     private var inIteration = false
     /// Shape texts by number, from the `sql_shape` events so far.
     private var shapes: [Int: String] = [:]
+    /// Call sites' files by number, from the first event of each number so
+    /// far (the one that carries the text: an empty field a later event
+    /// reads as an earlier event's text in babeltrace2 2.0.4 is not taken).
+    public private(set) var callSiteFiles: [Int: String] = [:]
 
     /// Counts only events of `processID` when given (the trace needs the
     /// `vpid` context then).
@@ -57,6 +65,7 @@ public struct TraceCounters {
             if let processID, !line.contains("vpid = \(processID) }") { return }
             guard let start = line.range(of: " faultline:") else { return }
             let name = line[start.upperBound...].prefix { $0 != ":" }
+            learnCallSiteFile(line)
             switch name {
             case "scenario":
                 let phase = Self.field(line, "phase")
@@ -103,6 +112,27 @@ public struct TraceCounters {
         }
     }
 
+    /// The file of the call site of an event, `File.swift:42`: its number
+    /// resolved through the first event that carried it (`#N:42` for a
+    /// number no event named: one traced before the session started); in a
+    /// trace from before files were numbered, the event's own text. Nil for
+    /// an event without a call site.
+    public func callSite(of line: Substring) -> String? {
+        guard let number = Self.field(line, "call_site_line") else { return nil }
+        if let id = Self.field(line, "call_site_file_id").flatMap({ Int($0) }) {
+            return "\(callSiteFiles[id] ?? "#\(id)"):\(number)"
+        }
+        return Self.field(line, "call_site_file").map { "\($0):\(number)" }
+    }
+
+    /// Reads a call site's file text from the first event of its number.
+    private mutating func learnCallSiteFile(_ line: Substring) {
+        guard let id = Self.field(line, "call_site_file_id").flatMap({ Int($0) }), callSiteFiles[id] == nil,
+            let text = Self.field(line, "call_site_file"), !text.isEmpty
+        else { return }
+        callSiteFiles[id] = text
+    }
+
     /// The shape of an `sql` line: the text its number names, `#N` for a
     /// number no `sql_shape` event named; in a trace from before shapes
     /// were numbered, the `shape` text itself.
@@ -112,10 +142,13 @@ public struct TraceCounters {
         return shapes[number] ?? "#\(number)"
     }
 
-    /// The value of `name = value` in a babeltrace2 line (quotes removed).
+    /// The value of `name = value` in a babeltrace2 line (quotes removed);
+    /// an enumeration's label (`source = ( "database" : container = 2 )`,
+    /// version 3 of the tracepoints) as a string's value.
     static func field(_ line: Substring, _ name: String) -> String? {
         guard let range = line.range(of: " \(name) = ") else { return nil }
-        let rest = line[range.upperBound...]
+        var rest = line[range.upperBound...]
+        if rest.hasPrefix("( \"") { rest = rest.dropFirst(2) }
         if rest.first == "\"" {
             var value = ""
             var escaped = false
