@@ -10,19 +10,20 @@
 #include <cpuid.h>
 #endif
 
-int faultline_clock_state;
-uint64_t faultline_clock_tick0;
-uint64_t faultline_clock_ns0;
-uint64_t faultline_clock_scale;
-
-static pthread_mutex_t deciding = PTHREAD_MUTEX_INITIALIZER;
-
-/// How long the counter is measured against the kernel's clock before it is
-/// used: the two readings at each end agree within ~10 ns, so the scale is
-/// right within ~2e-5 (2 µs in 100 ms).
-static const uint64_t calibration_ns = 1000000;
+const faultline_clock_params *faultline_clock_current;
 
 enum { undecided = 0, calibrating = 1, counter = 2, kernel = 3 };
+
+/// Guarded by `deciding`, but read without it by faultline_clock_source().
+static int state;
+static pthread_mutex_t deciding = PTHREAD_MUTEX_INITIALIZER;
+/// The first paired reading: every measurement of the scale spans the time
+/// since it, so the scale grows more exact the longer the program runs.
+static uint64_t first_tick, first_ns;
+/// The first measurement after 1 ms; each next one after 5 times the time
+/// since the first reading, at most a second later.
+static const uint64_t first_interval_ns = 1000000;
+static const uint64_t longest_interval_ns = 1000000000;
 
 uint64_t faultline_clock_kernel(void) {
     struct timespec now;
@@ -61,48 +62,86 @@ static void paired_reading(uint64_t *tick, uint64_t *ns) {
         }
     }
 }
+
+/// The reading `params` give at `tick`.
+static uint64_t reading(const faultline_clock_params *params, uint64_t tick) {
+    int64_t ticks = (int64_t)(tick - params->tick0);
+    if (ticks < 0) ticks = 0;
+    return params->ns0 + (uint64_t)(((unsigned __int128)(uint64_t)ticks * params->scale) >> 32);
+}
+
+static uint64_t fixed_point_ratio(uint64_t nanoseconds, uint64_t ticks) {
+    return (uint64_t)(((unsigned __int128)nanoseconds << 32) / ticks);
+}
+
+/// Measures the scale from the first reading until now and publishes
+/// parameters that continue from the current ones (no step) and meet the
+/// kernel's clock at the next measurement. Under `deciding`.
+static void measure_scale(void) {
+    uint64_t tick, ns;
+    paired_reading(&tick, &ns);
+    if (tick <= first_tick || ns <= first_ns) return;
+    uint64_t elapsed_ns = ns - first_ns;
+    uint64_t scale = fixed_point_ratio(elapsed_ns, tick - first_tick);
+    if (scale == 0) return;
+    uint64_t interval_ns = elapsed_ns * 5 < longest_interval_ns ? elapsed_ns * 5 : longest_interval_ns;
+    uint64_t interval_ticks = (uint64_t)(((unsigned __int128)interval_ns << 32) / scale);
+    if (interval_ticks == 0) return;
+    // Where the readings are now: the kernel's time the first time, else
+    // the current parameters' reading, so that the clock does not step.
+    uint64_t from = ns;
+    const faultline_clock_params *current = faultline_clock_current;
+    if (current) from = reading(current, tick);
+    // Steered: from `from` now to the kernel's time one interval on.
+    uint64_t target = ns + interval_ns;
+    uint64_t steered = target > from ? fixed_point_ratio(target - from, interval_ticks) : scale;
+    faultline_clock_params *next = malloc(sizeof *next);
+    if (!next) return;
+    // The old parameters are never freed: a reader may still hold them
+    // (a few dozen small blocks over a long program's life).
+    *next = (faultline_clock_params){ .tick0 = tick, .ns0 = from, .scale = steered, .recalibrate_at = tick + interval_ticks };
+    __atomic_store_n(&faultline_clock_current, next, __ATOMIC_RELEASE);
+    __atomic_store_n(&state, counter, __ATOMIC_RELEASE);
+}
 #endif
 
 uint64_t faultline_clock_slow(void) {
-    int state = __atomic_load_n(&faultline_clock_state, __ATOMIC_ACQUIRE);
 #if defined(__x86_64__)
-    if (state == counter) return faultline_clock_now();
-    if (state == kernel) return faultline_clock_kernel();
+    int seen = __atomic_load_n(&state, __ATOMIC_ACQUIRE);
+    if (seen == kernel) return faultline_clock_kernel();
     uint64_t now = faultline_clock_kernel();
-    if (state == calibrating && now - faultline_clock_ns0 < calibration_ns) return now;
+    if (seen == calibrating && now - first_ns < first_interval_ns) return now;
     pthread_mutex_lock(&deciding);
-    state = __atomic_load_n(&faultline_clock_state, __ATOMIC_ACQUIRE);
-    if (state == undecided) {
+    seen = __atomic_load_n(&state, __ATOMIC_ACQUIRE);
+    if (seen == undecided) {
         if (counter_usable()) {
-            paired_reading(&faultline_clock_tick0, &faultline_clock_ns0);
-            __atomic_store_n(&faultline_clock_state, calibrating, __ATOMIC_RELEASE);
+            paired_reading(&first_tick, &first_ns);
+            __atomic_store_n(&state, calibrating, __ATOMIC_RELEASE);
         } else {
-            __atomic_store_n(&faultline_clock_state, kernel, __ATOMIC_RELEASE);
+            __atomic_store_n(&state, kernel, __ATOMIC_RELEASE);
         }
-    } else if (state == calibrating) {
-        uint64_t tick, ns;
-        paired_reading(&tick, &ns);
-        if (ns - faultline_clock_ns0 >= calibration_ns && tick > faultline_clock_tick0) {
-            // Scaled from the first pair, the second pair's tick reads as
-            // its kernel time: no step where the counter takes over.
-            faultline_clock_scale = (uint64_t)(((unsigned __int128)(ns - faultline_clock_ns0) << 32) / (tick - faultline_clock_tick0));
-            __atomic_store_n(&faultline_clock_state, counter, __ATOMIC_RELEASE);
-        }
+        pthread_mutex_unlock(&deciding);
+        return faultline_clock_kernel();
     }
+    if (seen == calibrating || (seen == counter && __builtin_ia32_rdtsc() >= faultline_clock_current->recalibrate_at)) {
+        measure_scale();
+    }
+    const faultline_clock_params *params = faultline_clock_current;
     pthread_mutex_unlock(&deciding);
-    return faultline_clock_kernel();
+    if (seen == calibrating || !params) return now;
+    // Not through faultline_clock_now(): if no new parameters could be
+    // made, this reading must not come back here.
+    return reading(params, __builtin_ia32_rdtsc());
 #else
-    (void)state;
     return faultline_clock_kernel();
 #endif
 }
 
 int faultline_clock_source(void) {
-    if (__atomic_load_n(&faultline_clock_state, __ATOMIC_ACQUIRE) == undecided) faultline_clock_slow();
-    int state = __atomic_load_n(&faultline_clock_state, __ATOMIC_ACQUIRE);
-#if !defined(__x86_64__)
-    return kernel;
+    if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) == undecided) faultline_clock_slow();
+#if defined(__x86_64__)
+    return __atomic_load_n(&state, __ATOMIC_ACQUIRE);
 #else
-    return state;
+    return kernel;
 #endif
 }

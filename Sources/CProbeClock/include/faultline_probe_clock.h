@@ -9,7 +9,11 @@
  * scaled to nanoseconds, a third of clock_gettime's cost: clock_gettime
  * orders its read with a fence, which costs more than the read. The scale
  * is measured against CLOCK_MONOTONIC over the first millisecond of use
- * (readings in that millisecond come from clock_gettime). Anywhere else,
+ * (readings in that millisecond come from clock_gettime), then again at
+ * 5, 25, 125… milliseconds and every second after that, each time over
+ * the whole time since the first reading and steered to meet the kernel's
+ * clock by the next measurement: readings stay within microseconds of
+ * CLOCK_MONOTONIC, however long the program runs. Anywhere else,
  * or with FAULTLINE_CLOCK=kernel in the environment, every reading is
  * clock_gettime(CLOCK_MONOTONIC).
  *
@@ -19,14 +23,21 @@
 
 #include <stdint.h>
 
-/// 0: not decided yet, 1: measuring the counter's scale, 2: counter, 3: kernel.
-extern int faultline_clock_state;
-extern uint64_t faultline_clock_tick0;
-extern uint64_t faultline_clock_ns0;
-/// Nanoseconds per tick, 32.32 fixed point.
-extern uint64_t faultline_clock_scale;
+/// How counter readings become nanoseconds: `ns0` at `tick0`, `scale`
+/// nanoseconds per tick (32.32 fixed point), until `recalibrate_at`, when
+/// a reading measures the scale again and publishes new parameters.
+typedef struct {
+    uint64_t tick0;
+    uint64_t ns0;
+    uint64_t scale;
+    uint64_t recalibrate_at;
+} faultline_clock_params;
 
-/// A reading when the counter is not (yet) in use: decides, measures the scale.
+/// The parameters in use; NULL while readings come from the kernel.
+extern const faultline_clock_params *faultline_clock_current;
+
+/// A reading when the counter is not (yet) in use, or due to be measured
+/// again: decides, measures the scale.
 uint64_t faultline_clock_slow(void);
 
 /// clock_gettime(CLOCK_MONOTONIC) in nanoseconds, whatever the state.
@@ -38,10 +49,14 @@ int faultline_clock_source(void);
 
 static inline __attribute__((always_inline)) uint64_t faultline_clock_now(void) {
 #if defined(__x86_64__)
-    if (__builtin_expect(__atomic_load_n(&faultline_clock_state, __ATOMIC_ACQUIRE) == 2, 1)) {
-        int64_t ticks = (int64_t)(__builtin_ia32_rdtsc() - faultline_clock_tick0);
-        if (ticks < 0) ticks = 0;
-        return faultline_clock_ns0 + (uint64_t)(((unsigned __int128)(uint64_t)ticks * faultline_clock_scale) >> 32);
+    const faultline_clock_params *params = __atomic_load_n(&faultline_clock_current, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(params != 0, 1)) {
+        uint64_t tick = __builtin_ia32_rdtsc();
+        if (__builtin_expect(tick < params->recalibrate_at, 1)) {
+            int64_t ticks = (int64_t)(tick - params->tick0);
+            if (ticks < 0) ticks = 0;
+            return params->ns0 + (uint64_t)(((unsigned __int128)(uint64_t)ticks * params->scale) >> 32);
+        }
     }
 #endif
     return faultline_clock_slow();

@@ -35,7 +35,9 @@ extension Instrumentation {
         guard instrumented || user != nil else { return nil }
         return { [self] executed in
             user?(executed)
-            guard isOn(.sql), let sink else { return }
+            // The sink called through the optional (as faults are): bound
+            // to a local it was retained and released per statement.
+            guard isOn(.sql) else { return }
             let statement = executed.statement
             let info: StatementInfo
             if let existing = statement.annotation as? StatementInfo {
@@ -44,7 +46,7 @@ extension Instrumentation {
                 info = StatementInfo(sql: statement.sql)
                 statement.annotation = info
             }
-            let details = sink.details
+            let details = self.details
             let plan: [String]? = details.contains(.queryPlans) && !info.planRecorded ? Self.plan(statement, info) : nil
             let withArguments = details.contains(.sqlArguments) && !executed.arguments.isEmpty
             // The figures first; the event itself only for a sink that needs
@@ -56,7 +58,7 @@ extension Instrumentation {
                 isTransaction: origin.purpose == SQLEvent.transactionPurpose, hasDetails: plan != nil || withArguments)
             guard lendsStatementTexts else {
                 // Texts made only if the sink asks (the recorder seldom does).
-                return sink.receiveStatement(parts, texts: {
+                sink?.receiveStatement(parts, texts: {
                     StatementTexts(
                         sql: statement.sql, shape: info.shape,
                         arguments: withArguments ? RenderedArguments(values: executed.arguments).renderedText : "",
@@ -64,10 +66,11 @@ extension Instrumentation {
                 }) {
                     Self.event(executed, info, withArguments: withArguments, plan: plan, origin: origin)
                 }
+                return
             }
             // The texts are lent, not copied; bound values are rendered only
             // when read, and a lone integer (a key lookup's) not at all.
-            sink.receiveStatement(
+            sink?.receiveStatement(
                 parts, sql: statement.sql, shape: info.shape, sqlIsShape: info.sqlIsShape,
                 arguments: withArguments ? Self.arguments(executed.arguments) : .none, purpose: origin.purpose,
                 queryPlan: plan, callSite: origin.callSite
