@@ -44,12 +44,6 @@ int faultline_thread_name(char *buffer, unsigned long size) {
     return pthread_getname_np(pthread_self(), buffer, size);
 }
 
-uint64_t faultline_monotonic_ns(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
-}
-
 #define ENABLED(name) \
     int faultline_tp_##name##_enabled(void) { return lttng_ust_tracepoint_enabled(faultline, name) ? 1 : 0; }
 ENABLED(fetch)

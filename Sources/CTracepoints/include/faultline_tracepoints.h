@@ -27,8 +27,6 @@ int32_t faultline_thread_id(void);
 /// The calling thread's name (pthread_getname_np) into `buffer`; 0 on success.
 int faultline_thread_name(char *buffer, unsigned long size);
 
-/// Monotonic clock in nanoseconds.
-uint64_t faultline_monotonic_ns(void);
 
 int faultline_tp_fetch_enabled(void);
 int faultline_tp_fault_enabled(void);
