@@ -269,14 +269,22 @@ public struct InsightEvidence: Sendable {
             position = lastPosition
         } else {
             let path = LazyLoadPath(origin)
-            if tallies[path] == nil { tallies[path] = LazyLoadTally(destinationEntity: destination, firstRead: read()) }
-            position = tallies.index(forKey: path)!
+            if let found = tallies.index(forKey: path) {
+                position = found
+            } else {
+                tallies[path] = LazyLoadTally(destinationEntity: destination, firstRead: read())
+                position = tallies.index(forKey: path)!
+            }
             // Valid until another path is added, which sets it again.
             (lastPath, lastPosition) = (path, position)
         }
         // A log that names no relationship's destination (Core Data's:
         // `(comments)`) learns it from the destinations' faults.
-        if tallies.values[position].loads.destinationEntity.hasPrefix("("), !destination.hasPrefix("(") {
+        // Its first byte first: `hasPrefix` compares characters, tens of
+        // instructions per load.
+        if tallies.values[position].loads.destinationEntity.utf8.first == UInt8(ascii: "("),
+            tallies.values[position].loads.destinationEntity.hasPrefix("("), !destination.hasPrefix("(")
+        {
             tallies.values[position].loads.destinationEntity = destination
         }
         if !relationship.isEmpty { tallies.values[position].loads.relationship = relationship }
