@@ -127,11 +127,15 @@ public struct InsightEvidence: Sendable {
     // MARK: Lazy loads
 
     private var tallies: [LazyLoadPath: LazyLoadTally] = [:]
-    /// The path of the last lazy load and its place in `tallies`: loads
-    /// come in runs of one path, so comparing with it spares hashing three
-    /// strings per load.
-    private var lastPath: LazyLoadPath?
-    private var lastPosition: Dictionary<LazyLoadPath, LazyLoadTally>.Index?
+    /// The paths of the last lazy loads and their places in `tallies`:
+    /// loads come in runs of one path, or take turns among a few (a loop
+    /// that reads two relationships of each object), so comparing with
+    /// them spares hashing three strings per load. Valid until a path is
+    /// added, which empties it.
+    private var recentPaths: [(path: LazyLoadPath, position: Dictionary<LazyLoadPath, LazyLoadTally>.Index)] = []
+    /// The entry of `recentPaths` replaced next.
+    private var nextRecentPath = 0
+    private static let recentPathLimit = 4
 
     /// The lazy loads by path, every execution settled.
     public var lazyLoads: [LazyLoadPath: LazyLoads] { tallies.mapValues(\.settled) }
@@ -262,36 +266,40 @@ public struct InsightEvidence: Sendable {
         _ origin: FaultOrigin, destination: String, relationship: String, read: () -> CallSite, nanoseconds: UInt64,
         _ update: (inout LazyLoads) -> Bool?
     ) {
+        let position = position(of: origin, destination: destination, read: read)
+        // In place: reading through `tallies.values[position]` copied the tally.
+        tallies.values[position].add(
+            destination: destination, relationship: relationship, nanoseconds: nanoseconds, execution: origin.execution, update)
+    }
+
+    /// The place in `tallies` of the path of `origin`, added if new.
+    private mutating func position(
+        of origin: FaultOrigin, destination: String, read: () -> CallSite
+    ) -> Dictionary<LazyLoadPath, LazyLoadTally>.Index {
+        for index in recentPaths.indices where Self.isPath(recentPaths[index].path, of: origin) { return recentPaths[index].position }
+        let path = LazyLoadPath(origin)
         let position: Dictionary<LazyLoadPath, LazyLoadTally>.Index
-        if let last = lastPath, let lastPosition, last.fetchSite == origin.fetchSite, last.keyPath == origin.keyPath,
-            last.fetchEntity == origin.fetchEntity
-        {
-            position = lastPosition
+        if let found = tallies.index(forKey: path) {
+            position = found
         } else {
-            let path = LazyLoadPath(origin)
-            if let found = tallies.index(forKey: path) {
-                position = found
-            } else {
-                tallies[path] = LazyLoadTally(destinationEntity: destination, firstRead: read())
-                position = tallies.index(forKey: path)!
-            }
-            // Valid until another path is added, which sets it again.
-            (lastPath, lastPosition) = (path, position)
+            tallies[path] = LazyLoadTally(destinationEntity: destination, firstRead: read())
+            position = tallies.index(forKey: path)!
+            recentPaths.removeAll(keepingCapacity: true)
         }
-        // A log that names no relationship's destination (Core Data's:
-        // `(comments)`) learns it from the destinations' faults.
-        // Its first byte first: `hasPrefix` compares characters, tens of
-        // instructions per load.
-        if tallies.values[position].loads.destinationEntity.utf8.first == UInt8(ascii: "("),
-            tallies.values[position].loads.destinationEntity.hasPrefix("("), !destination.hasPrefix("(")
-        {
-            tallies.values[position].loads.destinationEntity = destination
+        if recentPaths.count < Self.recentPathLimit {
+            recentPaths.append((path, position))
+        } else {
+            recentPaths[nextRecentPath] = (path, position)
+            nextRecentPath = (nextRecentPath + 1) % Self.recentPathLimit
         }
-        if !relationship.isEmpty { tallies.values[position].loads.relationship = relationship }
-        tallies.values[position].loads.nanoseconds &+= nanoseconds
-        if let isRelationship = update(&tallies.values[position].loads) {
-            tallies.values[position].count(execution: origin.execution, relationship: isRelationship)
-        }
+        return position
+    }
+
+    /// Whether `path` is the path of `origin` (``LazyLoadPath/init(_:)``),
+    /// the line first.
+    private static func isPath(_ path: LazyLoadPath, of origin: FaultOrigin) -> Bool {
+        path.fetchSite.line == origin.fetchSite.line && path.keyPath == origin.keyPath && path.fetchEntity == origin.fetchEntity
+            && path.fetchSite.file == origin.fetchSite.file
     }
 
     /// Adds a save: only saves of one or two objects are evidence.
@@ -443,19 +451,14 @@ struct TextRepetitions: Sendable {
             (shape, shapeID, purpose, callSite, facts) = (e.shape, e.shapeID, e.purpose, e.callSite, e.facts)
         }
 
-        /// Whether the event's are these. Field by field: `Optional`'s
-        /// `==` copied the facts (three references) on each side.
+        /// Whether the event's are these. Field by field, through
+        /// optional chaining: `Optional`'s `==` (or unwrapping) copied the
+        /// facts on each side.
         func matches(_ e: SQLEvent) -> Bool {
-            guard shapeID == e.shapeID, callSite.line == e.callSite.line, shape == e.shape, purpose == e.purpose,
-                  callSite.file == e.callSite.file, (facts == nil) == (e.facts == nil)
-            else { return false }
-            guard facts != nil else { return true }
-            return facts.unsafelyUnwrapped.hasLimit == e.facts.unsafelyUnwrapped.hasLimit
-                && facts.unsafelyUnwrapped.hasDisjunction == e.facts.unsafelyUnwrapped.hasDisjunction
-                && facts.unsafelyUnwrapped.hasOtherConditions == e.facts.unsafelyUnwrapped.hasOtherConditions
-                && facts.unsafelyUnwrapped.entity == e.facts.unsafelyUnwrapped.entity
-                && facts.unsafelyUnwrapped.filters == e.facts.unsafelyUnwrapped.filters
-                && facts.unsafelyUnwrapped.sortKeys == e.facts.unsafelyUnwrapped.sortKeys
+            shapeID == e.shapeID && callSite.line == e.callSite.line && shape == e.shape && purpose == e.purpose
+                && callSite.file == e.callSite.file && facts?.hasLimit == e.facts?.hasLimit
+                && facts?.hasDisjunction == e.facts?.hasDisjunction && facts?.hasOtherConditions == e.facts?.hasOtherConditions
+                && facts?.entity == e.facts?.entity && facts?.filters == e.facts?.filters && facts?.sortKeys == e.facts?.sortKeys
         }
     }
 
@@ -548,7 +551,8 @@ struct TextRepetitions: Sendable {
 
     /// The tally of a new list's first execution, `e`.
     private mutating func tally(_ e: SQLEvent) -> ListTally {
-        if firsts.last.map({ !$0.matches(e) }) ?? true { firsts.append(FirstContext(e)) }
+        // By index: `firsts.last` copied the context.
+        if firsts.isEmpty || !firsts[firsts.count - 1].matches(e) { firsts.append(FirstContext(e)) }
         return ListTally(
             count: 1, start: e.start, durationNanoseconds: e.durationNanoseconds, thread: e.thread, first: Int32(firsts.count - 1))
     }

@@ -103,6 +103,23 @@ struct LazyLoadTally: Sendable {
         loads = LazyLoads(destinationEntity: destinationEntity, firstRead: firstRead)
     }
 
+    /// Adds a lazy load of `execution`; `update` counts it and says
+    /// whether it counts toward the N+1 pattern as a relationship fault
+    /// (true) or an object fault (false), or not at all (nil).
+    mutating func add(
+        destination: String, relationship: String, nanoseconds: UInt64, execution: UInt64, _ update: (inout LazyLoads) -> Bool?
+    ) {
+        // A log that names no relationship's destination (Core Data's:
+        // `(comments)`) learns it from the destinations' faults. The first
+        // byte first: `hasPrefix` compares characters.
+        if loads.destinationEntity.utf8.first == UInt8(ascii: "("), loads.destinationEntity.hasPrefix("("), !destination.hasPrefix("(") {
+            loads.destinationEntity = destination
+        }
+        if !relationship.isEmpty { loads.relationship = relationship }
+        loads.nanoseconds &+= nanoseconds
+        if let isRelationship = update(&loads) { count(execution: execution, relationship: isRelationship) }
+    }
+
     /// Counts one load of `execution` toward the N+1 pattern.
     mutating func count(execution: UInt64, relationship: Bool) {
         if relationship {

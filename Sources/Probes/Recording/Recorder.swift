@@ -190,11 +190,14 @@ public final class Recorder: EventSink, @unchecked Sendable {
                 state.aggregates[shape] = aggregate
                 position = state.aggregates.index(forKey: shape)!
             }
-            if !details.isEmpty, let list, state.aggregates.values[position].distinctArgumentLists < StatementAggregate.distinctLimit {
-                // The aggregate's count is the set's: one lookup of the set, in place.
+            if !details.isEmpty, let list {
+                // One lookup of the set, updated in place (reading the
+                // aggregate's count through `values` copied the aggregate).
                 if let lists = state.arguments.index(forKey: shape) {
-                    state.arguments.values[lists].insert(list)
-                    state.aggregates.values[position].distinctArgumentLists = state.arguments.values[lists].count
+                    if state.arguments.values[lists].count < StatementAggregate.distinctLimit {
+                        state.arguments.values[lists].insert(list)
+                        state.aggregates.values[position].distinctArgumentLists = state.arguments.values[lists].count
+                    }
                 } else {
                     state.arguments[shape] = [list]
                     state.aggregates.values[position].distinctArgumentLists = 1
