@@ -20,7 +20,86 @@ public struct InsightEvidence: Sendable {
     /// Executions of one statement text with one list of bound values.
     public struct Repetition: Sendable {
         public var count: Int
-        public var first: SQLEvent
+        /// The first execution with these values: what the report names
+        /// of it (its call site, purpose, shape, entity).
+        public var firstExecution: FirstExecution
+
+        /// The first execution with these values, as an event made from
+        /// ``firstExecution``: its text, shape and shape number, text
+        /// number, bound values, purpose, call site, facts, start,
+        /// duration and thread. Its other figures (rows, full-scan steps,
+        /// sorts, automatic indexes, VM steps) are 0 and its query plan
+        /// nil: the evidence no longer keeps a whole event per list of
+        /// values (the statement's aggregate has the figures and plan).
+        @available(*, deprecated, renamed: "firstExecution", message: "the evidence keeps what the report needs of a first execution (firstExecution); this event has 0 for its rows and statement counters, and no query plan")
+        public var first: SQLEvent {
+            get { firstExecution.event }
+            set { firstExecution = FirstExecution(newValue) }
+        }
+
+        init(count: Int, firstExecution: FirstExecution) {
+            self.count = count
+            self.firstExecution = firstExecution
+        }
+    }
+
+    /// What the evidence keeps of the first execution of a statement text
+    /// with one list of bound values.
+    public struct FirstExecution: Sendable, Equatable {
+        /// ``SQLEvent/sql``.
+        public var sql: String
+        /// ``SQLEvent/arguments``.
+        public var arguments: [String]
+        /// ``SQLEvent/shape``.
+        public var shape: String
+        /// ``SQLEvent/purpose``.
+        public var purpose: String
+        /// ``SQLEvent/callSite``.
+        public var callSite: CallSite
+        /// ``SQLEvent/facts``.
+        public var facts: StatementFacts?
+        /// ``SQLEvent/start``.
+        public var start: UInt64
+        /// ``SQLEvent/durationNanoseconds``.
+        public var durationNanoseconds: UInt64
+        /// ``SQLEvent/shapeID``.
+        public var shapeID: Int
+        /// ``SQLEvent/textID``.
+        public var textID: Int?
+        /// ``SQLEvent/thread``.
+        public var thread: Int32
+
+        public init(
+            sql: String, arguments: [String], shape: String, purpose: String, callSite: CallSite, facts: StatementFacts? = nil,
+            start: UInt64 = 0, durationNanoseconds: UInt64 = 0, shapeID: Int = 0, textID: Int? = nil, thread: Int32 = 0
+        ) {
+            self.sql = sql
+            self.arguments = arguments
+            self.shape = shape
+            self.purpose = purpose
+            self.callSite = callSite
+            self.facts = facts
+            self.start = start
+            self.durationNanoseconds = durationNanoseconds
+            self.shapeID = shapeID
+            self.textID = textID
+            self.thread = thread
+        }
+
+        /// What is kept of an event.
+        public init(_ e: SQLEvent) {
+            self.init(
+                sql: e.sql, arguments: e.arguments, shape: e.shape, purpose: e.purpose, callSite: e.callSite, facts: e.facts,
+                start: e.start, durationNanoseconds: e.durationNanoseconds, shapeID: e.shapeID, textID: e.textID, thread: e.thread)
+        }
+
+        /// An event of what is kept: 0 for the figures not kept, no plan.
+        public var event: SQLEvent {
+            SQLEvent(
+                start: start, durationNanoseconds: durationNanoseconds, thread: thread, sql: sql, shape: shape, shapeID: shapeID,
+                arguments: arguments, rowsReturned: 0, rowsChanged: 0, fullScanSteps: 0, sorts: 0, autoIndexes: 0, vmSteps: 0,
+                purpose: purpose, queryPlan: nil, callSite: callSite, textID: textID, facts: facts)
+        }
     }
 
     /// Saves of one or two objects in one context.
@@ -48,11 +127,15 @@ public struct InsightEvidence: Sendable {
     // MARK: Lazy loads
 
     private var tallies: [LazyLoadPath: LazyLoadTally] = [:]
-    /// The path of the last lazy load and its place in `tallies`: loads
-    /// come in runs of one path, so comparing with it spares hashing three
-    /// strings per load.
-    private var lastPath: LazyLoadPath?
-    private var lastPosition: Dictionary<LazyLoadPath, LazyLoadTally>.Index?
+    /// The paths of the last lazy loads and their places in `tallies`:
+    /// loads come in runs of one path, or take turns among a few (a loop
+    /// that reads two relationships of each object), so comparing with
+    /// them spares hashing three strings per load. Valid until a path is
+    /// added, which empties it.
+    private var recentPaths: [(path: LazyLoadPath, position: Dictionary<LazyLoadPath, LazyLoadTally>.Index)] = []
+    /// The entry of `recentPaths` replaced next.
+    private var nextRecentPath = 0
+    private static let recentPathLimit = 4
 
     /// The lazy loads by path, every execution settled.
     public var lazyLoads: [LazyLoadPath: LazyLoads] { tallies.mapValues(\.settled) }
@@ -183,28 +266,40 @@ public struct InsightEvidence: Sendable {
         _ origin: FaultOrigin, destination: String, relationship: String, read: () -> CallSite, nanoseconds: UInt64,
         _ update: (inout LazyLoads) -> Bool?
     ) {
+        let position = position(of: origin, destination: destination, read: read)
+        // In place: reading through `tallies.values[position]` copied the tally.
+        tallies.values[position].add(
+            destination: destination, relationship: relationship, nanoseconds: nanoseconds, execution: origin.execution, update)
+    }
+
+    /// The place in `tallies` of the path of `origin`, added if new.
+    private mutating func position(
+        of origin: FaultOrigin, destination: String, read: () -> CallSite
+    ) -> Dictionary<LazyLoadPath, LazyLoadTally>.Index {
+        for index in recentPaths.indices where Self.isPath(recentPaths[index].path, of: origin) { return recentPaths[index].position }
+        let path = LazyLoadPath(origin)
         let position: Dictionary<LazyLoadPath, LazyLoadTally>.Index
-        if let last = lastPath, let lastPosition, last.fetchSite == origin.fetchSite, last.keyPath == origin.keyPath,
-            last.fetchEntity == origin.fetchEntity
-        {
-            position = lastPosition
+        if let found = tallies.index(forKey: path) {
+            position = found
         } else {
-            let path = LazyLoadPath(origin)
-            if tallies[path] == nil { tallies[path] = LazyLoadTally(destinationEntity: destination, firstRead: read()) }
+            tallies[path] = LazyLoadTally(destinationEntity: destination, firstRead: read())
             position = tallies.index(forKey: path)!
-            // Valid until another path is added, which sets it again.
-            (lastPath, lastPosition) = (path, position)
+            recentPaths.removeAll(keepingCapacity: true)
         }
-        // A log that names no relationship's destination (Core Data's:
-        // `(comments)`) learns it from the destinations' faults.
-        if tallies.values[position].loads.destinationEntity.hasPrefix("("), !destination.hasPrefix("(") {
-            tallies.values[position].loads.destinationEntity = destination
+        if recentPaths.count < Self.recentPathLimit {
+            recentPaths.append((path, position))
+        } else {
+            recentPaths[nextRecentPath] = (path, position)
+            nextRecentPath = (nextRecentPath + 1) % Self.recentPathLimit
         }
-        if !relationship.isEmpty { tallies.values[position].loads.relationship = relationship }
-        tallies.values[position].loads.nanoseconds &+= nanoseconds
-        if let isRelationship = update(&tallies.values[position].loads) {
-            tallies.values[position].count(execution: origin.execution, relationship: isRelationship)
-        }
+        return position
+    }
+
+    /// Whether `path` is the path of `origin` (``LazyLoadPath/init(_:)``),
+    /// the line first.
+    private static func isPath(_ path: LazyLoadPath, of origin: FaultOrigin) -> Bool {
+        path.fetchSite.line == origin.fetchSite.line && path.keyPath == origin.keyPath && path.fetchEntity == origin.fetchEntity
+            && path.fetchSite.file == origin.fetchSite.file
     }
 
     /// Adds a save: only saves of one or two objects are evidence.
@@ -227,6 +322,33 @@ public struct InsightEvidence: Sendable {
         // A text without an interned number is known by its SQL only.
         guard text >= 0, let position = repetitionsByText.index(forKey: InternedNumber(text)) else { return false }
         return repetitionsByText.values[position].countWithoutArguments()
+    }
+
+    /// Counts an execution of a text seen before with these bound values
+    /// in place, as ``add(sql:countingRepetitions:)`` would count its event
+    /// (a statement that does not read is not counted, one with a new list
+    /// of values beyond the bound adds to ``uncountedExecutions``); false
+    /// (and nothing counted) when it needs its event: a text not seen yet,
+    /// or a list of values to keep. It adds nothing to ``statements``: for
+    /// a producer that keeps its own table of shapes.
+    public mutating func countExecution(text: Int, arguments: [String], isTransaction: Bool) -> Bool {
+        guard !arguments.isEmpty else { return countExecution(text: text, isTransaction: isTransaction) }
+        return countExecution(text: text, arguments: ArgumentList(arguments), isTransaction: isTransaction)
+    }
+
+    /// The same, the list of values made already (hashed once by a
+    /// producer that also needs its hash).
+    public mutating func countExecution(text: Int, arguments list: ArgumentList, isTransaction: Bool) -> Bool {
+        guard !list.values.isEmpty else { return countExecution(text: text, isTransaction: isTransaction) }
+        guard !isTransaction else { return true }
+        guard text >= 0, let position = repetitionsByText.index(forKey: InternedNumber(text)) else { return false }
+        switch repetitionsByText.values[position].count(list, limit: Self.distinctArgumentListsPerStatement) {
+        case .counted: return true
+        case .overLimit:
+            uncountedExecutions += 1
+            return true
+        case .new: return false
+        }
     }
 
     /// Whether a statement reads (`SELECT`, or `WITH` for a common table
@@ -255,18 +377,28 @@ public struct InsightEvidence: Sendable {
     /// Adds a statement. `countingRepetitions` false leaves it out of
     /// ``repetitions`` (a log that does not show its bound values).
     public mutating func add(sql e: SQLEvent, countingRepetitions: Bool = true) {
+        add(sql: e, countingRepetitions: countingRepetitions, list: nil)
+    }
+
+    /// Adds a statement whose list of values (not empty) a producer made
+    /// already (the recorder, which counts distinct lists per shape).
+    mutating func add(sql e: SQLEvent, list: ArgumentList) {
+        add(sql: e, countingRepetitions: true, list: list)
+    }
+
+    private mutating func add(sql e: SQLEvent, countingRepetitions: Bool, list: ArgumentList?) {
         if ownStatements != nil { aggregate(e) }
         guard countingRepetitions, e.purpose != SQLEvent.transactionPurpose else { return }
         let text = InternedNumber(e.textID ?? textID(of: e.sql))
         // Found by index and updated through it: one lookup per level, in
         // place (a force-unwrapped nested update copied the inner table).
         guard let position = repetitionsByText.index(forKey: text) else {
-            var entry = TextRepetitions(sql: e.sql, isRead: Self.isRead(e.sql))
-            _ = entry.count(e, limit: Self.distinctArgumentListsPerStatement)
+            var entry = TextRepetitions(sql: e.sql, isRead: Self.isRead(e.sql), textID: e.textID)
+            _ = entry.count(e, list: list, limit: Self.distinctArgumentListsPerStatement)
             repetitionsByText[text] = entry
             return
         }
-        if !repetitionsByText.values[position].count(e, limit: Self.distinctArgumentListsPerStatement) {
+        if !repetitionsByText.values[position].count(e, list: list, limit: Self.distinctArgumentListsPerStatement) {
             uncountedExecutions += 1
         }
     }
@@ -289,28 +421,92 @@ public struct InsightEvidence: Sendable {
     }
 }
 
-/// One statement text's executions per list of bound values. The empty
-/// list (every execution, for a recorder that does not track values) is
-/// kept beside the table: no empty array hashed per execution.
+/// One statement text's executions per list of bound values, and what is
+/// kept of the first execution with each list: its start, duration and
+/// thread, and its call site, purpose, shape and facts, which executions
+/// share from one list to the next (a list names the last of
+/// ``firsts`` when they are the same, no copy made). The empty list
+/// (every execution, for a recorder that does not track values) is kept
+/// beside the table: no empty list hashed per execution.
 struct TextRepetitions: Sendable {
     var sql: String
     /// Found once per text (``InsightEvidence/isRead(_:)``): a write's
     /// executions are not counted.
     var isRead: Bool
-    var withoutArguments: InsightEvidence.Repetition?
-    var lists: [[String]: InsightEvidence.Repetition] = [:]
+    /// The text's number in its first event (``SQLEvent/textID``).
+    var textID: Int?
+    var withoutArguments: ListTally?
+    var lists: [ArgumentList: ListTally] = [:]
+    var firsts: [FirstContext] = []
 
-    init(sql: String, isRead: Bool) {
+    /// What the first executions of lists of values share.
+    struct FirstContext: Sendable {
+        var shape: String
+        var shapeID: Int
+        var purpose: String
+        var callSite: CallSite
+        var facts: StatementFacts?
+
+        init(_ e: SQLEvent) {
+            (shape, shapeID, purpose, callSite, facts) = (e.shape, e.shapeID, e.purpose, e.callSite, e.facts)
+        }
+
+        /// Whether the event's are these. Field by field, through
+        /// optional chaining: `Optional`'s `==` (or unwrapping) copied the
+        /// facts on each side.
+        func matches(_ e: SQLEvent) -> Bool {
+            shapeID == e.shapeID && callSite.line == e.callSite.line && shape == e.shape && purpose == e.purpose
+                && callSite.file == e.callSite.file && facts?.hasLimit == e.facts?.hasLimit
+                && facts?.hasDisjunction == e.facts?.hasDisjunction && facts?.hasOtherConditions == e.facts?.hasOtherConditions
+                && facts?.entity == e.facts?.entity && facts?.filters == e.facts?.filters && facts?.sortKeys == e.facts?.sortKeys
+        }
+    }
+
+    /// The executions with one list of values, and its first one's figures.
+    struct ListTally: Sendable {
+        var count: Int
+        var start: UInt64
+        var durationNanoseconds: UInt64
+        var thread: Int32
+        /// Its place in ``TextRepetitions/firsts``.
+        var first: Int32
+    }
+
+    /// What counting an execution came to.
+    enum Outcome {
+        /// Counted (or not a read, so not to be counted).
+        case counted
+        /// A new list of values, and the text has as many as it keeps.
+        case overLimit
+        /// A new list of values, to be added with its event.
+        case new
+    }
+
+    init(sql: String, isRead: Bool, textID: Int?) {
         self.sql = sql
         self.isRead = isRead
+        self.textID = textID
     }
 
     var listCount: Int { lists.count + (withoutArguments == nil ? 0 : 1) }
 
+    /// The lists and their repetitions, each first execution made whole.
     var allLists: [[String]: InsightEvidence.Repetition] {
-        var all = lists
-        if let withoutArguments { all[[]] = withoutArguments }
+        var all: [[String]: InsightEvidence.Repetition] = [:]
+        all.reserveCapacity(listCount)
+        for (list, tally) in lists { all[list.values] = repetition(tally, arguments: list.values) }
+        if let withoutArguments { all[[]] = repetition(withoutArguments, arguments: []) }
         return all
+    }
+
+    private func repetition(_ tally: ListTally, arguments: [String]) -> InsightEvidence.Repetition {
+        let first = firsts[Int(tally.first)]
+        return InsightEvidence.Repetition(
+            count: tally.count,
+            firstExecution: InsightEvidence.FirstExecution(
+                sql: sql, arguments: arguments, shape: first.shape, purpose: first.purpose, callSite: first.callSite, facts: first.facts,
+                start: tally.start, durationNanoseconds: tally.durationNanoseconds, shapeID: first.shapeID, textID: textID,
+                thread: tally.thread))
     }
 
     /// Counts an execution without values in place, when one was seen
@@ -322,24 +518,42 @@ struct TextRepetitions: Sendable {
         return true
     }
 
-    /// Counts an execution in place; false when it has a new list of
-    /// values and the text already has `limit` lists.
-    mutating func count(_ e: SQLEvent, limit: Int) -> Bool {
+    /// Counts an execution with these (non-empty) values in place, when
+    /// they were seen before (or the text does not read).
+    mutating func count(_ list: ArgumentList, limit: Int) -> Outcome {
+        guard isRead else { return .counted }
+        if let inner = lists.index(forKey: list) {
+            lists.values[inner].count += 1
+            return .counted
+        }
+        return listCount < limit ? .new : .overLimit
+    }
+
+    /// Counts an execution in place (its list of values made already,
+    /// or not); false when it has a new list of values and the text
+    /// already has `limit` lists.
+    mutating func count(_ e: SQLEvent, list: ArgumentList? = nil, limit: Int) -> Bool {
         if e.arguments.isEmpty {
             if countWithoutArguments() { return true }
-        } else {
-            guard isRead else { return true }
-            if let inner = lists.index(forKey: e.arguments) {
-                lists.values[inner].count += 1
-                return true
-            }
+            guard listCount < limit else { return false }
+            withoutArguments = tally(e)
+            return true
         }
-        guard listCount < limit else { return false }
-        if e.arguments.isEmpty {
-            withoutArguments = InsightEvidence.Repetition(count: 1, first: e)
-        } else {
-            lists[e.arguments] = InsightEvidence.Repetition(count: 1, first: e)
+        let list = list ?? ArgumentList(e.arguments)
+        switch count(list, limit: limit) {
+        case .counted: return true
+        case .overLimit: return false
+        case .new:
+            lists[list] = tally(e)
+            return true
         }
-        return true
+    }
+
+    /// The tally of a new list's first execution, `e`.
+    private mutating func tally(_ e: SQLEvent) -> ListTally {
+        // By index: `firsts.last` copied the context.
+        if firsts.isEmpty || !firsts[firsts.count - 1].matches(e) { firsts.append(FirstContext(e)) }
+        return ListTally(
+            count: 1, start: e.start, durationNanoseconds: e.durationNanoseconds, thread: e.thread, first: Int32(firsts.count - 1))
     }
 }

@@ -93,8 +93,8 @@ public struct LazyLoads: Sendable, Equatable, Codable {
 struct LazyLoadTally: Sendable {
     var loads: LazyLoads
     /// Loads per execution not yet settled into the histograms.
-    private var openObjects: [UInt64: Int] = [:]
-    private var openRelationships: [UInt64: Int] = [:]
+    private var openObjects = OpenExecutions()
+    private var openRelationships = OpenExecutions()
     /// At most this many executions are kept open per kind; the oldest half
     /// is settled when there are more (a long run of one-object fetches).
     static let openLimit = 4_096
@@ -103,33 +103,95 @@ struct LazyLoadTally: Sendable {
         loads = LazyLoads(destinationEntity: destinationEntity, firstRead: firstRead)
     }
 
+    /// Adds a lazy load of `execution`; `update` counts it and says
+    /// whether it counts toward the N+1 pattern as a relationship fault
+    /// (true) or an object fault (false), or not at all (nil).
+    mutating func add(
+        destination: String, relationship: String, nanoseconds: UInt64, execution: UInt64, _ update: (inout LazyLoads) -> Bool?
+    ) {
+        // A log that names no relationship's destination (Core Data's:
+        // `(comments)`) learns it from the destinations' faults. The first
+        // byte first: `hasPrefix` compares characters.
+        if loads.destinationEntity.utf8.first == UInt8(ascii: "("), loads.destinationEntity.hasPrefix("("), !destination.hasPrefix("(") {
+            loads.destinationEntity = destination
+        }
+        if !relationship.isEmpty { loads.relationship = relationship }
+        loads.nanoseconds &+= nanoseconds
+        if let isRelationship = update(&loads) { count(execution: execution, relationship: isRelationship) }
+    }
+
     /// Counts one load of `execution` toward the N+1 pattern.
     mutating func count(execution: UInt64, relationship: Bool) {
         if relationship {
-            openRelationships[execution, default: 0] += 1
-            if openRelationships.count > Self.openLimit {
-                Self.settle(&openRelationships, into: &loads.relationshipFaultsPerExecution, keepingNewest: Self.openLimit / 2)
+            openRelationships.count(execution)
+            if openRelationships.loads.count > Self.openLimit {
+                openRelationships.settle(into: &loads.relationshipFaultsPerExecution, keepingNewest: Self.openLimit / 2)
             }
         } else {
-            openObjects[execution, default: 0] += 1
-            if openObjects.count > Self.openLimit {
-                Self.settle(&openObjects, into: &loads.objectFaultsPerExecution, keepingNewest: Self.openLimit / 2)
+            openObjects.count(execution)
+            if openObjects.loads.count > Self.openLimit {
+                openObjects.settle(into: &loads.objectFaultsPerExecution, keepingNewest: Self.openLimit / 2)
             }
-        }
-    }
-
-    /// Settles the open executions, keeping the `kept` with the highest numbers open.
-    private static func settle(_ open: inout [UInt64: Int], into histogram: inout [Int: Int], keepingNewest kept: Int) {
-        for execution in open.keys.sorted().dropLast(kept) {
-            histogram[open.removeValue(forKey: execution)!, default: 0] += 1
         }
     }
 
     /// The loads with every execution settled.
     var settled: LazyLoads {
         var result = loads
-        for count in openObjects.values { result.objectFaultsPerExecution[count, default: 0] += 1 }
-        for count in openRelationships.values { result.relationshipFaultsPerExecution[count, default: 0] += 1 }
+        for count in openObjects.loads.values { result.objectFaultsPerExecution[count, default: 0] += 1 }
+        for count in openRelationships.loads.values { result.relationshipFaultsPerExecution[count, default: 0] += 1 }
         return result
+    }
+}
+
+/// The loads of the executions not yet settled, by execution number
+/// (hashed by ``KeyHash``: one lookup per lazy load), and those numbers in
+/// the order they came: executions are numbered as they run, so they
+/// mostly come in increasing order, and then the oldest are the first
+/// ones, found without sorting.
+struct OpenExecutions: Sendable {
+    var loads: [Execution: Int] = [:]
+    /// The open executions in the order they came (each once).
+    private var order: [UInt64] = []
+    /// Whether `order` is increasing.
+    private var increasing = true
+
+    struct Execution: Hashable, Sendable {
+        let number: UInt64
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(number)
+        }
+
+        func _rawHashValue(seed: Int) -> Int {
+            KeyHash.mix(number, seed: seed)
+        }
+    }
+
+    /// Counts one load of `execution`.
+    mutating func count(_ execution: UInt64) {
+        let key = Execution(number: execution)
+        if let index = loads.index(forKey: key) {
+            loads.values[index] += 1
+            return
+        }
+        loads[key] = 1
+        if let last = order.last, execution < last { increasing = false }
+        order.append(execution)
+    }
+
+    /// Settles the open executions into `histogram`, keeping the `kept`
+    /// with the highest numbers open.
+    mutating func settle(into histogram: inout [Int: Int], keepingNewest kept: Int) {
+        if !increasing {
+            order.sort()
+            increasing = true
+        }
+        let settled = order.count - kept
+        guard settled > 0 else { return }
+        for execution in order[..<settled] {
+            histogram[loads.removeValue(forKey: Execution(number: execution))!, default: 0] += 1
+        }
+        order.removeFirst(settled)
     }
 }

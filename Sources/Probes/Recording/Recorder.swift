@@ -28,7 +28,8 @@ public final class Recorder: EventSink, @unchecked Sendable {
         var aggregates: [InternedNumber: StatementAggregate] = [:]
         /// Its statements are the aggregates, set when a snapshot is taken.
         var evidence = InsightEvidence(aggregatingStatements: false)
-        var arguments: [InternedNumber: Set<[String]>] = [:]
+        /// Distinct lists of values per shape, up to ``StatementAggregate/distinctLimit``.
+        var arguments: [InternedNumber: Set<ArgumentList>] = [:]
         var buffer: [Event] = []
         var next = 0
         var dropped = 0
@@ -171,23 +172,35 @@ public final class Recorder: EventSink, @unchecked Sendable {
     }
 
     public func receive(sql e: SQLEvent) {
+        // The list of values hashed once, outside the lock, for both the
+        // evidence and the shape's distinct lists.
+        let list = e.arguments.isEmpty ? nil : ArgumentList(e.arguments)
         lock.withLock {
             state.counters.count(sql: e)
-            state.evidence.add(sql: e)
+            if let list { state.evidence.add(sql: e, list: list) } else { state.evidence.add(sql: e) }
             state.sqlNanoseconds &+= e.durationNanoseconds
             let shape = InternedNumber(e.shapeID)
-            if let position = state.aggregates.index(forKey: shape) {
+            let position: Dictionary<InternedNumber, StatementAggregate>.Index
+            if let found = state.aggregates.index(forKey: shape) {
+                position = found
                 state.aggregates.values[position].add(e)
             } else {
                 var aggregate = StatementAggregate(shape: e.shape, purpose: e.purpose, firstCallSite: e.callSite, facts: e.facts)
                 aggregate.add(e)
                 state.aggregates[shape] = aggregate
+                position = state.aggregates.index(forKey: shape)!
             }
-            if !details.isEmpty, !e.arguments.isEmpty {
-                let count = state.arguments[shape]?.count ?? 0
-                if count < StatementAggregate.distinctLimit {
-                    state.arguments[shape, default: []].insert(e.arguments)
-                    state.aggregates[shape]!.distinctArgumentLists = state.arguments[shape]!.count
+            if !details.isEmpty, let list {
+                // One lookup of the set, updated in place (reading the
+                // aggregate's count through `values` copied the aggregate).
+                if let lists = state.arguments.index(forKey: shape) {
+                    if state.arguments.values[lists].count < StatementAggregate.distinctLimit {
+                        state.arguments.values[lists].insert(list)
+                        state.aggregates.values[position].distinctArgumentLists = state.arguments.values[lists].count
+                    }
+                } else {
+                    state.arguments[shape] = [list]
+                    state.aggregates.values[position].distinctArgumentLists = 1
                 }
             }
             if bufferCapacity > 0 { keep(.sql(e)) }

@@ -43,7 +43,9 @@ extension SQLLogAnalyzer {
         /// The text as kept, for a statement without a known text.
         var sql: String?
         var facts: StatementFacts?
-        var binds: [String]
+        /// Its bound values, hashed once (nil: none).
+        var values: ArgumentList?
+        var binds: [String] { values?.values ?? [] }
         var nanoseconds: UInt64
         var rows: Int
         var scanned: Int
@@ -61,7 +63,8 @@ extension SQLLogAnalyzer {
     /// whether it is a lookup by key, as a Core Data fetch's needs them.
     @discardableResult
     mutating func noteStatement(
-        _ statement: PendingStatement, shape: String, seconds: Double?, rows: Int?, figures: StatementFigures?, shapeIndex: Int?
+        _ statement: PendingStatement, values: ArgumentList?, shape: String, seconds: Double?, rows: Int?, figures: StatementFigures?,
+        shapeIndex: Int?
     ) -> (entity: String, isKeyLookup: Bool) {
         if figures?.purpose != nil { sawStatementFigures = true }
         // Facts from the whole text (derived once per text where the values
@@ -92,7 +95,7 @@ extension SQLLogAnalyzer {
             sql = keep(statement.sql)
         }
         recentStatements.append(RecentStatement(
-            known: statement.known, shapeIndex: shapeIndex, sql: sql, facts: facts, binds: statement.binds,
+            known: statement.known, shapeIndex: shapeIndex, sql: sql, facts: facts, values: values,
             nanoseconds: seconds.map { UInt64(max(0, min($0, 1e9)) * 1e9) } ?? 0, rows: rows ?? 0, scanned: figures?.scanned ?? 0,
             sorts: figures?.sorts ?? 0, purpose: purpose, plan: statement.plan.isEmpty ? nil : statement.plan, line: statement.line))
         if recentStatements.count - recentHead > Self.maximumRecentStatements { flushRecentStatements(upTo: 1) }
@@ -160,18 +163,20 @@ extension SQLLogAnalyzer {
         let isTransaction = recent.purpose == SQLEvent.transactionPurpose
         // A statement whose values the log does not show (level 1) is
         // not known to repeat with the same ones.
-        let valuesShown = !recent.binds.isEmpty || !(known?.hasParameterMark ?? sql.contains("?"))
+        let valuesShown = recent.values != nil || !(known?.hasParameterMark ?? sql.contains("?"))
         let slot = aggregateSlots[shapeIndex]
-        if slot >= 0, recent.binds.isEmpty, let known {
+        if slot >= 0, let known {
             statementAggregates[slot].add(StatementParts(
                 shapeID: 0, textID: -1, durationNanoseconds: recent.nanoseconds, rowsReturned: recent.rows, rowsChanged: 0,
                 fullScanSteps: recent.scanned, sorts: recent.sorts, autoIndexes: 0, vmSteps: 0, isTransaction: isTransaction,
-                hasDetails: recent.plan != nil))
+                hasDetails: recent.plan != nil || recent.values != nil))
             if statementAggregates[slot].queryPlan == nil, let plan = recent.plan { statementAggregates[slot].queryPlan = plan }
             if statementAggregates[slot].facts == nil, let facts = recent.facts { statementAggregates[slot].facts = facts }
             guard valuesShown, checksRepetitions(purpose: recent.purpose, sql: sql, known: known) else { return }
             let textID = evidenceTextID(sql, known: known)
-            guard !evidence.countExecution(text: textID, isTransaction: isTransaction) else { return }
+            let counted = recent.values.map { evidence.countExecution(text: textID, arguments: $0, isTransaction: isTransaction) }
+                ?? evidence.countExecution(text: textID, isTransaction: isTransaction)
+            guard !counted else { return }
             return evidence.add(sql: event(recent, sql: sql, site: site, textID: textID), countingRepetitions: true)
         }
         let counting = valuesShown && checksRepetitions(purpose: recent.purpose, sql: sql, known: known)

@@ -36,7 +36,22 @@ public struct SQLLogAnalyzer {
 
     struct Shape {
         var summary: SQLLogAnalysis.ShapeSummary
-        var valueHashes = Set<Int>()
+        var valueHashes = Set<ValueHash>()
+    }
+
+    /// A hash of a statement's values (its bound ones, or its text's
+    /// literals) as a set member: already a hash, so mixed with the set's
+    /// seed (``KeyHash``) and not hashed again by SipHash.
+    struct ValueHash: Hashable {
+        let value: Int
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(value)
+        }
+
+        func _rawHashValue(seed: Int) -> Int {
+            KeyHash.mix(UInt64(bitPattern: Int64(value)), seed: seed)
+        }
     }
 
     var analysis = SQLLogAnalysis()
@@ -811,7 +826,9 @@ public struct SQLLogAnalyzer {
             index = listShape(key, line: statement.line)
         }
         // The insight rules see the listed shapes only: their memory is bounded too.
-        let read = noteStatement(statement, shape: key, seconds: seconds, rows: rows, figures: figures, shapeIndex: index)
+        // The bound values, hashed once: for the values table below and the evidence's repetitions.
+        let values = statement.binds.isEmpty ? nil : ArgumentList(statement.binds)
+        let read = noteStatement(statement, values: values, shape: key, seconds: seconds, rows: rows, figures: figures, shapeIndex: index)
         statementSerial += 1
         let isSelect = statement.known?.isSelect ?? (statement.control == nil && Self.isSelect(statement.shape))
         lastFinished = FinishedStatement(
@@ -820,14 +837,17 @@ public struct SQLLogAnalyzer {
         if !isSelect, !openFetches.isEmpty { openFetches.removeAll() }
         if let index {
             // The values: the bound ones, or the statement's literals.
-            let hash: Int
+            let hash: ValueHash
             if statement.binds.isEmpty, let known = statement.known {
-                hash = known.hashWithoutBinds
+                hash = ValueHash(value: known.hashWithoutBinds)
+            } else if let values {
+                // Hashed as the evidence hashes lists of values (no SipHash).
+                hash = ValueHash(value: Int(truncatingIfNeeded: values.hash))
             } else {
                 var hasher = Hasher()
                 hasher.combine(statement.binds)
-                if statement.binds.isEmpty { hasher.combine(statement.sql) }
-                hash = hasher.finalize()
+                hasher.combine(statement.sql)
+                hash = ValueHash(value: hasher.finalize())
             }
             shapeTable[index].summary.count += 1
             shapeTable[index].summary.totalSeconds = add(shapeTable[index].summary.totalSeconds, seconds ?? 0)

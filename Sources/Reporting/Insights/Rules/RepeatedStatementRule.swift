@@ -21,7 +21,7 @@ struct RepeatedStatementRule: InsightRule {
             guard let (arguments, most) = repeated.max(by: {
                 $0.value.count != $1.value.count ? $0.value.count < $1.value.count : $1.key.lexicographicallyPrecedes($0.key)
             }) else { return nil }
-            let first = most.first
+            let first = most.firstExecution
             let executions = repeated.values.reduce(0) { $0.addingReportingOverflow($1.count).overflow ? .max : $0 + $1.count }
             let bound = arguments.isEmpty ? "" : " with (\(arguments.joined(separator: ", ")))"
             var message = "the same statement ran \(most.count) times\(bound)"
