@@ -8,20 +8,42 @@ import Testing
 /// lines' broken pipe is dropped, not the end of the process.
 @Suite struct ProgressReaderGoneTests {
     /// Runs `executable` with standard error into a pipe nobody reads (its
-    /// read end closed before the start), standard output to /dev/null.
+    /// read end closed before the start), standard output to /dev/null,
+    /// and SIGPIPE as a program gets it by default: neither ignored (other
+    /// tests in this process ignore it, and a child inherits that) nor
+    /// blocked.
     private func runWithStandardErrorUnread(_ executable: String, _ arguments: [String]) throws -> (status: Int32, signaled: Bool) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        let pipe = Pipe()
-        process.standardError = pipe
-        try pipe.fileHandleForReading.close()
-        try process.run()
-        try pipe.fileHandleForWriting.close()
-        process.waitUntilExit()
-        return (process.terminationStatus, process.terminationReason == .uncaughtSignal)
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        close(ends[0])
+        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+        defer { close(ends[1]) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var child: pid_t = 0
+        let spawned = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+        try #require(spawned == 0, "cannot start \(executable): \(String(cString: strerror(spawned)))")
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        let signal = status & 0x7f
+        return signal != 0 ? (signal, true) : ((status >> 8) & 0xff, false)
     }
 
     @Test func aRunWhoseProgressNobodyReadsWritesItsReport() throws {
