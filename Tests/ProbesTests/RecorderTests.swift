@@ -442,3 +442,30 @@ struct LegacyCacheMissSender: CacheMissSender {
         }
     }
 }
+
+/// A fault the row cache served, taken whole (a recorder that keeps
+/// events): its call site, and where its object came from, as a fault
+/// from the database has them.
+@Suite struct RowCacheFaultEventTests {
+    @Test func aRowCacheFaultsEventSaysWhereItsObjectCameFrom() throws {
+        let path = try Workload.populate(people: 3, selfies: 1, networks: 1)
+        let recorder = Recorder(bufferCapacity: 100)
+        var configuration = StoreConfiguration()
+        configuration.sinks = [recorder]
+        let store = try Store(model: Workload.model, location: .file(path), configuration: configuration)
+        let context = ObjectContext(store: store, name: "main")
+        try context.perform {
+            let people = try context.fetch(FetchRequest<ManagedObject>(entityName: "Person"))
+            for person in people { context.refresh(person, mergeChanges: false) }
+            for person in people { _ = try person.value(forKey: "name") }
+        }
+        let faults = recorder.snapshot().events.compactMap { event -> FaultEvent? in
+            guard case .fault(let fault) = event else { return nil }
+            return fault
+        }
+        #expect(faults.count == 3)
+        #expect(faults.allSatisfy { $0.source == .rowCache && $0.missReason == nil })
+        #expect(faults.allSatisfy { $0.origin?.fetchEntity == "Person" && $0.origin?.keyPath == "" })
+        #expect(faults.allSatisfy { $0.callSite.file.hasSuffix("RecorderTests.swift") })
+    }
+}

@@ -90,7 +90,8 @@ extension ObjectContext {
         return FaultEvent(
             start: start, durationNanoseconds: durationNanoseconds, thread: ProbeClock.threadID(), context: name,
             entity: id.entityName, primaryKey: id.primaryKey, source: .rowCache, callSite: readSite,
-            values: instrumentation.details.contains(.objectValues) ? describeValues(object) : nil, missReason: nil, origin: nil)
+            values: instrumentation.details.contains(.objectValues) ? describeValues(object) : nil, missReason: nil,
+            origin: originPaths.faultOrigin(object.origin))
     }
 
     /// `{name = "Ada"; age = nil}`, for detailed logs.

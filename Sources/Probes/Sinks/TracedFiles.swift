@@ -30,5 +30,4 @@ struct TracedFiles {
         lastNumber = number
         return (number, found == nil)
     }
-
 }
