@@ -146,7 +146,7 @@ let package = Package(
         // in an application, and tests that use the engine through them.
         .target(name: "GeneratedModels", dependencies: ["ObjectGraph"], path: "Tests/GeneratedModels"),
         .testTarget(name: "GeneratedModelTests", dependencies: ["GeneratedModels", "ObjectGraph", "Faultline", "Probes"]),
-        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Probes"], exclude: ["Fixtures"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Probes", "Scenarios"], exclude: ["Fixtures"]),
         // What the tests share: finding and running the built products.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "BuiltInScenarios", "Reporting", "ObjectGraph", "Probes", "Faultline", "TestSupport"]),

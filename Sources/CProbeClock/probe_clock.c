@@ -24,6 +24,10 @@ static uint64_t first_tick, first_ns;
 /// since the first reading, at most a second later.
 static const uint64_t first_interval_ns = 1000000;
 static const uint64_t longest_interval_ns = 1000000000;
+/// The parameters published in turn (measure_scale), under `deciding`.
+enum { slot_count = 64 };
+static faultline_clock_params slots[slot_count];
+static unsigned published;
 
 uint64_t faultline_clock_kernel(void) {
     struct timespec now;
@@ -78,7 +82,7 @@ static uint64_t fixed_point_ratio(uint64_t nanoseconds, uint64_t ticks) {
 /// parameters that continue from the current ones (no step) and meet the
 /// kernel's clock at the next measurement. Under `deciding`.
 static void measure_scale(void) {
-    uint64_t tick, ns;
+    uint64_t tick = 0, ns = 0;
     paired_reading(&tick, &ns);
     if (tick <= first_tick || ns <= first_ns) return;
     uint64_t elapsed_ns = ns - first_ns;
@@ -95,10 +99,12 @@ static void measure_scale(void) {
     // Steered: from `from` now to the kernel's time one interval on.
     uint64_t target = ns + interval_ns;
     uint64_t steered = target > from ? fixed_point_ratio(target - from, interval_ticks) : scale;
-    faultline_clock_params *next = malloc(sizeof *next);
-    if (!next) return;
-    // The old parameters are never freed: a reader may still hold them
-    // (a few dozen small blocks over a long program's life).
+    // Parameters are published, never changed in place: a reader may hold
+    // the pointer it loaded. The slots are used in turn, at most one a
+    // second, so a slot is written again a minute after it was published,
+    // long after any reader let go of it (a reading holds it for
+    // nanoseconds).
+    faultline_clock_params *next = &slots[published++ % slot_count];
     *next = (faultline_clock_params){ .tick0 = tick, .ns0 = from, .scale = steered, .recalibrate_at = tick + interval_ticks };
     __atomic_store_n(&faultline_clock_current, next, __ATOMIC_RELEASE);
     __atomic_store_n(&state, counter, __ATOMIC_RELEASE);

@@ -24,4 +24,14 @@ public enum PipeSignal {
         pthread_sigmask(SIG_SETMASK, &previous, nil)
         return result
     }
+
+    /// Writes `text` on standard error whole, dropping its errors (a closed
+    /// descriptor, a full disk, a reader gone: there is nowhere left to say
+    /// them) and a broken pipe's SIGPIPE.
+    public static func writeToStandardError(_ text: String) {
+        var text = text
+        _ = text.withUTF8 { bytes in
+            heldBack({ TextOutput.writeAll(STDERR_FILENO, bytes) }, brokePipe: { $0.1 == EPIPE })
+        }
+    }
 }

@@ -1,22 +1,11 @@
 import Probes
 import Testing
+import Scenarios
 
 /// `ArgumentList`, the repetition table's key: equal exactly when the
 /// `[String]`s are (Swift's string equality, canonical equivalence
 /// included), and equal lists hash alike.
 @Suite struct ArgumentListTests {
-    /// splitmix64, seeded: the same lists on every run.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Pieces of values: digits, SQL literals, the three ASCII characters
     /// a non-ASCII one equals (K, ;, `) and those (Kelvin sign, Greek
     /// question mark, Greek varia), é composed and decomposed, texts
@@ -26,16 +15,16 @@ import Testing
         "e\u{301}", "'a longer text value'", "12345678", "", ", ",
     ]
 
-    static func value(_ generator: inout Generator) -> String {
+    static func value(_ generator: inout SeededGenerator) -> String {
         (0..<Int.random(in: 0...3, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
     }
 
-    static func list(_ generator: inout Generator) -> [String] {
+    static func list(_ generator: inout SeededGenerator) -> [String] {
         (0..<Int.random(in: 1...3, using: &generator)).map { _ in value(&generator) }
     }
 
     @Test func equalExactlyWhenTheListsAreAndEqualListsHashAlike() {
-        var generator = Generator(state: 20_261_125)
+        var generator = SeededGenerator(seed: 20_261_125)
         let lists = (0..<600).map { _ in Self.list(&generator) }
         for a in lists {
             for b in lists.prefix(200) {
@@ -48,7 +37,7 @@ import Testing
 
     /// Counted in a dictionary, they give what `[String]` keys give.
     @Test func aDictionaryCountsAsOneOfArrays() {
-        var generator = Generator(state: 7)
+        var generator = SeededGenerator(seed: 7)
         var arrays: [[String]: Int] = [:]
         var keys: [ArgumentList: Int] = [:]
         for _ in 0..<5_000 {

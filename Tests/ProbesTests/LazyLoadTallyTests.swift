@@ -1,4 +1,5 @@
 @testable import Probes
+import Scenarios
 import Testing
 
 /// A lazy-load path's tally keeps its open executions in the order they
@@ -6,7 +7,6 @@ import Testing
 /// increasing order: on seeded random runs it settles what sorting the
 /// open executions' numbers settled.
 @Suite struct LazyLoadTallyTests {
-    typealias Generator = ArgumentListTests.Generator
 
     /// The tally as it was: open executions in dictionaries, the numbers
     /// sorted at each settling.
@@ -45,7 +45,7 @@ import Testing
     /// executions to settle several times.
     @Test(arguments: [(1, 0), (2, 5), (3, 200), (4, 1000)] as [(UInt64, Int)])
     func settlesWhatSortingSettled(seed: UInt64, disorder: Int) {
-        var generator = Generator(state: seed)
+        var generator = SeededGenerator(seed: seed)
         var tally = LazyLoadTally(destinationEntity: "Post", firstRead: CallSite(file: "App/List.swift", line: 3))
         var reference = Reference()
         var execution: UInt64 = 0

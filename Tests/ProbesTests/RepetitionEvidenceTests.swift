@@ -1,4 +1,5 @@
 import Probes
+import Scenarios
 import Testing
 
 /// The repetition table keeps a count and the first execution's call site,
@@ -7,7 +8,6 @@ import Testing
 /// the first event gave, through `add(sql:)` and through the in-place
 /// `countExecution` a log reader uses.
 @Suite struct RepetitionEvidenceTests {
-    typealias Generator = ArgumentListTests.Generator
 
     /// The table as it was: every list's count and first event, per text,
     /// at most `limit` lists per text.
@@ -39,7 +39,7 @@ import Testing
 
     /// A random statement: few lists of values (so that they repeat), the
     /// context of its first execution drawn from small pools.
-    static func event(_ generator: inout Generator, text: Int, key: Int? = nil) -> SQLEvent {
+    static func event(_ generator: inout SeededGenerator, text: Int, key: Int? = nil) -> SQLEvent {
         let sql = texts[text]
         let parameters = sql.filter { $0 == "?" }.count
         let arguments = key.map { ["\($0)"] } ?? (0..<parameters).map { _ in ["1", "2", "'K'", "'\u{212A}'", "NULL"].randomElement(using: &generator)! }
@@ -54,7 +54,7 @@ import Testing
 
     /// Random statements, and one text with more lists than are kept.
     static func events(seed: UInt64) -> [SQLEvent] {
-        var generator = Generator(state: seed)
+        var generator = SeededGenerator(seed: seed)
         var events = (0..<3_000).map { _ in event(&generator, text: Int.random(in: 0..<texts.count, using: &generator)) }
         let keys = (0..<(InsightEvidence.distinctArgumentListsPerStatement + 300)).map { $0 % 4_500 }
         events += keys.map { event(&generator, text: 0, key: $0) }
@@ -98,7 +98,7 @@ import Testing
     /// A text not seen yet, or a new list of values, needs the event; a
     /// known list, a write or a transaction does not.
     @Test func countingInPlaceAsksForTheEventOnlyWhenItMust() {
-        var generator = Generator(state: 9)
+        var generator = SeededGenerator(seed: 9)
         var evidence = InsightEvidence(aggregatingStatements: false)
         let select = Self.event(&generator, text: 0, key: 5)
         let unseen = evidence.countExecution(text: 0, arguments: ["5"], isTransaction: false)
@@ -119,7 +119,7 @@ import Testing
     /// The deprecated `first` is the event made of what is kept: the
     /// figures not kept are 0, the plan nil; setting it sets what is kept.
     @Test func theDeprecatedFirstEventIsMadeOfWhatIsKept() throws {
-        var generator = Generator(state: 11)
+        var generator = SeededGenerator(seed: 11)
         var e = Self.event(&generator, text: 1)
         e.queryPlan = ["SEARCH T USING INDEX a (a=?)"]
         var evidence = InsightEvidence(aggregatingStatements: false)

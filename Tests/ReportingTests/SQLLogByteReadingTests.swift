@@ -2,6 +2,7 @@ import Foundation
 import Probes
 import Testing
 @testable import Reporting
+import Scenarios
 
 /// `perf-run log` reads the common lines of an ASCII log over their bytes
 /// (SQLLogAnalyzer+Bytes.swift) and other text by characters. Each byte
@@ -10,20 +11,8 @@ import Testing
 /// generator, so a failure repeats), and on what the analyzer keeps from
 /// one statement text to the next.
 @Suite struct SQLLogByteReadingTests {
-    /// SplitMix64: a fixed sequence per seed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// A line of `count` pieces drawn from `pieces`.
-    static func line(_ pieces: [String], count: Int, _ generator: inout Generator) -> String {
+    static func line(_ pieces: [String], count: Int, _ generator: inout SeededGenerator) -> String {
         (0..<count).map { _ in pieces.randomElement(using: &generator)! }.joined()
     }
 
@@ -38,7 +27,7 @@ import Testing
             "EXECUTE LIST SUBQUERY", "EXECUTE SCALAR SUBQUERY", "EXECUTE CORRELATED ", "CORRELATED ", "LIST SUBQUERY", "SCALAR SUBQUERY",
             "TABLE ", "ZITEM", "AS t0", "USING INDEX i", "(a=?)", "S", "C", "E", "L", "U", "SC", "x", "\r", "[full scan]", "`--", "|--",
         ]
-        var generator = Generator(state: 1)
+        var generator = SeededGenerator(seed: 1)
         var rows = 0
         for _ in 0..<20_000 {
             let line = Self.line(pieces, count: Int.random(in: 0...9, using: &generator), &generator)
@@ -55,7 +44,7 @@ import Testing
     /// Which lines are read over bytes: ASCII without an escape (a colour
     /// code's start), eight bytes at a time, whatever the length.
     @Test func aLineIsReadOverBytesWhenItIsPlainASCII() {
-        var generator = Generator(state: 5)
+        var generator = SeededGenerator(seed: 5)
         for _ in 0..<20_000 {
             let length = Int.random(in: 0...40, using: &generator)
             var bytes = (0..<length).map { _ in UInt8.random(in: 0x20...0x7E, using: &generator) }
@@ -73,7 +62,7 @@ import Testing
             "sql execution time: ", "0", "1", "5", ".", "e", "E", "-", "+", "s", "#", ",", " ", "inf", "nan", "\r", ":", "rows: ", " in ", " in 0",
             " in 1", "/p", "/p/p", " at ", " at at ", "12", "123456789012345678", "0.000012", "1e-05",
         ]
-        var generator = Generator(state: 2)
+        var generator = SeededGenerator(seed: 2)
         for _ in 0..<20_000 {
             let text = Self.line(pieces, count: Int.random(in: 0...8, using: &generator), &generator)
             Self.bytes(text) { bytes in
@@ -101,7 +90,7 @@ import Testing
             " (absent; from fetch 12 of Post at App/List.swift:70 through author.company; read at Blog.swift:73)",
             " (stale; from fetch 3 of Post at App/List.swift:70; read at Blog.swift:73)", "from fetch 7 of Post at Blog.swift:1",
         ]
-        var generator = Generator(state: 3)
+        var generator = SeededGenerator(seed: 3)
         var origins = 0
         for _ in 0..<20_000 {
             let text = "fault fulfilled from database for Post/p1 in 0.000010s" + Self.line(pieces, count: Int.random(in: 0...14, using: &generator), &generator)
@@ -123,7 +112,7 @@ import Testing
             "fetch using NSSQLiteStatement <0x1>", " on entity '", "Person", "'", " with sql text '", "SELECT 0, t0.Z_PK FROM ZPERSON t0",
             " returned ", "3", " rows", " with values: ", "(", " returned 7 ", " ", "\t",
         ]
-        var generator = Generator(state: 4)
+        var generator = SeededGenerator(seed: 4)
         var read = 0
         for _ in 0..<20_000 {
             let text = "fetch using " + Self.line(pieces, count: Int.random(in: 0...12, using: &generator), &generator)

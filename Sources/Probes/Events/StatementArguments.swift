@@ -31,7 +31,7 @@ public enum StatementArguments: Sendable {
     func withCString<R>(_ body: (UnsafePointer<CChar>) -> R) -> R {
         switch self {
         case .none:
-            return body(Self.empty)
+            return body(Self.emptyCString)
         case .integer(let value):
             // 20 digits and a sign at most, and the NUL.
             return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 24) { buffer in
@@ -64,7 +64,10 @@ public enum StatementArguments: Sendable {
         return UnsafePointer(buffer + position)
     }
 
-    nonisolated(unsafe) private static let empty: UnsafePointer<CChar> = {
+    /// `""` as a C string, for the tracepoints' empty fields. (Not a
+    /// `StaticString`: an empty literal need not be stored as a pointer to
+    /// its bytes.)
+    nonisolated(unsafe) static let emptyCString: UnsafePointer<CChar> = {
         let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: 1)
         pointer.pointee = 0
         return UnsafePointer(pointer)

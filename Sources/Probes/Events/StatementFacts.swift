@@ -19,6 +19,16 @@ public struct StatementFacts: Sendable, Hashable, Codable {
     /// a filter on this table's columns.
     public var hasOtherConditions: Bool
 
+    /// Whether `a` and `b` are both nil or equal, field by field through
+    /// optional chaining: `Optional`'s `==` (or unwrapping) copied the
+    /// facts on each side, on the repetition table's path per statement.
+    /// Every stored field above is compared: a field added there is added
+    /// here.
+    static func same(_ a: StatementFacts?, _ b: StatementFacts?) -> Bool {
+        a?.hasLimit == b?.hasLimit && a?.hasDisjunction == b?.hasDisjunction && a?.hasOtherConditions == b?.hasOtherConditions
+            && a?.entity == b?.entity && a?.filters == b?.filters && a?.sortKeys == b?.sortKeys
+    }
+
     public init(
         entity: String, filters: [Filter] = [], sortKeys: [Column] = [], hasLimit: Bool = false, hasDisjunction: Bool = false,
         hasOtherConditions: Bool = false

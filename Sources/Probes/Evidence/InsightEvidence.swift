@@ -451,14 +451,11 @@ struct TextRepetitions: Sendable {
             (shape, shapeID, purpose, callSite, facts) = (e.shape, e.shapeID, e.purpose, e.callSite, e.facts)
         }
 
-        /// Whether the event's are these. Field by field, through
-        /// optional chaining: `Optional`'s `==` (or unwrapping) copied the
-        /// facts on each side.
+        /// Whether the event's are these (the facts without copies:
+        /// ``StatementFacts/same(_:_:)``).
         func matches(_ e: SQLEvent) -> Bool {
             shapeID == e.shapeID && callSite.line == e.callSite.line && shape == e.shape && purpose == e.purpose
-                && callSite.file == e.callSite.file && facts?.hasLimit == e.facts?.hasLimit
-                && facts?.hasDisjunction == e.facts?.hasDisjunction && facts?.hasOtherConditions == e.facts?.hasOtherConditions
-                && facts?.entity == e.facts?.entity && facts?.filters == e.facts?.filters && facts?.sortKeys == e.facts?.sortKeys
+                && callSite.file == e.callSite.file && StatementFacts.same(facts, e.facts)
         }
     }
 

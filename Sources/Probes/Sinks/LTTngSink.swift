@@ -278,7 +278,7 @@ extension LTTngSink {
     @inline(__always)
     private func withFile<R>(_ file: String, _ body: (UInt64, UnsafePointer<CChar>) -> R) -> R {
         let (number, isNew) = tracedFiles.number(of: file)
-        return isNew ? file.withCString { body(number, $0) } : body(number, Self.noString)
+        return isNew ? file.withCString { body(number, $0) } : body(number, StatementArguments.emptyCString)
     }
 
     private func trace(fault e: FaultEvent, count: UInt64, durationNanoseconds: UInt64) {
@@ -309,10 +309,6 @@ extension LTTngSink {
     private static func missField(_ source: FaultSource, _ reason: CacheMissReason?) -> Int32 {
         source == .database ? (reason ?? .absent).traceValue : Int32(FAULTLINE_MISS_NONE.rawValue)
     }
-
-    /// `""` as a C string. (Not a `StaticString`: an empty or one-character
-    /// literal need not be stored as a pointer to its bytes.)
-    nonisolated(unsafe) private static let noString = UnsafePointer<CChar>(strdup("")!)
 
     private func traceContext(_ e: ContextEvent, count: UInt64) {
         let detail = e.detail
@@ -365,19 +361,20 @@ extension LTTngSink {
             }
         }
         // Nearly every statement: no text of its own, no plan.
-        if sqlIsShape, queryPlan == nil { return send(Self.noString, Self.noString) }
+        if sqlIsShape, queryPlan == nil { return send(StatementArguments.emptyCString, StatementArguments.emptyCString) }
         let plan = queryPlan?.joined(separator: "\n") ?? ""
         (sqlIsShape ? "" : sql).withCString { statement in plan.withCString { plan in send(statement, plan) } }
     }
 
     private func trace(_ e: FetchEvent) {
+        let site = e.callSite.resolved
         e.context.withCString { context in
             e.entity.withCString { entity in
                 e.predicate.withCString { predicate in
                     e.sort.withCString { sort in
                         e.resultType.withCString { resultType in
                             e.prefetch.withCString { prefetch in
-                                withFile(e.callSite.resolved.file) { fileID, callSite in
+                                withFile(site.file) { fileID, callSite in
                                     var fields = faultline_fetch_fields(
                                         context: context, entity: entity, predicate: predicate, sort: sort,
                                         result_type: resultType, result_count: UInt64(e.resultCount),
@@ -387,7 +384,7 @@ extension LTTngSink {
                                         includes_values: e.includesPropertyValues ? 1 : 0,
                                         includes_pending: e.includesPendingChanges ? 1 : 0, prefetch: prefetch,
                                         call_site_file_id: fileID, call_site_file: callSite,
-                                        call_site_line: Int64(e.callSite.resolved.line))
+                                        call_site_line: Int64(site.line))
                                     faultline_tp_fetch(&fields)
                                 }
                             }
@@ -420,24 +417,25 @@ extension LTTngSink {
     }
 
     private func trace(_ e: SaveEvent) {
+        let site = e.callSite.resolved
         e.context.withCString { context in
             e.error.withCString { error in
-                withFile(e.callSite.resolved.file) { fileID, callSite in
+                withFile(site.file) { fileID, callSite in
                     faultline_tp_save(
                         context, UInt64(e.inserted), UInt64(e.updated), UInt64(e.deleted), e.durationNanoseconds,
-                        e.success ? 1 : 0, error, fileID, callSite, Int64(e.callSite.resolved.line))
+                        e.success ? 1 : 0, error, fileID, callSite, Int64(site.line))
                 }
             }
         }
     }
 
     private func trace(_ e: BatchRequestEvent) {
+        let site = e.callSite.resolved
         e.kind.withCString { kind in
             e.entity.withCString { entity in
-                withFile(e.callSite.resolved.file) { fileID, callSite in
+                withFile(site.file) { fileID, callSite in
                     faultline_tp_batch_request(
-                        kind, entity, UInt64(e.rowsAffected), e.durationNanoseconds, fileID, callSite,
-                        Int64(e.callSite.resolved.line))
+                        kind, entity, UInt64(e.rowsAffected), e.durationNanoseconds, fileID, callSite, Int64(site.line))
                 }
             }
         }

@@ -145,11 +145,7 @@ public final class SQLDebugLogSink: EventSink {
     /// The sink the environment asks for: `FAULTLINE_SQL_DEBUG=1…4`, to the
     /// file `FAULTLINE_SQL_LOG` or standard error. nil when not asked for.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> SQLDebugLogSink? {
-        guard let text = environment["FAULTLINE_SQL_DEBUG"], let level = Int(text), level >= 1 else { return nil }
-        if let path = environment["FAULTLINE_SQL_LOG"], !path.isEmpty {
-            return try? SQLDebugLogSink(level: level, destination: .file(path), name: "FAULTLINE_SQL_LOG=\(path)")
-        }
-        return try? SQLDebugLogSink(level: level)
+        environmentSink(environment, saying: nil)
     }
 
     /// The sink the environment asks for, for a program that set up no log
@@ -161,6 +157,11 @@ public final class SQLDebugLogSink: EventSink {
     public static func fromEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment, saying say: @escaping @Sendable (String) -> Void
     ) -> SQLDebugLogSink? {
+        environmentSink(environment, saying: say)
+    }
+
+    /// Both `fromEnvironment`s: failures said through `say` when there is one.
+    private static func environmentSink(_ environment: [String: String], saying say: (@Sendable (String) -> Void)?) -> SQLDebugLogSink? {
         guard let text = environment["FAULTLINE_SQL_DEBUG"], let level = Int(text), level >= 1 else { return nil }
         let sink: SQLDebugLogSink
         do {
@@ -171,24 +172,20 @@ public final class SQLDebugLogSink: EventSink {
             }
         } catch {
             // Once per process: every store configuration asks.
-            if !openFailureSaid.exchange(true, ordering: .relaxed) {
+            if let say, !openFailureSaid.exchange(true, ordering: .relaxed) {
                 say("faultline: FAULTLINE_SQL_DEBUG=\(text): \(error) (no SQL debug log is written)")
             }
             return nil
         }
-        sink.onStop.withLock { $0 = { say("faultline: the SQL debug log \($0)") } }
+        if let say { sink.onStop.withLock { $0 = { say("faultline: the SQL debug log \($0)") } } }
         return sink
     }
 
     private static let openFailureSaid = Atomic<Bool>(false)
 
-    /// Writes a line on standard error, dropping its errors (there is
-    /// nowhere left to say them) and a broken pipe's SIGPIPE.
+    /// Writes a line on standard error (``PipeSignal/writeToStandardError(_:)``).
     public static func standardErrorLine(_ text: String) {
-        var line = text + "\n"
-        _ = line.withUTF8 { bytes in
-            PipeSignal.heldBack({ TextOutput.writeAll(STDERR_FILENO, bytes) }, brokePipe: { $0.1 == EPIPE })
-        }
+        PipeSignal.writeToStandardError(text + "\n")
     }
 }
 

@@ -30,6 +30,6 @@ public enum StandardOutput {
 /// whose progress nobody reads any more before it writes its report.
 public enum StandardError {
     public static func write(_ text: String) {
-        _ = PipeSignal.heldBack({ OutputFile.writeAll(Data(text.utf8), to: STDERR_FILENO) }, brokePipe: { $0 == EPIPE })
+        PipeSignal.writeToStandardError(text)
     }
 }
