@@ -1,7 +1,7 @@
 import Probes
 
 /// Turns executed statements into SQL events: the shape is computed once
-/// per prepared statement (kept in the statement's annotation slot), bound
+/// per prepared statement (kept with the statement), bound
 /// values are rendered only when a sink wants them, and the query plan is
 /// read once per statement when a sink wants plans.
 final class StatementInfo {
@@ -40,11 +40,11 @@ extension Instrumentation {
             guard isOn(.sql) else { return }
             let statement = executed.statement
             let info: StatementInfo
-            if let existing = statement.annotation as? StatementInfo {
+            if let existing = statement.instrumentationInfo {
                 info = existing
             } else {
                 info = StatementInfo(sql: statement.sql)
-                statement.annotation = info
+                statement.instrumentationInfo = info
             }
             let details = self.details
             let plan: [String]? = details.contains(.queryPlans) && !info.planRecorded ? Self.plan(statement, info) : nil
@@ -55,7 +55,7 @@ extension Instrumentation {
                 shapeID: info.shapeID, textID: info.textID, durationNanoseconds: executed.durationNanoseconds,
                 rowsReturned: executed.rowsReturned, rowsChanged: executed.rowsChanged, fullScanSteps: executed.fullScanSteps,
                 sorts: executed.sorts, autoIndexes: executed.autoIndexes, vmSteps: executed.vmSteps,
-                isTransaction: origin.purpose == SQLEvent.transactionPurpose, hasDetails: plan != nil || withArguments)
+                isTransaction: origin.isTransaction, hasDetails: plan != nil || withArguments)
             guard lendsStatementTexts else {
                 // Texts made only if the sink asks (the recorder seldom does).
                 sink?.receiveStatement(parts, texts: {

@@ -9,18 +9,23 @@ import Probes
 /// statement did, and knows nothing of purposes and call sites.
 final class StatementOrigin {
     /// `fault`, `fetch Person`, `prefetch Selfie.people`, `transaction`, …
-    @exclusivity(unchecked) var purpose = ""
+    @exclusivity(unchecked) var purpose = "" {
+        didSet { isTransaction = false }
+    }
+    /// Whether the statements run now begin or end a transaction
+    /// (``useTransactionPurpose()``): known here, so that no statement
+    /// compares its purpose's text.
+    @exclusivity(unchecked) private(set) var isTransaction = false
     @exclusivity(unchecked) var callSite = CallSite.unknown
     /// What the engine knows of the statements run now (a fetch's), or nil.
     @exclusivity(unchecked) var facts: StatementFacts?
 
     init() {}
 
-    /// Sets both.
+    /// The purpose of the statements that begin and end transactions.
     @inline(__always)
-    func set(_ purpose: String, _ callSite: CallSite) {
-        self.purpose = purpose
-        self.callSite = callSite
-        self.facts = nil
+    func useTransactionPurpose() {
+        purpose = SQLEvent.transactionPurpose
+        isTransaction = true
     }
 }

@@ -14,6 +14,11 @@ public final class Statement {
     /// statement's connection, like the statement: no dynamic exclusivity
     /// check on each execution.
     @exclusivity(unchecked) public var annotation: AnyObject?
+    /// The engine's own per-statement data for its SQL events (shape,
+    /// text number): typed, so that reading it is a load rather than a
+    /// dynamic cast, and apart from ``annotation``, which stays the
+    /// application's.
+    @exclusivity(unchecked) var instrumentationInfo: StatementInfo?
     /// True when the statement does not write (`sqlite3_stmt_readonly`).
     public let isReadOnly: Bool
     /// Number of `?` parameters.

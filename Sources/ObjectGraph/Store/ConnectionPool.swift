@@ -149,11 +149,11 @@ final class ConnectionPool: @unchecked Sendable {
         origin.facts = nil
         let current = generation
         if connection.isInTransaction, reader.generation != current, !reader.pinned {
-            origin.purpose = SQLEvent.transactionPurpose
+            origin.useTransactionPurpose()
             try connection.commit()
         }
         if !connection.isInTransaction {
-            origin.purpose = SQLEvent.transactionPurpose
+            origin.useTransactionPurpose()
             try connection.beginDeferred()
             reader.generation = current
         }
@@ -177,7 +177,9 @@ final class ConnectionPool: @unchecked Sendable {
     ) throws -> T {
         writerLock.lock()
         defer { writerLock.unlock() }
-        writerOrigin.set(SQLEvent.transactionPurpose, callSite)
+        writerOrigin.useTransactionPurpose()
+        writerOrigin.callSite = callSite
+        writerOrigin.facts = nil
         if sharedReader != nil, writer.isInTransaction {
             try writer.commit()
         }
@@ -186,10 +188,10 @@ final class ConnectionPool: @unchecked Sendable {
         do {
             writerOrigin.purpose = purpose
             result = try body(writer)
-            writerOrigin.purpose = SQLEvent.transactionPurpose
+            writerOrigin.useTransactionPurpose()
             try writer.commit()
         } catch {
-            writerOrigin.purpose = SQLEvent.transactionPurpose
+            writerOrigin.useTransactionPurpose()
             writer.rollbackIfNeeded()
             throw error
         }

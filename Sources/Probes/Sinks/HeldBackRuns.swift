@@ -38,18 +38,53 @@ struct HeldBackRuns {
         case refreshes(Refreshes)
     }
 
-    private(set) var faults: Faults?
-    private(set) var refreshes: Refreshes?
-    /// Whether each run is pending, kept beside it (set wherever it is):
-    /// testing an optional that holds an event for nil copied the event,
-    /// retaining and releasing its strings, at every event.
+    // Each pending run is kept in plain stored properties: what a fault
+    // or refresh must match to continue it, its count and time beside
+    // them, its event apart. Extending a run then touches only these;
+    // reaching into an optional run that holds its event copied the event
+    // out and back, retaining and releasing each of its strings, at every
+    // fault of a loop.
+
+    /// The pending fault run's first fault, and what continues the run.
+    private var firstFault: FaultEvent?
+    private var faultEntity = ""
+    private var faultContext = ""
+    private var faultFile = ""
+    private var faultLine = 0
+    private var faultCount: UInt64 = 0
+    private var faultDuration: UInt64 = 0
+    private var faultOrder: UInt64 = 0
     private var hasFaults = false
+
+    /// The pending refresh run's first refresh (traced with the last
+    /// one's counts), and its context.
+    private var firstRefresh: ContextEvent?
+    private var refreshContext = ""
+    private var refreshCount: UInt64 = 0
+    private var refreshRegistered = 0
+    private var refreshPeak = 0
+    private var refreshOrder: UInt64 = 0
     private var hasRefreshes = false
+
     /// Runs started so far: orders the two pending runs by their start.
     private var started: UInt64 = 0
 
     /// Whether a run is pending.
     var isEmpty: Bool { !hasFaults && !hasRefreshes }
+
+    /// The pending fault run.
+    var faults: Faults? {
+        guard hasFaults, let firstFault else { return nil }
+        return Faults(first: firstFault, count: faultCount, durationNanoseconds: faultDuration, order: faultOrder)
+    }
+
+    /// The pending refresh run, as it would be traced.
+    var refreshes: Refreshes? {
+        guard hasRefreshes, var last = firstRefresh else { return nil }
+        last.objectsRegistered = refreshRegistered
+        last.objectsRegisteredPeak = refreshPeak
+        return Refreshes(last: last, count: refreshCount, order: refreshOrder)
+    }
 
     /// Adds a row-cache fault to the pending fault run; returns the run it
     /// ended instead, if the fault does not continue it (another context,
@@ -61,7 +96,14 @@ struct HeldBackRuns {
         if extended { return nil }
         let ended = faults
         started += 1
-        faults = Faults(first: event, count: 1, durationNanoseconds: event.durationNanoseconds, order: started)
+        firstFault = event
+        faultEntity = event.entity
+        faultContext = event.context
+        faultFile = event.callSite.file
+        faultLine = event.callSite.line
+        faultCount = 1
+        faultDuration = event.durationNanoseconds
+        faultOrder = started
         hasFaults = true
         return ended
     }
@@ -69,21 +111,15 @@ struct HeldBackRuns {
     /// Adds a row-cache fault to the pending fault run if it continues it
     /// (the same context, entity and call site), from its parts, without
     /// its event; returns false, changing nothing, if it does not.
+    @inline(__always)
     mutating func extendFaults(
         entity: String, context: String, callSite: () -> CallSite, durationNanoseconds: UInt64
     ) -> Bool {
-        guard hasFaults else { return false }
-        // Compared in place: copying the first fault out would retain and
-        // release its strings.
-        guard faults.unsafelyUnwrapped.first.entity == entity, faults.unsafelyUnwrapped.first.context == context else {
-            return false
-        }
+        guard hasFaults, entity == faultEntity, context == faultContext else { return false }
         let site = callSite()
-        guard faults.unsafelyUnwrapped.first.callSite.line == site.line,
-            faults.unsafelyUnwrapped.first.callSite.file == site.file
-        else { return false }
-        faults!.count += 1
-        faults!.durationNanoseconds &+= durationNanoseconds
+        guard site.line == faultLine, site.file == faultFile else { return false }
+        faultCount += 1
+        faultDuration &+= durationNanoseconds
         return true
     }
 
@@ -96,7 +132,12 @@ struct HeldBackRuns {
         if extended { return nil }
         let ended = refreshes
         started += 1
-        refreshes = Refreshes(last: event, count: 1, order: started)
+        firstRefresh = event
+        refreshContext = event.context
+        refreshCount = 1
+        refreshRegistered = event.objectsRegistered
+        refreshPeak = event.objectsRegisteredPeak
+        refreshOrder = started
         hasRefreshes = true
         return ended
     }
@@ -104,11 +145,12 @@ struct HeldBackRuns {
     /// Adds a refresh to the pending refresh run if it is of the same
     /// context, from its parts, without its event; returns false, changing
     /// nothing, if it is not.
+    @inline(__always)
     mutating func extendRefreshes(context: String, objectsRegistered: Int, objectsRegisteredPeak: Int) -> Bool {
-        guard hasRefreshes, refreshes.unsafelyUnwrapped.last.context == context else { return false }
-        refreshes!.count += 1
-        refreshes!.last.objectsRegistered = objectsRegistered
-        refreshes!.last.objectsRegisteredPeak = objectsRegisteredPeak
+        guard hasRefreshes, context == refreshContext else { return false }
+        refreshCount += 1
+        refreshRegistered = objectsRegistered
+        refreshPeak = objectsRegisteredPeak
         return true
     }
 
@@ -125,8 +167,8 @@ struct HeldBackRuns {
         case (nil, nil):
             break
         }
-        faults = nil
-        refreshes = nil
+        firstFault = nil
+        firstRefresh = nil
         hasFaults = false
         hasRefreshes = false
         return ended

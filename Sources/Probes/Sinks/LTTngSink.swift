@@ -174,20 +174,24 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
         entity: String, primaryKey: Int64, context: String, source: FaultSource, missReason: CacheMissReason?,
         durationNanoseconds: UInt64, origin: () -> FaultOrigin?, callSite: () -> CallSite, event: () -> FaultEvent
     ) {
+        // Locked without a closure: one would copy each text it captured.
         guard source == .rowCache else {
             let site = callSite()
-            return alone {
-                traceFault(
-                    context: context, entity: entity, primaryKey: primaryKey, source: source, missReason: missReason, count: 1,
-                    durationNanoseconds: durationNanoseconds, callSite: site)
-            }
+            lock.lock()
+            endRuns()
+            traceFault(
+                context: context, entity: entity, primaryKey: primaryKey, source: source, missReason: missReason, count: 1,
+                durationNanoseconds: durationNanoseconds, callSite: site)
+            lock.unlock()
+            return
         }
-        lock.withLock {
-            if runs.extendFaults(entity: entity, context: context, callSite: callSite, durationNanoseconds: durationNanoseconds) {
-                return
-            }
-            if let ended = runs.add(rowCacheFault: event()) { trace(ended) }
+        lock.lock()
+        if !runs.extendFaults(entity: entity, context: context, callSite: callSite, durationNanoseconds: durationNanoseconds),
+            let ended = runs.add(rowCacheFault: event())
+        {
+            trace(ended)
         }
+        lock.unlock()
     }
 
     /// A fault given by its parts without its miss's reason (a producer
@@ -232,11 +236,13 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
         _ parts: StatementParts, sql: String, shape: String, sqlIsShape: Bool, arguments: StatementArguments, purpose: String,
         queryPlan: [String]?, callSite: CallSite, event: () -> SQLEvent
     ) {
-        alone {
-            traceStatement(
-                parts, sql: sql, shape: shape, sqlIsShape: sqlIsShape, arguments: arguments, purpose: purpose,
-                queryPlan: queryPlan, callSite: callSite)
-        }
+        // Locked without a closure: one would copy each text it captured.
+        lock.lock()
+        endRuns()
+        traceStatement(
+            parts, sql: sql, shape: shape, sqlIsShape: sqlIsShape, arguments: arguments, purpose: purpose,
+            queryPlan: queryPlan, callSite: callSite)
+        lock.unlock()
     }
 
     public func receive(context e: ContextEvent) {
