@@ -240,13 +240,16 @@ extension ObjectContext {
         let facts: StatementFacts? = relationship.joinTable == nil ? .keyLookup(destination.name) : nil
         // `relationship` is one of the object's own entity's (its index is theirs).
         let purpose = id.entity.relationshipFaultPurposes[relationship.index]
+        // Read once, not per row (each read retained and released the
+        // store and its model).
+        let model = store.model
         return try storeRead(purpose: purpose, facts: facts, callSite: callSite) { connection, _ in
             var ids: [ObjectID] = []
             // Most relationships hold a few destinations: room for them
             // without growing the array row by row.
             ids.reserveCapacity(16)
             try connection.query(sql, [.integer(id.primaryKey)]) { row in
-                ids.append(destination.objectID(row, model: store.model))
+                ids.append(destination.objectID(row, model: model))
             }
             return ids
         }

@@ -108,12 +108,13 @@ extension ObjectContext {
         var objects: [ManagedObject]
         if request.includesPropertyValues || !prefetchPaths.isEmpty {
             let sql = query.sql(columns: entity.sql.snapshotColumns)
+            let model = store.model  // once, not twice a row
             objects = try registering(from: origin) { () throws(ObjectGraphError) in
                 try storeRead(purpose: purpose, facts: query.facts) { connection, generation in
                     var objects: [ManagedObject] = []
                     try connection.query(sql, query.arguments) { row in
-                        let id = entity.objectID(row, model: store.model)
-                        let snapshot = RowSnapshot.read(row, entity: id.entity, model: store.model, generation: generation)
+                        let id = entity.objectID(row, model: model)
+                        let snapshot = RowSnapshot.read(row, entity: id.entity, model: model, generation: generation)
                         objects.append(register(id, snapshot: snapshot, fulfill: loadValues))
                     }
                     return objects
@@ -185,9 +186,10 @@ extension ObjectContext {
     private func selectIDs(_ query: inout SelectQuery, purpose: String) throws(ObjectGraphError) -> [ObjectID] {
         let entity = query.entity
         let sql = query.sql(columns: entity.sql.keyColumns)
+        let model = store.model
         return try storeRead(purpose: purpose, facts: query.facts) { connection, _ in
             var ids: [ObjectID] = []
-            try connection.query(sql, query.arguments) { row in ids.append(entity.objectID(row, model: store.model)) }
+            try connection.query(sql, query.arguments) { row in ids.append(entity.objectID(row, model: model)) }
             return ids
         }
     }
@@ -214,11 +216,12 @@ extension ObjectContext {
     /// Loads the rows of a page of IDs in one SELECT; objects come back with
     /// their values, in the order of `ids`.
     func loadRows(_ ids: [ObjectID], entity: EntityDescription, purpose: String) throws(ObjectGraphError) -> [ManagedObject] {
+        let model = store.model
         let loaded: [ObjectID: ManagedObject] = try storeRead(purpose: purpose, facts: .keyLookup(entity.name)) { connection, generation in
             var loaded: [ObjectID: ManagedObject] = [:]
             try connection.query(entity.sql.selectRows, [KeyList.argument(ids)]) { row in
-                let id = entity.objectID(row, model: store.model)
-                let snapshot = RowSnapshot.read(row, entity: id.entity, model: store.model, generation: generation)
+                let id = entity.objectID(row, model: model)
+                let snapshot = RowSnapshot.read(row, entity: id.entity, model: model, generation: generation)
                 loaded[id] = register(id, snapshot: snapshot, fulfill: true)
             }
             return loaded

@@ -84,12 +84,13 @@ extension ObjectContext {
 
         case .destinationRowsByForeignKey(let sql):
             let inverseIndex = relationship.inverseIndex!
+            let model = store.model
             let groups: [Int64: [ManagedObject]] = try storeRead(purpose: purpose, facts: .keyLookup(destination.name)) {
                 connection, generation in
                 var groups: [Int64: [ManagedObject]] = [:]
                 try connection.query(sql, [KeyList.argument(sources.map(\.objectID))]) { row in
-                    let id = destination.objectID(row, model: store.model)
-                    let snapshot = RowSnapshot.read(row, entity: id.entity, model: store.model, generation: generation)
+                    let id = destination.objectID(row, model: model)
+                    let snapshot = RowSnapshot.read(row, entity: id.entity, model: model, generation: generation)
                     let object = register(id, snapshot: snapshot, fulfill: true)
                     if let owner = snapshot.toOne[inverseIndex] { groups[owner.primaryKey, default: []].append(object) }
                 }
