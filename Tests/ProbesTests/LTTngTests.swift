@@ -116,7 +116,7 @@ import Testing
     /// process that `body` tracks (with the function it is given) and whose
     /// ID it returns: no other test's events, and none of their strings
     /// in the data. Fails when LTTng discarded anything.
-    private func traced(_ body: (_ track: (Int32) throws -> Void) throws -> Int32) throws -> Trace {
+    private func traced(events: String = "faultline:*", _ body: (_ track: (Int32) throws -> Void) throws -> Int32) throws -> Trace {
         let daemon = try LTTngHarness.startSessionDaemonIfNeeded()
         defer { LTTngHarness.stopSessionDaemon(daemon) }
         let session = "faultline-test-\(UUID().uuidString.prefix(8))"
@@ -130,7 +130,7 @@ import Testing
             "enable-channel", "--session=\(session)", "--userspace", "--blocking-timeout=inf",
             "--subbuf-size=1M", "--num-subbuf=8", "blocking",
         ])
-        try LTTngHarness.require("lttng", ["enable-event", "--session=\(session)", "--userspace", "--channel=blocking", "faultline:*"])
+        try LTTngHarness.require("lttng", ["enable-event", "--session=\(session)", "--userspace", "--channel=blocking", events])
         try LTTngHarness.require("lttng", [
             "add-context", "--session=\(session)", "--userspace", "--channel=blocking", "--type=vpid", "--type=vtid",
         ])
@@ -297,6 +297,59 @@ import Testing
         #expect(missLines.count == misses)
         #expect(missLines.allSatisfy { TraceCounters.field($0, "miss_reason") == "absent" })
         #expect(trace.occurrences(of: "absent") == 0)
+    }
+
+    /// A session that records `faultline:sql` without `faultline:sql_shape`
+    /// has every statement's text in its `statement` field: no event of
+    /// the trace names the shapes. (Shapes are traced once per process, so
+    /// this test's statements are of a model no other test uses.)
+    @Test func withoutShapeEventsEachStatementCarriesItsText() throws {
+        let sink: LTTngSink
+        switch LTTngSink.load() {
+        case .success(let loaded): sink = loaded
+        case .failure(let reason):
+            Issue.record("the provider should load in the test build: \(reason)")
+            return
+        }
+        let model = try Model([Entity("Postcard", properties: [.attribute("caption", .string)])])
+        let path = Workload.storePath()
+        let setup = try Store(model: model, location: .file(path), configuration: { var c = StoreConfiguration(); c.sinks = []; return c }())
+        let context = ObjectContext(store: setup, name: "setup")
+        try context.perform {
+            for number in 0..<3 { try context.insert(entityName: "Postcard").setValue(.string("Card \(number)"), forKey: "caption") }
+            try context.save()
+        }
+        let recorded = InMemorySink(details: [.sqlArguments])
+        var configuration = StoreConfiguration()
+        configuration.sinks = [sink, recorded]
+        let store = try Store(model: model, location: .file(path), configuration: configuration)
+        let trace = try traced(events: "faultline:sql") { track in
+            try track(getpid())
+            let deadline = Date().addingTimeInterval(30)
+            while !sink.isEnabled(.sql), Date() < deadline { usleep(20_000) }
+            try #require(sink.isEnabled(.sql), "this process's faultline:sql tracepoint was not enabled within 30 s")
+            #expect(!sink.isEnabled(.fault))
+            let reader = ObjectContext(store: store, name: "reader")
+            try reader.perform {
+                // Keys only: each card's fault is a miss, one key lookup.
+                var request = FetchRequest<ManagedObject>(entityName: "Postcard")
+                request.includesPropertyValues = false
+                for card in try reader.fetch(request) { _ = try card.value(forKey: "caption") }
+            }
+            return getpid()
+        }
+        #expect(!trace.lines.contains { $0.contains(" faultline:sql_shape: ") })
+        let statements = recorded.events.compactMap { event -> SQLEvent? in
+            if case .sql(let e) = event { return e }
+            return nil
+        }
+        #expect(trace.lines.filter { $0.contains(" faultline:sql: ") }.count == statements.count)
+        let runs = Dictionary(grouping: statements, by: \.sql)
+        // The key lookup, its shape's text, ran for each card: its text is
+        // in the data each time.
+        let lookup = try #require(runs.first { $0.key.contains("Postcard") && $0.value.count == 3 && $0.value[0].shape == $0.key })
+        #expect(trace.occurrences(of: lookup.key) == 3)
+        for (sql, executions) in runs { #expect(trace.occurrences(of: sql) == executions.count, "\(sql)") }
     }
 
     /// `perf-run run --lttng`: its own session daemon when none runs (and

@@ -340,15 +340,22 @@ extension LTTngSink {
     }
 
     /// The statement from its texts in place: `sql` is read only when it
-    /// is not the shape's text, `shape` only when the shape is traced.
+    /// is not the shape's text or the shape's text was never traced,
+    /// `shape` only when the shape is traced.
     private func traceStatement(
         _ e: StatementParts, sql: String, shape: String, sqlIsShape: Bool, arguments: StatementArguments, purpose: String,
         queryPlan: [String]?, callSite: CallSite
     ) {
-        if !tracedShapes.contains(e.shapeID), faultline_tp_sql_shape_enabled() != 0 {
+        var shapeTraced = tracedShapes.contains(e.shapeID)
+        if !shapeTraced, faultline_tp_sql_shape_enabled() != 0 {
             shape.withCString { faultline_tp_sql_shape(UInt64(bitPattern: Int64(e.shapeID)), $0) }
             tracedShapes.insert(e.shapeID)
+            shapeTraced = true
         }
+        // The text is left out only where a reader finds it in the shape's
+        // event: with `faultline:sql_shape` not enabled, each statement
+        // carries its own text.
+        let textInShape = sqlIsShape && shapeTraced
         let site = callSite.resolved
         func send(_ statement: UnsafePointer<CChar>, _ plan: UnsafePointer<CChar>) {
             arguments.withCString { arguments in
@@ -367,9 +374,9 @@ extension LTTngSink {
             }
         }
         // Nearly every statement: no text of its own, no plan.
-        if sqlIsShape, queryPlan == nil { return send(StatementArguments.emptyCString, StatementArguments.emptyCString) }
+        if textInShape, queryPlan == nil { return send(StatementArguments.emptyCString, StatementArguments.emptyCString) }
         let plan = queryPlan?.joined(separator: "\n") ?? ""
-        (sqlIsShape ? "" : sql).withCString { statement in plan.withCString { plan in send(statement, plan) } }
+        (textInShape ? "" : sql).withCString { statement in plan.withCString { plan in send(statement, plan) } }
     }
 
     private func trace(_ e: FetchEvent) {
