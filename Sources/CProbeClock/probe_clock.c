@@ -29,6 +29,23 @@ enum { slot_count = 64 };
 static faultline_clock_params slots[slot_count];
 static unsigned published;
 
+/// A fork() while another thread holds `deciding` (measuring the scale,
+/// for microseconds once a second) would leave the child a lock no thread
+/// of its own will give back, and its next measurement would wait forever:
+/// the forking thread takes the lock first, and both sides give it back.
+static void fork_prepare(void) { pthread_mutex_lock(&deciding); }
+static void fork_done(void) { pthread_mutex_unlock(&deciding); }
+
+__attribute__((constructor)) static void register_fork_handlers(void) {
+    pthread_atfork(fork_prepare, fork_done, fork_done);
+}
+
+void faultline_clock_while_deciding(void (*body)(void *), void *context) {
+    pthread_mutex_lock(&deciding);
+    body(context);
+    pthread_mutex_unlock(&deciding);
+}
+
 uint64_t faultline_clock_kernel(void) {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);

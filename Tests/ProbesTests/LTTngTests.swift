@@ -349,7 +349,12 @@ import Testing
         // in the data each time.
         let lookup = try #require(runs.first { $0.key.contains("Postcard") && $0.value.count == 3 && $0.value[0].shape == $0.key })
         #expect(trace.occurrences(of: lookup.key) == 3)
-        for (sql, executions) in runs { #expect(trace.occurrences(of: sql) == executions.count, "\(sql)") }
+        // Every statement of this test's model (BEGIN and COMMIT may have
+        // had their shapes traced by an earlier test's session: once per
+        // process, docs/tracepoints.md).
+        for (sql, executions) in runs where sql.contains("Postcard") {
+            #expect(trace.occurrences(of: sql) == executions.count, "\(sql)")
+        }
     }
 
     /// `perf-run run --lttng`: its own session daemon when none runs (and

@@ -1,4 +1,5 @@
 import Foundation
+import CProbeClock
 import Probes
 import Testing
 
@@ -76,5 +77,48 @@ import Testing
         #expect(ProbeClock.nanoseconds(since: ahead) == 0)
         let start = ProbeClock.now()
         #expect(ProbeClock.nanoseconds(since: start) < 1_000_000_000)
+    }
+}
+
+/// A fork() while another thread holds the clock's lock (as it does for
+/// microseconds once a second, measuring the scale) leaves the child a
+/// clock it can use: the forking thread waits for the lock, so the child
+/// never starts with it held by a thread it does not have.
+@Suite struct ProbeClockForkTests {
+    @Test func aChildForkedWhileTheClockDecidesCanTakeItsLock() throws {
+        let held = DispatchSemaphore(value: 0)
+        let released = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            faultline_clock_while_deciding({ context in
+                Unmanaged<DispatchSemaphore>.fromOpaque(context!).takeUnretainedValue().signal()
+                usleep(300_000)
+            }, Unmanaged.passUnretained(held).toOpaque())
+            released.signal()
+        }
+        held.wait()
+        let child = fork()
+        if child == 0 {
+            // The child: take the lock as its next measurement would, and leave.
+            faultline_clock_while_deciding({ _ in }, nil)
+            _exit(0)
+        }
+        try #require(child > 0, "fork failed: errno \(errno)")
+        var status: Int32 = 0
+        var finished = false
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if waitpid(child, &status, WNOHANG) == child {
+                finished = true
+                break
+            }
+            usleep(10_000)
+        }
+        if !finished {
+            kill(child, SIGKILL)
+            waitpid(child, &status, 0)
+        }
+        #expect(finished, "the child waited 10 s for a lock that no thread of its own held")
+        #expect(finished && status == 0)
+        released.wait()
     }
 }
