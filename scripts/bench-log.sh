@@ -16,6 +16,9 @@
 # "not met"; memory is flat when the whole log's peak resident size is at
 # most 10% (and 4 MB) above the peak for its first copy (~15 MB).
 #   BENCH_LOG_MB      size of each log in MB (default 1024)
+#   BENCH_LOG_RUNS    timed runs of perf-run log per log (default 3): the
+#                     figure is their median, printed with their range (one
+#                     run moved by 15% from one invocation to the next)
 #   BENCH_LOG_SCALE   data set scale of the generating runs (default 0.1)
 #   BENCH_LOG_ONLY    measure only the logs whose name contains this word
 #                     (synthetic, faultline-l3, faultline-l4, coredata-l4)
@@ -27,6 +30,7 @@ cd "$(dirname "$0")/.."
 megabytes=${BENCH_LOG_MB:-1024}
 scale=${BENCH_LOG_SCALE:-0.1}
 only=${BENCH_LOG_ONLY:-}
+runs=${BENCH_LOG_RUNS:-3}
 target=250
 swift build -c release --product perf-run >/dev/null
 perfrun=$PWD/.build/release/perf-run
@@ -159,18 +163,27 @@ for name in synthetic faultline-l3 faultline-l4 coredata-l4; do
     base_bytes=$(stat -c %s "$base")
 
     read -r wc_seconds _ < <(measure wc -l "$log")
-    read -r log_seconds log_rss < <(measure "$perfrun" log "$log")
+    # The runs' times, and the largest peak resident size among them.
+    log_times=()
+    log_rss=0
+    for ((run = 0; run < runs; run++)); do
+        read -r seconds rss < <(measure "$perfrun" log "$log")
+        log_times+=("$seconds")
+        ((rss > log_rss)) && log_rss=$rss
+    done
     read -r _ base_rss < <(measure "$perfrun" log "$base")
-    line=$(python3 - "$name" "${titles[$name]}" "$bytes" "$base_bytes" "$wc_seconds" "$log_seconds" "$log_rss" "$base_rss" "$target" <<'PY'
-import sys
+    line=$(python3 - "$name" "${titles[$name]}" "$bytes" "$base_bytes" "$wc_seconds" "$log_rss" "$base_rss" "$target" "${log_times[@]}" <<'PY'
+import statistics, sys
 name, title = sys.argv[1], sys.argv[2]
-size, base, wc, log, rss, base_rss, target = (float(a) for a in sys.argv[3:])
+size, base, wc, rss, base_rss, target = (float(a) for a in sys.argv[3:9])
+times = [float(a) for a in sys.argv[9:]]
+log = statistics.median(times)
 mb, rate = size / 1e6, size / 1e6 / log
 flat = rss <= base_rss * 1.10 + 4096
 print(title)
 print(f"  size              {mb:10.1f} MB")
 print(f"  wc -l             {wc:10.2f} s  {mb / wc:8.1f} MB/s  (the floor)")
-print(f"  perf-run log      {log:10.2f} s  {rate:8.1f} MB/s  {log / wc:6.1f} x wc -l")
+print(f"  perf-run log      {log:10.2f} s  {rate:8.1f} MB/s  {log / wc:6.1f} x wc -l  (median of {len(times)} runs: {mb / max(times):.1f} to {mb / min(times):.1f} MB/s)")
 print(f"  peak RSS          {rss / 1024:10.1f} MB  (first copy, {base / 1e6:.1f} MB: {base_rss / 1024:.1f} MB)")
 print(f"  target ≥{target:.0f} MB/s: {'met' if rate >= target else 'not met'}; memory flat: {'met' if flat else 'not met'}")
 print(f"SUMMARY {name:13s} {rate:8.1f} MB/s  {rss / 1024:6.1f} MB  target ≥{target:.0f} MB/s: {'met' if rate >= target else 'not met'}")
