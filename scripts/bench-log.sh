@@ -31,6 +31,10 @@ megabytes=${BENCH_LOG_MB:-1024}
 scale=${BENCH_LOG_SCALE:-0.1}
 only=${BENCH_LOG_ONLY:-}
 runs=${BENCH_LOG_RUNS:-3}
+if ! [[ $runs =~ ^[1-9][0-9]*$ ]]; then
+    echo "bench-log: BENCH_LOG_RUNS must be a whole number of at least 1, not '$runs'" >&2
+    exit 2
+fi
 target=250
 swift build -c release --product perf-run >/dev/null
 perfrun=$PWD/.build/release/perf-run
@@ -169,7 +173,7 @@ for name in synthetic faultline-l3 faultline-l4 coredata-l4; do
     for ((run = 0; run < runs; run++)); do
         read -r seconds rss < <(measure "$perfrun" log "$log")
         log_times+=("$seconds")
-        ((rss > log_rss)) && log_rss=$rss
+        if ((rss > log_rss)); then log_rss=$rss; fi
     done
     read -r _ base_rss < <(measure "$perfrun" log "$base")
     line=$(python3 - "$name" "${titles[$name]}" "$bytes" "$base_bytes" "$wc_seconds" "$log_rss" "$base_rss" "$target" "${log_times[@]}" <<'PY'

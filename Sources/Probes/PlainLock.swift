@@ -18,7 +18,8 @@ import Darwin
 /// `Synchronization.Mutex`'s `sending` closure retained and released
 /// everything the closure captured, which cost more than the lock. The
 /// caller keeps the guarded state beside the lock and touches it only
-/// inside ``withLock(_:)``. Not recursive.
+/// inside ``withLock(_:)`` or between ``lock()`` and ``unlock()``. Not
+/// recursive.
 public final class PlainLock: @unchecked Sendable {
     @usableFromInline let isLocked = Atomic<Bool>(false)
 

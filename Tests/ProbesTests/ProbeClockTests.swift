@@ -1,6 +1,7 @@
 import Foundation
 import CProbeClock
 import Probes
+import Synchronization
 import Testing
 
 /// The events' clock: the time-stamp counter exactly where the kernel keeps
@@ -85,17 +86,28 @@ import Testing
 /// clock it can use: the forking thread waits for the lock, so the child
 /// never starts with it held by a thread it does not have.
 @Suite struct ProbeClockForkTests {
+    /// Whether the other thread still holds the lock.
+    final class Holding: Sendable {
+        let value = Atomic<Bool>(false)
+    }
+
     @Test func aChildForkedWhileTheClockDecidesCanTakeItsLock() throws {
         let held = DispatchSemaphore(value: 0)
         let released = DispatchSemaphore(value: 0)
+        let holding = Holding()
         Thread.detachNewThread {
             faultline_clock_while_deciding({ context in
                 Unmanaged<DispatchSemaphore>.fromOpaque(context!).takeUnretainedValue().signal()
-                usleep(300_000)
+                usleep(1_500_000)
             }, Unmanaged.passUnretained(held).toOpaque())
+            holding.value.store(false, ordering: .releasing)
             released.signal()
         }
+        holding.value.store(true, ordering: .releasing)
         held.wait()
+        // The other thread holds the lock now, and for a second and a half.
+        let stillHeld = holding.value.load(ordering: .acquiring)
+        try #require(stillHeld, "the other thread let go of the lock before the fork")
         let child = fork()
         if child == 0 {
             // The child: take the lock as its next measurement would, and leave.
@@ -107,9 +119,14 @@ import Testing
         var finished = false
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            if waitpid(child, &status, WNOHANG) == child {
+            let waited = waitpid(child, &status, WNOHANG)
+            if waited == child {
                 finished = true
                 break
+            }
+            if waited == -1, errno != EINTR {
+                Issue.record("waitpid failed: errno \(errno)")
+                return
             }
             usleep(10_000)
         }
@@ -118,7 +135,7 @@ import Testing
             waitpid(child, &status, 0)
         }
         #expect(finished, "the child waited 10 s for a lock that no thread of its own held")
-        #expect(finished && status == 0)
+        #expect(!finished || status == 0, "the child exited with wait status \(status)")
         released.wait()
     }
 }

@@ -38,6 +38,9 @@ import Testing
         }
     }
 
+    /// A mark the application's statement hook puts in a statement's
+    /// annotation is there at the statement's next execution while a
+    /// recorder records: the engine keeps its own data elsewhere.
     @Test func theAnnotationStaysTheApplicationsWhileSinksRecord() throws {
         let path = try Workload.populate(people: 1, selfies: 3, networks: 1)
         let counts = Mutex((placed: 0, kept: 0))
@@ -59,6 +62,9 @@ import Testing
         #expect(kept >= 4)
     }
 
+    /// Every statement reaches a sink marked as a transaction's exactly
+    /// when its purpose is the transaction purpose (the readers' and the
+    /// writer's BEGIN and COMMIT); faults and saves are not marked.
     @Test func aTransactionsStatementsAreKnownAsSuch() throws {
         let path = try Workload.populate(people: 1, selfies: 3, networks: 1)
         let sink = PartsSink()

@@ -42,8 +42,9 @@ uint64_t faultline_clock_slow(void);
 
 /// Runs `body` holding the lock under which the clock decides its source
 /// and measures its scale: for tests that a fork() in the meantime leaves
-/// the child a clock it can use. Not for other uses (readings that need
-/// the lock wait for `body`).
+/// the child a clock it can use, forking from another thread (a fork from
+/// `body` itself would wait for the lock it holds). Not for other uses
+/// (readings that need the lock wait for `body`).
 void faultline_clock_while_deciding(void (*body)(void *), void *context);
 
 /// clock_gettime(CLOCK_MONOTONIC) in nanoseconds, whatever the state.

@@ -163,7 +163,10 @@ final class ConnectionPool: @unchecked Sendable {
         do {
             return try body(connection, reader.generation)
         } catch {
-            if error is SQLiteError { connection.rollbackIfNeeded() }
+            if error is SQLiteError {
+                origin.useTransactionPurpose()
+                connection.rollbackIfNeeded()
+            }
             throw error
         }
     }
@@ -246,6 +249,9 @@ final class ConnectionPool: @unchecked Sendable {
         let readers = idleReaders
         idleReaders.removeAll()
         readersLock.unlock()
-        for reader in readers { reader.connection.rollbackIfNeeded() }
+        for reader in readers {
+            reader.origin.useTransactionPurpose()
+            reader.connection.rollbackIfNeeded()
+        }
     }
 }

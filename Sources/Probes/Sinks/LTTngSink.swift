@@ -21,7 +21,8 @@ import Foundation
 /// before that statement's `faultline:sql` event (under the lock, so that
 /// no other thread's event of that shape comes first); each `sql` event
 /// carries the shape's number, and its own text only when that is not the
-/// shape's text. A call site's file is numbered the same way
+/// shape's text or the shape was never traced (`sql_shape` not enabled).
+/// A call site's file is numbered the same way
 /// (``TracedFiles``): its text goes with the first event of its number.
 /// A statement's texts are lent to the sink
 /// (``takesLentStatementTexts``), not copied.
@@ -331,7 +332,7 @@ extension LTTngSink {
     /// The statement's shape first if it was never traced (and the
     /// `sql_shape` tracepoint is on: a session that enables it later
     /// still gets it), then the statement: its text only when it is not
-    /// the shape's.
+    /// the shape's or the shape was never traced.
     private func trace(_ e: StatementParts, _ texts: StatementTexts) {
         traceStatement(
             e, sql: texts.sql, shape: texts.shape, sqlIsShape: texts.sql == texts.shape,
