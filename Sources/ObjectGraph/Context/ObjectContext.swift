@@ -71,10 +71,10 @@ public final class ObjectContext {
     public var transactionAuthor: String?
     /// The call site of the innermost enclosing `perform` block or API call
     /// (``CallSite/unknown`` outside any): events are attributed to it. The
-    /// outer ones wait on the stack of ``withCallSite(_:_:)``; kept in a
-    /// property of its own, reading it is one load and a retain (the last
-    /// element of an array of sites cost a traced row-cache fault about 60
-    /// instructions).
+    /// outer ones wait on the stack of ``withCallSite(_:_:)``. Kept in a
+    /// property of its own, reading it is one load and a retain (every
+    /// traced event reads it; the last element of an array of sites cost
+    /// about 20 instructions more).
     @exclusivity(unchecked) private(set) var currentCallSite = CallSite.unknown
     /// The fetches and key paths this context's objects came from.
     @exclusivity(unchecked) var originPaths = OriginPaths()
