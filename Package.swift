@@ -134,6 +134,9 @@ let package = Package(
             ]
         ),
 
+        // The clock's fork safety, checked in a process of its own (ProbeClockForkTests).
+        .executableTarget(name: "ProbeClockForkCheck", dependencies: ["CProbeClock"], path: "Tests/ProbeClockForkCheck"),
+
         .testTarget(
             name: "ObjectGraphTests",
             dependencies: ["ObjectGraph", "Probes", .product(name: "PropertyBased", package: "swift-property-based")],

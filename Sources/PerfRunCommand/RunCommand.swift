@@ -37,7 +37,7 @@ extension PerfRun {
         @Option(help: "Where to write the HTML report (default: beside a --json file, with .html; Reports/latest.html without --json; - for standard output).")
         var html: String?
 
-        @Option(name: .customLong("sql-debug"), parsing: .unconditional, help: "SQL debug log level, 1 to 4 (to standard error, or --sql-log).")
+        @Option(name: .customLong("sql-debug"), parsing: .unconditional, help: "SQL debug log level, 1 to 4 (to --sql-log, else the file FAULTLINE_SQL_LOG names, else standard error).")
         var sqlDebug: Int?
 
         @Option(name: .customLong("sql-log"), help: "Append the SQL debug log to this file (with --sql-debug).")
@@ -111,7 +111,7 @@ extension PerfRun {
             }
             if let timeout, !(timeout > 0 && timeout.isFinite) { throw ValidationError("--timeout must be a positive number of seconds, not \(timeout)") }
             if let sqlDebug, !(1...4).contains(sqlDebug) { throw ValidationError("--sql-debug must be 1 to 4, not \(sqlDebug)") }
-            if sqlLog != nil, sqlDebug == nil, SQLDebugLogSink.fromEnvironment() == nil {
+            if sqlLog != nil, sqlDebug == nil, SQLDebugLogSink.environmentLevel() == nil {
                 throw ValidationError("--sql-log writes the SQL debug log, which needs a level: add --sql-debug 1 to 4")
             }
             _ = try relay()
@@ -176,9 +176,24 @@ extension PerfRun {
                 outputs.append(.init(option: "--html", destination: .file(page), format: .html))
             }
             if let traceEvents { outputs.append(try .init(option: "--trace-events", argument: traceEvents, format: .json)) }
-            if let sqlLog { outputs.append(try .init(option: "--sql-log", argument: sqlLog, format: .text)) }
+            if let (option, path) = sqlLogFile { outputs.append(try .init(option: option, argument: path, format: .text)) }
             return outputs
         }
+
+        /// Where the SQL debug log goes, when there is one and it is not
+        /// standard error: `--sql-log`, else the file `FAULTLINE_SQL_LOG`
+        /// names (as for any program using the engine), with the option or
+        /// variable that named it.
+        private var sqlLogFile: (option: String, path: String)? {
+            if let sqlLog { return ("--sql-log", sqlLog) }
+            guard sqlDebug != nil || SQLDebugLogSink.environmentLevel() != nil,
+                let path = SQLDebugLogSink.environmentLogPath()
+            else { return nil }
+            return (Self.environmentLogOption, path)
+        }
+
+        /// The name the output plan gives a log file `FAULTLINE_SQL_LOG` names.
+        static let environmentLogOption = "FAULTLINE_SQL_LOG"
 
         func run() throws {
             let selected = try selected()
@@ -187,6 +202,9 @@ extension PerfRun {
                 inputs: insights.acceptedInsights.map { [.init(option: "--accepted-insights", path: $0)] } ?? [], outputs: outputs)
             if plan.output("--sql-log")?.destination == .standardOutput {
                 throw UsageError(option: "--sql-log", "- is not a file to append to: leave --sql-log out for the log on standard error")
+            }
+            if plan.output(Self.environmentLogOption)?.destination == .standardOutput {
+                throw UsageError(option: Self.environmentLogOption, "- is not a file to append to: unset it for the log on standard error")
             }
             let console = Console(plan: plan)
             var settings = RunSession.Settings()
@@ -202,7 +220,10 @@ extension PerfRun {
             settings.options.measuresFixes = whatIf
             settings.options.insights = try insights.settings()
             settings.sqlDebugLevel = sqlDebug
-            settings.sqlLogPath = sqlLog
+            if let (option, path) = sqlLogFile {
+                settings.sqlLogPath = path
+                settings.sqlLogName = option == "--sql-log" ? "--sql-log \(path)" : "\(option)=\(path)"
+            }
             settings.lttngDirectory = lttng ? lttngOutput ?? "Reports/lttng-trace" : nil
             settings.lttngRelay = try relay()
             settings.traceEventsPath = traceEvents

@@ -253,6 +253,42 @@ import Testing
         #expect(result.stderr.split(separator: "\n").count <= 2)
     }
 
+    // MARK: The SQL debug log's file
+
+    /// perf-run's own log goes where any program's does: to `--sql-log`,
+    /// else to the file `FAULTLINE_SQL_LOG` names (at `FAULTLINE_SQL_DEBUG`'s
+    /// level or `--sql-debug`'s), else to standard error; a file the
+    /// variable names is not even created when no log is asked for.
+    @Test func theSQLLogGoesToTheFileTheEnvironmentNamesUnlessAnOptionDoes() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let named = directory.appendingPathComponent("env.log").path
+        let given = directory.appendingPathComponent("option.log").path
+        let run = ["run", "FetchAll", "--scale", "0.02", "--iterations", "1", "--warmup", "0", "--quiet", "--json",
+                   directory.appendingPathComponent("r.json").path]
+        func text(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+
+        let byEnvironment = try PerfRunProcess.run(run, environment: ["FAULTLINE_SQL_DEBUG": "1", "FAULTLINE_SQL_LOG": named])
+        #expect(byEnvironment.status == 0, "\(byEnvironment.stderr)")
+        #expect(text(named).contains("faultline: sql: "))
+        #expect(!byEnvironment.stderr.contains("faultline: sql: "))
+
+        try FileManager.default.removeItem(atPath: named)
+        let byOption = try PerfRunProcess.run(
+            run + ["--sql-debug", "1", "--sql-log", given], environment: ["FAULTLINE_SQL_DEBUG": "", "FAULTLINE_SQL_LOG": named])
+        #expect(byOption.status == 0, "\(byOption.stderr)")
+        #expect(text(given).contains("faultline: sql: "))
+        #expect(!FileManager.default.fileExists(atPath: named))
+
+        let noLog = try PerfRunProcess.run(run, environment: ["FAULTLINE_SQL_DEBUG": "", "FAULTLINE_SQL_LOG": named])
+        #expect(noLog.status == 0, "\(noLog.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: named))
+
+        let dash = try PerfRunProcess.run(run, environment: ["FAULTLINE_SQL_DEBUG": "1", "FAULTLINE_SQL_LOG": "-"])
+        #expect(dash.status == 2)
+        #expect(dash.stderr.contains("FAULTLINE_SQL_LOG"), "\(dash.stderr)")
+    }
+
     // MARK: The run pipeline
 
     /// The report records every option that changes what a run measures;

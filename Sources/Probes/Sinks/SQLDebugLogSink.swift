@@ -160,12 +160,27 @@ public final class SQLDebugLogSink: EventSink {
         environmentSink(environment, saying: say)
     }
 
+    /// The level `FAULTLINE_SQL_DEBUG` asks for (as the sink takes it, 1
+    /// to 4), nil when it asks for no log; nothing is opened.
+    public static func environmentLevel(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Int? {
+        guard let text = environment["FAULTLINE_SQL_DEBUG"], let level = Int(text), level >= 1 else { return nil }
+        return min(4, level)
+    }
+
+    /// The file `FAULTLINE_SQL_LOG` names for the log, nil when it names
+    /// none (the log then goes to standard error); nothing is opened.
+    public static func environmentLogPath(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        guard let path = environment["FAULTLINE_SQL_LOG"], !path.isEmpty else { return nil }
+        return path
+    }
+
     /// Both `fromEnvironment`s: failures said through `say` when there is one.
     private static func environmentSink(_ environment: [String: String], saying say: (@Sendable (String) -> Void)?) -> SQLDebugLogSink? {
-        guard let text = environment["FAULTLINE_SQL_DEBUG"], let level = Int(text), level >= 1 else { return nil }
+        guard let level = environmentLevel(environment) else { return nil }
+        let text = environment["FAULTLINE_SQL_DEBUG"] ?? ""
         let sink: SQLDebugLogSink
         do {
-            if let path = environment["FAULTLINE_SQL_LOG"], !path.isEmpty {
+            if let path = environmentLogPath(environment) {
                 sink = try SQLDebugLogSink(level: level, destination: .file(path), name: "FAULTLINE_SQL_LOG=\(path)")
             } else {
                 sink = try SQLDebugLogSink(level: level)

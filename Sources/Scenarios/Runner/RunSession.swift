@@ -14,9 +14,13 @@ public struct RunSession {
     /// What a run is asked to do besides running the scenarios.
     public struct Settings {
         public var options = RunOptions()
-        /// SQL debug log level (1 to 4), to standard error or `sqlLogPath`.
+        /// SQL debug log level (1 to 4), to standard error or `sqlLogPath`;
+        /// nil takes `FAULTLINE_SQL_DEBUG`'s.
         public var sqlDebugLevel: Int?
         public var sqlLogPath: String?
+        /// How the log's file is named in its errors: the option or
+        /// variable that gave it (`--sql-log PATH`, `FAULTLINE_SQL_LOG=PATH`).
+        public var sqlLogName: String?
         /// Record with LTTng into this directory (an earlier trace Faultline
         /// made there is replaced; anything else there is refused).
         public var lttngDirectory: String?
@@ -103,9 +107,13 @@ public struct RunSession {
         var options = settings.options
         if let accepted = settings.accepted { options.insights.accepted.formUnion(accepted.identities) }
         var sqlLog: SQLDebugLogSink?
-        if let level = settings.sqlDebugLevel ?? SQLDebugLogSink.fromEnvironment().map(\.level) {
+        // The environment's level read without opening its file: the
+        // caller chose the destination (settings.sqlLogPath).
+        if let level = settings.sqlDebugLevel ?? SQLDebugLogSink.environmentLevel() {
             do {
-                let sink = try settings.sqlLogPath.map { try SQLDebugLogSink(level: level, destination: .file($0), name: "--sql-log \($0)") }
+                let sink = try settings.sqlLogPath.map {
+                    try SQLDebugLogSink(level: level, destination: .file($0), name: settings.sqlLogName ?? "--sql-log \($0)")
+                }
                     ?? SQLDebugLogSink(level: level)
                 sqlLog = sink
                 options.sinks.append(sink)
