@@ -84,13 +84,6 @@ static void paired_reading(uint64_t *tick, uint64_t *ns) {
     }
 }
 
-/// The reading `params` give at `tick`.
-static uint64_t reading(const faultline_clock_params *params, uint64_t tick) {
-    int64_t ticks = (int64_t)(tick - params->tick0);
-    if (ticks < 0) ticks = 0;
-    return params->ns0 + (uint64_t)(((unsigned __int128)(uint64_t)ticks * params->scale) >> 32);
-}
-
 static uint64_t fixed_point_ratio(uint64_t nanoseconds, uint64_t ticks) {
     return (uint64_t)(((unsigned __int128)nanoseconds << 32) / ticks);
 }
@@ -112,7 +105,7 @@ static void measure_scale(void) {
     // the current parameters' reading, so that the clock does not step.
     uint64_t from = ns;
     const faultline_clock_params *current = faultline_clock_current;
-    if (current) from = reading(current, tick);
+    if (current) from = faultline_clock_reading(current, tick);
     // Steered: from `from` now to the kernel's time one interval on.
     uint64_t target = ns + interval_ns;
     uint64_t steered = target > from ? fixed_point_ratio(target - from, interval_ticks) : scale;
@@ -154,7 +147,7 @@ uint64_t faultline_clock_slow(void) {
     if (seen == calibrating || !params) return now;
     // Not through faultline_clock_now(): if no new parameters could be
     // made, this reading must not come back here.
-    return reading(params, __builtin_ia32_rdtsc());
+    return faultline_clock_reading(params, __builtin_ia32_rdtsc());
 #else
     return faultline_clock_kernel();
 #endif

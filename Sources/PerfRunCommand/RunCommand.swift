@@ -176,20 +176,20 @@ extension PerfRun {
                 outputs.append(.init(option: "--html", destination: .file(page), format: .html))
             }
             if let traceEvents { outputs.append(try .init(option: "--trace-events", argument: traceEvents, format: .json)) }
-            if let (option, path) = sqlLogFile { outputs.append(try .init(option: option, argument: path, format: .text)) }
+            if let (option, path, _) = sqlLogFile { outputs.append(try .init(option: option, argument: path, format: .text)) }
             return outputs
         }
 
         /// Where the SQL debug log goes, when there is one and it is not
         /// standard error: `--sql-log`, else the file `FAULTLINE_SQL_LOG`
         /// names (as for any program using the engine), with the option or
-        /// variable that named it.
-        private var sqlLogFile: (option: String, path: String)? {
-            if let sqlLog { return ("--sql-log", sqlLog) }
+        /// variable that named it and the name its errors give it.
+        private var sqlLogFile: (option: String, path: String, name: String)? {
+            if let sqlLog { return ("--sql-log", sqlLog, "--sql-log \(sqlLog)") }
             guard sqlDebug != nil || SQLDebugLogSink.environmentLevel() != nil,
                 let path = SQLDebugLogSink.environmentLogPath()
             else { return nil }
-            return (Self.environmentLogOption, path)
+            return (Self.environmentLogOption, path, "\(Self.environmentLogOption)=\(path)")
         }
 
         /// The name the output plan gives a log file `FAULTLINE_SQL_LOG` names.
@@ -220,9 +220,9 @@ extension PerfRun {
             settings.options.measuresFixes = whatIf
             settings.options.insights = try insights.settings()
             settings.sqlDebugLevel = sqlDebug
-            if let (option, path) = sqlLogFile {
+            if let (_, path, name) = sqlLogFile {
                 settings.sqlLogPath = path
-                settings.sqlLogName = option == "--sql-log" ? "--sql-log \(path)" : "\(option)=\(path)"
+                settings.sqlLogName = name
             }
             settings.lttngDirectory = lttng ? lttngOutput ?? "Reports/lttng-trace" : nil
             settings.lttngRelay = try relay()

@@ -31,7 +31,7 @@ public enum PipeSignal {
     public static func writeToStandardError(_ text: String) {
         var text = text
         _ = text.withUTF8 { bytes in
-            heldBack({ TextOutput.writeAll(STDERR_FILENO, bytes) }, brokePipe: { $0.1 == EPIPE })
+            heldBack({ DescriptorWrite.all(STDERR_FILENO, bytes) }, brokePipe: { $0.error == EPIPE })
         }
     }
 }

@@ -250,10 +250,7 @@ import Testing
         let shapes = TracedShapeCheck(trace.lines)
         shapes.expectEachShapeOnceBeforeItsUse()
         let events = recorded.events
-        let statements = events.compactMap { event -> SQLEvent? in
-            if case .sql(let e) = event { return e }
-            return nil
-        }
+        let statements = recorded.statements
         // Both threads ran the shapes each runs every time (the fetch;
         // which thread reads a row or a relationship from the database,
         // and which from the row cache they share, is timing).
@@ -328,10 +325,7 @@ import Testing
             }
             return getpid()
         }
-        let statements = recorded.events.compactMap { event -> SQLEvent? in
-            if case .sql(let e) = event { return e }
-            return nil
-        }
+        let statements = recorded.statements
         #expect(trace.lines.filter { $0.contains(" faultline:sql: ") }.count == statements.count)
         let runs = Dictionary(grouping: statements, by: \.sql)
         // The key lookup, its shape's text, ran for each card: its text is

@@ -53,17 +53,16 @@ import Testing
             shapeID: 1, textID: 1, durationNanoseconds: 5, rowsReturned: 1, rowsChanged: 0, fullScanSteps: 0, sorts: 0,
             autoIndexes: 0, vmSteps: 3, isTransaction: false, hasDetails: true)
         let site = CallSite(file: "App/Loop.swift", line: 7)
-        let figuresOnly = TextsSink(readsTexts: false)
-        figuresOnly.receiveStatement(
-            parts, sql: "SELECT ?", shape: "SELECT ?", sqlIsShape: true, arguments: arguments, purpose: "fetch", queryPlan: nil,
-            callSite: site
-        ) { fatalError("no event is made") }
+        func lend(to sink: TextsSink) {
+            sink.receiveStatement(
+                parts, sql: "SELECT ?", shape: "SELECT ?", sqlIsShape: true, arguments: arguments, purpose: "fetch", queryPlan: nil,
+                callSite: site
+            ) { fatalError("no event is made") }
+        }
+        lend(to: TextsSink(readsTexts: false))
         #expect(values.renders.load(ordering: .relaxed) == 0)
         let withTexts = TextsSink(readsTexts: true)
-        withTexts.receiveStatement(
-            parts, sql: "SELECT ?", shape: "SELECT ?", sqlIsShape: true, arguments: arguments, purpose: "fetch", queryPlan: nil,
-            callSite: site
-        ) { fatalError("no event is made") }
+        lend(to: withTexts)
         #expect(values.renders.load(ordering: .relaxed) == 1)
         #expect(withTexts.texts.withLock { $0.map(\.arguments) } == ["1, 'x'"])
         #expect(withTexts.texts.withLock { $0.map(\.callSite) } == [site])
@@ -90,10 +89,7 @@ extension TraceFieldsTests {
             _ = try context.fetch(FetchRequest<ManagedObject>(
                 entityName: "Person", predicate: Key("name").like("*e*ie*")))
         }
-        let statements = whole.events.compactMap { event -> SQLEvent? in
-            if case .sql(let e) = event { return e }
-            return nil
-        }
+        let statements = whole.statements
         let lent = lending.statements.withLock { $0 }
         #expect(!statements.isEmpty)
         #expect(lent.map(\.sql) == statements.map(\.sql))

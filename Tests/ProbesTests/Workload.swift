@@ -66,3 +66,13 @@ enum Workload {
         return try Store(model: model, location: .file(path), configuration: configuration)
     }
 }
+
+extension InMemorySink {
+    /// The statements among the events received, in order.
+    var statements: [SQLEvent] {
+        events.compactMap { event in
+            if case .sql(let e) = event { return e }
+            return nil
+        }
+    }
+}

@@ -54,16 +54,20 @@ uint64_t faultline_clock_kernel(void);
 /// (deciding first if need be; 1 while the counter's scale is measured).
 int faultline_clock_source(void);
 
+/// The reading `params` give at counter value `tick` (no earlier than
+/// their own start).
+static inline __attribute__((always_inline)) uint64_t faultline_clock_reading(const faultline_clock_params *params, uint64_t tick) {
+    int64_t ticks = (int64_t)(tick - params->tick0);
+    if (ticks < 0) ticks = 0;
+    return params->ns0 + (uint64_t)(((unsigned __int128)(uint64_t)ticks * params->scale) >> 32);
+}
+
 static inline __attribute__((always_inline)) uint64_t faultline_clock_now(void) {
 #if defined(__x86_64__)
     const faultline_clock_params *params = __atomic_load_n(&faultline_clock_current, __ATOMIC_ACQUIRE);
     if (__builtin_expect(params != 0, 1)) {
         uint64_t tick = __builtin_ia32_rdtsc();
-        if (__builtin_expect(tick < params->recalibrate_at, 1)) {
-            int64_t ticks = (int64_t)(tick - params->tick0);
-            if (ticks < 0) ticks = 0;
-            return params->ns0 + (uint64_t)(((unsigned __int128)(uint64_t)ticks * params->scale) >> 32);
-        }
+        if (__builtin_expect(tick < params->recalibrate_at, 1)) return faultline_clock_reading(params, tick);
     }
 #endif
     return faultline_clock_slow();

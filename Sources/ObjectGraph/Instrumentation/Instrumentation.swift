@@ -192,6 +192,12 @@ public final class Instrumentation: Sendable {
     /// debug log. A log file that cannot be opened or written is said once
     /// on standard error: the program sees no error of it otherwise.
     public static func environmentSinks() -> [any EventSink] {
-        SQLDebugLogSink.fromEnvironment(saying: SQLDebugLogSink.standardErrorLine).map { [$0] } ?? []
+        environmentLog.map { [$0] } ?? []
     }
+
+    /// The environment's SQL debug log, made once per process (from the
+    /// environment as it was then) and shared by every store: each
+    /// `StoreConfiguration()` asks, and a sink per configuration opened the
+    /// log's file again, even for one whose sinks were then replaced.
+    private static let environmentLog = SQLDebugLogSink.fromEnvironment(saying: SQLDebugLogSink.standardErrorLine)
 }

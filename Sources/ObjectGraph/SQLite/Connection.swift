@@ -136,7 +136,7 @@ public final class Connection {
         if let failureInjection { try failureInjection(statement.sql) }
         try statement.bind(arguments)
         let changesBefore = statement.isReadOnly ? 0 : sqlite3_total_changes64(self.handle)
-        let start = statementHook == nil ? 0 : Self.monotonicNanoseconds()
+        let start = statementHook == nil ? 0 : ProbeClock.now()
         var rows = 0
         var code: Int32
         let row = Row(statement: statement)
@@ -251,6 +251,7 @@ public final class Connection {
 
     /// Nanoseconds on the monotonic clock's scale: ``ProbeClock/now()``,
     /// the clock of every event's `start` and duration.
+    @available(*, deprecated, renamed: "ProbeClock.now()", message: "the events' clock is ProbeClock (Probes)")
     @inline(__always)
     public static func monotonicNanoseconds() -> UInt64 { ProbeClock.now() }
 }

@@ -1,3 +1,5 @@
+import Probes
+
 /// The values of one row as the store last read or wrote them.
 public struct RowSnapshot: Sendable, Equatable {
     /// Attribute values, in the entity's attribute order.
@@ -13,7 +15,7 @@ public struct RowSnapshot: Sendable, Equatable {
     /// When the snapshot was taken, on the monotonic clock.
     let timestamp: UInt64
 
-    init(attributes: [Value], toOne: [ObjectID?], generation: UInt64, timestamp: UInt64 = Connection.monotonicNanoseconds()) {
+    init(attributes: [Value], toOne: [ObjectID?], generation: UInt64, timestamp: UInt64 = ProbeClock.now()) {
         self.attributes = attributes
         self.toOne = toOne
         self.generation = generation

@@ -54,6 +54,8 @@ struct HeldBackRuns {
     private var faultCount: UInt64 = 0
     private var faultDuration: UInt64 = 0
     private var faultOrder: UInt64 = 0
+    /// Beside the optional (set wherever it is): testing an optional that
+    /// holds an event for nil copied the event, retaining its strings.
     private var hasFaults = false
 
     /// The pending refresh run's first refresh (traced with the last

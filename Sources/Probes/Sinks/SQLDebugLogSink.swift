@@ -252,7 +252,7 @@ struct TextOutput: ~Copyable {
         var text = text
         let (written, error) = text.withUTF8 { bytes in
             isPipe == true
-                ? PipeSignal.heldBack({ Self.writeAll(descriptor, bytes) }, brokePipe: { $0.1 == EPIPE }) : Self.writeAll(descriptor, bytes)
+                ? PipeSignal.heldBack({ DescriptorWrite.all(descriptor, bytes) }, brokePipe: { $0.1 == EPIPE }) : DescriptorWrite.all(descriptor, bytes)
         }
         guard let error else {
             linesWritten += lines
@@ -261,30 +261,6 @@ struct TextOutput: ~Copyable {
         linesWritten += Self.newlines(in: text.utf8.prefix(written))
         failure = SQLDebugLogSink.WriteFailure(destination: name, errorNumber: error, linesWritten: linesWritten)
         return false
-    }
-
-    /// Writes all of `bytes`, through interruptions, partial writes and a
-    /// non-blocking descriptor's waits: the bytes written, and the error
-    /// that stopped it, if any.
-    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> (Int, Int32?) {
-        var offset = 0
-        while offset < bytes.count {
-            let count = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if count > 0 {
-                offset += count
-                continue
-            }
-            if count == 0 { return (offset, EIO) }
-            let error = errno
-            switch error {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK:
-                var wait = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                if poll(&wait, 1, -1) < 0, errno != EINTR { return (offset, errno) }
-            default: return (offset, error)
-            }
-        }
-        return (offset, nil)
     }
 
     private static func newlines(in bytes: Substring.UTF8View) -> Int {

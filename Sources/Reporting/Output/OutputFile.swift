@@ -1,4 +1,5 @@
 import Foundation
+import Probes
 
 /// Where `perf-run` writes a report, a page or a trace, and how.
 ///
@@ -242,23 +243,6 @@ public enum OutputFile {
 
     /// Writes every byte; returns the errno of a failure.
     static func writeAll(_ data: Data, to descriptor: Int32) -> Int32? {
-        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Int32? in
-            var offset = 0
-            while offset < bytes.count {
-                let count = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    // A descriptor another program left non-blocking: wait until it takes more.
-                    if errno == EAGAIN || errno == EWOULDBLOCK {
-                        var request = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                        _ = poll(&request, 1, -1)
-                        continue
-                    }
-                    return errno
-                }
-                offset += count
-            }
-            return nil
-        }
+        data.withUnsafeBytes { bytes in DescriptorWrite.all(descriptor, bytes.bindMemory(to: UInt8.self)).error }
     }
 }
