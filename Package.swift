@@ -136,6 +136,8 @@ let package = Package(
 
         // The clock's fork safety, checked in a process of its own (ProbeClockForkTests).
         .executableTarget(name: "ProbeClockForkCheck", dependencies: ["CProbeClock"], path: "Tests/ProbeClockForkCheck"),
+        // Listing the images while connections close, in a process of its own (FileMappingsTests).
+        .executableTarget(name: "FileMappingsCheck", dependencies: ["ObjectGraph", "Probes"], path: "Tests/FileMappingsCheck"),
 
         .testTarget(
             name: "ObjectGraphTests",

@@ -49,7 +49,15 @@ public enum CallerLine {
     /// The process's images, for capturing and naming stacks; nil under
     /// valgrind, whose own mappings the runtime's image reader cannot read
     /// (it stops the program): there, every chain names its fallback.
-    private static let images: ImageMap? = runsUnderValgrind ? nil : ImageMap.capture()
+    /// Captured while the engine closes no connection (``FileMappings``).
+    private static let images: ImageMap? = runsUnderValgrind ? nil : captureImages()
+
+    /// The process's images now, listed while Faultline unmaps no file.
+    /// Not cached: the image check (Tests/FileMappingsCheck) captures
+    /// again and again while connections close.
+    @_spi(Check) public static func captureImages() -> ImageMap {
+        FileMappings.holdingStill { ImageMap.capture() }
+    }
 
     /// Whether the process runs under valgrind (its preloaded libraries).
     static let runsUnderValgrind = ProcessInfo.processInfo.environment["LD_PRELOAD"]?.contains("vgpreload") == true

@@ -67,7 +67,7 @@ public final class Connection {
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
-            sqlite3_close_v2(handle)
+            Self.close(handle)
             throw SQLiteError(extendedResultCode: code, message: message, path: path)
         }
         self.handle = handle
@@ -87,14 +87,22 @@ public final class Connection {
             }
         } catch {
             cache.removeAll()
-            sqlite3_close_v2(handle)
+            Self.close(handle)
             throw error
         }
     }
 
     deinit {
         cache.removeAll()
-        sqlite3_close_v2(handle)
+        Self.close(handle)
+    }
+
+    /// Closes a handle while no image list is being captured: closing the
+    /// last connection to a WAL database unmaps its shared-memory file,
+    /// which a capture reading it at that moment crashed on
+    /// (``FileMappings``).
+    private static func close(_ handle: OpaquePointer?) {
+        FileMappings.holdingStill { _ = sqlite3_close_v2(handle) }
     }
 
     // MARK: Statements
