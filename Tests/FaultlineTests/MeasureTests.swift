@@ -155,6 +155,35 @@ final class Post: ManagedObject, EntityNamed {
         #expect(empty.counters == Counters())
     }
 
+    /// Row-cache faults are counted in each context and read as totals: a
+    /// measurement inside a `perform` block counts those of its own block,
+    /// not the context's earlier or later ones.
+    @Test func aMeasurementInsideAPerformCountsOnlyItsOwnRowCacheFaults() throws {
+        let store = try Self.store()
+        let context = ObjectContext(store: store)
+        try context.perform {
+            let authors = Array(try context.fetch(FetchRequest<Author>()))
+            for author in authors { _ = author.name }
+            for author in authors { context.refresh(author, mergeChanges: false) }
+            let inside = try Faultline.measure(store) {
+                for author in authors { _ = author.name }
+            }
+            #expect(inside.counters.cacheHits == 20)
+            #expect(inside.counters.faultsFired == 20)
+            #expect(inside.counters.sqlStatements == 0)
+            for author in authors { context.refresh(author, mergeChanges: false) }
+            for author in authors { _ = author.name }
+            let next = try Faultline.measure(store) {
+                for author in authors.prefix(5) {
+                    context.refresh(author, mergeChanges: false)
+                    _ = author.name
+                }
+            }
+            #expect(next.counters.cacheHits == 5)
+            #expect(next.counters.faultsFired == 5)
+        }
+    }
+
     @Test func aStoreMustAllowMeasurement() throws {
         let store = try Self.store(measurable: false)
         let failure = try #require(throws: MeasurementFailure.self) { _ = try Faultline.measure(store) {} }

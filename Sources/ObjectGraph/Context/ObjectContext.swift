@@ -85,6 +85,9 @@ public final class ObjectContext {
     /// has no call site of its own: its events are attributed to the line
     /// that read the property (``readSite``).
     @exclusivity(unchecked) var inTypedAccess = false
+    /// Where this context counts its row-cache faults, when a sink reads
+    /// them from the store's tally (``Instrumentation/rowCacheFaultTally``).
+    let rowCacheFaultCell: RowCacheFaultTally.Cell?
 
     public init(store: Store, name: String = "context") {
         self.store = store
@@ -94,11 +97,13 @@ public final class ObjectContext {
         self.stalenessInterval = store.configuration.stalenessInterval
         self.stalenessNanoseconds = store.configuration.stalenessInterval?.stalenessNanoseconds
         self.queue = DispatchQueue(label: "faultline.context.\(name)")
+        self.rowCacheFaultCell = store.instrumentation.rowCacheFaultTally?.makeCell()
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 
     deinit {
         invalidateAll(reason: "its context was released")
+        if let rowCacheFaultCell { instrumentation.rowCacheFaultTally?.retire(rowCacheFaultCell) }
     }
 
     /// Runs `body` on the context's queue and waits for it; runs it at once

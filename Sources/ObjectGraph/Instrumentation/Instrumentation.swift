@@ -27,12 +27,41 @@ public final class Instrumentation: Sendable {
     /// (``EventSink/takesLentStatementTexts``) rather than made on demand.
     let lendsStatementTexts: Bool
 
-    public init(sinks: [any EventSink]) {
+    /// The store's count of row-cache faults, when a sink reads them from
+    /// it (``EventSink/rowCacheFaultDelivery``): each context counts in a
+    /// cell of its own.
+    let rowCacheFaultTally: RowCacheFaultTally?
+    /// Whether a store with a tally also sends each row-cache fault (to the
+    /// sinks that take each one).
+    let sendsEachRowCacheFault: Bool
+
+    /// Instrumentation for `sinks`, sending every row-cache fault one by one.
+    public convenience init(sinks: [any EventSink]) {
+        self.init(sinks: sinks, entityNames: nil)
+    }
+
+    /// Instrumentation for `sinks` of a store of the entities `entityNames`
+    /// names (by their positions): a sink that counts row-cache faults
+    /// reads them from the store's tally.
+    init(sinks: [any EventSink], entityNames: [String]?) {
         switch sinks.count {
         case 0: sink = nil
         case 1: sink = sinks[0]
         default: sink = MultiplexSink(sinks)
         }
+        #if FAULTLINE_NO_INSTRUMENTATION
+        let delivery = RowCacheFaultDelivery.eachFault
+        #else
+        let delivery = entityNames == nil ? .eachFault : sink?.rowCacheFaultDelivery ?? .eachFault
+        #endif
+        if delivery != .eachFault, let entityNames, let sink {
+            let tally = RowCacheFaultTally(entityNames: entityNames)
+            sink.countRowCacheFaults(from: tally)
+            rowCacheFaultTally = tally
+        } else {
+            rowCacheFaultTally = nil
+        }
+        sendsEachRowCacheFault = delivery != .tally
         refreshEventsPossible = sink?.possibleDetails.contains(.contextChanges) == true
         lendsStatementTexts = sink?.takesLentStatementTexts == true
         #if FAULTLINE_NO_INSTRUMENTATION
@@ -40,6 +69,11 @@ public final class Instrumentation: Sendable {
         #else
         tracksOrigins = sink != nil
         #endif
+    }
+
+    deinit {
+        // The store and its contexts are gone: the tally counts no more.
+        rowCacheFaultTally?.close()
     }
 
     /// A new number for one run of a fetch, unique in the store.
@@ -102,9 +136,28 @@ public final class Instrumentation: Sendable {
     func rowCacheFault(start: UInt64, context: ObjectContext, name: String, object: ManagedObject) {
         // Through the optional, as in `fault`: no retain of the sink.
         let duration = ProbeClock.nanoseconds(since: start)
+        if rowCacheFaultTally != nil {
+            // Counted in place; sent only to the sinks that take each one.
+            // The cell is not bound across the call: bound, it was retained
+            // and released around it.
+            context.rowCacheFaultCell?.count(entity: object.entity.index, nanoseconds: duration)
+            if sendsEachRowCacheFault { sendRowCacheFault(context: context, name: name, object: object, start: start, duration: duration) }
+            return
+        }
         sink?.receiveFault(
             entity: object.objectID.entity.name, primaryKey: object.objectID.primaryKey, context: name, source: .rowCache, missReason: nil,
             durationNanoseconds: duration, origin: { nil }, callSite: { context.readSite }
+        ) {
+            context.rowCacheFaultEvent(object, start: start, durationNanoseconds: duration)
+        }
+    }
+
+    /// A row-cache fault a tally counted, for the sinks that take each one.
+    @inline(never)
+    private func sendRowCacheFault(context: ObjectContext, name: String, object: ManagedObject, start: UInt64, duration: UInt64) {
+        sink?.receiveRowCacheFault(
+            entity: object.objectID.entity.name, primaryKey: object.objectID.primaryKey, context: name,
+            durationNanoseconds: duration, callSite: { context.readSite }
         ) {
             context.rowCacheFaultEvent(object, start: start, durationNanoseconds: duration)
         }

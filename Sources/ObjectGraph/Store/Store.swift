@@ -52,7 +52,8 @@ public final class Store: @unchecked Sendable {
         case .memory: path = ":memory:"
         }
         measurementSlot = configuration.allowsMeasurement ? MeasurementSlot() : nil
-        let instrumentation = Instrumentation(sinks: configuration.sinks + (measurementSlot.map { [$0] } ?? []))
+        let instrumentation = Instrumentation(
+            sinks: configuration.sinks + (measurementSlot.map { [$0] } ?? []), entityNames: model.entities.map(\.name))
         self.instrumentation = instrumentation
         do {
             pool = try ConnectionPool(

@@ -37,9 +37,18 @@ public final class Recorder: EventSink, @unchecked Sendable {
         var rowCacheNanoseconds: UInt64 = 0
     }
 
-    /// Guards `state` (see ``PlainLock`` for why not `Mutex`).
+    /// A store's tally of row-cache faults, and its counts when the
+    /// recorder started reading it or was last reset.
+    private struct Tallied {
+        let tally: RowCacheFaultTally
+        var baseline: RowCacheFaultCounts
+    }
+
+    /// Guards `state` and `tallied` (see ``PlainLock`` for why not `Mutex`).
     private let lock = PlainLock()
     @exclusivity(unchecked) private var state = State()
+    /// The tallies the recorder reads its row-cache faults from.
+    @exclusivity(unchecked) private var tallied: [Tallied] = []
     /// How many recent events are kept; 0 keeps none.
     public let bufferCapacity: Int
     public let details: EventDetails
@@ -115,6 +124,68 @@ public final class Recorder: EventSink, @unchecked Sendable {
                 state.evidence.noteFaulted(entity)
             }
         }
+    }
+
+    /// Without an event buffer the recorder reads the row-cache faults of
+    /// a store from its tally: each fault is then one addition in the
+    /// context that fires it, not a call and a lock here. With a buffer it
+    /// takes each fault, to keep it.
+    public var rowCacheFaultDelivery: RowCacheFaultDelivery { bufferCapacity == 0 ? .tally : .eachFault }
+
+    public func countRowCacheFaults(from tally: RowCacheFaultTally) {
+        guard bufferCapacity == 0 else { return }
+        lock.withLock {
+            guard !tallied.contains(where: { $0.tally === tally }) else { return }
+            tallied.append(Tallied(tally: tally, baseline: tally.counts()))
+        }
+    }
+
+    /// Ignored while the recorder reads row-cache faults from tallies (the
+    /// fault is counted there); otherwise counted as any fault is.
+    public func receiveRowCacheFault(
+        entity: String, primaryKey: Int64, context: String, durationNanoseconds: UInt64, callSite: () -> CallSite,
+        event: () -> FaultEvent
+    ) {
+        guard lock.withLock({ tallied.isEmpty }) else { return }
+        receiveFault(
+            entity: entity, primaryKey: primaryKey, context: context, source: .rowCache, missReason: nil,
+            durationNanoseconds: durationNanoseconds, origin: { nil }, callSite: callSite, event: event)
+    }
+
+    /// Stops reading tallies, keeping what they counted so far as the
+    /// recorder's own: a measurement's recorder when the measurement ends.
+    func stopCountingRowCacheFaults() {
+        lock.withLock {
+            let faults = addTalliedFaults(to: &state.counters)
+            state.rowCacheNanoseconds &+= faults.nanoseconds
+            for entity in faults.entities { state.evidence.noteFaulted(entity) }
+            tallied = []
+        }
+    }
+
+    /// Adds the row-cache faults the tallies counted since their baselines
+    /// to `counters`; returns their time and the entities faulted. Under
+    /// the lock.
+    private func addTalliedFaults(to counters: inout Counters) -> (nanoseconds: UInt64, entities: [String]) {
+        var nanoseconds: UInt64 = 0
+        var entities: [String] = []
+        for entry in tallied {
+            let counts = entry.tally.counts().since(entry.baseline)
+            nanoseconds &+= counts.nanoseconds
+            for (position, faults) in counts.faults.enumerated() where faults > 0 {
+                counters.faultsFired += Int(faults)
+                counters.cacheHits += Int(faults)
+                entities.append(entry.tally.entityNames[position])
+            }
+        }
+        return (nanoseconds, entities)
+    }
+
+    /// The counters with the tallies' row-cache faults. Under the lock.
+    private func currentCounters() -> Counters {
+        var counters = state.counters
+        if !tallied.isEmpty { _ = addTalliedFaults(to: &counters) }
+        return counters
     }
 
     /// A fault given by its parts without its origin (a producer other
@@ -229,12 +300,12 @@ public final class Recorder: EventSink, @unchecked Sendable {
     }
 
     /// The counters so far.
-    public var counters: Counters { lock.withLock { state.counters } }
+    public var counters: Counters { lock.withLock { currentCounters() } }
 
     /// The counters and the time in SQLite so far: cheap enough to take
     /// before and after a step of a scenario.
     public var totals: (counters: Counters, sqlNanoseconds: UInt64) {
-        lock.withLock { (state.counters, state.sqlNanoseconds) }
+        lock.withLock { (currentCounters(), state.sqlNanoseconds) }
     }
 
     /// Everything recorded so far.
@@ -246,14 +317,27 @@ public final class Recorder: EventSink, @unchecked Sendable {
             }
             var evidence = state.evidence
             evidence.statements = statements
+            var counters = state.counters
+            var rowCacheNanoseconds = state.rowCacheNanoseconds
+            if !tallied.isEmpty {
+                let faults = addTalliedFaults(to: &counters)
+                rowCacheNanoseconds &+= faults.nanoseconds
+                for entity in faults.entities { evidence.noteFaulted(entity) }
+            }
             return Snapshot(
-                counters: state.counters, statements: statements, events: events, droppedEvents: state.dropped, evidence: evidence,
-                sqlNanoseconds: state.sqlNanoseconds, rowCacheNanoseconds: state.rowCacheNanoseconds)
+                counters: counters, statements: statements, events: events, droppedEvents: state.dropped, evidence: evidence,
+                sqlNanoseconds: state.sqlNanoseconds, rowCacheNanoseconds: rowCacheNanoseconds)
         }
     }
 
     /// Forgets everything recorded.
+    /// Tallies start again from their counts now; those of stores that
+    /// are gone are forgotten.
     public func reset() {
-        lock.withLock { state = State() }
+        lock.withLock {
+            state = State()
+            tallied.removeAll { $0.tally.isClosed }
+            for index in tallied.indices { tallied[index].baseline = tallied[index].tally.counts() }
+        }
     }
 }

@@ -49,6 +49,25 @@ public protocol EventSink: AnyObject, Sendable {
     func receiveFault(
         entity: String, primaryKey: Int64, context: String, source: FaultSource, missReason: CacheMissReason?,
         durationNanoseconds: UInt64, origin: () -> FaultOrigin?, callSite: () -> CallSite, event: () -> FaultEvent)
+    /// How the sink takes row-cache faults (``RowCacheFaultDelivery``).
+    /// The engine reads it once per store. By default, each fault as it
+    /// happens.
+    var rowCacheFaultDelivery: RowCacheFaultDelivery { get }
+    /// Starts reading a store's row-cache faults from its tally: called
+    /// once per store, when it opens, for a sink whose
+    /// ``rowCacheFaultDelivery`` counts them. By default, nothing.
+    func countRowCacheFaults(from tally: RowCacheFaultTally)
+    /// Receives a row-cache fault of a store that counts them in a tally
+    /// (``countRowCacheFaults(from:)``), for a sink whose
+    /// ``rowCacheFaultDelivery`` takes each one (a multiplex passes it on
+    /// to the sinks that do). A sink that counts from that tally ignores
+    /// it; so does a sink that counts from any tally, which cannot tell
+    /// one store's fault from another's: a sink that passes this call on
+    /// to another passes ``countRowCacheFaults(from:)`` on too. By
+    /// default, the fault's parts go to ``receiveFault(entity:primaryKey:context:source:missReason:durationNanoseconds:origin:callSite:event:)``.
+    func receiveRowCacheFault(
+        entity: String, primaryKey: Int64, context: String, durationNanoseconds: UInt64, callSite: () -> CallSite,
+        event: () -> FaultEvent)
     /// Receives a fault the row cache could not serve. The engine never
     /// calls it (a fault from the database carries the miss's reason); a
     /// program that still sends cache-miss events may. By default,
@@ -133,6 +152,16 @@ extension EventSink {
             entity: entity, primaryKey: primaryKey, context: context, source: source, durationNanoseconds: durationNanoseconds,
             callSite: callSite, event: event)
     }
+    public var rowCacheFaultDelivery: RowCacheFaultDelivery { .eachFault }
+    public func countRowCacheFaults(from tally: RowCacheFaultTally) {}
+    public func receiveRowCacheFault(
+        entity: String, primaryKey: Int64, context: String, durationNanoseconds: UInt64, callSite: () -> CallSite,
+        event: () -> FaultEvent
+    ) {
+        receiveFault(
+            entity: entity, primaryKey: primaryKey, context: context, source: .rowCache, missReason: nil,
+            durationNanoseconds: durationNanoseconds, origin: { nil }, callSite: callSite, event: event)
+    }
     @available(*, deprecated, message: "the engine no longer sends cache misses: a fault whose source is .database carries the miss in its missReason")
     public func receive(cacheMiss: CacheMissEvent) { receive(.cacheMiss(cacheMiss)) }
     @available(*, deprecated, message: "the engine no longer sends cache misses: a fault whose source is .database carries the miss in its missReason")
@@ -189,10 +218,43 @@ public final class NoOpSink: EventSink {
 public final class MultiplexSink: EventSink {
     public let sinks: [any EventSink]
     private let lendsTexts: Bool
+    /// The sinks that take each row-cache fault of a store with a tally
+    /// (the others count them from it).
+    private let eachRowCacheFault: [any EventSink]
+    /// The sinks that count row-cache faults from a store's tally.
+    private let countingRowCacheFaults: [any EventSink]
+    public let rowCacheFaultDelivery: RowCacheFaultDelivery
 
     public init(_ sinks: [any EventSink]) {
         self.sinks = sinks
         lendsTexts = sinks.contains { $0.takesLentStatementTexts }
+        eachRowCacheFault = sinks.filter { $0.rowCacheFaultDelivery != .tally }
+        countingRowCacheFaults = sinks.filter { $0.rowCacheFaultDelivery != .eachFault }
+        rowCacheFaultDelivery =
+            countingRowCacheFaults.isEmpty ? .eachFault : eachRowCacheFault.isEmpty ? .tally : .tallyAndEachFault
+    }
+
+    public func countRowCacheFaults(from tally: RowCacheFaultTally) {
+        for sink in countingRowCacheFaults { sink.countRowCacheFaults(from: tally) }
+    }
+
+    /// To the sinks that take each row-cache fault; the event is made at
+    /// most once.
+    public func receiveRowCacheFault(
+        entity: String, primaryKey: Int64, context: String, durationNanoseconds: UInt64, callSite: () -> CallSite,
+        event: () -> FaultEvent
+    ) {
+        var made: FaultEvent?
+        for sink in eachRowCacheFault where sink.isEnabled(.fault) {
+            sink.receiveRowCacheFault(
+                entity: entity, primaryKey: primaryKey, context: context, durationNanoseconds: durationNanoseconds, callSite: callSite
+            ) {
+                if let made { return made }
+                let new = event()
+                made = new
+                return new
+            }
+        }
     }
 
     public func isEnabled(_ kind: EventKind) -> Bool {

@@ -9,6 +9,10 @@ public final class MeasurementSlot: EventSink, @unchecked Sendable {
     private let lock = PlainLock()
     private var attached: Recorder?
     private let isAttached = Atomic<Bool>(false)
+    /// The tallies of the stores the slot is in: an attached recorder that
+    /// counts row-cache faults from tallies reads them from the moment it
+    /// is attached.
+    private var tallies: [RowCacheFaultTally] = []
 
     public init() {}
 
@@ -17,17 +21,40 @@ public final class MeasurementSlot: EventSink, @unchecked Sendable {
         lock.withLock {
             guard attached == nil else { return false }
             attached = recorder
+            for tally in tallies { recorder.countRowCacheFaults(from: tally) }
             isAttached.store(true, ordering: .releasing)
             return true
         }
     }
 
-    /// Detaches the recorder attached now.
+    /// Detaches the recorder attached now; it keeps the row-cache faults
+    /// counted until now, and no later one.
     public func detach() {
         lock.withLock {
+            attached?.stopCountingRowCacheFaults()
             attached = nil
             isAttached.store(false, ordering: .releasing)
         }
+    }
+
+    /// A recorder attached later may count row-cache faults from a tally
+    /// or take each one.
+    public var rowCacheFaultDelivery: RowCacheFaultDelivery { .tallyAndEachFault }
+
+    public func countRowCacheFaults(from tally: RowCacheFaultTally) {
+        lock.withLock {
+            tallies.append(tally)
+            attached?.countRowCacheFaults(from: tally)
+        }
+    }
+
+    public func receiveRowCacheFault(
+        entity: String, primaryKey: Int64, context: String, durationNanoseconds: UInt64, callSite: () -> CallSite,
+        event: () -> FaultEvent
+    ) {
+        current?.receiveRowCacheFault(
+            entity: entity, primaryKey: primaryKey, context: context, durationNanoseconds: durationNanoseconds,
+            callSite: callSite, event: event)
     }
 
     private var current: Recorder? { lock.withLock { attached } }
