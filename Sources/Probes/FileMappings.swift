@@ -1,22 +1,31 @@
+import Foundation
+
 /// Keeps the process's file mappings still while ``CallerLine`` lists the
 /// loaded images.
 ///
 /// The Swift runtime's `ImageMap.capture()` reads the first bytes of every
 /// file mapped into the process in place, looking for an ELF header. A
 /// file unmapped meanwhile on another thread (SQLite's shared-memory file,
-/// when a connection to a WAL database closes) stopped the program with a
-/// bad pointer dereference: two threads, one capturing and one opening and
-/// closing a WAL database, crash within milliseconds. The engine closes
-/// its SQLite connections under ``holdingStill(_:)``, and ``CallerLine``
-/// captures under it, so Faultline's own unmapping never meets the
-/// capture. Code outside Faultline that unmaps files is not held back.
+/// when the last connection to a WAL database closes or leaves WAL mode)
+/// makes that read a bad pointer dereference: two threads, one capturing
+/// and one opening and closing a WAL database, stop the program within
+/// milliseconds (Tests/FileMappingsCheck). The engine closes its SQLite
+/// connections, finalizes statements (a connection closed while one of
+/// its statements lives closes with that statement) and leaves WAL mode
+/// under ``holdingStill(_:)``, and ``CallerLine`` captures under it, so
+/// Faultline's own unmapping never meets the capture. Code outside
+/// Faultline that unmaps files is not held back.
 public enum FileMappings {
-    private static let lock = PlainLock()
+    /// A lock that parks a waiting thread: what it guards (closing a
+    /// database checkpoints and syncs it) can take milliseconds.
+    private static let lock = NSLock()
 
     /// Runs `body` while no other caller of this function runs: around a
     /// capture of the images, and around anything of Faultline's that
-    /// unmaps a file (closing a SQLite connection).
+    /// may unmap a file.
     public static func holdingStill<R>(_ body: () throws -> R) rethrows -> R {
-        try lock.withLock(body)
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
     }
 }

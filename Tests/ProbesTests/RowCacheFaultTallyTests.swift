@@ -143,12 +143,58 @@ import Testing
         #expect(throughout.counters.cacheHits == 12)
     }
 
+    /// A recorder that is a sink of the store and is attached to its
+    /// measurement slot too reads on as a sink once detached.
+    @Test func aStoresOwnRecorderDetachedFromItsSlotCountsOn() throws {
+        let path = try Workload.populate(people: 1, selfies: 5, networks: 1)
+        let recorder = Recorder()
+        var configuration = StoreConfiguration()
+        configuration.sinks = [recorder]
+        configuration.allowsMeasurement = true
+        let store = try Store(model: Workload.model, location: .file(path), configuration: configuration)
+        let slot = try #require(store.measurementSlot)
+        #expect(slot.attach(recorder))
+        slot.detach()
+        try Self.faultLoop(ObjectContext(store: store, name: "main"))
+        #expect(recorder.counters.cacheHits == 10)
+    }
+
+    /// A row-cache fault sent with a tally the recorder does not read is
+    /// counted; one of a tally it reads is not (the tally has it).
+    @Test func aFaultOfAnotherStoresTallyIsCounted() {
+        let read = RowCacheFaultTally(entityNames: ["Selfie"])
+        let other = RowCacheFaultTally(entityNames: ["Selfie"])
+        let recorder = Recorder()
+        recorder.countRowCacheFaults(from: read)
+        func send(_ tally: RowCacheFaultTally) {
+            recorder.receiveRowCacheFault(
+                entity: "Selfie", primaryKey: 1, context: "main", durationNanoseconds: 5, tally: tally,
+                callSite: { CallSite(file: "F.swift", line: 1) }
+            ) {
+                FaultEvent(
+                    start: 0, durationNanoseconds: 5, thread: 1, context: "main", entity: "Selfie", primaryKey: 1, source: .rowCache,
+                    callSite: CallSite(file: "F.swift", line: 1), values: nil, missReason: nil, origin: nil)
+            }
+        }
+        send(read)
+        #expect(recorder.counters.cacheHits == 0)
+        send(other)
+        #expect(recorder.counters.cacheHits == 1)
+        #expect(recorder.counters.faultsFired == 1)
+    }
+
+    /// One recorder in two stores adds them up, and keeps the counts of a
+    /// store that is gone.
     @Test func oneRecorderAddsUpTwoStores() throws {
         let recorder = Recorder()
-        let first = try Workload.store(try Workload.populate(people: 1, selfies: 3, networks: 1), sinks: [recorder])
         let second = try Workload.store(try Workload.populate(people: 1, selfies: 4, networks: 1), sinks: [recorder])
-        try Self.faultLoop(ObjectContext(store: first, name: "first"))
+        do {
+            let first = try Workload.store(try Workload.populate(people: 1, selfies: 3, networks: 1), sinks: [recorder])
+            try Self.faultLoop(ObjectContext(store: first, name: "first"))
+        }
         try Self.faultLoop(ObjectContext(store: second, name: "second"))
+        #expect(recorder.counters.cacheHits == 14)
+        #expect(recorder.snapshot().counters.cacheHits == 14)
         #expect(recorder.counters.cacheHits == 14)
     }
 

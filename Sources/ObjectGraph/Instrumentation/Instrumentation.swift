@@ -138,8 +138,8 @@ public final class Instrumentation: Sendable {
         let duration = ProbeClock.nanoseconds(since: start)
         if rowCacheFaultTally != nil {
             // Counted in place; sent only to the sinks that take each one.
-            // The cell is not bound across the call: bound, it was retained
-            // and released around it.
+            // The cell is not bound across the call, which would retain
+            // and release it.
             context.rowCacheFaultCell?.count(entity: object.entity.index, nanoseconds: duration)
             if sendsEachRowCacheFault { sendRowCacheFault(context: context, name: name, object: object, start: start, duration: duration) }
             return
@@ -155,9 +155,10 @@ public final class Instrumentation: Sendable {
     /// A row-cache fault a tally counted, for the sinks that take each one.
     @inline(never)
     private func sendRowCacheFault(context: ObjectContext, name: String, object: ManagedObject, start: UInt64, duration: UInt64) {
+        guard let tally = rowCacheFaultTally else { return }
         sink?.receiveRowCacheFault(
             entity: object.objectID.entity.name, primaryKey: object.objectID.primaryKey, context: name,
-            durationNanoseconds: duration, callSite: { context.readSite }
+            durationNanoseconds: duration, tally: tally, callSite: { context.readSite }
         ) {
             context.rowCacheFaultEvent(object, start: start, durationNanoseconds: duration)
         }

@@ -99,8 +99,7 @@ public final class Connection {
 
     /// Closes a handle while no image list is being captured: closing the
     /// last connection to a WAL database unmaps its shared-memory file,
-    /// which a capture reading it at that moment crashed on
-    /// (``FileMappings``).
+    /// which a capture must not be reading then (``FileMappings``).
     private static func close(_ handle: OpaquePointer?) {
         FileMappings.holdingStill { _ = sqlite3_close_v2(handle) }
     }

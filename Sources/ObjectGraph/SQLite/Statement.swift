@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Probes
 
 /// A prepared statement of one `Connection`.
 ///
@@ -41,7 +42,9 @@ public final class Statement {
     }
 
     deinit {
-        sqlite3_finalize(handle)
+        // A statement that outlives its connection's close closes it when
+        // finalized, which may unmap the database's shared-memory file.
+        FileMappings.holdingStill { _ = sqlite3_finalize(handle) }
     }
 
     // MARK: Binding

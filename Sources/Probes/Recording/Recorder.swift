@@ -4,7 +4,9 @@
 /// timelines and trace files (whose drops are counted).
 ///
 /// Thread-safe; each event costs one lock and a few additions (statements
-/// are aggregated by the shape number computed once per prepared statement).
+/// are aggregated by the shape number computed once per prepared
+/// statement). Without an event buffer it reads row-cache faults from each
+/// store's ``RowCacheFaultTally`` instead: no call and no lock per fault.
 public final class Recorder: EventSink, @unchecked Sendable {
     /// What the recorder holds at one moment.
     public struct Snapshot: Sendable {
@@ -37,11 +39,14 @@ public final class Recorder: EventSink, @unchecked Sendable {
         var rowCacheNanoseconds: UInt64 = 0
     }
 
-    /// A store's tally of row-cache faults, and its counts when the
-    /// recorder started reading it or was last reset.
+    /// A store's tally of row-cache faults, its counts when the recorder
+    /// started reading it or was last reset, and for how many reasons it
+    /// reads it (as a sink of the store, and once per attachment to a
+    /// measurement slot).
     private struct Tallied {
         let tally: RowCacheFaultTally
         var baseline: RowCacheFaultCounts
+        var readers: Int
     }
 
     /// Guards `state` and `tallied` (see ``PlainLock`` for why not `Mutex`).
@@ -135,56 +140,76 @@ public final class Recorder: EventSink, @unchecked Sendable {
     public func countRowCacheFaults(from tally: RowCacheFaultTally) {
         guard bufferCapacity == 0 else { return }
         lock.withLock {
-            guard !tallied.contains(where: { $0.tally === tally }) else { return }
-            tallied.append(Tallied(tally: tally, baseline: tally.counts()))
+            if let index = tallied.firstIndex(where: { $0.tally === tally }) {
+                tallied[index].readers += 1
+            } else {
+                tallied.append(Tallied(tally: tally, baseline: tally.counts(), readers: 1))
+            }
         }
     }
 
-    /// Ignored while the recorder reads row-cache faults from tallies (the
-    /// fault is counted there); otherwise counted as any fault is.
+    /// Ignored when the recorder reads `tally` (the fault is counted
+    /// there); otherwise counted as any fault is.
     public func receiveRowCacheFault(
-        entity: String, primaryKey: Int64, context: String, durationNanoseconds: UInt64, callSite: () -> CallSite,
-        event: () -> FaultEvent
+        entity: String, primaryKey: Int64, context: String, durationNanoseconds: UInt64, tally: RowCacheFaultTally,
+        callSite: () -> CallSite, event: () -> FaultEvent
     ) {
-        guard lock.withLock({ tallied.isEmpty }) else { return }
+        guard !lock.withLock({ tallied.contains { $0.tally === tally } }) else { return }
         receiveFault(
             entity: entity, primaryKey: primaryKey, context: context, source: .rowCache, missReason: nil,
             durationNanoseconds: durationNanoseconds, origin: { nil }, callSite: callSite, event: event)
     }
 
-    /// Stops reading tallies, keeping what they counted so far as the
-    /// recorder's own: a measurement's recorder when the measurement ends.
-    func stopCountingRowCacheFaults() {
+    /// Stops reading `tallies` for one reason (a measurement slot's
+    /// recorder detached): a tally read for no other reason has what it
+    /// counted so far kept as the recorder's own, and no later fault.
+    func stopCountingRowCacheFaults(from tallies: [RowCacheFaultTally]) {
         lock.withLock {
-            let faults = addTalliedFaults(to: &state.counters)
-            state.rowCacheNanoseconds &+= faults.nanoseconds
-            for entity in faults.entities { state.evidence.noteFaulted(entity) }
-            tallied = []
+            for tally in tallies {
+                guard let index = tallied.firstIndex(where: { $0.tally === tally }) else { continue }
+                tallied[index].readers -= 1
+                if tallied[index].readers == 0 { keepCounts(ofTallied: index) }
+            }
         }
     }
 
-    /// Adds the row-cache faults the tallies counted since their baselines
-    /// to `counters`; returns their time and the entities faulted. Under
-    /// the lock.
-    private func addTalliedFaults(to counters: inout Counters) -> (nanoseconds: UInt64, entities: [String]) {
-        var nanoseconds: UInt64 = 0
-        var entities: [String] = []
-        for entry in tallied {
-            let counts = entry.tally.counts().since(entry.baseline)
-            nanoseconds &+= counts.nanoseconds
-            for (position, faults) in counts.faults.enumerated() where faults > 0 {
-                counters.faultsFired += Int(faults)
-                counters.cacheHits += Int(faults)
-                entities.append(entry.tally.entityNames[position])
-            }
+    /// Moves what a tally counted since its baseline into the recorder's
+    /// own figures and stops reading it. Under the lock.
+    private func keepCounts(ofTallied index: Int) {
+        let faults = addTalliedFaults(tallied[index], to: &state.counters)
+        state.rowCacheNanoseconds &+= faults.nanoseconds
+        for entity in faults.entities { state.evidence.noteFaulted(entity) }
+        tallied.remove(at: index)
+    }
+
+    /// Keeps the counts of the tallies whose stores are gone (they count
+    /// no more), so that a recorder that outlives many stores does not
+    /// read them all at every question. Under the lock.
+    private func keepClosedTallies() {
+        for index in tallied.indices.reversed() where tallied[index].tally.isClosed {
+            keepCounts(ofTallied: index)
         }
-        return (nanoseconds, entities)
+    }
+
+    /// Adds the row-cache faults `entry`'s tally counted since its
+    /// baseline to `counters`; returns their time and the entities
+    /// faulted. Under the lock.
+    private func addTalliedFaults(_ entry: Tallied, to counters: inout Counters) -> (nanoseconds: UInt64, entities: [String]) {
+        let counts = entry.tally.counts().since(entry.baseline)
+        var entities: [String] = []
+        for (position, faults) in counts.faults.enumerated() where faults > 0 {
+            counters.faultsFired += Int(faults)
+            counters.cacheHits += Int(faults)
+            entities.append(entry.tally.entityNames[position])
+        }
+        return (counts.nanoseconds, entities)
     }
 
     /// The counters with the tallies' row-cache faults. Under the lock.
     private func currentCounters() -> Counters {
+        keepClosedTallies()
         var counters = state.counters
-        if !tallied.isEmpty { _ = addTalliedFaults(to: &counters) }
+        for entry in tallied { _ = addTalliedFaults(entry, to: &counters) }
         return counters
     }
 
@@ -315,12 +340,13 @@ public final class Recorder: EventSink, @unchecked Sendable {
             let statements = state.aggregates.values.sorted {
                 $0.totalNanoseconds != $1.totalNanoseconds ? $0.totalNanoseconds > $1.totalNanoseconds : $0.shape < $1.shape
             }
+            keepClosedTallies()
             var evidence = state.evidence
             evidence.statements = statements
             var counters = state.counters
             var rowCacheNanoseconds = state.rowCacheNanoseconds
-            if !tallied.isEmpty {
-                let faults = addTalliedFaults(to: &counters)
+            for entry in tallied {
+                let faults = addTalliedFaults(entry, to: &counters)
                 rowCacheNanoseconds &+= faults.nanoseconds
                 for entity in faults.entities { evidence.noteFaulted(entity) }
             }

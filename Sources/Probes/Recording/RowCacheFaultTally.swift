@@ -8,9 +8,9 @@ import Synchronization
 /// Each context counts in a ``Cell`` of its own: one plain increment per
 /// fault of an entity's count and one addition to the time, with no lock
 /// and no call (a context runs on one queue at a time, so each cell has
-/// one writer). Sending the fault to the recorder cost about 170
-/// instructions more: the call with its parts, the recorder's lock, its
-/// counters. A reader adds up the cells with relaxed atomic loads: the
+/// one writer); sending the fault to the recorder costs about 130
+/// instructions more (the call with its parts, the recorder's lock, its
+/// counters). A reader adds up the cells with relaxed atomic loads: the
 /// totals are exact once the counted work has returned to the reader (a
 /// `perform` block that ended, a task awaited), as a recorder's counters
 /// are; read while a context is still faulting on another thread, they
@@ -43,7 +43,7 @@ public final class RowCacheFaultTally: @unchecked Sendable {
     public func retire(_ cell: Cell) {
         lock.withLock {
             guard cells.removeValue(forKey: ObjectIdentifier(cell)) != nil else { return }
-            retired.add(cell.counts())
+            cell.add(to: &retired)
         }
     }
 
@@ -60,7 +60,7 @@ public final class RowCacheFaultTally: @unchecked Sendable {
     public func counts() -> RowCacheFaultCounts {
         lock.withLock {
             var total = retired
-            for cell in cells.values { total.add(cell.counts()) }
+            for cell in cells.values { cell.add(to: &total) }
             return total
         }
     }
@@ -85,7 +85,7 @@ public final class RowCacheFaultTally: @unchecked Sendable {
         /// Counts a fault of the entity at `entity` that took `nanoseconds`.
         /// By the cell's one writer only: a relaxed load and store each
         /// (two plain additions), not an atomic read-modify-write. Inlined
-        /// into the engine: a call retained and released the cell.
+        /// into the engine: a call would retain and release the cell.
         @inlinable @inline(__always)
         public func count(entity: Int, nanoseconds: UInt64) {
             precondition(UInt(bitPattern: entity) < UInt(bitPattern: entities), "entity position out of range")
@@ -95,12 +95,10 @@ public final class RowCacheFaultTally: @unchecked Sendable {
             time.pointee.store(time.pointee.load(ordering: .relaxed) &+ nanoseconds, ordering: .relaxed)
         }
 
-        /// What the cell holds now.
-        fileprivate func counts() -> RowCacheFaultCounts {
-            var counts = RowCacheFaultCounts(entities: entities)
-            for index in 0..<entities { counts.faults[index] = slots[index].load(ordering: .relaxed) }
-            counts.nanoseconds = slots[entities].load(ordering: .relaxed)
-            return counts
+        /// Adds what the cell holds now to `total`.
+        fileprivate func add(to total: inout RowCacheFaultCounts) {
+            for index in 0..<entities { total.faults[index] &+= slots[index].load(ordering: .relaxed) }
+            total.nanoseconds &+= slots[entities].load(ordering: .relaxed)
         }
     }
 }
@@ -113,15 +111,6 @@ public struct RowCacheFaultCounts: Sendable, Equatable {
 
     public init(entities: Int) {
         faults = Array(repeating: 0, count: entities)
-    }
-
-    /// Every entity's faults.
-    public var total: UInt64 { faults.reduce(0, &+) }
-
-    /// Adds `other`'s counts (of the same entities).
-    public mutating func add(_ other: RowCacheFaultCounts) {
-        for index in faults.indices { faults[index] &+= other.faults[index] }
-        nanoseconds &+= other.nanoseconds
     }
 
     /// The counts since `baseline` (taken earlier from the same tally).

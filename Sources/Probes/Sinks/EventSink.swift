@@ -55,19 +55,20 @@ public protocol EventSink: AnyObject, Sendable {
     var rowCacheFaultDelivery: RowCacheFaultDelivery { get }
     /// Starts reading a store's row-cache faults from its tally: called
     /// once per store, when it opens, for a sink whose
-    /// ``rowCacheFaultDelivery`` counts them. By default, nothing.
+    /// ``rowCacheFaultDelivery`` counts them (and by a measurement slot
+    /// for the recorder it attaches). A sink that answers ``RowCacheFaultDelivery/tally``
+    /// reads the tally it is given: the store sends it no row-cache fault.
+    /// By default, nothing.
     func countRowCacheFaults(from tally: RowCacheFaultTally)
-    /// Receives a row-cache fault of a store that counts them in a tally
+    /// Receives a row-cache fault of a store that counts them in `tally`
     /// (``countRowCacheFaults(from:)``), for a sink whose
     /// ``rowCacheFaultDelivery`` takes each one (a multiplex passes it on
-    /// to the sinks that do). A sink that counts from that tally ignores
-    /// it; so does a sink that counts from any tally, which cannot tell
-    /// one store's fault from another's: a sink that passes this call on
-    /// to another passes ``countRowCacheFaults(from:)`` on too. By
-    /// default, the fault's parts go to ``receiveFault(entity:primaryKey:context:source:missReason:durationNanoseconds:origin:callSite:event:)``.
+    /// to the sinks that do). A sink that reads `tally` ignores it: the
+    /// fault is counted there. By default, the fault's parts go to
+    /// ``receiveFault(entity:primaryKey:context:source:missReason:durationNanoseconds:origin:callSite:event:)``.
     func receiveRowCacheFault(
-        entity: String, primaryKey: Int64, context: String, durationNanoseconds: UInt64, callSite: () -> CallSite,
-        event: () -> FaultEvent)
+        entity: String, primaryKey: Int64, context: String, durationNanoseconds: UInt64, tally: RowCacheFaultTally,
+        callSite: () -> CallSite, event: () -> FaultEvent)
     /// Receives a fault the row cache could not serve. The engine never
     /// calls it (a fault from the database carries the miss's reason); a
     /// program that still sends cache-miss events may. By default,
@@ -155,8 +156,8 @@ extension EventSink {
     public var rowCacheFaultDelivery: RowCacheFaultDelivery { .eachFault }
     public func countRowCacheFaults(from tally: RowCacheFaultTally) {}
     public func receiveRowCacheFault(
-        entity: String, primaryKey: Int64, context: String, durationNanoseconds: UInt64, callSite: () -> CallSite,
-        event: () -> FaultEvent
+        entity: String, primaryKey: Int64, context: String, durationNanoseconds: UInt64, tally: RowCacheFaultTally,
+        callSite: () -> CallSite, event: () -> FaultEvent
     ) {
         receiveFault(
             entity: entity, primaryKey: primaryKey, context: context, source: .rowCache, missReason: nil,
@@ -241,13 +242,14 @@ public final class MultiplexSink: EventSink {
     /// To the sinks that take each row-cache fault; the event is made at
     /// most once.
     public func receiveRowCacheFault(
-        entity: String, primaryKey: Int64, context: String, durationNanoseconds: UInt64, callSite: () -> CallSite,
-        event: () -> FaultEvent
+        entity: String, primaryKey: Int64, context: String, durationNanoseconds: UInt64, tally: RowCacheFaultTally,
+        callSite: () -> CallSite, event: () -> FaultEvent
     ) {
         var made: FaultEvent?
         for sink in eachRowCacheFault where sink.isEnabled(.fault) {
             sink.receiveRowCacheFault(
-                entity: entity, primaryKey: primaryKey, context: context, durationNanoseconds: durationNanoseconds, callSite: callSite
+                entity: entity, primaryKey: primaryKey, context: context, durationNanoseconds: durationNanoseconds, tally: tally,
+                callSite: callSite
             ) {
                 if let made { return made }
                 let new = event()

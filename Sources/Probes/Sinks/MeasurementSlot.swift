@@ -13,6 +13,10 @@ public final class MeasurementSlot: EventSink, @unchecked Sendable {
     /// counts row-cache faults from tallies reads them from the moment it
     /// is attached.
     private var tallies: [RowCacheFaultTally] = []
+    /// Whether the attached recorder reads the tallies: then a row-cache
+    /// fault sent to the slot is already counted, and goes no further
+    /// (without taking a lock).
+    private let attachedReadsTallies = Atomic<Bool>(false)
 
     public init() {}
 
@@ -22,17 +26,21 @@ public final class MeasurementSlot: EventSink, @unchecked Sendable {
             guard attached == nil else { return false }
             attached = recorder
             for tally in tallies { recorder.countRowCacheFaults(from: tally) }
+            attachedReadsTallies.store(recorder.rowCacheFaultDelivery == .tally && !tallies.isEmpty, ordering: .relaxed)
             isAttached.store(true, ordering: .releasing)
             return true
         }
     }
 
-    /// Detaches the recorder attached now; it keeps the row-cache faults
-    /// counted until now, and no later one.
+    /// Detaches the recorder attached now: it keeps the row-cache faults
+    /// the slot's stores counted while it was attached, and reads no later
+    /// one for the slot (a recorder that is also a sink of the store reads
+    /// on as that).
     public func detach() {
         lock.withLock {
-            attached?.stopCountingRowCacheFaults()
+            attached?.stopCountingRowCacheFaults(from: tallies)
             attached = nil
+            attachedReadsTallies.store(false, ordering: .relaxed)
             isAttached.store(false, ordering: .releasing)
         }
     }
@@ -44,16 +52,20 @@ public final class MeasurementSlot: EventSink, @unchecked Sendable {
     public func countRowCacheFaults(from tally: RowCacheFaultTally) {
         lock.withLock {
             tallies.append(tally)
-            attached?.countRowCacheFaults(from: tally)
+            if let attached {
+                attached.countRowCacheFaults(from: tally)
+                attachedReadsTallies.store(attached.rowCacheFaultDelivery == .tally, ordering: .relaxed)
+            }
         }
     }
 
     public func receiveRowCacheFault(
-        entity: String, primaryKey: Int64, context: String, durationNanoseconds: UInt64, callSite: () -> CallSite,
-        event: () -> FaultEvent
+        entity: String, primaryKey: Int64, context: String, durationNanoseconds: UInt64, tally: RowCacheFaultTally,
+        callSite: () -> CallSite, event: () -> FaultEvent
     ) {
+        guard !attachedReadsTallies.load(ordering: .relaxed) else { return }
         current?.receiveRowCacheFault(
-            entity: entity, primaryKey: primaryKey, context: context, durationNanoseconds: durationNanoseconds,
+            entity: entity, primaryKey: primaryKey, context: context, durationNanoseconds: durationNanoseconds, tally: tally,
             callSite: callSite, event: event)
     }
 

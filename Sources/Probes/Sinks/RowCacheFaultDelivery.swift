@@ -9,7 +9,8 @@ public enum RowCacheFaultDelivery: Sendable {
     case eachFault
     /// Totals read from each store's ``RowCacheFaultTally``
     /// (``EventSink/countRowCacheFaults(from:)``): the store sends the
-    /// sink no row-cache fault.
+    /// sink no row-cache fault (one that reaches it through a measurement
+    /// slot, from a tally it reads, it ignores).
     case tally
     /// Both, for a sink that holds sinks of each kind (a multiplex, the
     /// measurement slot): totals for those that count, each fault for the

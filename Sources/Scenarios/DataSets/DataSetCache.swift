@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import Probes
 import Reporting
 
 /// Built data sets, cached as SQLite files under the system temporary
@@ -216,7 +217,10 @@ public struct DataSetCache: Sendable {
         }
         // Fold the WAL into the file, so that one file is the whole database.
         let connection = try Connection(.file(path))
-        try connection.executeUntraced("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE")
+        // Leaving WAL mode unmaps the shared-memory file (``FileMappings``).
+        try FileMappings.holdingStill {
+            try connection.executeUntraced("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE")
+        }
         for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
     }
 
