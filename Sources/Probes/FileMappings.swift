@@ -10,11 +10,13 @@ import Foundation
 /// makes that read a bad pointer dereference: two threads, one capturing
 /// and one opening and closing a WAL database, stop the program within
 /// milliseconds (Tests/FileMappingsCheck). The engine closes its SQLite
-/// connections, finalizes statements (a connection closed while one of
-/// its statements lives closes with that statement) and leaves WAL mode
-/// under ``holdingStill(_:)``, and ``CallerLine`` captures under it, so
-/// Faultline's own unmapping never meets the capture. Code outside
-/// Faultline that unmaps files is not held back.
+/// connections and finalizes statements (a connection closed while one
+/// of its statements lives closes with that statement) under
+/// ``holdingStill(_:)``, the data-set cache leaves WAL mode under it, and
+/// ``CallerLine`` captures under it, so Faultline's own unmapping never
+/// meets the capture. Anything else that unmaps files (an application's
+/// own `PRAGMA journal_mode = DELETE`, its own SQLite connections) is not
+/// held back.
 public enum FileMappings {
     /// A lock that parks a waiting thread: what it guards (closing a
     /// database checkpoints and syncs it) can take milliseconds.

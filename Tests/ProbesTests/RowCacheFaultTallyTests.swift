@@ -159,6 +159,40 @@ import Testing
         #expect(recorder.counters.cacheHits == 10)
     }
 
+    /// A recorder with an event buffer in the slot takes each fault (and
+    /// keeps it); the same recorder attached again starts a new window.
+    @Test func theSlotGivesEachFaultToABufferAndStartsAgainAtEachAttach() throws {
+        let path = try Workload.populate(people: 1, selfies: 4, networks: 1)
+        var configuration = StoreConfiguration()
+        configuration.sinks = []
+        configuration.allowsMeasurement = true
+        let store = try Store(model: Workload.model, location: .file(path), configuration: configuration)
+        let slot = try #require(store.measurementSlot)
+        let keeping = Recorder(bufferCapacity: 100)
+        let counting = Recorder()
+        let context = ObjectContext(store: store, name: "main")
+        try context.perform {
+            let selfies = Array(try context.fetch(FetchRequest<ManagedObject>(entityName: "Selfie")))
+            #expect(slot.attach(keeping))
+            for selfie in selfies { _ = try selfie.value(forKey: "name") }
+            slot.detach()
+            for selfie in selfies { context.refresh(selfie, mergeChanges: false) }
+            #expect(slot.attach(counting))
+            for selfie in selfies.prefix(3) { _ = try selfie.value(forKey: "name") }
+            slot.detach()
+            for selfie in selfies { context.refresh(selfie, mergeChanges: false) }
+            #expect(slot.attach(counting))
+            for selfie in selfies.prefix(1) { _ = try selfie.value(forKey: "name") }
+            slot.detach()
+        }
+        let kept = keeping.snapshot()
+        #expect(kept.counters.cacheHits == 4)
+        #expect(kept.events.filter { if case .fault = $0 { true } else { false } }.count == 4)
+        // Three faults in the first window, one in the second.
+        #expect(counting.counters.cacheHits == 4)
+        #expect(counting.counters.faultsFired == 4)
+    }
+
     /// A row-cache fault sent with a tally the recorder does not read is
     /// counted; one of a tally it reads is not (the tally has it).
     @Test func aFaultOfAnotherStoresTallyIsCounted() {

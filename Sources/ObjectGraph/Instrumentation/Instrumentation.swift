@@ -131,7 +131,8 @@ public final class Instrumentation: Sendable {
     /// traced event of a fault loop. Its parts carry no origin (a hit is no
     /// lazy load; the whole event has it), and the closures a sink may call
     /// capture only the context and the object: building the general ``fault(start:context:id:source:missReason:origin:callSite:values:)``'s
-    /// closures over every part cost more than the recorder's whole count.
+    /// closures over every part would cost more than the recorder's whole
+    /// count.
     @inline(__always)
     func rowCacheFault(start: UInt64, context: ObjectContext, name: String, object: ManagedObject) {
         // Through the optional, as in `fault`: no retain of the sink.

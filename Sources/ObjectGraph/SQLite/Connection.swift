@@ -74,21 +74,17 @@ public final class Connection {
         self.path = path
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, options.busyTimeoutMilliseconds)
-        do {
-            // Reading the schema here turns "not a database" and "corrupt"
-            // into an error at open time instead of at the first query.
-            try executeUntraced("SELECT count(*) FROM sqlite_schema")
-            if case .file = location, options.walMode, !options.readOnly {
-                try executeUntraced("PRAGMA journal_mode = WAL")
-            }
-            try executeUntraced("PRAGMA synchronous = \(options.synchronous.rawValue)")
-            if let kib = options.cacheSizeKiB {
-                try executeUntraced("PRAGMA cache_size = -\(max(1, kib))")
-            }
-        } catch {
-            cache.removeAll()
-            Self.close(handle)
-            throw error
+        // Reading the schema here turns "not a database" and "corrupt"
+        // into an error at open time instead of at the first query. Every
+        // property is set: when one of these throws, `deinit` runs and
+        // closes the handle (closing it here too would close it twice).
+        try executeUntraced("SELECT count(*) FROM sqlite_schema")
+        if case .file = location, options.walMode, !options.readOnly {
+            try executeUntraced("PRAGMA journal_mode = WAL")
+        }
+        try executeUntraced("PRAGMA synchronous = \(options.synchronous.rawValue)")
+        if let kib = options.cacheSizeKiB {
+            try executeUntraced("PRAGMA cache_size = -\(max(1, kib))")
         }
     }
 

@@ -154,7 +154,8 @@ public final class Recorder: EventSink, @unchecked Sendable {
         entity: String, primaryKey: Int64, context: String, durationNanoseconds: UInt64, tally: RowCacheFaultTally,
         callSite: () -> CallSite, event: () -> FaultEvent
     ) {
-        guard !lock.withLock({ tallied.contains { $0.tally === tally } }) else { return }
+        // A recorder with a buffer reads no tally: no lock to ask.
+        if bufferCapacity == 0, lock.withLock({ tallied.contains { $0.tally === tally } }) { return }
         receiveFault(
             entity: entity, primaryKey: primaryKey, context: context, source: .rowCache, missReason: nil,
             durationNanoseconds: durationNanoseconds, origin: { nil }, callSite: callSite, event: event)
@@ -288,7 +289,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
             }
             if !details.isEmpty, let list {
                 // One lookup of the set, updated in place (reading the
-                // aggregate's count through `values` copied the aggregate).
+                // aggregate's count through `values` would copy the aggregate).
                 if let lists = state.arguments.index(forKey: shape) {
                     if state.arguments.values[lists].count < StatementAggregate.distinctLimit {
                         state.arguments.values[lists].insert(list)

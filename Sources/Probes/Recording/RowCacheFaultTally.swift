@@ -19,7 +19,7 @@ import Synchronization
 public final class RowCacheFaultTally: @unchecked Sendable {
     /// The entities' names, by the position their counts have.
     public let entityNames: [String]
-    /// Guards `cells`, `retired` and `isClosed`.
+    /// Guards `cells`, `retired` and `closed`.
     private let lock = PlainLock()
     private var cells: [ObjectIdentifier: Cell] = [:]
     private var retired: RowCacheFaultCounts

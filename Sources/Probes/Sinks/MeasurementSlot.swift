@@ -20,7 +20,7 @@ public final class MeasurementSlot: EventSink, @unchecked Sendable {
 
     public init() {}
 
-    /// Attaches `recorder`; false when another one is attached.
+    /// Attaches `recorder`; false when a recorder is attached.
     public func attach(_ recorder: Recorder) -> Bool {
         lock.withLock {
             guard attached == nil else { return false }
@@ -64,7 +64,14 @@ public final class MeasurementSlot: EventSink, @unchecked Sendable {
         callSite: () -> CallSite, event: () -> FaultEvent
     ) {
         guard !attachedReadsTallies.load(ordering: .relaxed) else { return }
-        current?.receiveRowCacheFault(
+        // The recorder and whether it reads the tallies, taken together
+        // under the lock: a recorder attached and detached between a lone
+        // load of the flag and the call would count the fault twice (in the
+        // tally it read meanwhile, and here). Called outside the lock: the
+        // event's closure asks the sinks for their details, the slot's
+        // included.
+        let recorder = lock.withLock { attachedReadsTallies.load(ordering: .relaxed) ? nil : attached }
+        recorder?.receiveRowCacheFault(
             entity: entity, primaryKey: primaryKey, context: context, durationNanoseconds: durationNanoseconds, tally: tally,
             callSite: callSite, event: event)
     }

@@ -217,10 +217,9 @@ public struct DataSetCache: Sendable {
         }
         // Fold the WAL into the file, so that one file is the whole database.
         let connection = try Connection(.file(path))
+        try connection.executeUntraced("PRAGMA wal_checkpoint(TRUNCATE)")
         // Leaving WAL mode unmaps the shared-memory file (``FileMappings``).
-        try FileMappings.holdingStill {
-            try connection.executeUntraced("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE")
-        }
+        try FileMappings.holdingStill { try connection.executeUntraced("PRAGMA journal_mode = DELETE") }
         for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
     }
 
