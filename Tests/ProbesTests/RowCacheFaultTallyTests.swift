@@ -18,6 +18,15 @@ import Testing
         }
     }
 
+    /// The file opened with `sinks` and a measurement slot.
+    static func measurableStore(_ path: String, sinks: [any EventSink]) throws -> (Store, MeasurementSlot) {
+        var configuration = StoreConfiguration()
+        configuration.sinks = sinks
+        configuration.allowsMeasurement = true
+        let store = try Store(model: Workload.model, location: .file(path), configuration: configuration)
+        return (store, try #require(store.measurementSlot))
+    }
+
     static func rowCacheFaults(_ sink: InMemorySink) -> Int {
         sink.events.filter { event in
             if case .fault(let e) = event { return e.source == .rowCache }
@@ -122,11 +131,7 @@ import Testing
     @Test func aMeasurementSlotsRecorderCountsWhileAttached() throws {
         let path = try Workload.populate(people: 1, selfies: 6, networks: 1)
         let throughout = Recorder()
-        var configuration = StoreConfiguration()
-        configuration.sinks = [throughout]
-        configuration.allowsMeasurement = true
-        let store = try Store(model: Workload.model, location: .file(path), configuration: configuration)
-        let slot = try #require(store.measurementSlot)
+        let (store, slot) = try Self.measurableStore(path, sinks: [throughout])
         let measured = Recorder()
         let context = ObjectContext(store: store, name: "main")
         try context.perform {
@@ -148,11 +153,7 @@ import Testing
     @Test func aStoresOwnRecorderDetachedFromItsSlotCountsOn() throws {
         let path = try Workload.populate(people: 1, selfies: 5, networks: 1)
         let recorder = Recorder()
-        var configuration = StoreConfiguration()
-        configuration.sinks = [recorder]
-        configuration.allowsMeasurement = true
-        let store = try Store(model: Workload.model, location: .file(path), configuration: configuration)
-        let slot = try #require(store.measurementSlot)
+        let (store, slot) = try Self.measurableStore(path, sinks: [recorder])
         #expect(slot.attach(recorder))
         slot.detach()
         try Self.faultLoop(ObjectContext(store: store, name: "main"))
@@ -163,11 +164,7 @@ import Testing
     /// keeps it); the same recorder attached again starts a new window.
     @Test func theSlotGivesEachFaultToABufferAndStartsAgainAtEachAttach() throws {
         let path = try Workload.populate(people: 1, selfies: 4, networks: 1)
-        var configuration = StoreConfiguration()
-        configuration.sinks = []
-        configuration.allowsMeasurement = true
-        let store = try Store(model: Workload.model, location: .file(path), configuration: configuration)
-        let slot = try #require(store.measurementSlot)
+        let (store, slot) = try Self.measurableStore(path, sinks: [])
         let keeping = Recorder(bufferCapacity: 100)
         let counting = Recorder()
         let context = ObjectContext(store: store, name: "main")
