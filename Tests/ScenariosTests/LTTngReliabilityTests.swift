@@ -17,13 +17,24 @@ import Testing
     // MARK: Waits are bounded
 
     /// A session daemon whose `--daemonize` never returns: perf-run kills it
-    /// after its time limit and exits 2 with one line saying so.
+    /// after its time limit, and the daemon it forked (its child, named
+    /// lttng-sessiond), and exits 2 with one line saying so. Only that
+    /// child: a daemon that another program started meanwhile, named by the
+    /// PID file, is not perf-run's to stop.
     @Test func aSessionDaemonThatNeverReturnsIsKilledAndSaidSo() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let pidFile = directory.appendingPathComponent("sessiond.pid").path
-        let tools = try Self.fakeTools(in: directory, sessiond: "echo $$ > '\(pidFile)'\nexec sleep 1000000")
+        let childFile = directory.appendingPathComponent("forked.pid").path
+        let tools = try Self.fakeTools(in: directory, sessiond: """
+            if [ "$1" = --forked ]; then while :; do sleep 1; done; fi
+            "$0" --forked &
+            echo $! > '\(childFile)'
+            echo $$ > '\(pidFile)'
+            exec sleep 1000000
+            """)
         defer { Self.killFake(pidFile) }
+        defer { Self.killFake(childFile, named: "lttng-sessiond") }
         let start = Date()
         let run = try Child(PerfRunProcess.executable, [
             "run", "FetchAll", "--scale", "0.02", "--lttng", "--lttng-output", directory.appendingPathComponent("trace").path,
@@ -38,6 +49,8 @@ import Testing
         // perf-run killed it, by its process ID.
         let fake = try #require(Self.pid(in: pidFile), "the fake lttng-sessiond never ran")
         #expect(!LTTngRecording.isRunning(fake), "the fake lttng-sessiond (process \(fake)) still runs")
+        let forked = try #require(Self.pid(in: childFile), "the fake lttng-sessiond forked nothing")
+        #expect(!LTTngRecording.isRunning(forked), "the daemon the fake lttng-sessiond forked (process \(forked)) still runs")
     }
 
     /// The limits themselves: a total one, and one on silence that a
@@ -55,6 +68,12 @@ import Testing
         #expect(chatty == (0, "1\n2\n3\n4\n5\n6\n"))
         let big = try BoundedCommand.run(sh, ["-c", "head -c 1000000 /dev/zero; echo oops >&2; exit 3"], limit: .total(30))
         #expect(big.status == 3 && big.output.utf8.count == 1_000_005)
+        // Streamed: standard output as it comes, standard error kept aside.
+        nonisolated(unsafe) var streamed = Data()
+        let reader = try BoundedCommand.start(sh, ["-c", "echo out; echo oops >&2; exit 3"], output: .stream { streamed.append($0) })
+        #expect(try reader.wait(limit: .total(30)).status == 3)
+        #expect(String(decoding: streamed, as: UTF8.self) == "out\n")
+        #expect(reader.errorText == "oops\n")
         // Whatever this process blocks or ignores, the child starts with the
         // defaults (a daemon's parent waits for its child's SIGUSR1).
         let lines = try BoundedCommand.run(sh, ["-c", "grep -E '^Sig(Blk|Ign)' /proc/self/status"], limit: .total(30)).output
@@ -66,6 +85,28 @@ import Testing
         let handled = [SIGHUP, SIGINT, SIGUSR1, SIGTERM].reduce(UInt64(0)) { $0 | 1 << UInt64($1 - 1) }
         #expect(masks["SigBlk:"] == 0, "\(lines)")
         #expect(masks["SigIgn:"].map { $0 & handled } == 0, "\(lines)")
+    }
+
+    /// A trace babeltrace2 cannot read is refused with babeltrace2's own
+    /// reason: the first error it logged, on one line.
+    @Test func aTraceBabeltraceCannotReadIsRefusedWithItsReason() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = directory.appendingPathComponent("trace")
+        try FileManager.default.createDirectory(at: trace.appendingPathComponent("ust"), withIntermediateDirectories: true)
+        try Data("not CTF metadata\n".utf8).write(to: trace.appendingPathComponent("ust/metadata"))
+        for (path, reason) in [
+            (trace.path, ": [N/A] Invalid metadata version found in plain text signature: "),
+            (directory.appendingPathComponent("none").path, ": No source component."),
+        ] {
+            do {
+                _ = try LTTngRecording.read(path)
+                Issue.record("babeltrace2 read \(path)")
+            } catch let error as LTTngRecording.Unavailable {
+                #expect(error.description.hasPrefix("babeltrace2 could not read \(path) (exit 1)\(reason)"), "\(error.description)")
+                #expect(!error.description.contains("\n"))
+            }
+        }
     }
 
     // MARK: Only what Faultline made is deleted
@@ -205,9 +246,9 @@ import Testing
     }
 
     /// Kills the fake daemon whose PID file is `file`, if it still runs (as
-    /// `sleep`, which it became).
-    static func killFake(_ file: String) {
-        guard let pid = pid(in: file), LTTngRecording.isRunning(pid, named: "sleep") else { return }
+    /// `sleep`, which it became, unless named otherwise).
+    static func killFake(_ file: String, named name: String = "sleep") {
+        guard let pid = pid(in: file), LTTngRecording.isRunning(pid, named: name) else { return }
         kill(pid, SIGKILL)
     }
 

@@ -30,14 +30,18 @@ struct BoundedCommand {
         case discard
         /// Standard output and error together, returned.
         case collect
-        /// Each chunk of standard output as it comes (standard error is
-        /// discarded); nothing is returned.
+        /// Each chunk of standard output as it comes; nothing is returned.
+        /// Standard error goes to an unnamed temporary file, for
+        /// ``Running/errorText`` (a failing reader says why there).
         case stream((Data) -> Void)
     }
 
     /// The child did not end within its limit, and was killed.
     struct TimedOut: Error {
         let limit: Limit
+        /// The child's own children when it was killed, which outlive it
+        /// (a daemon it forked, say): theirs to stop who knows what they are.
+        var children: [pid_t] = []
     }
 
     /// The child could not be started.
@@ -50,6 +54,31 @@ struct BoundedCommand {
     /// ended it) and, with `.collect`, what it printed.
     static func run(_ path: String, _ arguments: [String], limit: Limit, output: Output = .collect) throws -> (status: Int32, output: String) {
         try start(path, arguments, output: output).wait(limit: limit)
+    }
+
+    /// A new temporary file, already unlinked (gone with its descriptor);
+    /// -1 when none can be made (standard error is then discarded).
+    private static func unnamedFile() -> Int32 {
+        var template = Array((NSTemporaryDirectory() + "/faultline-stderr-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { return -1 }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        return descriptor
+    }
+
+    /// The processes whose parent is `pid` now (from /proc).
+    static func children(of pid: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> pid_t? in
+            guard let child = pid_t(entry),
+                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
+            // After the command's name: the state, then the parent's ID.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && pid_t(fields[1]) == pid ? child : nil
+        }
     }
 
     /// Starts `path` with `arguments` and returns at once: the caller waits
@@ -66,9 +95,18 @@ struct BoundedCommand {
             withErrors = true
         case .stream(let receive): capture = receive
         }
-        let (pid, reader) = try spawn(path, arguments, capturing: capture != nil, withErrors: withErrors)
+        var errorFile: Int32 = -1
+        if case .stream = output { errorFile = unnamedFile() }
+        let (pid, reader): (pid_t, Int32)
+        do {
+            (pid, reader) = try spawn(path, arguments, capturing: capture != nil, withErrors: withErrors, errorFile: errorFile)
+        } catch {
+            if errorFile >= 0 { close(errorFile) }
+            throw error
+        }
         running.pid = pid
         running.reader = reader
+        running.errorFile = errorFile
         running.capture = capture
         return running
     }
@@ -81,6 +119,8 @@ struct BoundedCommand {
         fileprivate var reader: Int32 = -1
         fileprivate var capture: ((Data) -> Void)?
         fileprivate var collected = Data()
+        /// Where its standard error goes with `.stream` (-1 otherwise).
+        fileprivate var errorFile: Int32 = -1
         /// Its exit status, once reaped.
         private(set) var status: Int32?
 
@@ -89,6 +129,16 @@ struct BoundedCommand {
         deinit {
             kill()
             if reader >= 0 { close(reader) }
+            if errorFile >= 0 { close(errorFile) }
+        }
+
+        /// With `.stream`: the first 64 KiB of what it wrote to standard
+        /// error so far ("" otherwise).
+        var errorText: String {
+            guard errorFile >= 0 else { return "" }
+            var bytes = [UInt8](repeating: 0, count: 65_536)
+            let count = bytes.withUnsafeMutableBytes { pread(errorFile, $0.baseAddress, $0.count, 0) }
+            return count > 0 ? String(decoding: bytes[0..<count], as: UTF8.self) : ""
         }
 
         /// Waits, within `limit`, for its end (reading its output meanwhile);
@@ -128,8 +178,9 @@ struct BoundedCommand {
                 case .silence: since = lastOutput
                 }
                 if now - since >= limit.seconds {
+                    let children = BoundedCommand.children(of: pid)
                     kill()
-                    throw TimedOut(limit: limit)
+                    throw TimedOut(limit: limit, children: children)
                 }
                 if open {
                     var descriptor = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
@@ -157,8 +208,11 @@ struct BoundedCommand {
 
     /// Starts the child; returns its process ID and the read end of its
     /// output pipe (-1 without one, non-blocking), which has its standard
-    /// error too `withErrors`.
-    private static func spawn(_ path: String, _ arguments: [String], capturing: Bool, withErrors: Bool) throws -> (pid_t, Int32) {
+    /// error too `withErrors`; standard error goes to `errorFile` when that
+    /// is open.
+    private static func spawn(
+        _ path: String, _ arguments: [String], capturing: Bool, withErrors: Bool, errorFile: Int32
+    ) throws -> (pid_t, Int32) {
         var pipeEnds: [Int32] = [-1, -1]
         if capturing {
             guard pipe(&pipeEnds) == 0 else {
@@ -179,6 +233,8 @@ struct BoundedCommand {
         }
         if capturing, withErrors {
             posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
+        } else if errorFile >= 0 {
+            posix_spawn_file_actions_adddup2(&actions, errorFile, 2)
         } else {
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }

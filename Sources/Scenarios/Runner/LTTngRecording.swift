@@ -206,20 +206,39 @@ public final class LTTngRecording {
 
     /// Reads the trace in `directory` back with babeltrace2: streamed, as a
     /// trace of a full run holds millions of events.
-    private static func read(_ directory: String) throws -> TraceReadBack {
+    static func read(_ directory: String) throws -> TraceReadBack {
         let stream = TraceTextStream(processID: getpid())
+        let reader: BoundedCommand.Running
         let status: Int32
         do {
-            status = try BoundedCommand.run(
-                find("babeltrace2") ?? "babeltrace2", [directory], limit: .silence(Limits.traceSilence), output: .stream { stream.append($0) }
-            ).status
+            reader = try BoundedCommand.start(find("babeltrace2") ?? "babeltrace2", [directory], output: .stream { stream.append($0) })
+            status = try reader.wait(limit: .silence(Limits.traceSilence)).status
         } catch let error as BoundedCommand.TimedOut {
             throw Unavailable(description: "--lttng: babeltrace2 \(directory) printed nothing for \(seconds(error.limit.seconds)); stopped")
         } catch let error as BoundedCommand.SpawnFailed {
             throw Unavailable(description: "--lttng: \(error.description)")
         }
-        guard status == 0 else { throw Unavailable(description: "babeltrace2 could not read \(directory)") }
+        guard status == 0 else {
+            let reason = babeltraceError(reader.errorText).map { ": \($0)" } ?? ""
+            throw Unavailable(description: "babeltrace2 could not read \(directory) (exit \(status))\(reason)")
+        }
         return stream.finish()
+    }
+
+    /// The first error babeltrace2 logged, from its standard error: the
+    /// message of its first `E` (error) line, which names the cause (its
+    /// closing summary names mostly the command line's failure), or its
+    /// last line when it logged none; on one line, at most 300 characters.
+    static func babeltraceError(_ text: String) -> String? {
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        // "11-25 20:02:30.728 26154 26154 E CLI main@babeltrace2.c:2662 Command-line error: retcode=1"
+        let logged = lines.lazy.compactMap { line -> String? in
+            let fields = line.split(separator: " ", maxSplits: 7, omittingEmptySubsequences: true)
+            guard fields.count == 8, fields[4] == "E", fields[6].contains("@") else { return nil }
+            return String(fields[7])
+        }.first
+        guard let message = logged ?? lines.last else { return nil }
+        return message.count > 300 ? String(message.prefix(299)) + "…" : message
     }
 
     /// Destroys the session, stops a daemon this started (once; a signal's
@@ -309,14 +328,10 @@ public final class LTTngRecording {
         if try command("lttng", ["list"], limit: .total(Limits.command)).status == 0 { return nil }
         let pidFile = daemonPIDFile
         let before = daemonNamed(by: pidFile)
-        let started: (status: Int32, output: String)
-        do {
-            started = try command("lttng-sessiond", ["--daemonize"], limit: .total(Limits.daemonStart))
-        } catch let error as Unavailable {
-            // Hung on its way: a daemon it forked may be running already.
-            if let pid = daemonNamed(by: pidFile), pid != before { stopDaemon(pid) }
-            throw error
-        }
+        // Hung on its way, it is killed, and so is a daemon it forked
+        // (``command(_:_:limit:)``): only its own child, never a daemon
+        // another program started meanwhile.
+        let started = try command("lttng-sessiond", ["--daemonize"], limit: .total(Limits.daemonStart))
         guard started.status == 0 else {
             throw Unavailable(description: "--lttng: lttng-sessiond --daemonize failed: \(oneLine(started.output))")
         }
@@ -416,8 +431,9 @@ public final class LTTngRecording {
         return result
     }
 
-    /// Runs `tool` within `limit`; a limit that passes kills it and throws
-    /// ``Unavailable`` saying what was waited for and how long.
+    /// Runs `tool` within `limit`; a limit that passes kills it (and a
+    /// session daemon it forked) and throws ``Unavailable`` saying what was
+    /// waited for and how long.
     static func command(_ tool: String, _ arguments: [String], limit: BoundedCommand.Limit) throws -> (status: Int32, output: String) {
         guard let path = find(tool) else {
             throw Unavailable(description: "--lttng needs \(tool), which is not installed (Debian: lttng-tools, babeltrace2)")
@@ -427,7 +443,10 @@ public final class LTTngRecording {
         let full = (tool == "lttng" ? ["--no-sessiond"] : []) + arguments
         do {
             return try BoundedCommand.run(path, full, limit: limit)
-        } catch is BoundedCommand.TimedOut {
+        } catch let error as BoundedCommand.TimedOut {
+            // A session daemon the killed tool forked (`lttng-sessiond
+            // --daemonize` waiting for its child's word) is ours to stop.
+            for child in error.children { stopDaemon(child) }
             let shown = ([tool] + (tool == "lttng" ? arguments.prefix(1) : arguments[...])).joined(separator: " ")
             throw Unavailable(description: "--lttng: \(shown) did not return within \(seconds(limit.seconds))")
         } catch let error as BoundedCommand.SpawnFailed {
