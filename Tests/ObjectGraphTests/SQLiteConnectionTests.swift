@@ -40,6 +40,32 @@ import Testing
         #expect(try connection.cachedStatement("SELECT count(*) FROM t") === connection.cachedStatement("SELECT count(*) FROM t"))
     }
 
+    /// The cache's front finds a statement by where its text is stored:
+    /// whatever text a string holds, long or short, kept or changed after
+    /// use, and however many texts share a place in the front, each gets
+    /// the statement of its own text, prepared once.
+    @Test func findsEachTextsOwnStatementByWhereItIsStored() throws {
+        let connection = try Connection(.memory)
+        var texts = (0..<100).map { "SELECT \($0) AS number_of_a_statement_long_enough" }
+        texts += ["SELECT 1", "SELECT 2"]  // short: kept in the string value itself
+        for _ in 0..<3 {
+            for text in texts {
+                let statement = try connection.cachedStatement(text)
+                #expect(statement.sql == text)
+                // Another string with the same text, stored elsewhere.
+                #expect(try connection.cachedStatement(String(decoding: Array(text.utf8), as: UTF8.self)) === statement)
+            }
+        }
+        #expect(connection.cachedStatementCount == texts.count)
+        // A string changed after it was used is stored anew: its own statement.
+        var text = texts[0]
+        let first = try connection.cachedStatement(text)
+        text.append(", 2 AS two")
+        let changed = try connection.cachedStatement(text)
+        #expect(changed !== first && changed.sql == text)
+        #expect(try connection.cachedStatement(texts[0]) === first)
+    }
+
     @Test func errorsCarryCodeSQLAndPath() throws {
         let path = Fixtures.storePath()
         let connection = try Connection(.file(path))

@@ -54,6 +54,8 @@ public final class Connection {
     var failureInjection: ((String) throws -> Void)?
 
     private var cache: [String: Statement] = [:]
+    /// The cache's front, for the texts the engine runs again and again.
+    private var recent = RecentStatements()
 
     public init(_ location: Location, options: Options = Options()) throws {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
@@ -89,6 +91,7 @@ public final class Connection {
     }
 
     deinit {
+        recent.removeAll()
         cache.removeAll()
         Self.close(handle)
     }
@@ -105,9 +108,20 @@ public final class Connection {
     /// A prepared statement for `sql`, from the cache when it was prepared
     /// before on this connection.
     public func cachedStatement(_ sql: String) throws -> Statement {
-        if let statement = cache[sql] { return statement }
+        if let statement = recent.statement(for: sql) { return statement }
+        return try cachedStatementByText(sql)
+    }
+
+    /// The cache's dictionary, by the text's hash; fills the front.
+    @inline(never)
+    private func cachedStatementByText(_ sql: String) throws -> Statement {
+        if let statement = cache[sql] {
+            recent.keep(statement, for: sql)
+            return statement
+        }
         let statement = try Statement(connection: self, sql: sql)
         cache[sql] = statement
+        recent.keep(statement, for: sql)
         return statement
     }
 
