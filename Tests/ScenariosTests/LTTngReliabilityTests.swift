@@ -18,9 +18,7 @@ import Testing
 
     /// A session daemon whose `--daemonize` never returns: perf-run kills it
     /// after its time limit, and the daemon it forked (its child, named
-    /// lttng-sessiond), and exits 2 with one line saying so. Only that
-    /// child: a daemon that another program started meanwhile, named by the
-    /// PID file, is not perf-run's to stop.
+    /// lttng-sessiond), and exits 2 with one line saying so.
     @Test func aSessionDaemonThatNeverReturnsIsKilledAndSaidSo() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -53,6 +51,46 @@ import Testing
         #expect(!LTTngRecording.isRunning(forked), "the daemon the fake lttng-sessiond forked (process \(forked)) still runs")
     }
 
+    /// While `lttng-sessiond --daemonize` hangs, another program's session
+    /// daemon starts and the PID file names it: perf-run, ending the hung
+    /// start, leaves that daemon running. (Run as `nobody` on a private
+    /// home, whose PID file the test may write: root's is the machine's.)
+    @Test func aDaemonAnotherProgramStartedMeanwhileIsLeftRunning() throws {
+        let home = try PrivateLTTng()
+        defer { home.remove() }
+        // The other program's daemon: a script named lttng-sessiond.
+        let other = home.home.appendingPathComponent("other")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        let otherDaemon = other.appendingPathComponent("lttng-sessiond").path
+        try Data("#!/bin/sh\nwhile :; do sleep 1; done\n".utf8).write(to: URL(fileURLWithPath: otherDaemon))
+        chmod(otherDaemon, 0o755)
+        let (program, arguments) = home.command(otherDaemon, [])
+        let running = try Child(program, arguments, environment: home.environment, in: home.home)
+        defer { running.kill() }
+        let otherPID = running.process.processIdentifier
+        // The hung start writes that daemon's PID where this user's goes.
+        let pidFile = home.pidFile
+        let tools = try Self.fakeTools(in: home.home, sessiond: """
+            mkdir -p '\(URL(fileURLWithPath: pidFile).deletingLastPathComponent().path)'
+            echo \(otherPID) > '\(pidFile)'
+            exec sleep 1000000
+            """)
+        if home.asNobody { _ = try BoundedCommand.run("/bin/chown", ["-R", "65534:65534", home.home.path], limit: .total(30)) }
+        var environment = home.environment
+        environment["PATH"] = tools
+        let (perfRun, perfRunArguments) = home.command(PerfRunProcess.executable, [
+            "run", "FetchAll", "--scale", "0.02", "--lttng", "--lttng-output", home.home.appendingPathComponent("trace").path,
+            "--json", home.home.appendingPathComponent("r.json").path,
+        ])
+        let run = try Child(perfRun, perfRunArguments, environment: environment, in: home.home)
+        defer { run.kill() }
+        #expect(run.wait(upTo: 60), "perf-run still waits after 60 s")
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr == "--lttng: lttng-sessiond --daemonize did not return within 10 s\n")
+        #expect(LTTngRecording.daemonNamed(by: pidFile) == otherPID, "the PID file no longer names the other daemon")
+        #expect(LTTngRecording.isRunning(otherPID, named: "lttng-sessiond"), "perf-run stopped a daemon another program started (process \(otherPID))")
+    }
+
     /// The limits themselves: a total one, and one on silence that a
     /// program printing now and then does not reach; the child is killed by
     /// its PID, and what it printed before its end is all read.
@@ -73,7 +111,9 @@ import Testing
         let reader = try BoundedCommand.start(sh, ["-c", "echo out; echo oops >&2; exit 3"], output: .stream { streamed.append($0) })
         #expect(try reader.wait(limit: .total(30)).status == 3)
         #expect(String(decoding: streamed, as: UTF8.self) == "out\n")
-        #expect(reader.errorText == "oops\n")
+        var errorLines: [String] = []
+        reader.scanErrorLines { errorLines.append(String($0)); return true }
+        #expect(errorLines == ["oops"])
         // Whatever this process blocks or ignores, the child starts with the
         // defaults (a daemon's parent waits for its child's SIGUSR1).
         let lines = try BoundedCommand.run(sh, ["-c", "grep -E '^Sig(Blk|Ign)' /proc/self/status"], limit: .total(30)).output
@@ -88,25 +128,49 @@ import Testing
     }
 
     /// A trace babeltrace2 cannot read is refused with babeltrace2's own
-    /// reason: the first error it logged, on one line.
+    /// reason, on one line.
     @Test func aTraceBabeltraceCannotReadIsRefusedWithItsReason() throws {
+        _ = try #require(LTTngRecording.find("babeltrace2"), "babeltrace2 is not installed (scripts/install-system-packages.sh --test installs it)")
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let trace = directory.appendingPathComponent("trace")
         try FileManager.default.createDirectory(at: trace.appendingPathComponent("ust"), withIntermediateDirectories: true)
         try Data("not CTF metadata\n".utf8).write(to: trace.appendingPathComponent("ust/metadata"))
-        for (path, reason) in [
-            (trace.path, ": [N/A] Invalid metadata version found in plain text signature: "),
-            (directory.appendingPathComponent("none").path, ": No source component."),
-        ] {
+        for path in [trace.path, directory.appendingPathComponent("none").path] {
             do {
                 _ = try LTTngRecording.read(path)
                 Issue.record("babeltrace2 read \(path)")
             } catch let error as LTTngRecording.Unavailable {
-                #expect(error.description.hasPrefix("babeltrace2 could not read \(path) (exit 1)\(reason)"), "\(error.description)")
+                let prefix = "babeltrace2 could not read \(path) (exit 1): "
+                #expect(error.description.hasPrefix(prefix), "\(error.description)")
+                #expect(error.description.count > prefix.count + 5, "\(error.description)")
                 #expect(!error.description.contains("\n"))
             }
         }
+    }
+
+    /// babeltrace2's reason is its first logged error's message (Debian
+    /// 12's babeltrace2 2.0.4, a trace without CTF metadata), else its last
+    /// line; at most 300 characters.
+    @Test func babeltracesReasonIsItsFirstLoggedError() {
+        func reason(_ text: String) -> String? {
+            LTTngRecording.babeltraceError { visit in
+                for line in text.split(separator: "\n", omittingEmptySubsequences: false) where !visit(line) { return }
+            }
+        }
+        let logged = """
+            11-25 20:02:30.733 26156 26156 W PLUGIN/CTF/META/DECODER ctf_metadata_decoder_append_content@decoder.c:249 [N/A] Missing "/* CTF major.minor" signature
+            11-25 20:02:30.733 26156 26156 E PLUGIN/CTF/META/DECODER ctf_metadata_decoder_append_content@decoder.c:257 [N/A] Invalid metadata version found in plain text signature: version=2671082563.32596
+            11-25 20:02:30.733 26156 26156 E CLI main@babeltrace2.c:2662 Command-line error: retcode=1
+
+            ERROR:    [Babeltrace CLI] (babeltrace2.c:2662)
+              Command-line error: retcode=1
+            """
+        #expect(reason(logged) == "[N/A] Invalid metadata version found in plain text signature: version=2671082563.32596")
+        #expect(reason("ERROR:    [Babeltrace CLI]\n  Trace is empty.\n\n") == "Trace is empty.")
+        #expect(reason("") == nil)
+        let long = reason("11-25 20:02:30.733 1 1 E CLI main@babeltrace2.c:1 " + String(repeating: "x", count: 400))
+        #expect(long == String(repeating: "x", count: 299) + "…")
     }
 
     // MARK: Only what Faultline made is deleted

@@ -32,7 +32,7 @@ struct BoundedCommand {
         case collect
         /// Each chunk of standard output as it comes; nothing is returned.
         /// Standard error goes to an unnamed temporary file, for
-        /// ``Running/errorText`` (a failing reader says why there).
+        /// ``Running/scanErrorLines(_:)`` (a failing reader says why there).
         case stream((Data) -> Void)
     }
 
@@ -42,6 +42,19 @@ struct BoundedCommand {
         /// The child's own children when it was killed, which outlive it
         /// (a daemon it forked, say): theirs to stop who knows what they are.
         var children: [pid_t] = []
+        /// The killed child, reaped when the error is done with: until then
+        /// its process ID cannot be another process's (a daemon it forked
+        /// may still signal it), while the caller stops its ``children``.
+        var killed: KilledChild?
+    }
+
+    /// A child killed and not yet reaped: reaped when this goes.
+    final class KilledChild: Sendable {
+        let pid: pid_t
+
+        init(pid: pid_t) { self.pid = pid }
+
+        deinit { _ = BoundedCommand.reap(pid, waiting: true) }
     }
 
     /// The child could not be started.
@@ -132,13 +145,26 @@ struct BoundedCommand {
             if errorFile >= 0 { close(errorFile) }
         }
 
-        /// With `.stream`: the first 64 KiB of what it wrote to standard
-        /// error so far ("" otherwise).
-        var errorText: String {
-            guard errorFile >= 0 else { return "" }
-            var bytes = [UInt8](repeating: 0, count: 65_536)
-            let count = bytes.withUnsafeMutableBytes { pread(errorFile, $0.baseAddress, $0.count, 0) }
-            return count > 0 ? String(decoding: bytes[0..<count], as: UTF8.self) : ""
+        /// With `.stream`: calls `visit` with each line it wrote to standard
+        /// error so far, in order, until `visit` returns false; reads the
+        /// file a block at a time (a long run's warnings can be many).
+        func scanErrorLines(_ visit: (Substring) -> Bool) {
+            guard errorFile >= 0 else { return }
+            var pending: [UInt8] = []
+            var block = [UInt8](repeating: 0, count: 65_536)
+            var offset: off_t = 0
+            while true {
+                let count = block.withUnsafeMutableBytes { pread(errorFile, $0.baseAddress, $0.count, offset) }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { break }
+                offset += off_t(count)
+                pending += block[0..<count]
+                guard let end = pending.lastIndex(of: UInt8(ascii: "\n")) else { continue }
+                let text = String(decoding: pending[...end], as: UTF8.self)
+                pending.removeSubrange(...end)
+                for line in text.split(separator: "\n") where !visit(line) { return }
+            }
+            if !pending.isEmpty { _ = visit(Substring(String(decoding: pending, as: UTF8.self))) }
         }
 
         /// Waits, within `limit`, for its end (reading its output meanwhile);
@@ -179,8 +205,10 @@ struct BoundedCommand {
                 }
                 if now - since >= limit.seconds {
                     let children = BoundedCommand.children(of: pid)
-                    kill()
-                    throw TimedOut(limit: limit, children: children)
+                    // Killed now, reaped when the error is done with.
+                    Foundation.kill(pid, SIGKILL)
+                    status = 128 + SIGKILL
+                    throw TimedOut(limit: limit, children: children, killed: KilledChild(pid: pid))
                 }
                 if open {
                     var descriptor = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)

@@ -219,25 +219,32 @@ public final class LTTngRecording {
             throw Unavailable(description: "--lttng: \(error.description)")
         }
         guard status == 0 else {
-            let reason = babeltraceError(reader.errorText).map { ": \($0)" } ?? ""
+            let reason = babeltraceError(scanning: reader.scanErrorLines).map { ": \($0)" } ?? ""
             throw Unavailable(description: "babeltrace2 could not read \(directory) (exit \(status))\(reason)")
         }
         return stream.finish()
     }
 
-    /// The first error babeltrace2 logged, from its standard error: the
+    /// The first error babeltrace2 logged, from the lines of its standard
+    /// error that `scan` gives (until the visitor returns false): the
     /// message of its first `E` (error) line, which names the cause (its
     /// closing summary names mostly the command line's failure), or its
     /// last line when it logged none; on one line, at most 300 characters.
-    static func babeltraceError(_ text: String) -> String? {
-        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        // "11-25 20:02:30.728 26154 26154 E CLI main@babeltrace2.c:2662 Command-line error: retcode=1"
-        let logged = lines.lazy.compactMap { line -> String? in
+    static func babeltraceError(scanning scan: ((Substring) -> Bool) -> Void) -> String? {
+        var logged: String?
+        var last: String?
+        scan { line in
+            // "11-25 20:02:30.728 26154 26154 E CLI main@babeltrace2.c:2662 Command-line error: retcode=1"
             let fields = line.split(separator: " ", maxSplits: 7, omittingEmptySubsequences: true)
-            guard fields.count == 8, fields[4] == "E", fields[6].contains("@") else { return nil }
-            return String(fields[7])
-        }.first
-        guard let message = logged ?? lines.last else { return nil }
+            if fields.count == 8, fields[4] == "E", fields[6].contains("@") {
+                logged = String(fields[7])
+                return false
+            }
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if !text.isEmpty { last = text }
+            return true
+        }
+        guard let message = logged ?? last else { return nil }
         return message.count > 300 ? String(message.prefix(299)) + "…" : message
     }
 
@@ -414,7 +421,7 @@ public final class LTTngRecording {
 
     // MARK: Commands
 
-    private static func find(_ tool: String) -> String? {
+    static func find(_ tool: String) -> String? {
         for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
             let path = "\(directory)/\(tool)"
             if FileManager.default.isExecutableFile(atPath: path) { return path }
@@ -445,7 +452,8 @@ public final class LTTngRecording {
             return try BoundedCommand.run(path, full, limit: limit)
         } catch let error as BoundedCommand.TimedOut {
             // A session daemon the killed tool forked (`lttng-sessiond
-            // --daemonize` waiting for its child's word) is ours to stop.
+            // --daemonize` waiting for its child's word) is ours to stop,
+            // while the killed tool is not reaped (its ID stays its own).
             for child in error.children { stopDaemon(child) }
             let shown = ([tool] + (tool == "lttng" ? arguments.prefix(1) : arguments[...])).joined(separator: " ")
             throw Unavailable(description: "--lttng: \(shown) did not return within \(seconds(limit.seconds))")
