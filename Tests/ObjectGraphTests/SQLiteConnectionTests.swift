@@ -57,13 +57,38 @@ import Testing
             }
         }
         #expect(connection.cachedStatementCount == texts.count)
-        // A string changed after it was used is stored anew: its own statement.
-        var text = texts[0]
-        let first = try connection.cachedStatement(text)
-        text.append(", 2 AS two")
+        // A string changed in place after it was used, to a text of the
+        // same length: the front kept its bytes, so the change is stored
+        // anew and the new text gets its own statement.
+        let first = try connection.cachedStatement(texts[0])
+        var text = String(decoding: Array(texts[0].utf8), as: UTF8.self)
+        #expect(try connection.cachedStatement(text) === first)
+        text.replaceSubrange(text.range(of: "SELECT 0")!, with: "SELECT 9")
         let changed = try connection.cachedStatement(text)
         #expect(changed !== first && changed.sql == text)
-        #expect(try connection.cachedStatement(texts[0]) === first)
+        // Texts of one length made and dropped in turn: a freed text's
+        // place is not taken by the next one while the front holds it.
+        for number in 0..<50 {
+            let made = String(decoding: Array("SELECT \(number % 10) AS number_of_a_statement_long_enough".utf8), as: UTF8.self)
+            #expect(try connection.cachedStatement(made).sql == made)
+        }
+    }
+
+    /// Texts that are equal as Swift strings but not as bytes (an accent
+    /// as one scalar or as a combining one) are different statements to
+    /// SQLite, and get one each.
+    @Test func textsOfOtherBytesGetTheirOwnStatements() throws {
+        let connection = try Connection(.memory)
+        let composed = "SELECT 'caf\u{E9}' AS a_name_long_enough"
+        let decomposed = "SELECT 'cafe\u{301}' AS a_name_long_enough"
+        #expect(composed == decomposed)
+        let one = try connection.cachedStatement(composed)
+        let other = try connection.cachedStatement(decomposed)
+        #expect(one !== other)
+        #expect(Array(one.sql.utf8) == Array(composed.utf8) && Array(other.sql.utf8) == Array(decomposed.utf8))
+        var values: [String] = []
+        for text in [composed, decomposed] { try connection.query(text) { values.append($0.string(0)) } }
+        #expect(values.map { Array($0.utf8) } == [Array(composed.utf8)[8..<13], Array(decomposed.utf8)[8..<14]].map(Array.init))
     }
 
     @Test func errorsCarryCodeSQLAndPath() throws {

@@ -53,7 +53,7 @@ public final class Connection {
     /// error fails that statement as if SQLite had failed it.
     var failureInjection: ((String) throws -> Void)?
 
-    private var cache: [String: Statement] = [:]
+    private var cache: [SQLText: Statement] = [:]
     /// The cache's front, for the texts the engine runs again and again.
     private var recent = RecentStatements()
 
@@ -112,15 +112,16 @@ public final class Connection {
         return try cachedStatementByText(sql)
     }
 
-    /// The cache's dictionary, by the text's hash; fills the front.
+    /// The cache's dictionary, by the text's bytes (``SQLText``); fills
+    /// the front.
     @inline(never)
     private func cachedStatementByText(_ sql: String) throws -> Statement {
-        if let statement = cache[sql] {
+        if let statement = cache[SQLText(sql)] {
             recent.keep(statement, for: sql)
             return statement
         }
         let statement = try Statement(connection: self, sql: sql)
-        cache[sql] = statement
+        cache[SQLText(sql)] = statement
         recent.keep(statement, for: sql)
         return statement
     }
