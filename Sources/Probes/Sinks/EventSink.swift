@@ -191,19 +191,23 @@ extension EventSink {
 }
 
 /// Optional parts of events, built only when a sink asks for them.
+///
+/// The options are computed, not stored: a stored static is reached
+/// through an accessor call (and a once-check) from another module, and
+/// the engine asks for details at every traced statement and fault.
 public struct EventDetails: OptionSet, Sendable {
     public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
+    @inlinable public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// Bound values of SQL statements.
-    public static let sqlArguments = EventDetails(rawValue: 1)
+    @inlinable public static var sqlArguments: EventDetails { EventDetails(rawValue: 1) }
     /// IDs and values of fetched and faulted objects.
-    public static let objectValues = EventDetails(rawValue: 2)
+    @inlinable public static var objectValues: EventDetails { EventDetails(rawValue: 2) }
     /// `EXPLAIN QUERY PLAN` of each statement shape, once.
-    public static let queryPlans = EventDetails(rawValue: 4)
+    @inlinable public static var queryPlans: EventDetails { EventDetails(rawValue: 4) }
     /// A `context` event for every object refreshed (a fault loop's worth
     /// of them), not only for resets, saves, merges and prefetch usage.
-    public static let contextChanges = EventDetails(rawValue: 8)
+    @inlinable public static var contextChanges: EventDetails { EventDetails(rawValue: 8) }
     /// Every part.
     public static let all: EventDetails = [.sqlArguments, .objectValues, .queryPlans, .contextChanges]
 }
