@@ -39,9 +39,17 @@ public enum ProbeClock {
     /// from outside (the benchmarks), with a clock the engine does not use.
     public static func kernelNow() -> UInt64 { faultline_clock_kernel() }
 
-    /// Where ``now()`` readings come from now (deciding, if no reading was
-    /// taken yet).
-    public static var source: Source { faultline_clock_source() == 2 ? .timeStampCounter : .kernel }
+    /// Where ``now()`` readings come from (deciding, if no reading was
+    /// taken yet): the time-stamp counter as soon as it is chosen, though
+    /// its first readings, until its first calibration a moment later,
+    /// are the kernel's. (Saying "the kernel" then made a process that
+    /// asked early disagree with one that asked later on the same machine.)
+    public static var source: Source {
+        switch faultline_clock_source() {
+        case 1, 2: .timeStampCounter  // calibrating, calibrated
+        default: .kernel
+        }
+    }
 
     /// The calling thread's Linux thread ID (cached per thread).
     @inline(__always)
