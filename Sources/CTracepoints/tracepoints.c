@@ -56,6 +56,14 @@ ENABLED(sql)
 ENABLED(context)
 ENABLED(scenario)
 
+int faultline_tp_any_enabled(void) {
+    return lttng_ust_tracepoint_enabled(faultline, fetch) || lttng_ust_tracepoint_enabled(faultline, fault)
+        || lttng_ust_tracepoint_enabled(faultline, relationship_fault) || lttng_ust_tracepoint_enabled(faultline, save)
+        || lttng_ust_tracepoint_enabled(faultline, batch_request) || lttng_ust_tracepoint_enabled(faultline, sql_shape)
+        || lttng_ust_tracepoint_enabled(faultline, sql) || lttng_ust_tracepoint_enabled(faultline, context)
+        || lttng_ust_tracepoint_enabled(faultline, scenario);
+}
+
 void faultline_tp_fetch(const struct faultline_fetch_fields *fields) {
     lttng_ust_do_tracepoint(faultline, fetch, fields);
 }

@@ -291,10 +291,50 @@ import Testing
         #expect(trace.occurrences(of: "absent") == 0)
     }
 
+    /// Shapes and files are told once per session: a second session of
+    /// this process, which is still running, gets each shape's `sql_shape`
+    /// event before its first statement and each call site's file's text
+    /// again. (Between the two, the process ran statements while no
+    /// session recorded it, and so knew the first had ended.)
+    @Test func aLaterSessionIsToldTheShapesAndFilesAgain() throws {
+        // The provider must load in the test build (the error says why not).
+        let sink = try LTTngSink.load().get()
+        let path = try Workload.populate(people: 2, selfies: 3, networks: 1)
+        let store = try Workload.store(path, sinks: [sink])
+        func work() throws {
+            let context = ObjectContext(store: store, name: "sessions")
+            try context.perform {
+                for selfie in try context.fetch(FetchRequest<ManagedObject>(entityName: "Selfie")) { _ = try selfie.value(forKey: "name") }
+            }
+        }
+        func waitUntil(enabled: Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(30)
+            while sink.isEnabled(.sql) != enabled, Date() < deadline { usleep(20_000) }
+            return sink.isEnabled(.sql) == enabled
+        }
+        var traces: [Trace] = []
+        for _ in 0..<2 {
+            traces.append(try traced { track in
+                try track(getpid())
+                try #require(waitUntil(enabled: true), "this process's faultline tracepoints were not enabled within 30 s")
+                try work()
+                return getpid()
+            })
+            // No session now: the statements run untraced.
+            try #require(waitUntil(enabled: false), "this process's faultline tracepoints were still on 30 s after the session ended")
+            try work()
+        }
+        for trace in traces {
+            let shapes = TracedShapeCheck(trace.lines)
+            shapes.expectEachShapeOnceBeforeItsUse()
+            #expect(trace.occurrences(of: "ProbesTests/LTTngTests.swift") == 1, "the call sites' file, once in each session")
+        }
+    }
+
     /// A session that records `faultline:sql` without `faultline:sql_shape`
     /// has every statement's text in its `statement` field: no event of
-    /// the trace names the shapes. (Shapes are traced once per process, so
-    /// this test's statements are of a model no other test uses.)
+    /// the trace names the shapes. (This test's statements are of a model
+    /// no other test uses: no earlier session told their shapes.)
     @Test func withoutShapeEventsEachStatementCarriesItsText() throws {
         // The provider must load in the test build (the error says why not).
         let sink = try LTTngSink.load().get()

@@ -37,6 +37,9 @@ int faultline_tp_sql_shape_enabled(void);
 int faultline_tp_sql_enabled(void);
 int faultline_tp_context_enabled(void);
 int faultline_tp_scenario_enabled(void);
+/* 1 when any faultline tracepoint is on: some session records this
+ * process's events; 0 between sessions. */
+int faultline_tp_any_enabled(void);
 
 void faultline_tp_fetch(const struct faultline_fetch_fields *fields);
 void faultline_tp_fault(const char *context, const char *entity, int64_t primary_key, int32_t source,

@@ -1,5 +1,6 @@
 import CTracepoints
 import Foundation
+import Synchronization
 
 /// Sends events to the `faultline` LTTng-UST tracepoints.
 ///
@@ -16,7 +17,7 @@ import Foundation
 ///
 /// A trace says each thing once. A cache miss is the `miss_reason` field
 /// of the fault that reads the database. A statement's shape is traced
-/// once per process, as a `faultline:sql_shape` event giving its number
+/// once per session, as a `faultline:sql_shape` event giving its number
 /// and text, on the thread that first runs a statement of that shape and
 /// before that statement's `faultline:sql` event (under the lock, so that
 /// no other thread's event of that shape comes first); each `sql` event
@@ -40,6 +41,12 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
     @exclusivity(unchecked) private var tracedShapes = TracedShapes()
     /// The call sites' files traced so far, by number (guarded by `lock`).
     @exclusivity(unchecked) private var tracedFiles = TracedFiles()
+    /// Set when this process was seen with every faultline tracepoint off
+    /// (``noteWhetherASessionRecords()``): no session recorded its events
+    /// then, so a session that does later is another one, whose trace has
+    /// none of the shapes and files traced so far. The next event traced
+    /// forgets them (``forgetWhatAnEndedSessionWasTold()``), under the lock.
+    private let sessionsEnded = Atomic<Bool>(false)
 
     private init() {}
 
@@ -95,17 +102,21 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
     }
 
     public func isEnabled(_ kind: EventKind) -> Bool {
-        switch kind {
-        case .fetch: faultline_tp_fetch_enabled() != 0
-        case .fault: faultline_tp_fault_enabled() != 0
-        case .relationshipFault: faultline_tp_relationship_fault_enabled() != 0
-        case .cacheMiss: false
-        case .save: faultline_tp_save_enabled() != 0
-        case .batchRequest: faultline_tp_batch_request_enabled() != 0
-        case .sql: faultline_tp_sql_enabled() != 0
-        case .context: faultline_tp_context_enabled() != 0
-        case .scenario: faultline_tp_scenario_enabled() != 0
-        }
+        let on: Bool =
+            switch kind {
+            case .fetch: faultline_tp_fetch_enabled() != 0
+            case .fault: faultline_tp_fault_enabled() != 0
+            case .relationshipFault: faultline_tp_relationship_fault_enabled() != 0
+            case .cacheMiss: false
+            case .save: faultline_tp_save_enabled() != 0
+            case .batchRequest: faultline_tp_batch_request_enabled() != 0
+            case .sql: faultline_tp_sql_enabled() != 0
+            case .context: faultline_tp_context_enabled() != 0
+            case .scenario: faultline_tp_scenario_enabled() != 0
+            }
+        // A statement not traced: perhaps between two sessions.
+        if !on, kind == .sql { noteWhetherASessionRecords() }
+        return on
     }
 
     /// Bound values while the `sql` tracepoint is on; every refresh while
@@ -138,9 +149,34 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
         }
     }
 
-    /// Traces the runs held back.
+    /// Traces the runs held back. (At the end of each outermost `perform`
+    /// block: also where a session's end is noticed when no statement ran
+    /// since.)
     public func flush() {
+        noteWhetherASessionRecords()
         lock.withLock { endRuns() }
+    }
+
+    /// Notes that no session records this process's events now, if none
+    /// does: asked when `faultline:sql` is found off (a statement not
+    /// traced) and at ``flush()``, never on a path that traces. Between
+    /// two sessions this process may run nothing that asks: the second then
+    /// continues the first's shapes and files (its trace names those `#N`).
+    @inline(never)
+    private func noteWhetherASessionRecords() {
+        if faultline_tp_any_enabled() == 0, !sessionsEnded.load(ordering: .relaxed) {
+            sessionsEnded.store(true, ordering: .relaxed)
+        }
+    }
+
+    /// Under the lock, before anything is traced: after a session ended, the
+    /// shapes and files it was told are told again (numbered anew).
+    @inline(__always)
+    private func forgetWhatAnEndedSessionWasTold() {
+        guard sessionsEnded.load(ordering: .relaxed) else { return }
+        sessionsEnded.store(false, ordering: .relaxed)
+        tracedShapes = TracedShapes()
+        tracedFiles = TracedFiles()
     }
 
     /// Traces an event that no run holds back: after the runs, which it ends.
@@ -284,6 +320,7 @@ extension LTTngSink {
     /// number is traced (``TracedFiles``), `""` after.
     @inline(__always)
     private func withFile<R>(_ file: String, _ body: (UInt64, UnsafePointer<CChar>) -> R) -> R {
+        forgetWhatAnEndedSessionWasTold()
         let (number, isNew) = tracedFiles.number(of: file)
         return isNew ? file.withCString { body(number, $0) } : body(number, StatementArguments.emptyCString)
     }
@@ -347,6 +384,7 @@ extension LTTngSink {
         _ e: StatementParts, sql: String, shape: String, sqlIsShape: Bool, arguments: StatementArguments, purpose: String,
         queryPlan: [String]?, callSite: CallSite
     ) {
+        forgetWhatAnEndedSessionWasTold()
         var shapeTraced = tracedShapes.contains(e.shapeID)
         if !shapeTraced, faultline_tp_sql_shape_enabled() != 0 {
             shape.withCString { faultline_tp_sql_shape(UInt64(bitPattern: Int64(e.shapeID)), $0) }
