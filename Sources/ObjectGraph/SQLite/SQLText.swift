@@ -1,3 +1,5 @@
+import Foundation
+
 /// A statement's text as SQLite reads it: its UTF-8 bytes. The key of a
 /// connection's statement cache.
 ///
@@ -11,12 +13,21 @@ struct SQLText: Hashable {
 
     init(_ text: String) { self.text = text }
 
+    /// The bytes compared at once (`memcmp`): byte by byte through the
+    /// UTF-8 view, a statement of a few hundred bytes cost thousands of
+    /// instructions at each lookup.
     static func == (lhs: SQLText, rhs: SQLText) -> Bool {
-        lhs.text.utf8.elementsEqual(rhs.text.utf8)
+        let left = lhs.text.utf8
+        let right = rhs.text.utf8
+        guard left.count == right.count else { return false }
+        let compared = left.withContiguousStorageIfAvailable { a in
+            right.withContiguousStorageIfAvailable { b in a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+        }
+        return (compared ?? nil) ?? left.elementsEqual(right)
     }
 
     func hash(into hasher: inout Hasher) {
-        var text = text
-        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        if hashed == nil { for byte in text.utf8 { hasher.combine(byte) } }
     }
 }
