@@ -156,7 +156,15 @@ uint64_t faultline_clock_slow(void) {
 int faultline_clock_source(void) {
     if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) == undecided) faultline_clock_slow();
 #if defined(__x86_64__)
-    return __atomic_load_n(&state, __ATOMIC_ACQUIRE);
+    int seen = __atomic_load_n(&state, __ATOMIC_ACQUIRE);
+    if (seen != calibrating) return seen;
+    // The counter is chosen; its first measurement is due a millisecond
+    // after the first reading. Past that, take a reading (which measures):
+    // a measurement that could not be made leaves the kernel's readings.
+    // (first_ns was written before the state said calibrating.)
+    if (faultline_clock_kernel() - first_ns < first_interval_ns) return counter;
+    faultline_clock_slow();
+    return __atomic_load_n(&state, __ATOMIC_ACQUIRE) == counter ? counter : kernel;
 #else
     return kernel;
 #endif

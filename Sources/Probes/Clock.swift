@@ -10,8 +10,10 @@ public enum ProbeClock {
         /// invariant TSC): a third of `clock_gettime`'s cost.
         case timeStampCounter
         /// `clock_gettime(CLOCK_MONOTONIC)`: another CPU or clock source,
-        /// `FAULTLINE_CLOCK=kernel` in the environment, or the counter's
-        /// first millisecond, while its scale is measured.
+        /// `FAULTLINE_CLOCK=kernel` in the environment, or a counter whose
+        /// scale could not be measured. (A counter's first millisecond,
+        /// until it is measured, is read from the kernel too, but its
+        /// source is the counter.)
         case kernel
 
         /// How reports name it.
@@ -41,15 +43,10 @@ public enum ProbeClock {
 
     /// Where ``now()`` readings come from (deciding, if no reading was
     /// taken yet): the time-stamp counter as soon as it is chosen, though
-    /// its first readings, until its first calibration a moment later,
-    /// are the kernel's. (Saying "the kernel" then made a process that
-    /// asked early disagree with one that asked later on the same machine.)
-    public static var source: Source {
-        switch faultline_clock_source() {
-        case 1, 2: .timeStampCounter  // calibrating, calibrated
-        default: .kernel
-        }
-    }
+    /// the readings of its first millisecond, until it is measured, are the
+    /// kernel's. (Saying "the kernel" then made a process that asked early
+    /// disagree with one that asked later on the same machine.)
+    public static var source: Source { faultline_clock_source() == 2 ? .timeStampCounter : .kernel }
 
     /// The calling thread's Linux thread ID (cached per thread).
     @inline(__always)

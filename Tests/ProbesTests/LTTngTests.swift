@@ -294,8 +294,8 @@ import Testing
     /// Shapes and files are told once per session: a second session of
     /// this process, which is still running, gets each shape's `sql_shape`
     /// event before its first statement and each call site's file's text
-    /// again. (Between the two, the process ran statements while no
-    /// session recorded it, and so knew the first had ended.)
+    /// again. (Before each, the process ran statements while no session
+    /// recorded it, and so knew any earlier one had ended.)
     @Test func aLaterSessionIsToldTheShapesAndFilesAgain() throws {
         // The provider must load in the test build (the error says why not).
         let sink = try LTTngSink.load().get()
@@ -307,22 +307,26 @@ import Testing
                 for selfie in try context.fetch(FetchRequest<ManagedObject>(entityName: "Selfie")) { _ = try selfie.value(forKey: "name") }
             }
         }
+        // Asked of the `scenario` tracepoint: asking about `sql` is one
+        // of the ways the sink notices a session's end, which the
+        // statements between the sessions are to do here.
         func waitUntil(enabled: Bool) -> Bool {
             let deadline = Date().addingTimeInterval(30)
-            while sink.isEnabled(.sql) != enabled, Date() < deadline { usleep(20_000) }
-            return sink.isEnabled(.sql) == enabled
+            while sink.isEnabled(.scenario) != enabled, Date() < deadline { usleep(20_000) }
+            return sink.isEnabled(.scenario) == enabled
         }
         var traces: [Trace] = []
         for _ in 0..<2 {
+            // No session now (whatever an earlier test's left told): the
+            // statements run untraced, and the sink notices.
+            try #require(waitUntil(enabled: false), "this process's faultline tracepoints were on with no session of this test")
+            try work()
             traces.append(try traced { track in
                 try track(getpid())
                 try #require(waitUntil(enabled: true), "this process's faultline tracepoints were not enabled within 30 s")
                 try work()
                 return getpid()
             })
-            // No session now: the statements run untraced.
-            try #require(waitUntil(enabled: false), "this process's faultline tracepoints were still on 30 s after the session ended")
-            try work()
         }
         for trace in traces {
             let shapes = TracedShapeCheck(trace.lines)

@@ -17,6 +17,19 @@ import Testing
         #expect(files.number(of: "App/Other.swift") == (1, false))
     }
 
+    /// A new session is told every file again, each with the number it
+    /// had: a session stopped and started again keeps one file per number.
+    @Test func aNewSessionIsToldEachFileWithItsNumber() {
+        var files = TracedFiles()
+        #expect(files.number(of: "App/Loop.swift") == (0, true))
+        #expect(files.number(of: "App/Other.swift") == (1, true))
+        files.forgetTold()
+        #expect(files.number(of: "App/Other.swift") == (1, true))
+        #expect(files.number(of: "App/Other.swift") == (1, false))
+        #expect(files.number(of: "App/Loop.swift") == (0, true))
+        #expect(files.number(of: "App/New.swift") == (2, true))
+    }
+
     /// The same text in another string (a call site named from the stack
     /// is a string of its own) is the same file.
     @Test func aFileIsKnownByItsTextNotItsString() {

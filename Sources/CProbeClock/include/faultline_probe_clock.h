@@ -50,8 +50,10 @@ void faultline_clock_while_deciding(void (*body)(void *), void *context);
 /// clock_gettime(CLOCK_MONOTONIC) in nanoseconds, whatever the state.
 uint64_t faultline_clock_kernel(void);
 
-/// 2 when readings come from the time-stamp counter, 3 when from the kernel
-/// (deciding first if need be; 1 while the counter's scale is measured).
+/// 2 when readings come from the time-stamp counter (also while its first
+/// measurement is due, its first millisecond, whose readings are the
+/// kernel's), 3 when from the kernel (a counter whose measurement could not
+/// be made included); deciding first if need be.
 int faultline_clock_source(void);
 
 /// The reading `params` give at counter value `tick` (no earlier than

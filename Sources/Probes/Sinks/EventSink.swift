@@ -209,7 +209,7 @@ public struct EventDetails: OptionSet, Sendable {
     /// of them), not only for resets, saves, merges and prefetch usage.
     @inlinable public static var contextChanges: EventDetails { EventDetails(rawValue: 8) }
     /// Every part.
-    public static let all: EventDetails = [.sqlArguments, .objectValues, .queryPlans, .contextChanges]
+    @inlinable public static var all: EventDetails { [.sqlArguments, .objectValues, .queryPlans, .contextChanges] }
 }
 
 /// A sink that wants nothing.

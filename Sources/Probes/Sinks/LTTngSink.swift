@@ -154,35 +154,50 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
     /// since.)
     public func flush() {
         noteWhetherASessionRecords()
-        lock.withLock { endRuns() }
+        lock.withLock {
+            forgetWhatAnEndedSessionWasTold()
+            endRuns()
+        }
     }
 
     /// Notes that no session records this process's events now, if none
     /// does: asked when `faultline:sql` is found off (a statement not
-    /// traced) and at ``flush()``, never on a path that traces. Between
-    /// two sessions this process may run nothing that asks: the second then
-    /// continues the first's shapes and files (its trace names those `#N`).
+    /// traced) and at ``flush()``. Once noted, nothing more is asked until
+    /// a session records again. Between two sessions this process may run
+    /// nothing that asks: the second then continues the first's shapes and
+    /// files (its trace names those `#N`).
     @inline(never)
     private func noteWhetherASessionRecords() {
-        if faultline_tp_any_enabled() == 0, !sessionsEnded.load(ordering: .relaxed) {
+        if !sessionsEnded.load(ordering: .relaxed), faultline_tp_any_enabled() == 0 {
             sessionsEnded.store(true, ordering: .relaxed)
         }
     }
 
-    /// Under the lock, before anything is traced: after a session ended, the
-    /// shapes and files it was told are told again (numbered anew).
+    /// Takes the lock to trace (``forgetWhatAnEndedSessionWasTold()``).
+    @inline(__always)
+    private func lockToTrace() {
+        lock.lock()
+        forgetWhatAnEndedSessionWasTold()
+    }
+
+    /// Under the lock, at the start of what traces: after a session ended,
+    /// once a session records again, the shapes and files told so far are
+    /// told again (a file keeps its number). While none records (a run
+    /// traced at a `flush()` after the session's end goes nowhere), the
+    /// note is kept for the next session.
     @inline(__always)
     private func forgetWhatAnEndedSessionWasTold() {
-        guard sessionsEnded.load(ordering: .relaxed) else { return }
+        guard sessionsEnded.load(ordering: .relaxed), faultline_tp_any_enabled() != 0 else { return }
         sessionsEnded.store(false, ordering: .relaxed)
         tracedShapes = TracedShapes()
-        tracedFiles = TracedFiles()
+        tracedFiles.forgetTold()
     }
 
     /// Traces an event that no run holds back: after the runs, which it ends.
     @inline(__always)
     private func alone(_ trace: () -> Void) {
         lock.withLock {
+            forgetWhatAnEndedSessionWasTold()
             endRuns()
             trace()
         }
@@ -214,7 +229,7 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
         // Locked without a closure: one would copy each text it captured.
         guard source == .rowCache else {
             let site = callSite()
-            lock.lock()
+            lockToTrace()
             endRuns()
             traceFault(
                 context: context, entity: entity, primaryKey: primaryKey, source: source, missReason: missReason, count: 1,
@@ -222,7 +237,7 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
             lock.unlock()
             return
         }
-        lock.lock()
+        lockToTrace()
         if !runs.extendFaults(entity: entity, context: context, callSite: callSite, durationNanoseconds: durationNanoseconds),
             let ended = runs.add(rowCacheFault: event())
         {
@@ -246,6 +261,7 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
     public func receive(fault e: FaultEvent) {
         guard e.source == .rowCache else { return alone { trace(fault: e, count: 1, durationNanoseconds: e.durationNanoseconds) } }
         lock.withLock {
+            forgetWhatAnEndedSessionWasTold()
             if let ended = runs.add(rowCacheFault: e) { trace(ended) }
         }
     }
@@ -274,7 +290,7 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
         queryPlan: [String]?, callSite: CallSite, event: () -> SQLEvent
     ) {
         // Locked without a closure: one would copy each text it captured.
-        lock.lock()
+        lockToTrace()
         endRuns()
         traceStatement(
             parts, sql: sql, shape: shape, sqlIsShape: sqlIsShape, arguments: arguments, purpose: purpose,
@@ -285,6 +301,7 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
     public func receive(context e: ContextEvent) {
         guard e.kind == .refresh else { return alone { traceContext(e, count: 1) } }
         lock.withLock {
+            forgetWhatAnEndedSessionWasTold()
             if let ended = runs.add(refresh: e) { trace(ended) }
         }
     }
@@ -293,6 +310,7 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
     /// registration counts: no event is made for it.
     public func receiveRefresh(context: String, objectsRegistered: Int, objectsRegisteredPeak: Int, event: () -> ContextEvent) {
         lock.withLock {
+            forgetWhatAnEndedSessionWasTold()
             let extended = runs.extendRefreshes(
                 context: context, objectsRegistered: objectsRegistered, objectsRegisteredPeak: objectsRegisteredPeak)
             if extended { return }
@@ -320,7 +338,6 @@ extension LTTngSink {
     /// number is traced (``TracedFiles``), `""` after.
     @inline(__always)
     private func withFile<R>(_ file: String, _ body: (UInt64, UnsafePointer<CChar>) -> R) -> R {
-        forgetWhatAnEndedSessionWasTold()
         let (number, isNew) = tracedFiles.number(of: file)
         return isNew ? file.withCString { body(number, $0) } : body(number, StatementArguments.emptyCString)
     }
@@ -384,7 +401,6 @@ extension LTTngSink {
         _ e: StatementParts, sql: String, shape: String, sqlIsShape: Bool, arguments: StatementArguments, purpose: String,
         queryPlan: [String]?, callSite: CallSite
     ) {
-        forgetWhatAnEndedSessionWasTold()
         var shapeTraced = tracedShapes.contains(e.shapeID)
         if !shapeTraced, faultline_tp_sql_shape_enabled() != 0 {
             shape.withCString { faultline_tp_sql_shape(UInt64(bitPattern: Int64(e.shapeID)), $0) }

@@ -10,11 +10,13 @@
 /// with its lock.
 struct TracedFiles {
     private var numbers: [String: UInt64] = [:]
+    /// The numbers whose text was traced since the last ``forgetTold()``.
+    private var told: Set<UInt64> = []
     private var last: String?
     private var lastNumber: UInt64 = 0
 
-    /// The number of `file`, and whether this is the first time it is
-    /// asked for (its text is traced then).
+    /// The number of `file`, and whether its text is to be traced now (the
+    /// first time it is asked for since the last ``forgetTold()``).
     @inline(__always)
     mutating func number(of file: String) -> (number: UInt64, isNew: Bool) {
         if let last, last == file { return (lastNumber, false) }
@@ -23,11 +25,18 @@ struct TracedFiles {
 
     @inline(never)
     private mutating func slowNumber(of file: String) -> (number: UInt64, isNew: Bool) {
-        let found = numbers[file]
-        let number = found ?? UInt64(numbers.count)
-        if found == nil { numbers[file] = number }
+        let number = numbers[file] ?? UInt64(numbers.count)
+        if numbers.count == number { numbers[file] = number }
         last = file
         lastNumber = number
-        return (number, found == nil)
+        return (number, told.insert(number).inserted)
+    }
+
+    /// Every file's text is to be traced again, with the same number (a
+    /// new session's trace has none of them; a session stopped and started
+    /// again keeps each number meaning one file).
+    mutating func forgetTold() {
+        told.removeAll(keepingCapacity: true)
+        last = nil
     }
 }

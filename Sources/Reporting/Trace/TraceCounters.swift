@@ -80,7 +80,7 @@ public struct TraceCounters {
                     inIteration = false
                 }
             case "sql_shape":
-                // Traced once per process, whenever the shape first ran.
+                // Traced once per session, whenever the shape first ran in it.
                 if let number = Int(Self.field(line, "shape") ?? ""), let text = Self.field(line, "text") { shapes[number] = text }
             case "fetch" where inIteration:
                 current.fetches += 1

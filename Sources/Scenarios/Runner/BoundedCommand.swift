@@ -134,7 +134,8 @@ struct BoundedCommand {
         fileprivate var collected = Data()
         /// Where its standard error goes with `.stream` (-1 otherwise).
         fileprivate var errorFile: Int32 = -1
-        /// Its exit status, once reaped.
+        /// Its exit status, once reaped; 137 (SIGKILL) once a time limit
+        /// killed it, before it is reaped (``TimedOut/killed``).
         private(set) var status: Int32?
 
         fileprivate init() {}

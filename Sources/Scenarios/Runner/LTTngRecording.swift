@@ -453,8 +453,11 @@ public final class LTTngRecording {
         } catch let error as BoundedCommand.TimedOut {
             // A session daemon the killed tool forked (`lttng-sessiond
             // --daemonize` waiting for its child's word) is ours to stop,
-            // while the killed tool is not reaped (its ID stays its own).
-            for child in error.children { stopDaemon(child) }
+            // while the killed tool is not reaped (its ID stays its own
+            // until the error, which holds it, goes).
+            withExtendedLifetime(error) {
+                for child in error.children { stopDaemon(child) }
+            }
             let shown = ([tool] + (tool == "lttng" ? arguments.prefix(1) : arguments[...])).joined(separator: " ")
             throw Unavailable(description: "--lttng: \(shown) did not return within \(seconds(limit.seconds))")
         } catch let error as BoundedCommand.SpawnFailed {
