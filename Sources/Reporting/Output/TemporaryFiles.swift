@@ -7,8 +7,18 @@ import Foundation
 public enum TemporaryFiles {
     private final class Registry: @unchecked Sendable {
         let lock = NSLock()
-        var paths: [Int: String] = [:]
+        var paths: [Int: Entry] = [:]
         var next = 0
+    }
+
+    /// A registered file, and the directory made for it alone, if any.
+    private struct Entry {
+        let path: String
+        let directory: String?
+
+        func remove() {
+            if let directory { TemporaryFiles.removeDirectory(directory) } else { TemporaryFiles.unlinkWithCompanions(path) }
+        }
     }
 
     private static let registry = Registry()
@@ -17,11 +27,14 @@ public enum TemporaryFiles {
     public struct Registration: Sendable {
         let key: Int
         public let path: String
+        /// The directory made for the file alone, removed with it.
+        let directory: String?
 
-        /// Removes the file, with a store's companions, and forgets it.
+        /// Removes the file, with a store's companions (or the directory
+        /// made for it, with whatever is in it), and forgets it.
         public func remove() {
             keep()
-            TemporaryFiles.unlinkWithCompanions(path)
+            Entry(path: path, directory: directory).remove()
         }
 
         /// Forgets the file without removing it: it is no longer temporary
@@ -36,27 +49,55 @@ public enum TemporaryFiles {
     /// Registers `path` (a file, or a SQLite store whose `-wal`, `-shm`
     /// and `-journal` files are removed with it).
     public static func register(_ path: String) -> Registration {
+        register(Entry(path: path, directory: nil))
+    }
+
+    /// Registers `path`, a file in `directory`, a directory made for it
+    /// alone (before the directory is made): removing it removes the
+    /// directory and everything in it. Why: a SQLite store's connection
+    /// still opening when a signal's clean-up runs can create its `-wal`
+    /// and `-shm` again after they were removed; once the directory is
+    /// gone, nothing can be made in it.
+    public static func register(_ path: String, inDirectoryOfItsOwn directory: String) -> Registration {
+        register(Entry(path: path, directory: directory))
+    }
+
+    private static func register(_ entry: Entry) -> Registration {
         registry.lock.lock()
         defer { registry.lock.unlock() }
         registry.next += 1
-        registry.paths[registry.next] = path
-        return Registration(key: registry.next, path: path)
+        registry.paths[registry.next] = entry
+        return Registration(key: registry.next, path: entry.path, directory: entry.directory)
     }
 
     /// The paths registered now.
     public static var registered: [String] {
         registry.lock.lock()
         defer { registry.lock.unlock() }
-        return registry.paths.sorted { $0.key < $1.key }.map(\.value)
+        return registry.paths.sorted { $0.key < $1.key }.map(\.value.path)
     }
 
-    /// Removes every registered file, with a store's companions.
+    /// Removes every registered file, with a store's companions, and every
+    /// registered directory.
     public static func removeAll() {
         registry.lock.lock()
-        let paths = registry.paths.values
+        let entries = registry.paths.values
         registry.paths = [:]
         registry.lock.unlock()
-        for path in paths { unlinkWithCompanions(path) }
+        for entry in entries { entry.remove() }
+    }
+
+    /// Removes `directory` and the files in it (not following links), again
+    /// while something another thread still makes appears in it (at most
+    /// 100 times); a directory that is gone already is fine.
+    public static func removeDirectory(_ directory: String) {
+        for _ in 0..<100 {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
+                unlink(directory + "/" + name)
+            }
+            if rmdir(directory) == 0 || errno == ENOENT || errno == ENOTDIR { return }
+            guard errno == ENOTEMPTY || errno == EEXIST else { return }
+        }
     }
 
     static func unlinkWithCompanions(_ path: String) {

@@ -169,16 +169,18 @@ public struct DataSetCache: Sendable {
         return path
     }
 
-    /// A new, empty file in the cache directory for a store used for a
-    /// while (an explanation's scratch copy), with a fresh random name,
-    /// registered as a ``TemporaryFiles`` file until its registration's
+    /// A new, empty file for a store used for a while (an explanation's
+    /// scratch copy): `label.sqlite` in a directory of its own with a fresh
+    /// random name in the cache directory, registered as a
+    /// ``TemporaryFiles`` directory until its registration's
     /// ``TemporaryFiles/Registration/remove()``: a signal that ends the
-    /// process removes it with its `-wal` and `-shm`, and the next process
-    /// removes it if this one dies by SIGKILL.
+    /// process removes the directory with the store, its `-wal` and `-shm`
+    /// (even one that a connection still opening makes again), and the next
+    /// process removes it if this one dies by SIGKILL.
     public func scratchStore(_ label: String) throws -> TemporaryFiles.Registration {
         try prepare()
         do {
-            return try Self.createUnique(directory.appendingPathComponent(label + ".sqlite").path + ".scratch").registration
+            return try Self.createUniqueDirectory(directory.appendingPathComponent(label + ".sqlite").path + ".scratch", holding: label + ".sqlite")
         } catch {
             throw DataSetFailure(directory.path, "cannot create a scratch store in the data set cache", error: error)
         }
@@ -326,6 +328,31 @@ public struct DataSetCache: Sendable {
     /// Creates `prefix-PID-RANDOM` (mode 0600, `O_EXCL`, never through a
     /// link), registered as a temporary store until the caller keeps or
     /// removes it; throws the system's error.
+    /// A new directory (mode 0700) named `prefix-PID-random`, registered
+    /// (before it is made) with the new, empty file `name` in it.
+    static func createUniqueDirectory(_ prefix: String, holding name: String) throws -> TemporaryFiles.Registration {
+        while true {
+            let directory = "\(prefix)-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
+            let path = directory + "/" + name
+            // Registered first: a signal between the steps removes what was made.
+            let registration = TemporaryFiles.register(path, inDirectoryOfItsOwn: directory)
+            guard mkdir(directory, 0o700) == 0 else {
+                let code = errno
+                registration.keep()  // not ours: never removed
+                guard code == EEXIST else { throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO) }
+                continue
+            }
+            let file = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            guard file >= 0 else {
+                let code = errno
+                registration.remove()
+                throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+            }
+            close(file)
+            return registration
+        }
+    }
+
     static func createUnique(_ prefix: String) throws -> (path: String, registration: TemporaryFiles.Registration) {
         while true {
             let path = "\(prefix)-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
@@ -419,7 +446,16 @@ public struct DataSetCache: Sendable {
             let digits = file[range.upperBound...].prefix { $0.isNumber }
             let ours = name.map { name in lockedWork.contains { file.hasPrefix(name + $0) } } ?? false
             let builderGone = Int32(digits).map { $0 != getpid() && kill($0, 0) != 0 && errno == ESRCH } ?? false
-            if ours || builderGone { unlink(directory.appendingPathComponent(file).path) }
+            guard ours || builderGone else { continue }
+            let path = directory.appendingPathComponent(file).path
+            // A scratch store's directory, or a file (a scratch store of an
+            // older perf-run, a half-built data set): never a link followed.
+            var info = stat()
+            if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+                TemporaryFiles.removeDirectory(path)
+            } else {
+                unlink(path)
+            }
         }
     }
 

@@ -1,0 +1,63 @@
+import Foundation
+import Reporting
+import Synchronization
+import Testing
+
+/// Temporary files, and the directories made for them, are removed
+/// whatever another thread still makes in them.
+@Suite struct TemporaryFilesTests {
+    private final class Maker: Sendable {
+        let stop = Atomic<Bool>(false)
+        let made = Atomic<Int>(0)
+    }
+
+    /// A store in a directory of its own goes with the directory, even
+    /// while another thread (a connection still opening when a signal's
+    /// clean-up runs) makes its `-shm` again and again: once the directory
+    /// is gone, nothing more can be made in it.
+    @Test func aStoresDirectoryGoesWhileAnotherThreadMakesFilesInIt() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-temporary-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = directory + "/scratch.sqlite"
+        let registration = TemporaryFiles.register(store, inDirectoryOfItsOwn: directory)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        for suffix in ["", "-wal", "-shm"] { #expect(FileManager.default.createFile(atPath: store + suffix, contents: Data())) }
+        #expect(TemporaryFiles.registered.contains(store))
+        let maker = Maker()
+        let thread = Thread {
+            while !maker.stop.load(ordering: .relaxed) {
+                let file = open(store + "-shm", O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+                if file >= 0 {
+                    close(file)
+                    maker.made.add(1, ordering: .relaxed)
+                }
+                usleep(50)
+            }
+        }
+        thread.start()
+        while maker.made.load(ordering: .relaxed) < 20 { usleep(100) }
+        registration.remove()
+        let gone = !FileManager.default.fileExists(atPath: directory)
+        let madeBefore = maker.made.load(ordering: .relaxed)
+        usleep(20_000)
+        let madeAfter = maker.made.load(ordering: .relaxed)
+        maker.stop.store(true, ordering: .relaxed)
+        while !thread.isFinished { usleep(1_000) }
+        #expect(gone, "\(directory) is still there")
+        #expect(madeAfter == madeBefore, "the other thread made files after the directory went")
+        #expect(!TemporaryFiles.registered.contains(store))
+    }
+
+    /// A file registered alone goes with a store's companions, and its
+    /// directory stays.
+    @Test func aFileGoesWithItsCompanionsAndItsDirectoryStays() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-temporary-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = directory + "/copy.sqlite"
+        for suffix in ["", "-wal", "-shm", "-journal"] { #expect(FileManager.default.createFile(atPath: store + suffix, contents: Data())) }
+        #expect(FileManager.default.createFile(atPath: directory + "/kept", contents: Data()))
+        TemporaryFiles.register(store).remove()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["kept"])
+    }
+}
