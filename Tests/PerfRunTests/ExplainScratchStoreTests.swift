@@ -19,11 +19,21 @@ import Testing
         return directory
     }
 
-    /// The SQLite files under `directory`: stores and their companions.
+    /// The SQLite files under `directory`: stores and their companions,
+    /// and any scratch store's directory, empty or not.
     static func storeFiles(under directory: URL) -> [String] {
-        HostileEnvironment.files(under: directory).filter {
+        let files = HostileEnvironment.files(under: directory).filter {
             $0.contains(".sqlite") || $0.hasSuffix("-wal") || $0.hasSuffix("-shm") || $0.hasSuffix("-journal")
         }
+        var directories: [String] = []
+        if let enumerator = FileManager.default.enumerator(atPath: directory.path) {
+            while let name = enumerator.nextObject() as? String {
+                guard name.contains(".scratch-") else { continue }
+                var info = stat()
+                if lstat(directory.appendingPathComponent(name).path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { directories.append(name + "/") }
+            }
+        }
+        return (files + directories).sorted()
     }
 
     /// `perf-run explain` on the slow model, started with `tmp` as its
@@ -93,6 +103,7 @@ import Testing
         #expect(onModel.status == 0, "\(onModel.stderr)")
         #expect(onModel.stdout.contains("of 400 Status objects"), "\(onModel.stdout)")
         #expect(HostileEnvironment.files(under: tmp).isEmpty, "left behind: \(HostileEnvironment.files(under: tmp))")
+        #expect(Self.storeFiles(under: tmp).isEmpty, "left behind: \(Self.storeFiles(under: tmp))")
 
         let onDataSet = try PerfRunProcess.run(["explain", "Selfie", "rating < 5", "--scale", "0.02"], environment: ["TMPDIR": tmp.path])
         #expect(onDataSet.status == 0, "\(onDataSet.stderr)")

@@ -325,9 +325,6 @@ public struct DataSetCache: Sendable {
         guard try Self.checksum(of: path, action: action) == actual else { throw DataSetFailure(path, "\(action): changed by opening it") }
     }
 
-    /// Creates `prefix-PID-RANDOM` (mode 0600, `O_EXCL`, never through a
-    /// link), registered as a temporary store until the caller keeps or
-    /// removes it; throws the system's error.
     /// A new directory (mode 0700) named `prefix-PID-random`, registered
     /// (before it is made) with the new, empty file `name` in it.
     static func createUniqueDirectory(_ prefix: String, holding name: String) throws -> TemporaryFiles.Registration {
@@ -353,6 +350,9 @@ public struct DataSetCache: Sendable {
         }
     }
 
+    /// Creates `prefix-PID-RANDOM` (mode 0600, `O_EXCL`, never through a
+    /// link), registered as a temporary store until the caller keeps or
+    /// removes it; throws the system's error.
     static func createUnique(_ prefix: String) throws -> (path: String, registration: TemporaryFiles.Registration) {
         while true {
             let path = "\(prefix)-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
