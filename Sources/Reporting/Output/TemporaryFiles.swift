@@ -87,9 +87,11 @@ public enum TemporaryFiles {
         for entry in entries { entry.remove() }
     }
 
-    /// Removes `directory` and the files in it (not following links), again
-    /// while something another thread still makes appears in it (at most
-    /// 100 times); a directory that is gone already is fine.
+    /// Removes `directory` and the files in it (a link in it is removed,
+    /// not what it points to), again while something another thread still
+    /// makes appears in it (at most 100 times); a directory that is gone
+    /// already is fine. Meant for a directory of this user's own making
+    /// (read by path: a link put in its place would be read through).
     public static func removeDirectory(_ directory: String) {
         for _ in 0..<100 {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
