@@ -9,9 +9,10 @@
 /// same string is compared with itself. Not thread-safe: the sink guards it
 /// with its lock.
 struct TracedFiles {
-    private var numbers: [String: UInt64] = [:]
-    /// The numbers whose text was traced since the last ``forgetTold()``.
-    private var told: Set<UInt64> = []
+    /// Each file's number, and the session (``forgetTold()``'s count) its
+    /// text was last traced in.
+    private var numbers: [String: (number: UInt64, toldIn: UInt64)] = [:]
+    private var session: UInt64 = 0
     private var last: String?
     private var lastNumber: UInt64 = 0
 
@@ -25,18 +26,20 @@ struct TracedFiles {
 
     @inline(never)
     private mutating func slowNumber(of file: String) -> (number: UInt64, isNew: Bool) {
-        let number = numbers[file] ?? UInt64(numbers.count)
-        if numbers.count == number { numbers[file] = number }
+        let known = numbers[file]
+        let number = known?.number ?? UInt64(numbers.count)
+        let isNew = known?.toldIn != session
+        if isNew { numbers[file] = (number, session) }
         last = file
         lastNumber = number
-        return (number, told.insert(number).inserted)
+        return (number, isNew)
     }
 
     /// Every file's text is to be traced again, with the same number (a
     /// new session's trace has none of them; a session stopped and started
     /// again keeps each number meaning one file).
     mutating func forgetTold() {
-        told.removeAll(keepingCapacity: true)
+        session += 1
         last = nil
     }
 }

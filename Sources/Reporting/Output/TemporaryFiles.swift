@@ -12,7 +12,7 @@ public enum TemporaryFiles {
     }
 
     /// A registered file, and the directory made for it alone, if any.
-    private struct Entry {
+    fileprivate struct Entry: Sendable {
         let path: String
         let directory: String?
 
@@ -26,15 +26,19 @@ public enum TemporaryFiles {
     /// A registered file, until ``remove()`` or ``keep()``.
     public struct Registration: Sendable {
         let key: Int
-        public let path: String
-        /// The directory made for the file alone, removed with it.
-        let directory: String?
+        private let entry: Entry
+        public var path: String { entry.path }
+
+        fileprivate init(key: Int, entry: Entry) {
+            self.key = key
+            self.entry = entry
+        }
 
         /// Removes the file, with a store's companions (or the directory
         /// made for it, with whatever is in it), and forgets it.
         public func remove() {
             keep()
-            Entry(path: path, directory: directory).remove()
+            entry.remove()
         }
 
         /// Forgets the file without removing it: it is no longer temporary
@@ -67,7 +71,7 @@ public enum TemporaryFiles {
         defer { registry.lock.unlock() }
         registry.next += 1
         registry.paths[registry.next] = entry
-        return Registration(key: registry.next, path: entry.path, directory: entry.directory)
+        return Registration(key: registry.next, entry: entry)
     }
 
     /// The paths registered now.

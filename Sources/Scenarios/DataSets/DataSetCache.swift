@@ -325,11 +325,16 @@ public struct DataSetCache: Sendable {
         guard try Self.checksum(of: path, action: action) == actual else { throw DataSetFailure(path, "\(action): changed by opening it") }
     }
 
+    /// `prefix-PID-RANDOM`: this process's, as ``removeLeftovers(of:)`` reads it.
+    private static func freshName(_ prefix: String) -> String {
+        "\(prefix)-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
+    }
+
     /// A new directory (mode 0700) named `prefix-PID-random`, registered
     /// (before it is made) with the new, empty file `name` in it.
     static func createUniqueDirectory(_ prefix: String, holding name: String) throws -> TemporaryFiles.Registration {
         while true {
-            let directory = "\(prefix)-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
+            let directory = freshName(prefix)
             let path = directory + "/" + name
             // Registered first: a signal between the steps removes what was made.
             let registration = TemporaryFiles.register(path, inDirectoryOfItsOwn: directory)
@@ -355,7 +360,7 @@ public struct DataSetCache: Sendable {
     /// removes it; throws the system's error.
     static func createUnique(_ prefix: String) throws -> (path: String, registration: TemporaryFiles.Registration) {
         while true {
-            let path = "\(prefix)-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
+            let path = freshName(prefix)
             // Registered first: a signal between the two removes the file.
             let registration = TemporaryFiles.register(path)
             let file = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
