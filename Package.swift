@@ -67,6 +67,9 @@ let package = Package(
         // The callers of a function, by their frame pointers: the cheap key
         // of the line a fault was read at.
         .target(name: "CCallerFrames"),
+        // Descriptors close-on-exec from the start (pipe2, mkostemp), for
+        // the programs perf-run runs.
+        .target(name: "CDescriptors"),
 
         // Event types, sinks and counters; knows nothing of the engine.
         // The clock of every event (the time-stamp counter where the kernel
@@ -95,7 +98,7 @@ let package = Package(
 
         // Scenarios, data sets and the runner: what a scenario package (the
         // built-in one, or an application's) builds on.
-        .target(name: "Scenarios", dependencies: ["ObjectGraph", "Probes", "Reporting"]),
+        .target(name: "Scenarios", dependencies: ["ObjectGraph", "Probes", "Reporting", "CDescriptors"]),
         // The built-in scenarios (the book's experiments and Faultline's
         // own) and their data sets; the catalog lists every scenario file
         // (ScenarioCatalogPlugin).

@@ -1,3 +1,4 @@
+import CDescriptors
 import Foundation
 
 /// Another program run as a child with a time limit (the LTTng tools, git):
@@ -73,10 +74,11 @@ struct BoundedCommand {
     /// -1 when none can be made (standard error is then discarded).
     private static func unnamedFile() -> Int32 {
         var template = Array((NSTemporaryDirectory() + "/faultline-stderr-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        // Close-on-exec from the start: a program another thread spawns
+        // meanwhile does not inherit it.
+        let descriptor = template.withUnsafeMutableBufferPointer { faultline_mkstemp_cloexec($0.baseAddress!) }
         guard descriptor >= 0 else { return -1 }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         return descriptor
     }
 
@@ -244,11 +246,13 @@ struct BoundedCommand {
     ) throws -> (pid_t, Int32) {
         var pipeEnds: [Int32] = [-1, -1]
         if capturing {
-            guard pipe(&pipeEnds) == 0 else {
+            // Neither end for another child (the child's copies are its 1
+            // and 2), from the start: a program another thread spawns
+            // between the pipe's making and a later fcntl would inherit
+            // them, and hold the write end open.
+            guard faultline_pipe_cloexec(&pipeEnds) == 0 else {
                 throw SpawnFailed(description: "cannot run \(path): no pipe: \(String(cString: strerror(errno)))")
             }
-            // Neither end for another child (the child's copies are its 1 and 2).
-            for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
             _ = fcntl(pipeEnds[0], F_SETFL, fcntl(pipeEnds[0], F_GETFL) | O_NONBLOCK)
         }
         var actions = posix_spawn_file_actions_t()
