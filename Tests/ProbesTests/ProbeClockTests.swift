@@ -1,3 +1,4 @@
+import CProbeClock
 import Foundation
 import Probes
 import TestSupport
@@ -57,6 +58,23 @@ import Testing
             usleep(10_000)
         }
         #expect(worst < 20_000, "the probe clock strayed \(worst) ns from CLOCK_MONOTONIC")
+    }
+
+    /// A measurement of the counter's scale whose every pairing with the
+    /// kernel's clock was preempted (as a loaded machine does to a thread
+    /// between the two readings) publishes nothing: the clock keeps its
+    /// parameters rather than steer toward a time that may be microseconds
+    /// off. One whose first round of pairings was preempted tries again and
+    /// publishes. With the kernel's clock there is nothing to measure.
+    @Test func aMeasurementFromPreemptedPairingsIsNotUsed() {
+        readFor(3_000_000)
+        let counter = machineKeepsTimeWithTheCounter
+        #expect(faultline_clock_measure_for_testing(1_000) == 0)
+        #expect(faultline_clock_measure_for_testing(5) == (counter ? 1 : 0))
+        #expect(faultline_clock_measure_for_testing(0) == (counter ? 1 : 0))
+        readFor(1_000_000)
+        let kernel = Int64(ProbeClock.kernelNow())
+        #expect(abs(Int64(ProbeClock.now()) - kernel) < 1_000_000)
     }
 
     /// A 30 ms sleep measures the same by both clocks, within 1%.

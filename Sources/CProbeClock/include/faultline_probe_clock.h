@@ -47,6 +47,13 @@ uint64_t faultline_clock_slow(void);
 /// (readings that need the lock wait for `body`).
 void faultline_clock_while_deciding(void (*body)(void *), void *context);
 
+/// For tests: measures the scale now, as a reading past `recalibrate_at`
+/// would, with the first `preempted` attempts at pairing the counter with
+/// the kernel made to look preempted (their thread descheduled between the
+/// two readings). Returns 1 if new parameters were published, 0 if not (a
+/// pairing too wide to trust, or the counter not in use).
+int faultline_clock_measure_for_testing(int preempted);
+
 /// clock_gettime(CLOCK_MONOTONIC) in nanoseconds, whatever the state.
 uint64_t faultline_clock_kernel(void);
 
