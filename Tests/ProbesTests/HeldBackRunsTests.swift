@@ -109,4 +109,41 @@ import Testing
         #expect(runs.isEmpty)
         #expect(runs.endAll().isEmpty)
     }
+
+    /// A context's run (``RowCacheFaultRun``) is the pending fault run like
+    /// a held one: a held fault ends it, it ends a held one, it continues
+    /// in place (no held fault continues it) and it is closed when it ends.
+    @Test func aContextsRunTakesThePlaceOfTheHeldFaultRun() throws {
+        final class Entity {}
+        let entity = Entity()
+        let site = CallSite(file: "App/Loop.swift", line: 10)
+        var runs = HeldBackRuns()
+        _ = runs.add(rowCacheFault: Self.fault(1))
+        let run = RowCacheFaultRun()
+        run.expect(entity: ObjectIdentifier(entity), callSite: site)
+        let heldEnded = runs.add(run: run, first: Self.fault(2), durationNanoseconds: 5)
+        let held = try #require(heldEnded)
+        #expect(held.first.primaryKey == 1 && held.count == 1)
+        #expect(run.extend(entity: ObjectIdentifier(entity), callSite: site, durationNanoseconds: 7))
+        // The same context, entity and call site sent one by one: not the context's run.
+        let extendedOneByOne = runs.extendFaults(entity: "Person", context: "main", callSite: { site }, durationNanoseconds: 1)
+        #expect(!extendedOneByOne)
+        #expect(runs.faults?.count == 2)
+        let endedByHeld = runs.add(rowCacheFault: Self.fault(3))
+        let ended = try #require(endedByHeld)
+        #expect(ended.first.primaryKey == 2 && ended.count == 2 && ended.durationNanoseconds == 12)
+        #expect(!run.extend(entity: ObjectIdentifier(entity), callSite: site, durationNanoseconds: 7))
+        // Ended with the others, in the order the runs started.
+        _ = runs.add(refresh: Self.refresh("main", registered: 1))
+        let endedByRun = runs.add(run: run, first: Self.fault(4), durationNanoseconds: 5)
+        #expect(endedByRun?.first.primaryKey == 3)
+        #expect(run.extend(entity: ObjectIdentifier(entity), callSite: site, durationNanoseconds: 1))
+        let all = runs.endAll()
+        guard all.count == 2, case .refreshes = all[0], case .faults(let faults) = all[1] else {
+            Issue.record("the refresh run started first: \(all)")
+            return
+        }
+        #expect(faults.first.primaryKey == 4 && faults.count == 2 && faults.durationNanoseconds == 6)
+        #expect(runs.isEmpty && run.pending == nil)
+    }
 }

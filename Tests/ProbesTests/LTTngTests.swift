@@ -291,6 +291,66 @@ import Testing
         #expect(trace.occurrences(of: "absent") == 0)
     }
 
+    /// Two threads fault from the row cache at once, each context extending
+    /// its runs in place (``RowCacheFaultRun``: the LTTng sink is the only
+    /// sink taking each row-cache fault, the recorder counts them from its
+    /// tally), while the other thread's events may end those runs at any
+    /// moment (as often as the threads overlap, which the machine's load
+    /// decides; `RowCacheFaultRunTests` closes runs midway for certain):
+    /// the trace counts every fault exactly once, as the recorder does.
+    @Test func runsExtendedInPlaceByTwoThreadsCountEveryFaultOnce() throws {
+        // The provider must load in the test build (the error says why not).
+        let sink = try LTTngSink.load().get()
+        let path = try Workload.populate(people: 3, selfies: 300, networks: 2)
+        let recorder = Recorder(bufferCapacity: 0)
+        let store = try Workload.store(path, sinks: [sink, recorder])
+        #expect(MultiplexSink([sink, recorder]).keepsRowCacheFaultRuns)
+        let trace = try traced { track in
+            try track(getpid())
+            let deadline = Date().addingTimeInterval(30)
+            while !(sink.isEnabled(.sql) && sink.isEnabled(.fault)), Date() < deadline { usleep(20_000) }
+            try #require(sink.isEnabled(.fault), "this process's faultline tracepoints were not enabled within 30 s")
+            let start = DispatchSemaphore(value: 0)
+            let group = DispatchGroup()
+            let failures = Mutex<[String]>([])
+            for number in 0..<2 {
+                group.enter()
+                Thread.detachNewThread {
+                    defer { group.leave() }
+                    start.wait()
+                    let context = ObjectContext(store: store, name: "thread \(number)")
+                    do {
+                        try context.perform {
+                            let selfies = Array(try context.fetch(FetchRequest<ManagedObject>(entityName: "Selfie")))
+                            for pass in 0..<30 {
+                                for selfie in selfies { context.refresh(selfie, mergeChanges: false) }
+                                for selfie in selfies { _ = try selfie.value(forKey: "name") }
+                                if pass % 3 == number { _ = try context.count(for: FetchRequest<ManagedObject>(entityName: "Person")) }
+                            }
+                            _ = try selfies[number].objects(forKey: "people")
+                            try selfies[number].setValue(.integer(Int64(number)), forKey: "rating")
+                            try context.save()
+                        }
+                    } catch {
+                        failures.withLock { $0.append("\(error)") }
+                    }
+                }
+            }
+            start.signal()
+            start.signal()
+            group.wait()
+            #expect(failures.withLock { $0 }.isEmpty)
+            return getpid()
+        }
+        let counters = Dictionary(uniqueKeysWithValues: recorder.counters.all.map { ($0.name, $0.value) })
+        let tally = TraceTally(trace.lines)
+        tally.expectAgreement(with: counters)
+        // Each thread reads its 300 selfies 30 times, each read a fault the
+        // row cache serves (the rows stay cached while the contexts hold
+        // the objects), then one relationship's destinations.
+        #expect(tally.rowCacheFaults == 2 * 30 * 300)
+    }
+
     /// Shapes and files are told once per session: a second session of
     /// this process, which is still running, gets each shape's `sql_shape`
     /// event before its first statement and each call site's file's text

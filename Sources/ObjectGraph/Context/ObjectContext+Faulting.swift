@@ -85,11 +85,13 @@ extension ObjectContext {
 
     /// The event of a fault the row cache served (``Instrumentation/rowCacheFault(start:context:name:object:)``),
     /// for a sink that takes it whole.
-    func rowCacheFaultEvent(_ object: ManagedObject, start: UInt64, durationNanoseconds: UInt64) -> FaultEvent {
+    func rowCacheFaultEvent(
+        _ object: ManagedObject, start: UInt64, durationNanoseconds: UInt64, callSite: CallSite? = nil
+    ) -> FaultEvent {
         let id = object.objectID
         return FaultEvent(
             start: start, durationNanoseconds: durationNanoseconds, thread: ProbeClock.threadID(), context: name,
-            entity: id.entityName, primaryKey: id.primaryKey, source: .rowCache, callSite: readSite,
+            entity: id.entityName, primaryKey: id.primaryKey, source: .rowCache, callSite: callSite ?? readSite,
             values: instrumentation.details.contains(.objectValues) ? describeValues(object) : nil, missReason: nil,
             origin: originPaths.faultOrigin(object.origin))
     }

@@ -88,6 +88,9 @@ public final class ObjectContext {
     /// Where this context counts its row-cache faults, when a sink reads
     /// them from the store's tally (``Instrumentation/rowCacheFaultTally``).
     let rowCacheFaultCell: RowCacheFaultTally.Cell?
+    /// This context's run of row-cache faults, when the store's sinks take
+    /// them by runs (``Instrumentation/keepsRowCacheFaultRuns``).
+    let rowCacheFaultRun: RowCacheFaultRun?
 
     public init(store: Store, name: String = "context") {
         self.store = store
@@ -98,6 +101,7 @@ public final class ObjectContext {
         self.stalenessNanoseconds = store.configuration.stalenessInterval?.stalenessNanoseconds
         self.queue = DispatchQueue(label: "faultline.context.\(name)")
         self.rowCacheFaultCell = store.instrumentation.rowCacheFaultTally?.makeCell()
+        self.rowCacheFaultRun = store.instrumentation.keepsRowCacheFaultRuns ? RowCacheFaultRun() : nil
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 

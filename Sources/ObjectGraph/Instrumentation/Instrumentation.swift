@@ -34,6 +34,10 @@ public final class Instrumentation: Sendable {
     /// Whether a store with a tally also sends each row-cache fault (to the
     /// sinks that take each one).
     let sendsEachRowCacheFault: Bool
+    /// Whether each context keeps its run of row-cache faults
+    /// (``RowCacheFaultRun``) for the sinks, which take runs only
+    /// (``EventSink/keepsRowCacheFaultRuns``).
+    let keepsRowCacheFaultRuns: Bool
 
     /// Instrumentation for `sinks`, sending every row-cache fault one by one.
     public convenience init(sinks: [any EventSink]) {
@@ -62,6 +66,11 @@ public final class Instrumentation: Sendable {
             rowCacheFaultTally = nil
         }
         sendsEachRowCacheFault = delivery != .tally
+        #if FAULTLINE_NO_INSTRUMENTATION
+        keepsRowCacheFaultRuns = false
+        #else
+        keepsRowCacheFaultRuns = sink?.keepsRowCacheFaultRuns == true
+        #endif
         refreshEventsPossible = sink?.possibleDetails.contains(.contextChanges) == true
         lendsStatementTexts = sink?.takesLentStatementTexts == true
         #if FAULTLINE_NO_INSTRUMENTATION
@@ -137,6 +146,14 @@ public final class Instrumentation: Sendable {
     func rowCacheFault(start: UInt64, context: ObjectContext, name: String, object: ManagedObject) {
         // Through the optional, as in `fault`: no retain of the sink.
         let duration = ProbeClock.nanoseconds(since: start)
+        if let run = context.rowCacheFaultRun {
+            // Counted in the tally, if a sink reads one, and added to the
+            // context's run: a call only when the fault starts a new run.
+            context.rowCacheFaultCell?.count(entity: object.entity.index, nanoseconds: duration)
+            let site = context.readSite
+            if run.extend(entity: ObjectIdentifier(object.entity), callSite: site, durationNanoseconds: duration) { return }
+            return startRowCacheFaultRun(run, context: context, object: object, site: site, start: start, duration: duration)
+        }
         if rowCacheFaultTally != nil {
             // Counted in place; sent only to the sinks that take each one.
             // The cell is not bound across the call, which would retain
@@ -150,6 +167,18 @@ public final class Instrumentation: Sendable {
             durationNanoseconds: duration, origin: { nil }, callSite: { context.readSite }
         ) {
             context.rowCacheFaultEvent(object, start: start, durationNanoseconds: duration)
+        }
+    }
+
+    /// A row-cache fault that does not continue its context's run: a new
+    /// run, which the sink opens.
+    @inline(never)
+    private func startRowCacheFaultRun(
+        _ run: RowCacheFaultRun, context: ObjectContext, object: ManagedObject, site: CallSite, start: UInt64, duration: UInt64
+    ) {
+        run.expect(entity: ObjectIdentifier(object.entity), callSite: site)
+        sink?.startRowCacheFaultRun(run, durationNanoseconds: duration) {
+            context.rowCacheFaultEvent(object, start: start, durationNanoseconds: duration, callSite: site)
         }
     }
 

@@ -69,6 +69,21 @@ public protocol EventSink: AnyObject, Sendable {
     func receiveRowCacheFault(
         entity: String, primaryKey: Int64, context: String, durationNanoseconds: UInt64, tally: RowCacheFaultTally,
         callSite: () -> CallSite, event: () -> FaultEvent)
+    /// Whether the sink traces row-cache faults by runs that each context
+    /// extends in place (``RowCacheFaultRun``): the engine then sends the
+    /// sink only a run's first fault (``startRowCacheFaultRun(_:durationNanoseconds:event:)``),
+    /// and no row-cache fault one by one. Read once per store; a multiplex
+    /// answers true only when such a sink is the only one of its sinks that
+    /// takes each row-cache fault (the others count them from a tally, or
+    /// want none). By default, false.
+    var keepsRowCacheFaultRuns: Bool { get }
+    /// Starts a run of row-cache faults in `run`, a context's, with the
+    /// fault `event` makes (which took `durationNanoseconds`): the context
+    /// extends it in place until a fault does not continue it, and the sink
+    /// ends it (``RowCacheFaultRun/close()``) when it traces anything else.
+    /// Called only for a sink that ``keepsRowCacheFaultRuns``. By default,
+    /// the fault is received as any other.
+    func startRowCacheFaultRun(_ run: RowCacheFaultRun, durationNanoseconds: UInt64, event: () -> FaultEvent)
     /// Receives a fault the row cache could not serve. The engine never
     /// calls it (a fault from the database carries the miss's reason); a
     /// program that still sends cache-miss events may. By default,
@@ -163,6 +178,10 @@ extension EventSink {
             entity: entity, primaryKey: primaryKey, context: context, source: .rowCache, missReason: nil,
             durationNanoseconds: durationNanoseconds, origin: { nil }, callSite: callSite, event: event)
     }
+    public var keepsRowCacheFaultRuns: Bool { false }
+    public func startRowCacheFaultRun(_ run: RowCacheFaultRun, durationNanoseconds: UInt64, event: () -> FaultEvent) {
+        receive(fault: event())
+    }
     @available(*, deprecated, message: "the engine no longer sends cache misses: a fault whose source is .database carries the miss in its missReason")
     public func receive(cacheMiss: CacheMissEvent) { receive(.cacheMiss(cacheMiss)) }
     @available(*, deprecated, message: "the engine no longer sends cache misses: a fault whose source is .database carries the miss in its missReason")
@@ -229,6 +248,9 @@ public final class MultiplexSink: EventSink {
     /// The sinks that count row-cache faults from a store's tally.
     private let countingRowCacheFaults: [any EventSink]
     public let rowCacheFaultDelivery: RowCacheFaultDelivery
+    /// The sink that keeps runs of row-cache faults, when it is the only
+    /// one that takes each row-cache fault (``keepsRowCacheFaultRuns``).
+    private let rowCacheFaultRunKeeper: (any EventSink)?
 
     public init(_ sinks: [any EventSink]) {
         self.sinks = sinks
@@ -237,6 +259,16 @@ public final class MultiplexSink: EventSink {
         countingRowCacheFaults = sinks.filter { $0.rowCacheFaultDelivery != .eachFault }
         rowCacheFaultDelivery =
             countingRowCacheFaults.isEmpty ? .eachFault : eachRowCacheFault.isEmpty ? .tally : .tallyAndEachFault
+        // Runs only when no other sink wants the faults one by one.
+        rowCacheFaultRunKeeper =
+            eachRowCacheFault.count == 1 && eachRowCacheFault[0].keepsRowCacheFaultRuns ? eachRowCacheFault[0] : nil
+    }
+
+    public var keepsRowCacheFaultRuns: Bool { rowCacheFaultRunKeeper != nil }
+
+    public func startRowCacheFaultRun(_ run: RowCacheFaultRun, durationNanoseconds: UInt64, event: () -> FaultEvent) {
+        guard let keeper = rowCacheFaultRunKeeper, keeper.isEnabled(.fault) else { return }
+        keeper.startRowCacheFaultRun(run, durationNanoseconds: durationNanoseconds, event: event)
     }
 
     public func countRowCacheFaults(from tally: RowCacheFaultTally) {

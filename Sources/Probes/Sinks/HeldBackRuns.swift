@@ -11,8 +11,11 @@
 ///
 /// A run ends, and is traced, when an event arrives that does not continue
 /// it, or at ``LTTngSink/flush()``; its event carries the first object's
-/// key, the sum of the durations and the count. Not thread-safe: the sink
-/// guards it with its lock.
+/// key, the sum of the durations and the count. The pending fault run is
+/// either held here, made of faults sent one by one, or a context's
+/// ``RowCacheFaultRun``, which the context extends in place: here it is
+/// only ordered and closed. Not thread-safe: the sink guards it with its
+/// lock.
 struct HeldBackRuns {
     /// A run of row-cache faults: the first fault, with the run's count and
     /// total duration.
@@ -57,6 +60,9 @@ struct HeldBackRuns {
     /// Beside the optional (set wherever it is): testing an optional that
     /// holds an event for nil copied the event, retaining its strings.
     private var hasFaults = false
+    /// The pending fault run when a context keeps it (then `firstFault`
+    /// is nil): open until it is closed here.
+    private var faultRun: RowCacheFaultRun?
 
     /// The pending refresh run's first refresh (traced with the last
     /// one's counts), and its context.
@@ -74,9 +80,26 @@ struct HeldBackRuns {
     /// Whether a run is pending.
     var isEmpty: Bool { !hasFaults && !hasRefreshes }
 
-    /// The pending fault run.
+    /// The pending fault run, as it would be traced now.
     var faults: Faults? {
-        guard hasFaults, let firstFault else { return nil }
+        guard hasFaults else { return nil }
+        if let run = faultRun {
+            return run.pending.map { Faults(first: $0.first, count: $0.count, durationNanoseconds: $0.durationNanoseconds, order: faultOrder) }
+        }
+        return firstFault.map { Faults(first: $0, count: faultCount, durationNanoseconds: faultDuration, order: faultOrder) }
+    }
+
+    /// Ends the pending fault run: returns it, closed if a context kept it.
+    private mutating func takeFaults() -> Faults? {
+        guard hasFaults else { return nil }
+        hasFaults = false
+        if let run = faultRun {
+            faultRun = nil
+            guard let (first, count, duration) = run.close() else { return nil }
+            return Faults(first: first, count: count, durationNanoseconds: duration, order: faultOrder)
+        }
+        defer { firstFault = nil }
+        guard let firstFault else { return nil }
         return Faults(first: firstFault, count: faultCount, durationNanoseconds: faultDuration, order: faultOrder)
     }
 
@@ -96,7 +119,7 @@ struct HeldBackRuns {
             entity: event.entity, context: event.context, callSite: { event.callSite },
             durationNanoseconds: event.durationNanoseconds)
         if extended { return nil }
-        let ended = faults
+        let ended = takeFaults()
         started += 1
         firstFault = event
         faultEntity = event.entity
@@ -117,12 +140,25 @@ struct HeldBackRuns {
     mutating func extendFaults(
         entity: String, context: String, callSite: () -> CallSite, durationNanoseconds: UInt64
     ) -> Bool {
-        guard hasFaults, entity == faultEntity, context == faultContext else { return false }
+        guard hasFaults, faultRun == nil, entity == faultEntity, context == faultContext else { return false }
         let site = callSite()
         guard site.line == faultLine, site.file == faultFile else { return false }
         faultCount += 1
         faultDuration &+= durationNanoseconds
         return true
+    }
+
+    /// Opens a context's run with its first fault as the pending fault run;
+    /// returns the run it ended (the pending one, held here or a
+    /// context's, `run` itself included).
+    mutating func add(run: RowCacheFaultRun, first event: FaultEvent, durationNanoseconds: UInt64) -> Faults? {
+        let ended = takeFaults()
+        started += 1
+        run.open(first: event, durationNanoseconds: durationNanoseconds)
+        faultRun = run
+        faultOrder = started
+        hasFaults = true
+        return ended
     }
 
     /// Adds a refresh to the pending refresh run; returns the run it ended
@@ -159,7 +195,7 @@ struct HeldBackRuns {
     /// Ends both runs: those pending, the earlier started first.
     mutating func endAll() -> [Ended] {
         var ended: [Ended] = []
-        switch (faults, refreshes) {
+        switch (takeFaults(), refreshes) {
         case (let f?, let r?):
             ended = f.order < r.order ? [.faults(f), .refreshes(r)] : [.refreshes(r), .faults(f)]
         case (let f?, nil):
@@ -169,9 +205,7 @@ struct HeldBackRuns {
         case (nil, nil):
             break
         }
-        firstFault = nil
         firstRefresh = nil
-        hasFaults = false
         hasRefreshes = false
         return ended
     }

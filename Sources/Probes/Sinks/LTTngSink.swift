@@ -13,7 +13,12 @@ import Synchronization
 /// Row-cache faults and refreshes are traced by runs (``HeldBackRuns``):
 /// consecutive ones of one context (and entity and call site) make one
 /// event with their `count`, traced when the run ends. Every other event
-/// is traced alone, after the runs it ends. A lock orders the two.
+/// is traced alone, after the runs it ends. A lock orders the two. A
+/// store whose only sink taking each row-cache fault is this one has its
+/// contexts extend their fault runs in place (``RowCacheFaultRun``,
+/// ``keepsRowCacheFaultRuns``): the sink gets each run's first fault, and
+/// closes the run when it traces anything else, as it ends the runs it
+/// holds.
 ///
 /// A trace says each thing once. A cache miss is the `miss_reason` field
 /// of the fault that reads the database. A statement's shape is traced
@@ -243,6 +248,18 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
         {
             trace(ended)
         }
+        lock.unlock()
+    }
+
+    /// Row-cache faults by runs that each context extends in place: the
+    /// sink gets a run's first fault only.
+    public var keepsRowCacheFaultRuns: Bool { true }
+
+    /// Opens `run` with its first fault as the pending fault run, after
+    /// the run it ends (a pending one, held here or another context's).
+    public func startRowCacheFaultRun(_ run: RowCacheFaultRun, durationNanoseconds: UInt64, event: () -> FaultEvent) {
+        lockToTrace()
+        if let ended = runs.add(run: run, first: event(), durationNanoseconds: durationNanoseconds) { trace(ended) }
         lock.unlock()
     }
 

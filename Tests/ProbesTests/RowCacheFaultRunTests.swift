@@ -1,0 +1,116 @@
+import Foundation
+@testable import Probes
+import Synchronization
+import Testing
+
+/// A context's run of row-cache faults, extended in place: what continues
+/// it, what its end carries, and that a run closed by another thread while
+/// it grows loses no fault and counts none twice.
+@Suite struct RowCacheFaultRunTests {
+    private final class Entity {}
+    private let person = Entity()
+    private let selfie = Entity()
+    private let loop = CallSite(file: "App/Loop.swift", line: 10)
+
+    private func first(_ key: Int64) -> FaultEvent {
+        FaultEvent(
+            start: 0, durationNanoseconds: 5, thread: 1, context: "main", entity: "Person", primaryKey: key,
+            source: .rowCache, callSite: loop)
+    }
+
+    @Test func faultsOfTheEntityAndCallSiteItExpectsGrowTheRun() throws {
+        let run = RowCacheFaultRun()
+        let entity = ObjectIdentifier(person)
+        // Closed until the sink opens it.
+        #expect(!run.extend(entity: entity, callSite: loop, durationNanoseconds: 1))
+        run.expect(entity: entity, callSite: loop)
+        #expect(!run.extend(entity: entity, callSite: loop, durationNanoseconds: 1))
+        run.open(first: first(1), durationNanoseconds: 5)
+        #expect(run.extend(entity: entity, callSite: loop, durationNanoseconds: 7))
+        // The same file and line from another string are the same site.
+        let sameSite = CallSite(file: String("App/Loop.swift".reversed().reversed()), line: 10)
+        #expect(run.extend(entity: entity, callSite: sameSite, durationNanoseconds: 11))
+        // Another entity, line or file does not continue it, and changes nothing.
+        #expect(!run.extend(entity: ObjectIdentifier(selfie), callSite: loop, durationNanoseconds: 100))
+        #expect(!run.extend(entity: entity, callSite: CallSite(file: "App/Loop.swift", line: 11), durationNanoseconds: 100))
+        #expect(!run.extend(entity: entity, callSite: CallSite(file: "App/Other.swift", line: 10), durationNanoseconds: 100))
+        let pending = try #require(run.pending)
+        #expect(pending.count == 3 && pending.durationNanoseconds == 23)
+        let closed = try #require(run.close())
+        #expect(closed.first.primaryKey == 1)
+        #expect(closed.count == 3)
+        #expect(closed.durationNanoseconds == 23)
+        // Closed: nothing more is counted, and a second close has nothing.
+        #expect(!run.extend(entity: entity, callSite: loop, durationNanoseconds: 1))
+        #expect(run.close() == nil)
+        #expect(run.pending == nil)
+    }
+
+    /// A run whose time would pass what its word holds (about 18 minutes)
+    /// ends instead: the fault starts the next run.
+    @Test func aRunThatWouldOverflowItsTimeRefusesTheFault() throws {
+        let run = RowCacheFaultRun()
+        let entity = ObjectIdentifier(person)
+        run.expect(entity: entity, callSite: loop)
+        run.open(first: first(1), durationNanoseconds: (1 << 40) - 10)
+        #expect(run.extend(entity: entity, callSite: loop, durationNanoseconds: 9))
+        #expect(!run.extend(entity: entity, callSite: loop, durationNanoseconds: 2))
+        let closed = try #require(run.close())
+        #expect(closed.count == 2 && closed.durationNanoseconds == (1 << 40) - 1)
+    }
+
+    /// The sink's side in the test below: the runs it closed, under its lock.
+    private final class ClosedRuns: @unchecked Sendable {
+        let lock = PlainLock()
+        var count: UInt64 = 0
+        var nanoseconds: UInt64 = 0
+        var runs = 0
+        let done = Atomic<Bool>(false)
+
+        /// Closes `run`, adding what it held (under the lock).
+        func close(_ run: RowCacheFaultRun) {
+            guard let closed = run.close() else { return }
+            count += closed.count
+            nanoseconds += closed.durationNanoseconds
+            runs += 1
+        }
+    }
+
+    /// One thread faults, another closes the run whenever it likes (as the
+    /// sink does when it traces another thread's event). Every fault is in
+    /// exactly one closed run: the runs' counts and times add up to the
+    /// faults'.
+    @Test func aRunClosedByAnotherThreadWhileItGrowsLosesNoFault() throws {
+        let run = RowCacheFaultRun()
+        let sink = ClosedRuns()
+        let entity = ObjectIdentifier(person)
+        let site = loop
+        let faults = 200_000
+        let closer = Thread {
+            while !sink.done.load(ordering: .acquiring) {
+                sink.lock.withLock { sink.close(run) }
+            }
+        }
+        closer.start()
+        var nanoseconds: UInt64 = 0
+        for fault in 0..<faults {
+            let duration = UInt64(fault % 7 + 1)
+            nanoseconds += duration
+            if run.extend(entity: entity, callSite: site, durationNanoseconds: duration) { continue }
+            // What the sink does to start a run: end the pending one, open this.
+            run.expect(entity: entity, callSite: site)
+            let event = first(Int64(fault))
+            sink.lock.withLock {
+                sink.close(run)
+                run.open(first: event, durationNanoseconds: duration)
+            }
+        }
+        sink.done.store(true, ordering: .releasing)
+        while !closer.isFinished { usleep(1_000) }
+        sink.lock.withLock { sink.close(run) }
+        #expect(sink.count == UInt64(faults))
+        #expect(sink.nanoseconds == nanoseconds)
+        // The closer did end runs midway (else the test shows nothing).
+        #expect(sink.runs > 1)
+    }
+}
