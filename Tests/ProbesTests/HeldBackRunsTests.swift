@@ -146,4 +146,26 @@ import Testing
         #expect(faults.first.primaryKey == 4 && faults.count == 2 && faults.durationNanoseconds == 6)
         #expect(runs.isEmpty && run.pending == nil)
     }
+
+    /// A context's refresh run (``RefreshRun``) is the pending refresh run
+    /// like a held one: a held refresh ends it and it ends a held one.
+    @Test func aContextsRefreshRunTakesThePlaceOfTheHeldOne() throws {
+        var runs = HeldBackRuns()
+        _ = runs.add(refresh: Self.refresh("main", registered: 1))
+        let run = RefreshRun()
+        let endedByRun = runs.add(run: run, first: Self.refresh("background", registered: 2))
+        #expect(endedByRun?.count == 1 && endedByRun?.last.context == "main")
+        #expect(run.extend(objectsRegistered: 3, objectsRegisteredPeak: 9))
+        // The context's refreshes sent one by one do not continue its run.
+        let extendedOneByOne = runs.extendRefreshes(context: "background", objectsRegistered: 4, objectsRegisteredPeak: 9)
+        #expect(!extendedOneByOne)
+        #expect(runs.refreshes?.count == 2)
+        let endedByHeld = runs.add(refresh: Self.refresh("main", registered: 5))
+        let ended = try #require(endedByHeld)
+        #expect(ended.count == 2 && ended.last.context == "background" && ended.last.objectsRegistered == 3)
+        #expect(!run.extend(objectsRegistered: 6, objectsRegisteredPeak: 9))
+        _ = runs.add(run: run, first: Self.refresh("background", registered: 7))
+        #expect(runs.endAll().count == 1)
+        #expect(runs.isEmpty && run.pending == nil)
+    }
 }

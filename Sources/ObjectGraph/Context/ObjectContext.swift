@@ -91,6 +91,9 @@ public final class ObjectContext {
     /// This context's run of row-cache faults, when the store's sinks take
     /// them by runs (``Instrumentation/keepsRowCacheFaultRuns``).
     let rowCacheFaultRun: RowCacheFaultRun?
+    /// This context's run of refreshes, when the store's sinks take them by
+    /// runs (``Instrumentation/keepsRefreshRuns``).
+    let refreshRun: RefreshRun?
 
     public init(store: Store, name: String = "context") {
         self.store = store
@@ -102,6 +105,7 @@ public final class ObjectContext {
         self.queue = DispatchQueue(label: "faultline.context.\(name)")
         self.rowCacheFaultCell = store.instrumentation.rowCacheFaultTally?.makeCell()
         self.rowCacheFaultRun = store.instrumentation.keepsRowCacheFaultRuns ? RowCacheFaultRun() : nil
+        self.refreshRun = store.instrumentation.keepsRefreshRuns ? RefreshRun() : nil
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 
@@ -303,7 +307,7 @@ public final class ObjectContext {
             joinChanges.removeAll(involving: object.objectID)
             if case .loaded = object.state { turnIntoFault(object) }
         }
-        instrumentation.contextChanged(name, kind: .refresh)
+        instrumentation.refreshed(self)
     }
 
     /// `refresh(object, mergeChanges: true)` of a registered object that is

@@ -38,6 +38,9 @@ public final class Instrumentation: Sendable {
     /// (``RowCacheFaultRun``) for the sinks, which take runs only
     /// (``EventSink/keepsRowCacheFaultRuns``).
     let keepsRowCacheFaultRuns: Bool
+    /// Whether each context keeps its run of refreshes (``RefreshRun``)
+    /// for the sinks, which take runs only (``EventSink/keepsRefreshRuns``).
+    let keepsRefreshRuns: Bool
 
     /// Instrumentation for `sinks`, sending every row-cache fault one by one.
     public convenience init(sinks: [any EventSink]) {
@@ -68,8 +71,10 @@ public final class Instrumentation: Sendable {
         sendsEachRowCacheFault = delivery != .tally
         #if FAULTLINE_NO_INSTRUMENTATION
         keepsRowCacheFaultRuns = false
+        keepsRefreshRuns = false
         #else
         keepsRowCacheFaultRuns = sink?.keepsRowCacheFaultRuns == true
+        keepsRefreshRuns = sink?.keepsRefreshRuns == true
         #endif
         refreshEventsPossible = sink?.possibleDetails.contains(.contextChanges) == true
         lendsStatementTexts = sink?.takesLentStatementTexts == true
@@ -239,6 +244,32 @@ public final class Instrumentation: Sendable {
     @inline(__always)
     func didUnregister(_ count: Int = 1) {
         registered.wrappingSubtract(count, ordering: .relaxed)
+    }
+
+    /// An object of `context` refreshed: a `context` event of kind
+    /// `refresh` for the sinks that ask for every context change. Where
+    /// the context keeps its run of refreshes (``keepsRefreshRuns``), one
+    /// that continues the run is counted in place.
+    @inline(__always)
+    func refreshed(_ context: ObjectContext) {
+        #if !FAULTLINE_NO_INSTRUMENTATION
+        guard let run = context.refreshRun else { return contextChanged(context.name, kind: .refresh) }
+        guard isOn(.context) else { return }
+        let (registered, peak) = (objectsRegistered, objectsRegisteredPeak)
+        if run.extend(objectsRegistered: registered, objectsRegisteredPeak: peak) { return }
+        startRefreshRun(run, context: context.name, objectsRegistered: registered, objectsRegisteredPeak: peak)
+        #endif
+    }
+
+    /// A refresh that does not continue its context's run: a new run,
+    /// which the sink opens.
+    @inline(never)
+    private func startRefreshRun(_ run: RefreshRun, context: String, objectsRegistered: Int, objectsRegisteredPeak: Int) {
+        sink?.startRefreshRun(run) {
+            ContextEvent(
+                start: ProbeClock.now(), thread: ProbeClock.threadID(), context: context, kind: .refresh,
+                objectsRegistered: objectsRegistered, objectsRegisteredPeak: objectsRegisteredPeak)
+        }
     }
 
     /// Emits a `context` event with the registration counts. A refresh

@@ -129,6 +129,20 @@ public protocol EventSink: AnyObject, Sendable {
     /// the event made by `event` only if the sink needs it whole: a
     /// refresh per object in a loop. By default, `receive(context: event())`.
     func receiveRefresh(context: String, objectsRegistered: Int, objectsRegisteredPeak: Int, event: () -> ContextEvent)
+    /// Whether the sink traces refreshes by runs that each context extends
+    /// in place (``RefreshRun``), as it takes every refresh while it is
+    /// enabled for ``EventKind/context``: the engine then sends it only a
+    /// run's first refresh (``startRefreshRun(_:event:)``). Read once per
+    /// store; a multiplex answers true only when such a sink is the only
+    /// one of its sinks that may ask for every refresh
+    /// (``EventDetails/contextChanges``). By default, false.
+    var keepsRefreshRuns: Bool { get }
+    /// Starts a run of refreshes in `run`, a context's, with the refresh
+    /// `event` makes: the context extends it in place until the sink ends
+    /// it (``RefreshRun/close()``) as it traces anything else. Called only
+    /// for a sink that ``keepsRefreshRuns``. By default, the refresh is
+    /// received as any other.
+    func startRefreshRun(_ run: RefreshRun, event: () -> ContextEvent)
     /// Sends on whatever the sink holds back: the LTTng sink's runs of
     /// row-cache faults and refreshes, each traced as one event when it
     /// ends. The engine calls it when a context's outermost `perform`
@@ -179,6 +193,10 @@ extension EventSink {
             durationNanoseconds: durationNanoseconds, origin: { nil }, callSite: callSite, event: event)
     }
     public var keepsRowCacheFaultRuns: Bool { false }
+    public var keepsRefreshRuns: Bool { false }
+    public func startRefreshRun(_ run: RefreshRun, event: () -> ContextEvent) {
+        receive(context: event())
+    }
     public func startRowCacheFaultRun(_ run: RowCacheFaultRun, durationNanoseconds: UInt64, event: () -> FaultEvent) {
         receive(fault: event())
     }
@@ -262,6 +280,19 @@ public final class MultiplexSink: EventSink {
         // Runs only when no other sink wants the faults one by one.
         rowCacheFaultRunKeeper =
             eachRowCacheFault.count == 1 && eachRowCacheFault[0].keepsRowCacheFaultRuns ? eachRowCacheFault[0] : nil
+        let refreshTakers = sinks.filter { $0.possibleDetails.contains(.contextChanges) }
+        refreshRunKeeper = refreshTakers.count == 1 && refreshTakers[0].keepsRefreshRuns ? refreshTakers[0] : nil
+    }
+
+    /// The sink that keeps runs of refreshes, when it is the only one that
+    /// may ask for every refresh (``keepsRefreshRuns``).
+    private let refreshRunKeeper: (any EventSink)?
+
+    public var keepsRefreshRuns: Bool { refreshRunKeeper != nil }
+
+    public func startRefreshRun(_ run: RefreshRun, event: () -> ContextEvent) {
+        guard let keeper = refreshRunKeeper, keeper.isEnabled(.context) else { return }
+        keeper.startRefreshRun(run, event: event)
     }
 
     public var keepsRowCacheFaultRuns: Bool { rowCacheFaultRunKeeper != nil }

@@ -11,10 +11,10 @@
 ///
 /// A run ends, and is traced, when an event arrives that does not continue
 /// it, or at ``LTTngSink/flush()``; its event carries the first object's
-/// key, the sum of the durations and the count. The pending fault run is
-/// either held here, made of faults sent one by one, or a context's
-/// ``RowCacheFaultRun``, which the context extends in place: here it is
-/// only ordered and closed. Not thread-safe: the sink guards it with its
+/// key, the sum of the durations and the count. Each pending run is
+/// either held here, made of the faults or refreshes sent one by one, or a
+/// context's (``RowCacheFaultRun``, ``RefreshRun``), which the context
+/// extends in place: here it is only ordered and closed. Not thread-safe: the sink guards it with its
 /// lock.
 struct HeldBackRuns {
     /// A run of row-cache faults: the first fault, with the run's count and
@@ -73,6 +73,9 @@ struct HeldBackRuns {
     private var refreshPeak = 0
     private var refreshOrder: UInt64 = 0
     private var hasRefreshes = false
+    /// The pending refresh run when a context keeps it (then
+    /// `firstRefresh` is nil): open until it is closed here.
+    private var refreshRun: RefreshRun?
 
     /// Runs started so far: orders the two pending runs by their start.
     private var started: UInt64 = 0
@@ -105,10 +108,29 @@ struct HeldBackRuns {
 
     /// The pending refresh run, as it would be traced.
     var refreshes: Refreshes? {
-        guard hasRefreshes, var last = firstRefresh else { return nil }
+        guard hasRefreshes else { return nil }
+        if let run = refreshRun {
+            return run.pending.map { Refreshes(last: $0.last, count: $0.count, order: refreshOrder) }
+        }
+        guard var last = firstRefresh else { return nil }
         last.objectsRegistered = refreshRegistered
         last.objectsRegisteredPeak = refreshPeak
         return Refreshes(last: last, count: refreshCount, order: refreshOrder)
+    }
+
+    /// Ends the pending refresh run: returns it, closed if a context kept it.
+    private mutating func takeRefreshes() -> Refreshes? {
+        guard hasRefreshes else { return nil }
+        if let run = refreshRun {
+            hasRefreshes = false
+            refreshRun = nil
+            return run.close().map { Refreshes(last: $0.last, count: $0.count, order: refreshOrder) }
+        }
+        defer {
+            hasRefreshes = false
+            firstRefresh = nil
+        }
+        return refreshes
     }
 
     /// Adds a row-cache fault to the pending fault run; returns the run it
@@ -168,7 +190,7 @@ struct HeldBackRuns {
             context: event.context, objectsRegistered: event.objectsRegistered,
             objectsRegisteredPeak: event.objectsRegisteredPeak)
         if extended { return nil }
-        let ended = refreshes
+        let ended = takeRefreshes()
         started += 1
         firstRefresh = event
         refreshContext = event.context
@@ -185,17 +207,30 @@ struct HeldBackRuns {
     /// nothing, if it is not.
     @inline(__always)
     mutating func extendRefreshes(context: String, objectsRegistered: Int, objectsRegisteredPeak: Int) -> Bool {
-        guard hasRefreshes, context == refreshContext else { return false }
+        guard hasRefreshes, refreshRun == nil, context == refreshContext else { return false }
         refreshCount += 1
         refreshRegistered = objectsRegistered
         refreshPeak = objectsRegisteredPeak
         return true
     }
 
+    /// Opens a context's run with its first refresh as the pending refresh
+    /// run; returns the run it ended (the pending one, held here or a
+    /// context's, `run` itself included).
+    mutating func add(run: RefreshRun, first event: ContextEvent) -> Refreshes? {
+        let ended = takeRefreshes()
+        started += 1
+        run.open(first: event)
+        refreshRun = run
+        refreshOrder = started
+        hasRefreshes = true
+        return ended
+    }
+
     /// Ends both runs: those pending, the earlier started first.
     mutating func endAll() -> [Ended] {
         var ended: [Ended] = []
-        switch (takeFaults(), refreshes) {
+        switch (takeFaults(), takeRefreshes()) {
         case (let f?, let r?):
             ended = f.order < r.order ? [.faults(f), .refreshes(r)] : [.refreshes(r), .faults(f)]
         case (let f?, nil):
@@ -205,8 +240,6 @@ struct HeldBackRuns {
         case (nil, nil):
             break
         }
-        firstRefresh = nil
-        hasRefreshes = false
         return ended
     }
 }

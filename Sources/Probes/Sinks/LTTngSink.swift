@@ -263,6 +263,19 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Refreshes by runs that each context extends in place: the sink gets
+    /// a run's first refresh only. (Every refresh is traced while the
+    /// `context` tracepoint is on, which ``details`` says.)
+    public var keepsRefreshRuns: Bool { true }
+
+    /// Opens `run` with its first refresh as the pending refresh run, after
+    /// the run it ends.
+    public func startRefreshRun(_ run: RefreshRun, event: () -> ContextEvent) {
+        lockToTrace()
+        if let ended = runs.add(run: run, first: event()) { trace(ended) }
+        lock.unlock()
+    }
+
     /// A fault given by its parts without its miss's reason (a producer
     /// other than the engine): the event of a fault from the database has it.
     public func receiveFault(
