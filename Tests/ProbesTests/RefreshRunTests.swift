@@ -32,11 +32,15 @@ import Testing
         var count: UInt64 = 0
         var runs = 0
         let done = Atomic<Bool>(false)
+        /// Runs the other thread closed.
+        let closedByOther = Atomic<Int>(0)
 
-        func close(_ run: RefreshRun) {
-            guard let closed = run.close() else { return }
+        @discardableResult
+        func close(_ run: RefreshRun) -> Bool {
+            guard let closed = run.close() else { return false }
             count += closed.count
             runs += 1
+            return true
         }
     }
 
@@ -46,13 +50,17 @@ import Testing
         let run = RefreshRun()
         let sink = ClosedRuns()
         let refreshes = 200_000
+        let deadline = ProbeClock.kernelNow() + 30_000_000_000
         let closer = Thread {
             while !sink.done.load(ordering: .acquiring) {
-                sink.lock.withLock { sink.close(run) }
+                let closed = sink.lock.withLock { sink.close(run) }
+                if closed { sink.closedByOther.add(1, ordering: .relaxed) }
             }
         }
         closer.start()
-        for number in 0..<refreshes {
+        var number = 0
+        while number < refreshes || (sink.closedByOther.load(ordering: .relaxed) < 10 && ProbeClock.kernelNow() < deadline) {
+            defer { number += 1 }
             if run.extend(objectsRegistered: number, objectsRegisteredPeak: number) { continue }
             let event = refresh(registered: number, peak: number)
             sink.lock.withLock {
@@ -62,8 +70,8 @@ import Testing
         }
         sink.done.store(true, ordering: .releasing)
         while !closer.isFinished { usleep(1_000) }
-        sink.lock.withLock { sink.close(run) }
-        #expect(sink.count == UInt64(refreshes))
-        #expect(sink.runs > 1)
+        _ = sink.lock.withLock { sink.close(run) }
+        #expect(sink.count == UInt64(number))
+        #expect(sink.closedByOther.load(ordering: .relaxed) >= 10, "the other thread closed no run midway in 30 s")
     }
 }

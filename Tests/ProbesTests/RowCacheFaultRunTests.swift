@@ -66,13 +66,18 @@ import Testing
         var nanoseconds: UInt64 = 0
         var runs = 0
         let done = Atomic<Bool>(false)
+        /// Runs the other thread closed.
+        let closedByOther = Atomic<Int>(0)
 
-        /// Closes `run`, adding what it held (under the lock).
-        func close(_ run: RowCacheFaultRun) {
-            guard let closed = run.close() else { return }
+        /// Closes `run`, adding what it held (under the lock); whether it
+        /// was open.
+        @discardableResult
+        func close(_ run: RowCacheFaultRun) -> Bool {
+            guard let closed = run.close() else { return false }
             count += closed.count
             nanoseconds += closed.durationNanoseconds
             runs += 1
+            return true
         }
     }
 
@@ -85,17 +90,23 @@ import Testing
         let sink = ClosedRuns()
         let entity = ObjectIdentifier(person)
         let site = loop
+        // At least this many faults, and on until the other thread has
+        // closed runs midway (however the machine schedules it).
         let faults = 200_000
+        let deadline = ProbeClock.kernelNow() + 30_000_000_000
         let closer = Thread {
             while !sink.done.load(ordering: .acquiring) {
-                sink.lock.withLock { sink.close(run) }
+                let closed = sink.lock.withLock { sink.close(run) }
+                if closed { sink.closedByOther.add(1, ordering: .relaxed) }
             }
         }
         closer.start()
         var nanoseconds: UInt64 = 0
-        for fault in 0..<faults {
+        var fault = 0
+        while fault < faults || (sink.closedByOther.load(ordering: .relaxed) < 10 && ProbeClock.kernelNow() < deadline) {
             let duration = UInt64(fault % 7 + 1)
             nanoseconds += duration
+            defer { fault += 1 }
             if run.extend(entity: entity, callSite: site, durationNanoseconds: duration) { continue }
             // What the sink does to start a run: end the pending one, open this.
             run.expect(entity: entity, callSite: site)
@@ -107,10 +118,9 @@ import Testing
         }
         sink.done.store(true, ordering: .releasing)
         while !closer.isFinished { usleep(1_000) }
-        sink.lock.withLock { sink.close(run) }
-        #expect(sink.count == UInt64(faults))
+        _ = sink.lock.withLock { sink.close(run) }
+        #expect(sink.count == UInt64(fault))
         #expect(sink.nanoseconds == nanoseconds)
-        // The closer did end runs midway (else the test shows nothing).
-        #expect(sink.runs > 1)
+        #expect(sink.closedByOther.load(ordering: .relaxed) >= 10, "the other thread closed no run midway in 30 s")
     }
 }
