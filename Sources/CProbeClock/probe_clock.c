@@ -80,6 +80,13 @@ static const uint64_t widest_pair_ticks = 20000;
 enum { pair_attempts = 5, pair_rounds = 8 };
 /// For tests: attempts still to be made to look preempted.
 static int preempted_attempts;
+/// After a measurement refused for its pairings, the next is tried this
+/// much later (not at every reading, each of which would take the lock
+/// and make up to 40 pairings on a machine busy enough to preempt them).
+static const uint64_t retry_interval_ns = 10000000;
+/// While calibrating: no measurement is tried before this kernel time
+/// (a refused first measurement puts it off).
+static uint64_t retry_at_ns;
 
 /// A counter reading and a kernel reading taken at the same moment: the
 /// counter read on both sides of the kernel's, the closest pair of a few.
@@ -115,9 +122,22 @@ static uint64_t fixed_point_ratio(uint64_t nanoseconds, uint64_t ticks) {
 /// kernel's clock at the next measurement. Under `deciding`.
 static void measure_scale(void) {
     uint64_t tick = 0, ns = 0;
-    // Preempted throughout: the current parameters stay, and a later
-    // reading measures again.
-    if (paired_reading(&tick, &ns) > widest_pair_ticks) return;
+    // Preempted throughout: the current parameters stay (republished to
+    // be measured again 10 ms on; never changed in place), or while
+    // calibrating the kernel's readings do, for 10 ms.
+    if (paired_reading(&tick, &ns) > widest_pair_ticks) {
+        const faultline_clock_params *current = faultline_clock_current;
+        if (!current) {
+            __atomic_store_n(&retry_at_ns, faultline_clock_kernel() + retry_interval_ns, __ATOMIC_RELAXED);
+            return;
+        }
+        uint64_t retry_ticks = (uint64_t)(((unsigned __int128)retry_interval_ns << 32) / current->scale);
+        faultline_clock_params *next = &slots[published++ % slot_count];
+        *next = *current;
+        next->recalibrate_at = __builtin_ia32_rdtsc() + retry_ticks;
+        __atomic_store_n(&faultline_clock_current, next, __ATOMIC_RELEASE);
+        return;
+    }
     if (tick <= first_tick || ns <= first_ns) return;
     uint64_t elapsed_ns = ns - first_ns;
     uint64_t scale = fixed_point_ratio(elapsed_ns, tick - first_tick);
@@ -135,7 +155,8 @@ static void measure_scale(void) {
     uint64_t steered = target > from ? fixed_point_ratio(target - from, interval_ticks) : scale;
     // Parameters are published, never changed in place: a reader may hold
     // the pointer it loaded. The slots are used in turn, at most one a
-    // second, so a slot is written again a minute after it was published,
+    // second (one per 10 ms while measurements are refused), so a slot is
+    // written again a minute (at least 640 ms) after it was published,
     // long after any reader let go of it (a reading holds it for
     // nanoseconds).
     faultline_clock_params *next = &slots[published++ % slot_count];
@@ -150,7 +171,9 @@ uint64_t faultline_clock_slow(void) {
     int seen = __atomic_load_n(&state, __ATOMIC_ACQUIRE);
     if (seen == kernel) return faultline_clock_kernel();
     uint64_t now = faultline_clock_kernel();
-    if (seen == calibrating && now - first_ns < first_interval_ns) return now;
+    if (seen == calibrating && (now - first_ns < first_interval_ns || now < __atomic_load_n(&retry_at_ns, __ATOMIC_RELAXED))) {
+        return now;
+    }
     pthread_mutex_lock(&deciding);
     seen = __atomic_load_n(&state, __ATOMIC_ACQUIRE);
     if (seen == undecided) {
@@ -182,11 +205,15 @@ int faultline_clock_measure_for_testing(int preempted) {
     pthread_mutex_lock(&deciding);
     int made = 0;
     if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) == counter) {
-        unsigned before = published;
+        const faultline_clock_params *before = faultline_clock_current;
+        uint64_t scale = before->scale, tick0 = before->tick0;
         preempted_attempts = preempted;
         measure_scale();
         preempted_attempts = 0;
-        made = published != before;
+        // A refused measurement republishes the same line, to be measured
+        // again later: only a new line counts as made.
+        const faultline_clock_params *after = faultline_clock_current;
+        made = after->scale != scale || after->tick0 != tick0;
     }
     pthread_mutex_unlock(&deciding);
     return made;

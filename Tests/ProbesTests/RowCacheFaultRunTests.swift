@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraph
 @testable import Probes
 import Synchronization
 import Testing
@@ -122,5 +123,57 @@ import Testing
         #expect(sink.count == UInt64(fault))
         #expect(sink.nanoseconds == nanoseconds)
         #expect(sink.closedByOther.load(ordering: .relaxed) >= 10, "the other thread closed no run midway in 30 s")
+    }
+
+    /// A sink that keeps runs, switched on and off like a tracepoint.
+    private final class RunKeepingSink: EventSink, @unchecked Sendable {
+        let lock = PlainLock()
+        var enabled = true
+        var open: RowCacheFaultRun?
+        var runs: [UInt64] = []
+
+        func isEnabled(_ kind: EventKind) -> Bool { kind == .fault && lock.withLock { enabled } }
+        func receive(_ event: Event) {}
+        var keepsRowCacheFaultRuns: Bool { true }
+        func startRowCacheFaultRun(_ run: RowCacheFaultRun, durationNanoseconds: UInt64, event: () -> FaultEvent) {
+            let first = event()
+            lock.withLock {
+                closeOpen()
+                run.open(first: first, durationNanoseconds: durationNanoseconds)
+                open = run
+            }
+        }
+        func flush() { lock.withLock { closeOpen() } }
+        private func closeOpen() {
+            if let closed = open?.close() { runs.append(closed.count) }
+            open = nil
+        }
+    }
+
+    /// Beside a sink that counts every fault (the recorder), the keeper's
+    /// run grows only while the keeper wants faults: those made while it
+    /// is off are the recorder's alone, and do not join a run left open.
+    @Test func aKeeperSwitchedOffGetsNoFaultInItsOpenRun() throws {
+        let keeper = RunKeepingSink()
+        let recorder = Recorder(bufferCapacity: 0)
+        #expect(MultiplexSink([keeper, recorder]).rowCacheFaultRunKeeper === keeper)
+        let path = try Workload.populate(people: 10, selfies: 1, networks: 1)
+        let store = try Workload.store(path, sinks: [keeper, recorder])
+        let context = ObjectContext(store: store, name: "loop")
+        try context.perform {
+            let people = Array(try context.fetch(FetchRequest<ManagedObject>(entityName: "Person")))
+            for person in people { _ = try person.value(forKey: "name") }
+        }
+        #expect(keeper.runs == [10])
+        try context.perform {
+            let people = Array(try context.fetch(FetchRequest<ManagedObject>(entityName: "Person")))
+            for person in people { context.refresh(person, mergeChanges: false) }
+            for person in people.prefix(4) { _ = try person.value(forKey: "name") }
+            keeper.lock.withLock { keeper.enabled = false }
+            for person in people.dropFirst(4) { _ = try person.value(forKey: "name") }
+            keeper.lock.withLock { keeper.enabled = true }
+        }
+        #expect(keeper.runs == [10, 4])
+        #expect(recorder.counters[.cacheHits] == 20)
     }
 }

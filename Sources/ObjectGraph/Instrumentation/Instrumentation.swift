@@ -41,6 +41,12 @@ public final class Instrumentation: Sendable {
     /// Whether each context keeps its run of refreshes (``RefreshRun``)
     /// for the sinks, which take runs only (``EventSink/keepsRefreshRuns``).
     let keepsRefreshRuns: Bool
+    /// The sinks of a multiplex that keep the runs, asked whether they want
+    /// faults (or context changes) now before a context extends its run:
+    /// ``isOn(_:)`` asks every sink. Nil for a store with one sink, which
+    /// `isOn` asks.
+    private let rowCacheFaultRunKeeper: (any EventSink)?
+    private let refreshRunKeeper: (any EventSink)?
 
     /// Instrumentation for `sinks`, sending every row-cache fault one by one.
     public convenience init(sinks: [any EventSink]) {
@@ -76,6 +82,8 @@ public final class Instrumentation: Sendable {
         keepsRowCacheFaultRuns = sink?.keepsRowCacheFaultRuns == true
         keepsRefreshRuns = sink?.keepsRefreshRuns == true
         #endif
+        rowCacheFaultRunKeeper = (sink as? MultiplexSink)?.rowCacheFaultRunKeeper
+        refreshRunKeeper = (sink as? MultiplexSink)?.refreshRunKeeper
         refreshEventsPossible = sink?.possibleDetails.contains(.contextChanges) == true
         lendsStatementTexts = sink?.takesLentStatementTexts == true
         #if FAULTLINE_NO_INSTRUMENTATION
@@ -155,6 +163,8 @@ public final class Instrumentation: Sendable {
             // Counted in the tally, if a sink reads one, and added to the
             // context's run: a call only when the fault starts a new run.
             context.rowCacheFaultCell?.count(entity: object.entity.index, nanoseconds: duration)
+            // A multiplex's keeper may not want faults while another sink does.
+            if let keeper = rowCacheFaultRunKeeper, !keeper.isEnabled(.fault) { return }
             let site = context.readSite
             if run.extend(entity: ObjectIdentifier(object.entity), callSite: site, durationNanoseconds: duration) { return }
             return startRowCacheFaultRun(run, context: context, object: object, site: site, start: start, duration: duration)
@@ -254,7 +264,7 @@ public final class Instrumentation: Sendable {
     func refreshed(_ context: ObjectContext) {
         #if !FAULTLINE_NO_INSTRUMENTATION
         guard let run = context.refreshRun else { return contextChanged(context.name, kind: .refresh) }
-        guard isOn(.context) else { return }
+        guard refreshRunKeeper?.isEnabled(.context) ?? isOn(.context) else { return }
         let (registered, peak) = (objectsRegistered, objectsRegisteredPeak)
         if run.extend(objectsRegistered: registered, objectsRegisteredPeak: peak) { return }
         startRefreshRun(run, context: context.name, objectsRegistered: registered, objectsRegisteredPeak: peak)

@@ -267,8 +267,10 @@ public final class MultiplexSink: EventSink {
     private let countingRowCacheFaults: [any EventSink]
     public let rowCacheFaultDelivery: RowCacheFaultDelivery
     /// The sink that keeps runs of row-cache faults, when it is the only
-    /// one that takes each row-cache fault (``keepsRowCacheFaultRuns``).
-    private let rowCacheFaultRunKeeper: (any EventSink)?
+    /// one that takes each row-cache fault (``keepsRowCacheFaultRuns``):
+    /// the engine asks it whether it wants faults now before a context
+    /// extends its run (the multiplex wants them while any sink does).
+    public let rowCacheFaultRunKeeper: (any EventSink)?
 
     public init(_ sinks: [any EventSink]) {
         self.sinks = sinks
@@ -285,8 +287,9 @@ public final class MultiplexSink: EventSink {
     }
 
     /// The sink that keeps runs of refreshes, when it is the only one that
-    /// may ask for every refresh (``keepsRefreshRuns``).
-    private let refreshRunKeeper: (any EventSink)?
+    /// may ask for every refresh (``keepsRefreshRuns``): the engine asks
+    /// it whether it wants them now before a context extends its run.
+    public let refreshRunKeeper: (any EventSink)?
 
     public var keepsRefreshRuns: Bool { refreshRunKeeper != nil }
 

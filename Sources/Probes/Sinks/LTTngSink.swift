@@ -259,7 +259,13 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
     /// the run it ends (a pending one, held here or another context's).
     public func startRowCacheFaultRun(_ run: RowCacheFaultRun, durationNanoseconds: UInt64, event: () -> FaultEvent) {
         lockToTrace()
-        if let ended = runs.add(run: run, first: event(), durationNanoseconds: durationNanoseconds) { trace(ended) }
+        // Off since the engine asked (a session that just ended): the runs
+        // end, and this one stays closed (the context asks again).
+        if faultline_tp_fault_enabled() == 0 {
+            endRuns()
+        } else if let ended = runs.add(run: run, first: event(), durationNanoseconds: durationNanoseconds) {
+            trace(ended)
+        }
         lock.unlock()
     }
 
@@ -272,7 +278,11 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
     /// the run it ends.
     public func startRefreshRun(_ run: RefreshRun, event: () -> ContextEvent) {
         lockToTrace()
-        if let ended = runs.add(run: run, first: event()) { trace(ended) }
+        if faultline_tp_context_enabled() == 0 {
+            endRuns()
+        } else if let ended = runs.add(run: run, first: event()) {
+            trace(ended)
+        }
         lock.unlock()
     }
 

@@ -80,9 +80,9 @@ public final class MeasurementSlot: EventSink, @unchecked Sendable {
 
     public func isEnabled(_ kind: EventKind) -> Bool { isAttached.load(ordering: .acquiring) }
     public var details: EventDetails { current?.details ?? [] }
-    /// What a measurement's recorder asks for: bound values, to count
-    /// repeated statements.
-    public var possibleDetails: EventDetails { [.sqlArguments] }
+    /// What an attached recorder may ask for: bound values, to count
+    /// repeated statements, and every refresh, when it keeps events.
+    public var possibleDetails: EventDetails { [.sqlArguments, .contextChanges] }
     public func receive(_ event: Event) { current?.receive(event) }
     public func receive(fault: FaultEvent) { current?.receive(fault: fault) }
     @available(*, deprecated, message: "the engine no longer sends cache misses: a fault whose source is .database carries the miss in its missReason")

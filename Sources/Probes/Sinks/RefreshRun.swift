@@ -13,9 +13,9 @@ import Synchronization
 /// The count and a "closed" bit share one atomic word: a refresh counted
 /// while another thread closes the run is either in the run's event or,
 /// refused, the first of the next run. The registration counts are the
-/// last refresh's (stored after it is counted): a run closed by another
-/// thread between the two may carry the refresh before's, never a count
-/// from after the run.
+/// last refresh's, stored after it is counted: a run that another thread
+/// closes at that moment may carry an adjacent refresh's counts (gauges,
+/// not counted; a context alone always gets its last refresh's).
 public final class RefreshRun: @unchecked Sendable {
     @usableFromInline let state = Atomic<UInt64>(RefreshRun.closed)
     @usableFromInline static var closed: UInt64 { 1 << 63 }
