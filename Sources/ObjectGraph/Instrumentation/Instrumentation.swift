@@ -159,30 +159,35 @@ public final class Instrumentation: Sendable {
     func rowCacheFault(start: UInt64, context: ObjectContext, name: String, object: ManagedObject) {
         // Through the optional, as in `fault`: no retain of the sink.
         let duration = ProbeClock.nanoseconds(since: start)
-        if let run = context.rowCacheFaultRun {
-            // Counted in the tally, if a sink reads one, and added to the
-            // context's run: a call only when the fault starts a new run.
-            context.rowCacheFaultCell?.count(entity: object.entity.index, nanoseconds: duration)
-            // A multiplex's keeper may not want faults while another sink does.
-            if let keeper = rowCacheFaultRunKeeper, !keeper.isEnabled(.fault) { return }
-            let site = context.readSite
-            if run.extend(entity: ObjectIdentifier(object.entity), callSite: site, durationNanoseconds: duration) { return }
-            return startRowCacheFaultRun(run, context: context, object: object, site: site, start: start, duration: duration)
-        }
         if rowCacheFaultTally != nil {
-            // Counted in place; sent only to the sinks that take each one.
+            // Counted in place; sent only to the sinks that take each one
+            // (or added to the context's run, for a sink that keeps runs).
             // The cell is not bound across the call, which would retain
             // and release it.
             context.rowCacheFaultCell?.count(entity: object.entity.index, nanoseconds: duration)
-            if sendsEachRowCacheFault { sendRowCacheFault(context: context, name: name, object: object, start: start, duration: duration) }
-            return
+            guard sendsEachRowCacheFault else { return }
+            if context.rowCacheFaultRun != nil { return addToRun(start: start, context: context, object: object, duration: duration) }
+            return sendRowCacheFault(context: context, name: name, object: object, start: start, duration: duration)
         }
+        if context.rowCacheFaultRun != nil { return addToRun(start: start, context: context, object: object, duration: duration) }
         sink?.receiveFault(
             entity: object.objectID.entity.name, primaryKey: object.objectID.primaryKey, context: name, source: .rowCache, missReason: nil,
             durationNanoseconds: duration, origin: { nil }, callSite: { context.readSite }
         ) {
             context.rowCacheFaultEvent(object, start: start, durationNanoseconds: duration)
         }
+    }
+
+    /// A row-cache fault added to its context's run (a call into the sink
+    /// only when it starts a new one), for the sinks that keep runs.
+    @inline(__always)
+    private func addToRun(start: UInt64, context: ObjectContext, object: ManagedObject, duration: UInt64) {
+        guard let run = context.rowCacheFaultRun else { return }
+        // A multiplex's keeper may not want faults while another sink does.
+        if let keeper = rowCacheFaultRunKeeper, !keeper.isEnabled(.fault) { return }
+        let site = context.readSite
+        if run.extend(entity: ObjectIdentifier(object.entity), callSite: site, durationNanoseconds: duration) { return }
+        startRowCacheFaultRun(run, context: context, object: object, site: site, start: start, duration: duration)
     }
 
     /// A row-cache fault that does not continue its context's run: a new
@@ -263,7 +268,9 @@ public final class Instrumentation: Sendable {
     @inline(__always)
     func refreshed(_ context: ObjectContext) {
         #if !FAULTLINE_NO_INSTRUMENTATION
-        guard let run = context.refreshRun else { return contextChanged(context.name, kind: .refresh) }
+        // A store whose sinks never ask for refreshes stops here.
+        guard refreshEventsPossible else { return }
+        guard let run = context.refreshRun else { return emitContextChange(context.name, kind: .refresh, prefetchUsage: nil) }
         guard refreshRunKeeper?.isEnabled(.context) ?? isOn(.context) else { return }
         let (registered, peak) = (objectsRegistered, objectsRegisteredPeak)
         if run.extend(objectsRegistered: registered, objectsRegisteredPeak: peak) { return }
