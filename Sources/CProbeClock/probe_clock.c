@@ -127,7 +127,7 @@ static void measure_scale(void) {
     // calibrating the kernel's readings do, for 10 ms.
     if (paired_reading(&tick, &ns) > widest_pair_ticks) {
         const faultline_clock_params *current = faultline_clock_current;
-        if (!current) {
+        if (!current || current->scale == 0) {
             __atomic_store_n(&retry_at_ns, faultline_clock_kernel() + retry_interval_ns, __ATOMIC_RELAXED);
             return;
         }

@@ -71,6 +71,38 @@ import Testing
         #expect(Set(reader.callSiteFiles.values) == ["FaultlineBench/ProbeWorkload.swift"])
     }
 
+    /// Waits until this process's faultline tracepoints are on: the
+    /// process registered with the session daemon by itself.
+    private func waitUntilOn(_ sink: LTTngSink) throws {
+        let deadline = Date().addingTimeInterval(30)
+        while !(sink.isEnabled(.sql) && sink.isEnabled(.fault)), Date() < deadline { usleep(20_000) }
+        try #require(sink.isEnabled(.sql) && sink.isEnabled(.fault), "this process's faultline tracepoints were not enabled within 30 s")
+    }
+
+    /// Runs `body` on two threads started together (numbered 0 and 1) and
+    /// waits for both; expects neither to throw. Returns their thread IDs.
+    private func onTwoThreads(_ body: @escaping @Sendable (Int) throws -> Void) throws -> Set<Int32> {
+        let start = DispatchSemaphore(value: 0)
+        let group = DispatchGroup()
+        let failures = Mutex<[String]>([])
+        let ids = Mutex<Set<Int32>>([])
+        for number in 0..<2 {
+            group.enter()
+            Thread.detachNewThread {
+                defer { group.leave() }
+                ids.withLock { _ = $0.insert(ProbeClock.threadID()) }
+                start.wait()
+                do { try body(number) } catch { failures.withLock { $0.append("\(error)") } }
+            }
+        }
+        while ids.withLock({ $0.count }) < 2 { usleep(1_000) }
+        start.signal()
+        start.signal()
+        group.wait()
+        #expect(failures.withLock { $0 }.isEmpty)
+        return ids.withLock { $0 }
+    }
+
     /// Runs faultline-bench with `sinks` under a session of its own that
     /// records only the bench's process, on a blocking channel; returns
     /// the bench's output and the trace's lines. Fails when LTTng discarded
@@ -206,45 +238,21 @@ import Testing
         var threads: Set<Int32> = []
         let trace = try traced { track in
             try track(getpid())
-            // This process registered with the session daemon by itself:
-            // wait until the session's events are on here.
-            let deadline = Date().addingTimeInterval(30)
-            while !(sink.isEnabled(.sql) && sink.isEnabled(.fault)), Date() < deadline { usleep(20_000) }
-            try #require(sink.isEnabled(.sql), "this process's faultline tracepoints were not enabled within 30 s")
-            let start = DispatchSemaphore(value: 0)
-            let group = DispatchGroup()
-            let failures = Mutex<[String]>([])
-            let ids = Mutex<Set<Int32>>([])
-            for number in 0..<2 {
-                group.enter()
-                Thread.detachNewThread {
-                    defer { group.leave() }
-                    ids.withLock { _ = $0.insert(ProbeClock.threadID()) }
-                    start.wait()
-                    let context = ObjectContext(store: store, name: "thread \(number)")
-                    do {
-                        try context.perform {
-                            for _ in 0..<20 {
-                                // A LIKE with inner wildcards compiles to a
-                                // call with literals: a text not its shape's.
-                                let selfies = Array(try context.fetch(FetchRequest<ManagedObject>(
-                                    entityName: "Selfie", predicate: Key("name").like("*e*ie*") || Key("rating") < 5)))
-                                for selfie in selfies { _ = try selfie.value(forKey: "name") }
-                                for person in try selfies[0].objects(forKey: "people") { _ = try person.value(forKey: "name") }
-                                context.reset()
-                            }
-                        }
-                    } catch {
-                        failures.withLock { $0.append("\(error)") }
+            try waitUntilOn(sink)
+            threads = try onTwoThreads { number in
+                let context = ObjectContext(store: store, name: "thread \(number)")
+                try context.perform {
+                    for _ in 0..<20 {
+                        // A LIKE with inner wildcards compiles to a
+                        // call with literals: a text not its shape's.
+                        let selfies = Array(try context.fetch(FetchRequest<ManagedObject>(
+                            entityName: "Selfie", predicate: Key("name").like("*e*ie*") || Key("rating") < 5)))
+                        for selfie in selfies { _ = try selfie.value(forKey: "name") }
+                        for person in try selfies[0].objects(forKey: "people") { _ = try person.value(forKey: "name") }
+                        context.reset()
                     }
                 }
             }
-            while ids.withLock({ $0.count }) < 2 { usleep(1_000) }
-            start.signal()
-            start.signal()
-            group.wait()
-            #expect(failures.withLock { $0 }.isEmpty)
-            threads = ids.withLock { $0 }
             return getpid()
         }
         let shapes = TracedShapeCheck(trace.lines)
@@ -307,39 +315,21 @@ import Testing
         #expect(MultiplexSink([sink, recorder]).keepsRowCacheFaultRuns)
         let trace = try traced { track in
             try track(getpid())
-            let deadline = Date().addingTimeInterval(30)
-            while !(sink.isEnabled(.sql) && sink.isEnabled(.fault)), Date() < deadline { usleep(20_000) }
-            try #require(sink.isEnabled(.fault), "this process's faultline tracepoints were not enabled within 30 s")
-            let start = DispatchSemaphore(value: 0)
-            let group = DispatchGroup()
-            let failures = Mutex<[String]>([])
-            for number in 0..<2 {
-                group.enter()
-                Thread.detachNewThread {
-                    defer { group.leave() }
-                    start.wait()
-                    let context = ObjectContext(store: store, name: "thread \(number)")
-                    do {
-                        try context.perform {
-                            let selfies = Array(try context.fetch(FetchRequest<ManagedObject>(entityName: "Selfie")))
-                            for pass in 0..<30 {
-                                for selfie in selfies { context.refresh(selfie, mergeChanges: false) }
-                                for selfie in selfies { _ = try selfie.value(forKey: "name") }
-                                if pass % 3 == number { _ = try context.count(for: FetchRequest<ManagedObject>(entityName: "Person")) }
-                            }
-                            _ = try selfies[number].objects(forKey: "people")
-                            try selfies[number].setValue(.integer(Int64(number)), forKey: "rating")
-                            try context.save()
-                        }
-                    } catch {
-                        failures.withLock { $0.append("\(error)") }
+            try waitUntilOn(sink)
+            _ = try onTwoThreads { number in
+                let context = ObjectContext(store: store, name: "thread \(number)")
+                try context.perform {
+                    let selfies = Array(try context.fetch(FetchRequest<ManagedObject>(entityName: "Selfie")))
+                    for pass in 0..<30 {
+                        for selfie in selfies { context.refresh(selfie, mergeChanges: false) }
+                        for selfie in selfies { _ = try selfie.value(forKey: "name") }
+                        if pass % 3 == number { _ = try context.count(for: FetchRequest<ManagedObject>(entityName: "Person")) }
                     }
+                    _ = try selfies[number].objects(forKey: "people")
+                    try selfies[number].setValue(.integer(Int64(number)), forKey: "rating")
+                    try context.save()
                 }
             }
-            start.signal()
-            start.signal()
-            group.wait()
-            #expect(failures.withLock { $0 }.isEmpty)
             return getpid()
         }
         let counters = Dictionary(uniqueKeysWithValues: recorder.counters.all.map { ($0.name, $0.value) })

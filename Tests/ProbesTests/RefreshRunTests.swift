@@ -1,6 +1,5 @@
 import Foundation
 @testable import Probes
-import Synchronization
 import Testing
 
 /// A context's run of refreshes, extended in place: its count, the last
@@ -27,51 +26,23 @@ import Testing
         #expect(run.close() == nil && run.pending == nil)
     }
 
-    private final class ClosedRuns: @unchecked Sendable {
-        let lock = PlainLock()
-        var count: UInt64 = 0
-        var runs = 0
-        let done = Atomic<Bool>(false)
-        /// Runs the other thread closed.
-        let closedByOther = Atomic<Int>(0)
-
-        @discardableResult
-        func close(_ run: RefreshRun) -> Bool {
-            guard let closed = run.close() else { return false }
-            count += closed.count
-            runs += 1
-            return true
-        }
-    }
-
     /// One thread refreshes, another closes the run whenever it likes: the
     /// closed runs' counts add up to the refreshes.
     @Test func aRunClosedByAnotherThreadWhileItGrowsLosesNoRefresh() {
         let run = RefreshRun()
-        let sink = ClosedRuns()
-        let refreshes = 200_000
-        let deadline = ProbeClock.kernelNow() + 30_000_000_000
-        let closer = Thread {
-            while !sink.done.load(ordering: .acquiring) {
-                let closed = sink.lock.withLock { sink.close(run) }
-                if closed { sink.closedByOther.add(1, ordering: .relaxed) }
-            }
-        }
-        closer.start()
+        let race = RunRace { run.close().map { ($0.count, 0) } }
         var number = 0
-        while number < refreshes || (sink.closedByOther.load(ordering: .relaxed) < 10 && ProbeClock.kernelNow() < deadline) {
+        while race.goesOn(made: number, atLeast: 200_000) {
             defer { number += 1 }
             if run.extend(objectsRegistered: number, objectsRegisteredPeak: number) { continue }
             let event = refresh(registered: number, peak: number)
-            sink.lock.withLock {
-                sink.close(run)
+            race.lock.withLock {
+                race.closeLocked()
                 run.open(first: event)
             }
         }
-        sink.done.store(true, ordering: .releasing)
-        while !closer.isFinished { usleep(1_000) }
-        _ = sink.lock.withLock { sink.close(run) }
-        #expect(sink.count == UInt64(number))
-        #expect(sink.closedByOther.load(ordering: .relaxed) >= 10, "the other thread closed no run midway in 30 s")
+        let closedByOther = race.finish()
+        #expect(race.count == UInt64(number))
+        #expect(closedByOther >= 10, "the other thread closed no run midway in 30 s")
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import ObjectGraph
 @testable import Probes
-import Synchronization
 import Testing
 
 /// A context's run of row-cache faults, extended in place: what continues
@@ -60,51 +59,18 @@ import Testing
         #expect(closed.count == 2 && closed.durationNanoseconds == (1 << 40) - 1)
     }
 
-    /// The sink's side in the test below: the runs it closed, under its lock.
-    private final class ClosedRuns: @unchecked Sendable {
-        let lock = PlainLock()
-        var count: UInt64 = 0
-        var nanoseconds: UInt64 = 0
-        var runs = 0
-        let done = Atomic<Bool>(false)
-        /// Runs the other thread closed.
-        let closedByOther = Atomic<Int>(0)
-
-        /// Closes `run`, adding what it held (under the lock); whether it
-        /// was open.
-        @discardableResult
-        func close(_ run: RowCacheFaultRun) -> Bool {
-            guard let closed = run.close() else { return false }
-            count += closed.count
-            nanoseconds += closed.durationNanoseconds
-            runs += 1
-            return true
-        }
-    }
-
     /// One thread faults, another closes the run whenever it likes (as the
     /// sink does when it traces another thread's event). Every fault is in
     /// exactly one closed run: the runs' counts and times add up to the
     /// faults'.
     @Test func aRunClosedByAnotherThreadWhileItGrowsLosesNoFault() throws {
         let run = RowCacheFaultRun()
-        let sink = ClosedRuns()
+        let race = RunRace { run.close().map { ($0.count, $0.durationNanoseconds) } }
         let entity = ObjectIdentifier(person)
         let site = loop
-        // At least this many faults, and on until the other thread has
-        // closed runs midway (however the machine schedules it).
-        let faults = 200_000
-        let deadline = ProbeClock.kernelNow() + 30_000_000_000
-        let closer = Thread {
-            while !sink.done.load(ordering: .acquiring) {
-                let closed = sink.lock.withLock { sink.close(run) }
-                if closed { sink.closedByOther.add(1, ordering: .relaxed) }
-            }
-        }
-        closer.start()
         var nanoseconds: UInt64 = 0
         var fault = 0
-        while fault < faults || (sink.closedByOther.load(ordering: .relaxed) < 10 && ProbeClock.kernelNow() < deadline) {
+        while race.goesOn(made: fault, atLeast: 200_000) {
             let duration = UInt64(fault % 7 + 1)
             nanoseconds += duration
             defer { fault += 1 }
@@ -112,17 +78,15 @@ import Testing
             // What the sink does to start a run: end the pending one, open this.
             run.expect(entity: entity, callSite: site)
             let event = first(Int64(fault))
-            sink.lock.withLock {
-                sink.close(run)
+            race.lock.withLock {
+                race.closeLocked()
                 run.open(first: event, durationNanoseconds: duration)
             }
         }
-        sink.done.store(true, ordering: .releasing)
-        while !closer.isFinished { usleep(1_000) }
-        _ = sink.lock.withLock { sink.close(run) }
-        #expect(sink.count == UInt64(fault))
-        #expect(sink.nanoseconds == nanoseconds)
-        #expect(sink.closedByOther.load(ordering: .relaxed) >= 10, "the other thread closed no run midway in 30 s")
+        let closedByOther = race.finish()
+        #expect(race.count == UInt64(fault))
+        #expect(race.nanoseconds == nanoseconds)
+        #expect(closedByOther >= 10, "the other thread closed no run midway in 30 s")
     }
 
     /// A sink that keeps runs, switched on and off like a tracepoint.
