@@ -12,9 +12,10 @@ import Foundation
 /// milliseconds (Tests/FileMappingsCheck). The engine closes its SQLite
 /// connections and finalizes statements (a connection closed while one
 /// of its statements lives closes with that statement) under
-/// ``holdingStill(_:)``, the data-set cache leaves WAL mode under it, and
-/// ``CallerLine`` captures under it, so Faultline's own unmapping never
-/// meets the capture. Anything else that unmaps files (an application's
+/// ``holdingStill(_:)``, the data-set cache leaves WAL mode under it,
+/// ``LTTngSink/load(providerPath:)`` maps the tracepoint provider (and
+/// unmaps one of another version) under it, and ``CallerLine`` captures
+/// under it, so Faultline's own unmapping never meets the capture. Anything else that unmaps files (an application's
 /// own `PRAGMA journal_mode = DELETE`, its own SQLite connections) is not
 /// held back.
 public enum FileMappings {

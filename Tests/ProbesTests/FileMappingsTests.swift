@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TestSupport
 
@@ -11,5 +12,20 @@ import TestSupport
         let check = try CommandResult.run(BuildProducts.path(of: "FileMappingsCheck"), ["1.5"])
         #expect(check.status == 0 && !check.signaled, "FileMappingsCheck: \(check.stderr)")
         #expect(check.stdout.contains("captures while connections opened and closed"))
+    }
+
+    /// A tracepoint provider of another version is opened and closed again
+    /// at each load: its unmapping must not meet a capture either.
+    @Test func listingImagesWhileRefusedProvidersCloseDoesNotCrash() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-mappings-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = directory.appendingPathComponent("provider.c")
+        let library = directory.appendingPathComponent("libFaultlineTracepointProvider.so")
+        try "int faultline_tracepoint_provider_version(void) { return 2; }\n".write(to: source, atomically: true, encoding: .utf8)
+        try LTTngHarness.require("cc", ["-shared", "-fPIC", "-o", library.path, source.path])
+        let check = try CommandResult.run(BuildProducts.path(of: "FileMappingsCheck"), ["provider", library.path, "1.5"])
+        #expect(check.status == 0 && !check.signaled, "FileMappingsCheck: \(check.stderr)")
+        #expect(check.stdout.contains("captures while providers loaded and closed"))
     }
 }

@@ -15,7 +15,9 @@
 
 /// Loads the provider library at `path`. Returns NULL on success, or a
 /// message saying why it could not be loaded (owned by the library, valid
-/// until the next call).
+/// until the next call). Not thread-safe: LTTngSink.load calls it under
+/// FileMappings.holdingStill, which also keeps its mapping and unmapping
+/// of the library away from a capture of the process's images.
 const char *faultline_tracepoints_load(const char *path);
 
 /// Whether liblttng-ust itself could be found (so tracepoints can work).

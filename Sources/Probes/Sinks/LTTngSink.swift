@@ -64,8 +64,14 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: path) else {
             return .failure(LTTngUnavailable(reason: "the tracepoint provider \(path) does not exist"))
         }
-        if let error = faultline_tracepoints_load(path) {
-            return .failure(LTTngUnavailable(reason: "cannot load the tracepoint provider \(path): \(String(cString: error))"))
+        // Under FileMappings: loading maps the provider's file, and a
+        // provider of another version is closed again, both of which a
+        // capture of the images on another thread must not meet. The lock
+        // also makes one load at a time (the C side keeps its handle and
+        // its message in statics), and the message is read under it.
+        let error = FileMappings.holdingStill { faultline_tracepoints_load(path).map { String(cString: $0) } }
+        if let error {
+            return .failure(LTTngUnavailable(reason: "cannot load the tracepoint provider \(path): \(error)"))
         }
         if let reason = tracepointLibraryMissing() { return .failure(reason) }
         _ = flushAtExit
