@@ -15,9 +15,10 @@ import Foundation
 /// ``holdingStill(_:)``, the data-set cache leaves WAL mode under it,
 /// ``LTTngSink/load(providerPath:)`` maps the tracepoint provider (and
 /// unmaps one of another version) under it, and ``CallerLine`` captures
-/// under it, so Faultline's own unmapping never meets the capture. Anything else that unmaps files (an application's
-/// own `PRAGMA journal_mode = DELETE`, its own SQLite connections) is not
-/// held back.
+/// under it, so Faultline's own unmapping never meets the capture.
+/// Anything else that maps or unmaps files (an application's own
+/// `PRAGMA journal_mode = DELETE`, its own SQLite connections, its own
+/// `dlopen` and `dlclose`) is not held back.
 public enum FileMappings {
     /// A lock that parks a waiting thread: what it guards (closing a
     /// database checkpoints and syncs it) can take milliseconds.

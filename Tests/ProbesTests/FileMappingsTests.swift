@@ -3,8 +3,9 @@ import Testing
 import TestSupport
 
 /// Listing the process's images (the first traced fault of a typed
-/// property does) while another thread closes a WAL database does not
-/// stop the program. Checked by FileMappingsCheck
+/// property does) while another thread closes a WAL database, or loads a
+/// tracepoint provider that is refused and closed again, does not stop
+/// the program. Checked by FileMappingsCheck
 /// (Tests/FileMappingsCheck), a process of its own: without the fix it
 /// crashes, which would take this test process with it.
 @Suite struct FileMappingsTests {
@@ -20,10 +21,7 @@ import TestSupport
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-mappings-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let source = directory.appendingPathComponent("provider.c")
-        let library = directory.appendingPathComponent("libFaultlineTracepointProvider.so")
-        try "int faultline_tracepoint_provider_version(void) { return 2; }\n".write(to: source, atomically: true, encoding: .utf8)
-        try LTTngHarness.require("cc", ["-shared", "-fPIC", "-o", library.path, source.path])
+        let library = try LTTngHarness.buildProviderOfVersion2(in: directory)
         let check = try CommandResult.run(BuildProducts.path(of: "FileMappingsCheck"), ["provider", library.path, "1.5"])
         #expect(check.status == 0 && !check.signaled, "FileMappingsCheck: \(check.stderr)")
         #expect(check.stdout.contains("captures while providers loaded and closed"))

@@ -57,6 +57,17 @@ enum LTTngHarness {
         let command: String
     }
 
+    /// Builds, in `directory`, a tracepoint provider that says it defines
+    /// the tracepoints of version 2 (and defines none): the program
+    /// refuses it and closes it again.
+    static func buildProviderOfVersion2(in directory: URL) throws -> URL {
+        let source = directory.appendingPathComponent("provider.c")
+        let library = directory.appendingPathComponent("libFaultlineTracepointProvider.so")
+        try "int faultline_tracepoint_provider_version(void) { return 2; }\n".write(to: source, atomically: true, encoding: .utf8)
+        try require("cc", ["-shared", "-fPIC", "-o", library.path, source.path])
+        return library
+    }
+
     /// The directory of the test executable, where the build puts
     /// faultline-bench and the tracepoint provider.
     static var buildDirectory: URL { BuildProducts.directory }

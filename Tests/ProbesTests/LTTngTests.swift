@@ -502,10 +502,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-provider-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let source = directory.appendingPathComponent("provider.c")
-        let library = directory.appendingPathComponent("libFaultlineTracepointProvider.so")
-        try "int faultline_tracepoint_provider_version(void) { return 2; }\n".write(to: source, atomically: true, encoding: .utf8)
-        try LTTngHarness.require("cc", ["-shared", "-fPIC", "-o", library.path, source.path])
+        let library = try LTTngHarness.buildProviderOfVersion2(in: directory)
         let bench = LTTngHarness.buildDirectory.appendingPathComponent("faultline-bench").path
         let run = try LTTngHarness.require(
             bench, ["--sinks", "lttng,recorder", "--objects", "10", "--rounds", "1"],
