@@ -47,6 +47,22 @@ import Testing
         #expect(!TemporaryFiles.registered.contains(store))
     }
 
+    /// A link put where a registered directory was is not followed: what
+    /// it points to keeps its files, and the link stays.
+    @Test func aLinkInPlaceOfTheDirectoryIsNotFollowed() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-temporary-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: base + "/elsewhere", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        #expect(FileManager.default.createFile(atPath: base + "/elsewhere/scratch.sqlite", contents: Data("not yours".utf8)))
+        let directory = base + "/scratch"
+        let registration = TemporaryFiles.register(directory + "/scratch.sqlite", inDirectoryOfItsOwn: directory)
+        #expect(symlink(base + "/elsewhere", directory) == 0)
+        registration.remove()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: base + "/elsewhere") == ["scratch.sqlite"])
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: directory) == base + "/elsewhere")
+        #expect(!TemporaryFiles.registered.contains(directory + "/scratch.sqlite"))
+    }
+
     /// A file registered alone goes with a store's companions, and its
     /// directory stays.
     @Test func aFileGoesWithItsCompanionsAndItsDirectoryStays() throws {

@@ -94,15 +94,41 @@ public enum TemporaryFiles {
     /// Removes `directory` and the files in it (a link in it is removed,
     /// not what it points to), again while something another thread still
     /// makes appears in it (at most 100 times); a directory that is gone
-    /// already is fine. Meant for a directory of this user's own making
-    /// (read by path: a link put in its place would be read through).
+    /// already is fine. Never through a link: the directory is opened
+    /// without following one (a link at the path is left as it is, and
+    /// what it points to), and its files are removed relative to what was
+    /// opened, not by path (what is renamed to the path meanwhile keeps
+    /// its files).
     public static func removeDirectory(_ directory: String) {
         for _ in 0..<100 {
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
-                unlink(directory + "/" + name)
+            let opened = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            if opened >= 0 {
+                unlinkFiles(in: opened)
+                close(opened)
             }
             if rmdir(directory) == 0 || errno == ENOENT || errno == ENOTDIR { return }
             guard errno == ENOTEMPTY || errno == EEXIST else { return }
+        }
+    }
+
+    /// Unlinks every entry of the open directory but `.` and `..` (a
+    /// subdirectory stays: these directories hold files only).
+    private static func unlinkFiles(in directory: Int32) {
+        // fdopendir takes the descriptor it is given: a copy of it.
+        let copy = dup(directory)
+        guard copy >= 0 else { return }
+        guard let listing = fdopendir(copy) else {
+            close(copy)
+            return
+        }
+        defer { closedir(listing) }
+        while let entry = readdir(listing) {
+            withUnsafePointer(to: &entry.pointee.d_name) { tuple in
+                tuple.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: tuple.pointee)) { name in
+                    let isDot = name[0] == 0x2E && (name[1] == 0 || (name[1] == 0x2E && name[2] == 0))
+                    if !isDot { unlinkat(directory, name, 0) }
+                }
+            }
         }
     }
 
