@@ -95,17 +95,21 @@ public enum TemporaryFiles {
     /// not what it points to), again while something another thread still
     /// makes appears in it (at most 100 times); a directory that is gone
     /// already is fine. Never through a link: the directory is opened
-    /// without following one (a link at the path is left as it is, and
-    /// what it points to), and its files are removed relative to what was
-    /// opened, not by path (what is renamed to the path meanwhile keeps
-    /// its files).
+    /// without following one (a link at the path is left as it is, with
+    /// what it points to), its files are removed relative to the directory
+    /// opened, and the path is removed only while it still names that
+    /// directory, so whatever is put at the path meanwhile keeps its files.
     public static func removeDirectory(_ directory: String) {
+        let opened = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard opened >= 0 else { return }
+        defer { close(opened) }
+        var own = stat()
+        guard fstat(opened, &own) == 0 else { return }
         for _ in 0..<100 {
-            let opened = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            if opened >= 0 {
-                unlinkFiles(in: opened)
-                close(opened)
-            }
+            unlinkFiles(in: opened)
+            var named = stat()
+            guard lstat(directory, &named) == 0, named.st_dev == own.st_dev, named.st_ino == own.st_ino else { return }
+            // `rmdir` removes only an empty directory: at worst it fails.
             if rmdir(directory) == 0 || errno == ENOENT || errno == ENOTDIR { return }
             guard errno == ENOTEMPTY || errno == EEXIST else { return }
         }
