@@ -17,8 +17,9 @@ import Foundation
 /// unmaps one of another version) under it, and ``CallerLine`` captures
 /// under it, so Faultline's own unmapping never meets the capture.
 /// Anything else that maps or unmaps files (an application's own
-/// `PRAGMA journal_mode = DELETE`, its own SQLite connections, its own
-/// `dlopen` and `dlclose`) is not held back.
+/// `PRAGMA journal_mode = DELETE`, its own `sqlite3` handles opened
+/// without ``Connection``, its own `dlopen` and `dlclose`, lttng-ust's
+/// ring buffers mapped when a session starts or ends) is not held back.
 public enum FileMappings {
     /// A lock that parks a waiting thread: what it guards (closing a
     /// database checkpoints and syncs it) can take milliseconds.

@@ -42,7 +42,7 @@ func loadRefusedProviders(at path: String, until stop: Stop) {
             stop.failure.withLock { $0 = "the provider \(path) loaded: the check needs one of another version" }
             return
         case .failure(let reason):
-            guard reason.reason.contains("version") else {
+            guard reason.reason.contains("defines the tracepoints of version") else {
                 stop.failure.withLock { $0 = "the provider \(path) was refused for another reason: \(reason.reason)" }
                 return
             }

@@ -1,5 +1,5 @@
 import Foundation
-import Reporting
+@testable import Reporting
 import Synchronization
 import Testing
 
@@ -45,6 +45,27 @@ import Testing
         #expect(gone, "\(directory) is still there")
         #expect(!FileManager.default.fileExists(atPath: directory), "the other thread made \(directory) again")
         #expect(!TemporaryFiles.registered.contains(store))
+    }
+
+    /// A file made in the directory after a pass removed its files is
+    /// removed by the next pass: each pass lists the directory from its
+    /// start.
+    @Test func aFileMadeAfterTheFirstPassIsRemovedByTheNext() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-temporary-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        #expect(FileManager.default.createFile(atPath: directory + "/scratch.sqlite", contents: Data()))
+        let passes = Atomic<Int>(0)
+        TemporaryFiles.afterUnlinkPass = { removed, pass in
+            guard removed == directory else { return }
+            passes.store(pass, ordering: .relaxed)
+            // As a connection still opening makes its -shm again.
+            if pass == 1 { _ = FileManager.default.createFile(atPath: directory + "/scratch.sqlite-shm", contents: Data()) }
+        }
+        defer { TemporaryFiles.afterUnlinkPass = nil }
+        TemporaryFiles.removeDirectory(directory)
+        #expect(!FileManager.default.fileExists(atPath: directory), "left: \((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])")
+        #expect(passes.load(ordering: .relaxed) == 2)
     }
 
     /// A link put where a registered directory was is not followed: what

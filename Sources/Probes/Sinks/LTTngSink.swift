@@ -68,7 +68,10 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
         // provider of another version is closed again, both of which a
         // capture of the images on another thread must not meet. The lock
         // also makes one load at a time (the C side keeps its handle and
-        // its message in statics), and the message is read under it.
+        // its message in statics), and the message is read under it. While
+        // lttng-ust's constructors register the process with a session
+        // daemon (up to its LTTNG_UST_REGISTER_TIMEOUT), closing a
+        // connection on another thread waits: a load comes before the work.
         let error = FileMappings.holdingStill { faultline_tracepoints_load(path).map { String(cString: $0) } }
         if let error {
             return .failure(LTTngUnavailable(reason: "cannot load the tracepoint provider \(path): \(error)"))

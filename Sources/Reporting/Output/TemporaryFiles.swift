@@ -9,6 +9,7 @@ public enum TemporaryFiles {
         let lock = NSLock()
         var paths: [Int: Entry] = [:]
         var next = 0
+        var afterUnlinkPass: (@Sendable (String, Int) -> Void)?
     }
 
     /// A registered file, and the directory made for it alone, if any.
@@ -94,35 +95,67 @@ public enum TemporaryFiles {
     /// Removes `directory` and the files in it (a link in it is removed,
     /// not what it points to), again while something another thread still
     /// makes appears in it (at most 100 times); a directory that is gone
-    /// already is fine. Never through a link: the directory is opened
-    /// without following one (a link at the path is left as it is, with
-    /// what it points to), its files are removed relative to the directory
-    /// opened, and the path is removed only while it still names that
-    /// directory, so whatever is put at the path meanwhile keeps its files.
+    /// already is fine. A link at `directory` itself is not followed (it
+    /// stays, with what it points to): the directory is opened once
+    /// without following one, each pass removes the files of the
+    /// directory opened (not what the path names by then), and the path
+    /// is removed only if, checked just before, it still names that
+    /// directory (`rmdir` removes only an empty directory: at worst an
+    /// empty one put there in that instant goes). The parent directories
+    /// of the path are the caller's to trust.
     public static func removeDirectory(_ directory: String) {
         let opened = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard opened >= 0 else { return }
+        guard opened >= 0 else {
+            // An empty directory this process may not read (not one of its
+            // own making: those are 0700) goes as before: `rmdir` needs no
+            // read permission.
+            let code = errno
+            var info = stat()
+            if code == EACCES, lstat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { rmdir(directory) }
+            return
+        }
         defer { close(opened) }
         var own = stat()
         guard fstat(opened, &own) == 0 else { return }
-        for _ in 0..<100 {
+        for pass in 1...100 {
             unlinkFiles(in: opened)
+            registry.lock.lock()
+            let afterUnlinkPass = registry.afterUnlinkPass
+            registry.lock.unlock()
+            afterUnlinkPass?(directory, pass)
             var named = stat()
             guard lstat(directory, &named) == 0, named.st_dev == own.st_dev, named.st_ino == own.st_ino else { return }
-            // `rmdir` removes only an empty directory: at worst it fails.
             if rmdir(directory) == 0 || errno == ENOENT || errno == ENOTDIR { return }
             guard errno == ENOTEMPTY || errno == EEXIST else { return }
+        }
+    }
+
+    /// Testing aid: called after each pass of ``removeDirectory(_:)`` that
+    /// removed a directory's files, with the directory and the pass's
+    /// number (from 1).
+    static var afterUnlinkPass: (@Sendable (String, Int) -> Void)? {
+        get {
+            registry.lock.lock()
+            defer { registry.lock.unlock() }
+            return registry.afterUnlinkPass
+        }
+        set {
+            registry.lock.lock()
+            registry.afterUnlinkPass = newValue
+            registry.lock.unlock()
         }
     }
 
     /// Unlinks every entry of the open directory but `.` and `..` (a
     /// subdirectory stays: these directories hold files only).
     private static func unlinkFiles(in directory: Int32) {
-        // fdopendir takes the descriptor it is given: a copy of it.
-        let copy = dup(directory)
-        guard copy >= 0 else { return }
-        guard let listing = fdopendir(copy) else {
-            close(copy)
+        // A descriptor of its own for each listing, read from the start: a
+        // `dup` would share the first listing's offset, left at its end, so
+        // that a file made after the first pass was never listed.
+        let listed = openat(directory, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard listed >= 0 else { return }
+        guard let listing = fdopendir(listed) else {
+            close(listed)
             return
         }
         defer { closedir(listing) }
