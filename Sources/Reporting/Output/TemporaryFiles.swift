@@ -119,9 +119,6 @@ public enum TemporaryFiles {
         guard fstat(opened, &own) == 0 else { return }
         for pass in 1...100 {
             unlinkFiles(in: opened)
-            registry.lock.lock()
-            let afterUnlinkPass = registry.afterUnlinkPass
-            registry.lock.unlock()
             afterUnlinkPass?(directory, pass)
             var named = stat()
             guard lstat(directory, &named) == 0, named.st_dev == own.st_dev, named.st_ino == own.st_ino else { return }
