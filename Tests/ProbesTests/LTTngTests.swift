@@ -79,9 +79,13 @@ import Testing
         try #require(sink.isEnabled(.sql) && sink.isEnabled(.fault), "this process's faultline tracepoints were not enabled within 30 s")
     }
 
-    /// Runs `body` on two threads started together (numbered 0 and 1) and
-    /// waits for both; expects neither to throw. Returns their thread IDs.
-    private func onTwoThreads(_ body: @escaping @Sendable (Int) throws -> Void) throws -> Set<Int32> {
+    /// Runs `body` on two threads started together (numbered 0 and 1),
+    /// each in a `perform` of a context of its own on `store` (named
+    /// "thread 0" and "thread 1"), and waits for both; expects neither to
+    /// throw. Returns their thread IDs.
+    private func inContextsOnTwoThreads(
+        of store: Store, _ body: @escaping @Sendable (Int, ObjectContext) throws -> Void
+    ) throws -> Set<Int32> {
         let start = DispatchSemaphore(value: 0)
         let group = DispatchGroup()
         let failures = Mutex<[String]>([])
@@ -92,7 +96,12 @@ import Testing
                 defer { group.leave() }
                 ids.withLock { _ = $0.insert(ProbeClock.threadID()) }
                 start.wait()
-                do { try body(number) } catch { failures.withLock { $0.append("\(error)") } }
+                do {
+                    let context = ObjectContext(store: store, name: "thread \(number)")
+                    try context.perform { try body(number, context) }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
             }
         }
         while ids.withLock({ $0.count }) < 2 { usleep(1_000) }
@@ -239,18 +248,15 @@ import Testing
         let trace = try traced { track in
             try track(getpid())
             try waitUntilOn(sink)
-            threads = try onTwoThreads { number in
-                let context = ObjectContext(store: store, name: "thread \(number)")
-                try context.perform {
-                    for _ in 0..<20 {
-                        // A LIKE with inner wildcards compiles to a
-                        // call with literals: a text not its shape's.
-                        let selfies = Array(try context.fetch(FetchRequest<ManagedObject>(
-                            entityName: "Selfie", predicate: Key("name").like("*e*ie*") || Key("rating") < 5)))
-                        for selfie in selfies { _ = try selfie.value(forKey: "name") }
-                        for person in try selfies[0].objects(forKey: "people") { _ = try person.value(forKey: "name") }
-                        context.reset()
-                    }
+            threads = try inContextsOnTwoThreads(of: store) { _, context in
+                for _ in 0..<20 {
+                    // A LIKE with inner wildcards compiles to a
+                    // call with literals: a text not its shape's.
+                    let selfies = Array(try context.fetch(FetchRequest<ManagedObject>(
+                        entityName: "Selfie", predicate: Key("name").like("*e*ie*") || Key("rating") < 5)))
+                    for selfie in selfies { _ = try selfie.value(forKey: "name") }
+                    for person in try selfies[0].objects(forKey: "people") { _ = try person.value(forKey: "name") }
+                    context.reset()
                 }
             }
             return getpid()
@@ -316,19 +322,16 @@ import Testing
         let trace = try traced { track in
             try track(getpid())
             try waitUntilOn(sink)
-            _ = try onTwoThreads { number in
-                let context = ObjectContext(store: store, name: "thread \(number)")
-                try context.perform {
-                    let selfies = Array(try context.fetch(FetchRequest<ManagedObject>(entityName: "Selfie")))
-                    for pass in 0..<30 {
-                        for selfie in selfies { context.refresh(selfie, mergeChanges: false) }
-                        for selfie in selfies { _ = try selfie.value(forKey: "name") }
-                        if pass % 3 == number { _ = try context.count(for: FetchRequest<ManagedObject>(entityName: "Person")) }
-                    }
-                    _ = try selfies[number].objects(forKey: "people")
-                    try selfies[number].setValue(.integer(Int64(number)), forKey: "rating")
-                    try context.save()
+            _ = try inContextsOnTwoThreads(of: store) { number, context in
+                let selfies = Array(try context.fetch(FetchRequest<ManagedObject>(entityName: "Selfie")))
+                for pass in 0..<30 {
+                    for selfie in selfies { context.refresh(selfie, mergeChanges: false) }
+                    for selfie in selfies { _ = try selfie.value(forKey: "name") }
+                    if pass % 3 == number { _ = try context.count(for: FetchRequest<ManagedObject>(entityName: "Person")) }
                 }
+                _ = try selfies[number].objects(forKey: "people")
+                try selfies[number].setValue(.integer(Int64(number)), forKey: "rating")
+                try context.save()
             }
             return getpid()
         }
