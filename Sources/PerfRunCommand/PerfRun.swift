@@ -44,10 +44,11 @@ public enum PerfRunCommand {
         self.tool = tool
         // Before any work: a signal removes what the command made for a while.
         TerminationSignals.install()
+        // One way out: a signal that ends the process wins over whatever
+        // the command was about to say (its clean-up may have caused it).
         do {
             var command = try PerfRun.parseAsRoot()
             try command.run()
-            exit(ExitStatus.success.rawValue)
         } catch {
             let (status, message) = ExitStatus.of(error)
             if status == .success {
@@ -55,14 +56,12 @@ public enum PerfRunCommand {
                 do {
                     try StandardOutput.write(PerfRun.fullMessage(for: error) + "\n")
                 } catch {
-                    Console.warn(error.description)
-                    exit(ExitStatus.badInput.rawValue)
+                    TerminationSignals.finish(.badInput) { Console.warn(error.description) }
                 }
-            } else if let message {
-                Console.warn(message)
             }
-            exit(status.rawValue)
+            TerminationSignals.finish(status) { if status != .success, let message { Console.warn(message) } }
         }
+        TerminationSignals.finish(.success)
     }
 }
 

@@ -6,11 +6,10 @@ import Testing
 /// data set, or a copy of a cached one): whether it ends normally or by a
 /// signal, no store, -wal or -shm file is left in `TMPDIR`.
 @Suite struct ExplainScratchStoreTests {
-    /// The model fixture with the most entities: at scale 4 its data set
-    /// takes long enough to build that a signal comes while the store exists.
+    /// The model fixture with the most entities.
     static let model = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("ModelImportTests/Fixtures/coredata-models/13-mastodon-mastodon-ios-CoreData/CoreData.xcdatamodeld").path
-    static let explain = ["explain", "Status", "reblogsCount < 5", "--model", model, "--scale", "4"]
+    static let explain = ["explain", "Status", "reblogsCount < 5", "--model", model, "--scale", "0.5"]
 
     /// A private TMPDIR, removed by the caller.
     static func privateTemporaryDirectory() throws -> URL {
@@ -36,39 +35,20 @@ import Testing
         return (files + directories).sorted()
     }
 
-    /// `perf-run explain` on the slow model, started with `tmp` as its
-    /// TMPDIR and nothing on its standard streams.
-    static func startExplain(in tmp: URL) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: PerfRunProcess.executable)
-        process.arguments = Self.explain
-        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": tmp.path]) { $1 }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
-    }
-
-    @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))])
-    func aSignalDuringExplainLeavesNoStore(signal: Int32, status: Int32) throws {
+    /// A signal that arrives while the scratch store's directory exists
+    /// (the checkpoint waits until the signal's clean-up has removed it, so
+    /// the explanation's next open fails every time) ends the command with
+    /// the signal's status, says nothing, and leaves nothing behind: the
+    /// clean-up and the failing command agree that the signal reports.
+    @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130)), (SIGHUP, Int32(129))], SignalStress.rounds)
+    func aSignalDuringExplainLeavesNoStore(signal: (number: Int32, status: Int32), round: Int) throws {
         let tmp = try Self.privateTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: tmp) }
-        let process = try Self.startExplain(in: tmp)
-        // Poll (at most a minute) until the scratch store exists, then signal.
-        let deadline = Date().addingTimeInterval(60)
-        var seen: [String] = []
-        while process.isRunning, Date() < deadline {
-            seen = Self.storeFiles(under: tmp)
-            if !seen.isEmpty { break }
-            usleep(1000)
-        }
-        let signalled = process.isRunning
-        kill(process.processIdentifier, signal)
-        process.waitUntilExit()
-        try #require(!seen.isEmpty && signalled, "no store appeared in \(tmp.path) while explain ran (it ended with \(process.terminationStatus))")
-        #expect(process.terminationStatus == status, "the store seen: \(seen)")
-        #expect(process.terminationReason == .exit)
+        let result = try PerfRunProcess.run(
+            Self.explain, environment: ["TMPDIR": tmp.path].merging(SignalStress.signal(signal.number, at: "explain.scratch-store")) { $1 })
+        #expect(result.status == signal.status, "round \(round): \(result.stderr)")
+        #expect(!result.signaled)
+        #expect(result.stderr.isEmpty, "round \(round): a signal's end says nothing more")
         #expect(Self.storeFiles(under: tmp).isEmpty, "left behind: \(Self.storeFiles(under: tmp))")
     }
 
@@ -78,15 +58,10 @@ import Testing
     @Test func aKilledExplanationsStoreIsRemovedByTheNextProcess() throws {
         let tmp = try Self.privateTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: tmp) }
-        let process = try Self.startExplain(in: tmp)
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning, Date() < deadline, Self.storeFiles(under: tmp).isEmpty { usleep(1000) }
-        let signalled = process.isRunning
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        let killed = try PerfRunProcess.run(Self.explain, environment: ["TMPDIR": tmp.path].merging(SignalStress.signal(SIGKILL, at: "explain.scratch-store")) { $1 })
+        #expect(killed.signaled && killed.status == SIGKILL)
         let left = Self.storeFiles(under: tmp)
-        try #require(signalled && !left.isEmpty, "no store appeared in \(tmp.path) while explain ran")
-        #expect(process.terminationReason == .uncaughtSignal)
+        try #require(!left.isEmpty, "no scratch store was left by the killed explanation")
 
         let next = try PerfRunProcess.run(["explain", "Selfie", "rating < 5", "--scale", "0.02"], environment: ["TMPDIR": tmp.path])
         #expect(next.status == 0, "\(next.stderr)")
@@ -101,7 +76,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: tmp) }
         let onModel = try PerfRunProcess.run(Self.explain, environment: ["TMPDIR": tmp.path])
         #expect(onModel.status == 0, "\(onModel.stderr)")
-        #expect(onModel.stdout.contains("of 400 Status objects"), "\(onModel.stdout)")
+        #expect(onModel.stdout.contains("of 50 Status objects"), "\(onModel.stdout)")
         #expect(HostileEnvironment.files(under: tmp).isEmpty, "left behind: \(HostileEnvironment.files(under: tmp))")
         #expect(Self.storeFiles(under: tmp).isEmpty, "left behind: \(Self.storeFiles(under: tmp))")
 

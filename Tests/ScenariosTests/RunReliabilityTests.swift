@@ -349,22 +349,37 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("faultline-run-") }.isEmpty)
     }
 
-    /// A data set being built stops soon after SIGTERM: the half-built
-    /// files and the run's work directory are gone, the report is written,
-    /// the exit code is 143.
-    @Test func sigtermStopsABuildAndCleansUp() throws {
+    /// A data set being built stops at a signal (sent as its first rows
+    /// are written): the half-built files and the run's work directory are
+    /// gone, the report is written, the exit code is the signal's.
+    @Test(arguments: [(SIGTERM, Int32(143), "terminated (SIGTERM)"), (SIGINT, 130, "interrupted (Ctrl-C)")], SignalStress.rounds)
+    func aSignalStopsABuildAndCleansUp(signal: (number: Int32, status: Int32, reason: String), round: Int) throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let json = directory.appendingPathComponent("r.json").path
-        let run = try Background(["run", "FetchAll", "--scale", "2", "--json", json], environment: ["TMPDIR": directory.path])
-        #expect(run.wait(for: "building data set selfies at scale 2.0"), "\(run.stderr)")
-        usleep(300_000)
-        let (status, seconds) = run.stop(with: SIGTERM)
-        #expect(status == 143, "\(run.stderr)")
-        #expect(seconds < 5, "took \(seconds) s to stop")
-        #expect(try ReportFile.read(json).scenarios.first?.error == "stopped: terminated (SIGTERM)")
+        let result = try PerfRunProcess.run(
+            ["run", "FetchAll", "--scale", "0.02", "--json", json, "--quiet"],
+            environment: ["TMPDIR": directory.path].merging(SignalStress.signal(signal.number, at: "dataset.building")) { $1 })
+        #expect(result.status == signal.status, "round \(round): \(result.stderr)")
+        #expect(try ReportFile.read(json).scenarios.first?.error == "stopped: \(signal.reason)")
         let cached = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("faultline-datasets").path)
-        #expect(cached == ["selfies-scale2.0-seed1-g1.lock"])
+        #expect(cached == ["selfies-scale0.02-seed1-g1.lock"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("faultline-run-") }.isEmpty)
+    }
+
+    /// A signal during a scenario's first measured iteration stops the run
+    /// in order: the report says so and is written, the exit code is the
+    /// signal's, and the run's work directory is gone.
+    @Test(arguments: [(SIGTERM, Int32(143), "terminated (SIGTERM)"), (SIGHUP, 129, "hung up (SIGHUP)")], SignalStress.rounds)
+    func aSignalDuringAScenarioWritesTheReport(signal: (number: Int32, status: Int32, reason: String), round: Int) throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let json = directory.appendingPathComponent("r.json").path
+        let result = try PerfRunProcess.run(
+            ["run", "FetchAll", "--scale", "0.02", "--iterations", "2", "--json", json, "--quiet"],
+            environment: ["TMPDIR": directory.path].merging(SignalStress.signal(signal.number, at: "run.scenario")) { $1 })
+        #expect(result.status == signal.status, "round \(round): \(result.stderr)")
+        #expect(try ReportFile.read(json).scenarios.first?.error == "stopped: \(signal.reason)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("faultline-run-") }.isEmpty)
     }
 }

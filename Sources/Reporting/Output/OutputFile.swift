@@ -210,6 +210,7 @@ public enum OutputFile {
         let (temporary, descriptor) = createExclusive(in: directory)
         guard descriptor >= 0 else { throw ReportError("\(name): cannot write: \(String(cString: strerror(errno)))") }
         let registration = TemporaryFiles.register(temporary)
+        TerminationSignals.checkpoint("output.temporary-file")
         let written = writeAll(data, to: descriptor)
         let synced = written == nil && fchmod(descriptor, mode) == 0 && fsync(descriptor) == 0 ? nil : (written ?? errno)
         close(descriptor)

@@ -38,8 +38,10 @@ public enum TemporaryFiles {
         /// Removes the file, with a store's companions (or the directory
         /// made for it, with whatever is in it), and forgets it.
         public func remove() {
-            keep()
+            // Removed before it is forgotten: a signal in between removes
+            // it again (a no-op) rather than leaving part of it behind.
             entry.remove()
+            keep()
         }
 
         /// Forgets the file without removing it: it is no longer temporary

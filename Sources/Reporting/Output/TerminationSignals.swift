@@ -11,6 +11,13 @@ import Foundation
 /// command writes what it has and ends with that status; a second signal
 /// ends the process at once, its clean-up actions run and its temporary
 /// files removed.
+///
+/// The process ends in one place or the other, never both: a command ends
+/// through ``finish(_:report:)``, and once a signal that ends the process
+/// has arrived, the signal wins (its clean-up may have removed what the
+/// command was using, and the error that follows is not the command's to
+/// report). Named ``checkpoint(_:)``s let a test send a signal at a racy
+/// point instead of guessing the moment with sleeps.
 public enum TerminationSignals {
     /// The signals handled, with the words a stop gives as its reason.
     public static let handled: [(number: Int32, reason: String)] = [
@@ -24,6 +31,11 @@ public enum TerminationSignals {
         var received: Int32?
         var actions: [Int: @Sendable () -> Void] = [:]
         var nextAction = 0
+        /// The signal ending the process, from the moment its handler
+        /// decided so (its clean-up may be under way).
+        var ending: Int32?
+        /// The command chose how it ends (``finish(_:report:)``).
+        var finishing = false
     }
 
     private static let state = State()
@@ -101,17 +113,52 @@ public enum TerminationSignals {
         return Registration(key: state.nextAction)
     }
 
+    /// Ends the process with `status` after `report` (the command's last
+    /// words on standard error or output), unless a signal is ending it:
+    /// then neither happens, and the signal's handler ends the process with
+    /// the signal's status once its clean-up is done. A signal that arrives
+    /// after this call leaves the ending to it (for 5 seconds at most).
+    public static func finish(_ status: ExitStatus, report: () -> Void = {}) -> Never {
+        state.lock.lock()
+        if state.ending != nil {
+            state.lock.unlock()
+            SignalCheckpoints.commandParked()
+            while true { pause() }
+        }
+        state.finishing = true
+        state.lock.unlock()
+        report()
+        exit(status.rawValue)
+    }
+
+    /// A point where a test may send this process a signal
+    /// (``SignalCheckpoints``): a no-op unless the environment names it.
+    public static func checkpoint(_ name: StaticString) {
+        SignalCheckpoints.reach(name)
+    }
+
     private static func receive(_ number: Int32, reason: String) {
         state.lock.lock()
         let stop = state.received == nil ? state.stop : nil
         if state.received == nil { state.received = number }
+        let finishing = state.finishing
+        if stop == nil && !finishing { state.ending = number }
         state.lock.unlock()
         if let stop {
             stop(reason)
+            SignalCheckpoints.signalHandled()
             return
+        }
+        if finishing {
+            // The command is ending the process already, with what it has
+            // to say; a signal arriving meanwhile does not cut it short
+            // unless the ending hangs.
+            Thread.sleep(forTimeInterval: 5)
         }
         runActions()
         TemporaryFiles.removeAll()
+        SignalCheckpoints.signalHandled()
+        SignalCheckpoints.waitForTheCommand()
         _exit(128 + number)
     }
 

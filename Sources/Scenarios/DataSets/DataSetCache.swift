@@ -213,6 +213,7 @@ public struct DataSetCache: Sendable {
             configuration.cacheSizeKiB = 64 * 1024
             let store = try Store(model: kind.model, location: .file(path), configuration: configuration)
             try kind.build(into: store, scale: scale, seed: seed) { done, total in
+                if done > 0 { TerminationSignals.checkpoint("dataset.building") }
                 if let reason = stopReason() { throw ObjectGraphError.cancelled(reason) }
                 step(done, total)
             }

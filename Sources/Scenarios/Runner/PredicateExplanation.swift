@@ -1,6 +1,7 @@
 import Foundation
 import ObjectGraph
 import Probes
+import Reporting
 
 /// `perf-run explain`: a predicate against a data set's model, its SQL, the
 /// query plan, the matches and the counters of running it.
@@ -55,6 +56,7 @@ public struct PredicateExplanation: Codable, Sendable {
     ) throws -> PredicateExplanation {
         let scratch = try cache.scratchStore("explain")
         defer { scratch.remove() }
+        TerminationSignals.checkpoint("explain.scratch-store")
         let copy = scratch.path
         try fill(copy)
         let recorder = Recorder(bufferCapacity: 0)

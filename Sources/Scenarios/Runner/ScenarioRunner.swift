@@ -418,6 +418,7 @@ public final class ScenarioRunner {
                 let iteration = ScenarioIteration(
                     store: store, scale: options.scale, seed: options.seed, scenario: scenario.name, recorder: recorder)
                 emit(store, scenario.name, phase: .iterationBegin, iteration: number)
+                if measured { TerminationSignals.checkpoint("run.scenario") }
                 let memoryReset = ProcessMeasurements.resetPeakResident()
                 let cpuStart = ProcessMeasurements.cpuSeconds()
                 let wallStart = ProbeClock.now()
