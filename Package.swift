@@ -14,6 +14,9 @@ let package = Package(
         .executable(name: "faultline-bench", targets: ["FaultlineBench"]),
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
         .library(name: "Probes", targets: ["Probes"]),
+        .library(name: "ToolSupport", targets: ["ToolSupport"]),
+        .library(name: "Insights", targets: ["Insights"]),
+        .library(name: "SQLLogViewer", targets: ["SQLLogViewer"]),
         .library(name: "Reporting", targets: ["Reporting"]),
         .library(name: "Scenarios", targets: ["Scenarios"]),
         .library(name: "BuiltInScenarios", targets: ["BuiltInScenarios"]),
@@ -84,28 +87,42 @@ let package = Package(
             swiftSettings: instrumentationCompiledOut ? [.define("FAULTLINE_NO_INSTRUMENTATION")] : []
         ),
 
-        // Report model, formats, comparison, the insight rules (one file
-        // each in Insights/Rules/, listed by InsightRuleCatalogPlugin) and
-        // SQL debug log parsing.
-        .target(name: "Reporting", dependencies: ["Probes"], plugins: ["InsightRuleCatalogPlugin"]),
+        // What every command stands on: the one writer (atomic files,
+        // standard streams), input files, temporary files, signals, exit
+        // statuses and the typed errors.
+        .target(name: "ToolSupport", dependencies: ["Probes"]),
+        // The insight rules (one file each in Rules/, listed by
+        // InsightRuleCatalogPlugin), their engine, settings and accepted
+        // lists: one evidence model fed by runs, measure() and logs alike.
+        .target(name: "Insights", dependencies: ["ToolSupport", "Probes"], plugins: ["InsightRuleCatalogPlugin"]),
+        // The reader of SQL debug logs, Faultline's and Core Data's.
+        .target(name: "SQLLogViewer", dependencies: ["Insights", "ToolSupport", "Probes"]),
+        // The report model and its one builder, comparison, trend,
+        // experiments, statistics, and one type per output format.
+        .target(name: "Reporting", dependencies: ["SQLLogViewer", "Insights", "ToolSupport", "Probes"]),
 
         // Core Data models (.xcdatamodeld) read into Faultline's model
         // (CSQLite: SQLite's own limits, such as columns per table).
-        .target(name: "ModelImport", dependencies: ["ObjectGraph", "Reporting", "CSQLite"]),
+        .target(name: "ModelImport", dependencies: ["ObjectGraph", "ToolSupport", "CSQLite"]),
 
         // Faultline.measure and its checks, for an application's tests.
-        .target(name: "Faultline", dependencies: ["ObjectGraph", "Probes", "Reporting"]),
+        .target(name: "Faultline", dependencies: ["ObjectGraph", "Probes", "Insights"]),
 
-        // Scenarios, data sets and the runner: what a scenario package (the
+        // The runner: scenarios, data sets, iterations, sinks, LTTng (and
+        // its read-back), what-if, reports: what a scenario package (the
         // built-in one, or an application's) builds on.
-        .target(name: "Scenarios", dependencies: ["ObjectGraph", "Probes", "Reporting", "CDescriptors"]),
+        .target(name: "Scenarios", dependencies: ["ObjectGraph", "Probes", "Reporting", "Insights", "ToolSupport", "CDescriptors"]),
         // The built-in scenarios (the book's experiments and Faultline's
         // own) and their data sets; the catalog lists every scenario file
         // (ScenarioCatalogPlugin).
         .target(
-            name: "BuiltInScenarios", dependencies: ["Scenarios", "ObjectGraph", "Reporting"], path: "Scenarios",
+            name: "BuiltInScenarios", dependencies: ["Scenarios", "ObjectGraph", "Reporting", "Insights"],
             plugins: ["ScenarioCatalogPlugin"]),
-        .executableTarget(name: "ScenarioCatalogGenerator"),
+        // What the two build plugins read: a declaration they cannot read
+        // fails the build with its file and line.
+        .target(name: "CatalogDeclarations"),
+        .executableTarget(name: "ScenarioCatalogGenerator", dependencies: ["CatalogDeclarations"]),
+        .testTarget(name: "CatalogDeclarationsTests", dependencies: ["CatalogDeclarations", "TestSupport"]),
         .plugin(name: "ScenarioCatalogPlugin", capability: .buildTool(), dependencies: ["ScenarioCatalogGenerator"]),
         .plugin(name: "InsightRuleCatalogPlugin", capability: .buildTool(), dependencies: ["ScenarioCatalogGenerator"]),
 
@@ -114,7 +131,7 @@ let package = Package(
         .target(
             name: "PerfRunCommand",
             dependencies: [
-                "Scenarios", "Reporting", "ObjectGraph", "ModelImport", "PrometheusPublishing",
+                "Scenarios", "Reporting", "Insights", "SQLLogViewer", "ToolSupport", "ObjectGraph", "ModelImport", "PrometheusPublishing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -122,7 +139,7 @@ let package = Package(
         // Prometheus' query API (perf-run publish, run --pushgateway, trend).
         .target(
             name: "PrometheusPublishing",
-            dependencies: ["Reporting", "Probes", .product(name: "Prometheus", package: "swift-prometheus")]
+            dependencies: ["Reporting", "ToolSupport", "Probes", .product(name: "Prometheus", package: "swift-prometheus")]
         ),
         // perf-run itself: the command on the built-in scenarios.
         .executableTarget(name: "PerfRun", dependencies: ["PerfRunCommand", "BuiltInScenarios"]),
@@ -147,21 +164,33 @@ let package = Package(
             dependencies: ["ObjectGraph", "Probes", .product(name: "PropertyBased", package: "swift-property-based")],
             exclude: ["Golden"]
         ),
-        .testTarget(name: "FaultlineTests", dependencies: ["Faultline", "ObjectGraph", "Probes", "Reporting"]),
-        .testTarget(name: "ModelImportTests", dependencies: ["ModelImport", "ObjectGraph", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "FaultlineTests", dependencies: ["Faultline", "ObjectGraph", "Probes", "Insights", "SQLLogViewer"]),
+        .testTarget(name: "ModelImportTests", dependencies: ["ModelImport", "ObjectGraph", "ToolSupport", "TestSupport"], exclude: ["Fixtures"]),
         // Two corpus models as `perf-run model import --swift` generates them
         // (ModelImportTests checks they still are), a module of their own as
         // in an application, and tests that use the engine through them.
         .target(name: "GeneratedModels", dependencies: ["ObjectGraph"], path: "Tests/GeneratedModels"),
         .testTarget(name: "GeneratedModelTests", dependencies: ["GeneratedModels", "ObjectGraph", "Faultline", "Probes"]),
-        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Probes", "Scenarios"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "ReportingTests",
+            dependencies: ["Reporting", "SQLLogViewer", "Insights", "ToolSupport", "Probes", "Scenarios"],
+            exclude: ["Fixtures"]),
         // What the tests share: finding and running the built products.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "BuiltInScenarios", "Reporting", "ObjectGraph", "Probes", "Faultline", "TestSupport"]),
+        .testTarget(
+            name: "ScenariosTests",
+            dependencies: [
+                "Scenarios", "BuiltInScenarios", "Reporting", "Insights", "SQLLogViewer", "ToolSupport", "ObjectGraph", "Probes", "Faultline",
+                "TestSupport",
+            ]),
         // The command line, run as a user runs it.
-        .testTarget(name: "PerfRunTests", dependencies: ["Scenarios", "BuiltInScenarios", "Reporting", "PerfRunCommand", "ObjectGraph", "Probes", "TestSupport"]),
+        .testTarget(
+            name: "PerfRunTests",
+            dependencies: [
+                "Scenarios", "BuiltInScenarios", "Reporting", "SQLLogViewer", "ToolSupport", "PerfRunCommand", "ObjectGraph", "Probes", "TestSupport",
+            ]),
         // Publishing to a real Pushgateway and reading back from a real Prometheus.
-        .testTarget(name: "PrometheusPublishingTests", dependencies: ["PrometheusPublishing", "Reporting", "TestSupport"]),
+        .testTarget(name: "PrometheusPublishingTests", dependencies: ["PrometheusPublishing", "Reporting", "ToolSupport", "TestSupport"]),
         // The server bridges: a sink each, on Probes and one library.
         .target(name: "FaultlineLogging", dependencies: ["Probes", .product(name: "Logging", package: "swift-log")]),
         .target(name: "FaultlineMetrics", dependencies: ["Probes", .product(name: "CoreMetrics", package: "swift-metrics")]),

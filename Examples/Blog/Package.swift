@@ -30,7 +30,8 @@ let package = Package(
                 .product(name: "ObjectGraph", package: "Faultline"),
                 .product(name: "ModelImport", package: "Faultline"),
                 .product(name: "Probes", package: "Faultline"),
-                .product(name: "Reporting", package: "Faultline"),
+                .product(name: "Insights", package: "Faultline"),
+                .product(name: "SQLLogViewer", package: "Faultline"),
                 .product(name: "Scenarios", package: "Faultline"),
             ]
         ),

@@ -1,7 +1,7 @@
 import Foundation
 import PackagePlugin
 
-/// Generates the list of insight rules of the Reporting target from its
+/// Generates the list of insight rules of the Insights target from its
 /// files (`struct Name: InsightRule`), so that a new rule is one new file.
 @main
 struct InsightRuleCatalogPlugin: BuildToolPlugin {

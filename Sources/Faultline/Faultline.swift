@@ -1,6 +1,6 @@
+import Insights
 import ObjectGraph
 import Probes
-import Reporting
 
 /// Measuring persistence code in an application's own tests.
 ///

@@ -1,5 +1,5 @@
+import Insights
 import Probes
-import Reporting
 
 /// What a block of persistence code did (``Faultline/measure(_:insights:_:)-(_,_,()->Void)``),
 /// and checks on it. A check that does not hold is reported at the line

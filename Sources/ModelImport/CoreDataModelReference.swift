@@ -1,5 +1,5 @@
 import Foundation
-import Reporting
+import ToolSupport
 
 /// A model named on the command line, with the version to read:
 /// `Model.xcdatamodeld` (its current version), `Model.xcdatamodeld:Model 2`

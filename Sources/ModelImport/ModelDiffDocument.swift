@@ -1,4 +1,4 @@
-import Reporting
+import ToolSupport
 
 /// A model diff as `perf-run model diff` writes it: the two model files
 /// compared and the changes, as text (one line per change, `+`, `-`, `~`)

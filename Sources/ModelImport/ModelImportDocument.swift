@@ -1,4 +1,4 @@
-import Reporting
+import ToolSupport
 
 /// An imported model as `perf-run model import` writes it: what was
 /// imported, changed and skipped (text, JSON), or the model and a typed

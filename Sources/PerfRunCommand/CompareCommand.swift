@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import Insights
 import Reporting
+import ToolSupport
 
 extension PerfRun {
     struct Compare: ParsableCommand {

@@ -1,5 +1,5 @@
 import Foundation
-import Reporting
+import ToolSupport
 
 /// The command's own messages (summaries, progress notes): to standard
 /// output, or to standard error when an output goes to standard output, so

@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import ModelImport
 import ObjectGraph
-import Reporting
 import Scenarios
+import ToolSupport
 
 /// A command's end with a status and nothing more to say (a run whose
 /// scenario failed, a comparison with a regression, a signal's stop).

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import ModelImport
-import Reporting
 import Scenarios
+import ToolSupport
 
 extension PerfRun {
     struct Explain: ParsableCommand {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Reporting
+import SQLLogViewer
+import ToolSupport
 
 extension PerfRun {
     /// `perf-run log`: analyzes a SQL debug log, Faultline's or Core Data's.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import ModelImport
-import Reporting
+import ToolSupport
 
 extension PerfRun {
     /// `perf-run model …`: an application's own model.

@@ -1,6 +1,7 @@
 import ArgumentParser
-import Reporting
+import Insights
 import Scenarios
+import ToolSupport
 
 // Option values the commands share, as types: argument-parser checks them
 // and lists the choices in the help.

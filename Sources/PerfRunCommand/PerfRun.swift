@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Reporting
 import Scenarios
+import ToolSupport
 
 /// The `perf-run` command, for Faultline's built-in scenarios or an
 /// application's own: an application's executable target is one line,

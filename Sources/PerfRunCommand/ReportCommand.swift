@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Reporting
+import ToolSupport
 
 extension PerfRun {
     struct ReportCommand: ParsableCommand {

@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
-import PrometheusPublishing
 import Probes
+import PrometheusPublishing
 import Reporting
 import Scenarios
+import ToolSupport
 
 extension PerfRun {
     struct Run: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PrometheusPublishing
 import Reporting
+import ToolSupport
 
 extension PerfRun {
     /// `perf-run trend`: what `publish` sent, back from Prometheus, per commit.

@@ -1,5 +1,5 @@
-import Prometheus
 import Probes
+import Prometheus
 import Reporting
 
 /// The metrics `perf-run publish` writes and `perf-run trend` reads back,

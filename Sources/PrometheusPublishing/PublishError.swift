@@ -1,4 +1,4 @@
-import Reporting
+import ToolSupport
 
 /// Publishing or reading back that failed: bad usage (a label, an address),
 /// a report that cannot be published, a server that cannot be reached or

@@ -1,4 +1,5 @@
 import Foundation
+import ToolSupport
 
 /// Reading and writing reports as JSON files.
 public enum ReportFile {
@@ -11,9 +12,7 @@ public enum ReportFile {
     /// The JSON form of everything `perf-run` writes: keys sorted, slashes
     /// left alone, pretty (or one line, for a stream of updates).
     public static func json<Value: Encodable>(_ value: Value, pretty: Bool = true) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(value)
+        try JSONOutput.data(value, pretty: pretty)
     }
 
     /// Writes bytes to `path` as ``OutputFile/write(_:to:)`` does: a
@@ -55,10 +54,4 @@ public enum ReportFile {
             throw ReportError("\(path): \(ReportDecodingFailure.describe(error))")
         }
     }
-}
-
-/// A report that cannot be read or written, in one line.
-public struct ReportError: Error, CustomStringConvertible, Sendable, Equatable {
-    public let description: String
-    public init(_ description: String) { self.description = description }
 }

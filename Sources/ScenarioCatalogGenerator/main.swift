@@ -1,12 +1,15 @@
+import CatalogDeclarations
 import Foundation
 
 // Writes the list of what a target's files declare, so that adding a
-// scenario or an insight rule is adding one file:
+// scenario or an insight rule is adding one file (CatalogScanner says
+// which forms it reads; any other form of such a declaration fails the
+// build with its file and line):
 //
 //   ScenarioCatalogGenerator OUTPUT INPUT...
-//       the scenarios of Scenarios/*.swift (`public static let name = Scenario(`)
+//       the scenarios of Sources/BuiltInScenarios (`public static let name = Scenario(`)
 //   ScenarioCatalogGenerator --insight-rules OUTPUT INPUT...
-//       the insight rules of Reporting (`struct Name: InsightRule`)
+//       the insight rules of Insights (`struct Name: InsightRule`)
 var arguments = Array(CommandLine.arguments.dropFirst())
 let rules = arguments.first == "--insight-rules"
 if rules { arguments.removeFirst() }
@@ -15,21 +18,19 @@ guard let output = arguments.first else {
     exit(2)
 }
 var names: [String] = []
+var problems: [CatalogScanner.Problem] = []
 for input in arguments.dropFirst().sorted() {
-    guard let text = try? String(contentsOfFile: input, encoding: .utf8) else { continue }
-    for line in text.split(separator: "\n") {
-        var trimmed = line.trimmingCharacters(in: .whitespaces)
-        if rules {
-            for prefix in ["public ", "final ", "internal "] where trimmed.hasPrefix(prefix) { trimmed.removeFirst(prefix.count) }
-            guard trimmed.hasPrefix("struct "), trimmed.contains(": InsightRule") else { continue }
-            let name = trimmed.dropFirst("struct ".count).prefix { $0 != " " && $0 != ":" && $0 != "<" }
-            if !name.isEmpty { names.append(String(name)) }
-        } else {
-            guard trimmed.hasPrefix("public static let "), trimmed.hasSuffix("= Scenario(") else { continue }
-            let name = trimmed.dropFirst("public static let ".count).prefix { $0 != " " && $0 != "=" && $0 != ":" }
-            if !name.isEmpty { names.append(String(name)) }
-        }
+    guard let text = try? String(contentsOfFile: input, encoding: .utf8) else {
+        problems.append(CatalogScanner.Problem(file: input, line: 1, message: "cannot be read as UTF-8 text"))
+        continue
     }
+    let found = CatalogScanner.names(in: text, file: input, kind: rules ? .insightRules : .scenarios)
+    names += found.names
+    problems += found.problems
+}
+guard problems.isEmpty else {
+    for problem in problems { FileHandle.standardError.write(Data((problem.description + "\n").utf8)) }
+    exit(1)
 }
 let source = rules
     ? """
@@ -46,7 +47,7 @@ let source = rules
         import Scenarios
 
         extension ScenarioCatalog {
-            /// Every scenario declared in Scenarios/, in file order.
+            /// Every scenario declared in the target, in file order.
             static let declared: [Scenario] = [\(names.map { ".\($0)" }.joined(separator: ", "))]
         }
 

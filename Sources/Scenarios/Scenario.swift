@@ -1,6 +1,6 @@
+import Insights
 import ObjectGraph
 import Probes
-import Reporting
 
 /// A performance experiment: what it demonstrates, the data set it runs
 /// on, and one iteration's work.

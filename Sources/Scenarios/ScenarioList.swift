@@ -1,5 +1,5 @@
 import Foundation
-import Reporting
+import ToolSupport
 
 /// The scenarios a command runs, as `perf-run list` shows them: each with
 /// its data set and what it demonstrates.

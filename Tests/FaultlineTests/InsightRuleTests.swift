@@ -1,10 +1,11 @@
+@testable import Faultline
 import Foundation
+import Insights
 import ObjectGraph
 import Probes
-import Reporting
+import SQLLogViewer
 import Synchronization
 import Testing
-@testable import Faultline
 
 /// A writer of essays, for the rules' workloads.
 final class Writer: ManagedObject, EntityNamed {

@@ -1,10 +1,10 @@
+@testable import Faultline
 import Foundation
+import Insights
 import ObjectGraph
 import Probes
-import Reporting
 import Synchronization
 import Testing
-@testable import Faultline
 
 /// The failure a check records at the line that called it (`line`), as
 /// Swift Testing shows it; nil when it recorded none there.

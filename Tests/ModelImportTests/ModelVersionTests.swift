@@ -1,7 +1,7 @@
 import Foundation
-import Reporting
-import Testing
 @testable import ModelImport
+import Testing
+import ToolSupport
 
 /// The versions of a `.xcdatamodeld`: the current one by default, another
 /// by name (`--version`, `Model.xcdatamodeld:Name`), and what an unknown

@@ -1,9 +1,8 @@
 import Foundation
 import ObjectGraph
-import Reporting
+@testable import PerfRunCommand
 import Scenarios
 import Testing
-@testable import PerfRunCommand
 
 /// An application's own command (`PerfRunCommand.main(scenarios:tool:)`)
 /// carries its own name and version: in its help, its `--version`, the

@@ -1,8 +1,9 @@
+import BuiltInScenarios
 import Foundation
 import Probes
 import Reporting
+import SQLLogViewer
 import Scenarios
-import BuiltInScenarios
 import TestSupport
 import Testing
 

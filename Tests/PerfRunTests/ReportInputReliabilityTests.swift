@@ -1,5 +1,6 @@
 import Foundation
 import Reporting
+import SQLLogViewer
 import TestSupport
 import Testing
 

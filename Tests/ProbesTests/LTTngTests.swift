@@ -1,7 +1,6 @@
 import Foundation
 import ObjectGraph
 import Probes
-@testable import Reporting
 @testable import Scenarios
 import Synchronization
 import Testing

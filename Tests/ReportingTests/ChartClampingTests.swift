@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 @testable import Reporting
+import Testing
 
 /// Values that are finite in JSON but overflow a chart's or a ratio's
 /// arithmetic: charts clamp, ratios that are not finite are "n/a".

@@ -1,5 +1,6 @@
 import Foundation
 import Reporting
+import SQLLogViewer
 import Testing
 
 /// Core Data's SQL debug log as its levels write it: each annotation goes

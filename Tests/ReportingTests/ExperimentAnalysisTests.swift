@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 @testable import Reporting
+import Testing
 
 /// The verdicts on published experiments and the reasons built from counters.
 @Suite struct ExperimentAnalysisTests {

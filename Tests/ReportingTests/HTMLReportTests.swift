@@ -1,6 +1,8 @@
 import Foundation
+import Insights
 import Probes
 import Reporting
+import SQLLogViewer
 import Testing
 
 /// The HTML report: escaping of hostile data, and a real browser (Debian's

@@ -1,7 +1,9 @@
 import Foundation
+@testable import Insights
 import Probes
-import Testing
 @testable import Reporting
+@testable import SQLLogViewer
+import Testing
 
 /// Counts as large as a report or a log may hold (`Int.max`, which the
 /// report reader accepts): every format, the comparison, the experiments

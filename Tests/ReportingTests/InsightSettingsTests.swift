@@ -1,7 +1,8 @@
 import Foundation
+import Insights
 import Probes
-import Reporting
 import Testing
+import ToolSupport
 
 /// Thresholds as data: the insights file an application commits, and
 /// `--insight-threshold rule=value`; every mistake named with its key path.

@@ -1,6 +1,6 @@
 import Foundation
+@testable import SQLLogViewer
 import Testing
-@testable import Reporting
 
 @Suite struct LogFollowerTests {
     @Test func readsAppendsTruncationsAndReplacements() throws {

@@ -1,7 +1,8 @@
 import Foundation
+@testable import Insights
 import Probes
+@testable import SQLLogViewer
 import Testing
-@testable import Reporting
 
 /// The insight rules on logs other tools wrote: Core Data's, which name no
 /// call site and no key path, so the reader infers where a lazy load's

@@ -1,6 +1,8 @@
 import Foundation
-import Testing
+@testable import Insights
 @testable import Reporting
+import Testing
+@testable import ToolSupport
 
 /// Markdown output: what comes from a report is text, never HTML, and never
 /// breaks a table row or a code span.

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 @testable import Reporting
+import Testing
 
 /// A scenario or counter that BASE had and HEAD lacks is a regression:
 /// a run that measured less must not pass as one without a regression.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Reporting
+@testable import ToolSupport
 
 @Suite struct OutputFileTests {
     static func directory() throws -> String {

@@ -1,6 +1,8 @@
 import Foundation
-import Testing
+@testable import Insights
 @testable import Reporting
+import Testing
+@testable import ToolSupport
 
 /// Reading reports: from any readable file, and with a one-line reason
 /// naming the key when a value is wrong.

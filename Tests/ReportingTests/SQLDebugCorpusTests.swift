@@ -1,5 +1,5 @@
 import Foundation
-import Reporting
+import SQLLogViewer
 import Testing
 
 /// Real SQLDebug output from public sources (Fixtures/sqldebug-corpus, kept

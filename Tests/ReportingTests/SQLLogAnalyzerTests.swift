@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import Reporting
+@testable import SQLLogViewer
+import Testing
 
 @Suite struct SQLLogAnalyzerTests {
     private func analyze(_ text: String) -> SQLLogAnalysis {

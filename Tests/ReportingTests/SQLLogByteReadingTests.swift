@@ -1,8 +1,8 @@
 import Foundation
 import Probes
-import Testing
-@testable import Reporting
+@testable import SQLLogViewer
 import Scenarios
+import Testing
 
 /// `perf-run log` reads the common lines of an ASCII log over their bytes
 /// (SQLLogAnalyzer+Bytes.swift) and other text by characters. Each byte

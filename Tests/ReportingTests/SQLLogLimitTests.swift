@@ -1,7 +1,8 @@
 import Foundation
 import Probes
-import Testing
 @testable import Reporting
+@testable import SQLLogViewer
+import Testing
 
 /// `perf-run log`'s bounds: memory stays bounded whatever the log, and a
 /// bound reached is always said (`limitsReached`), in the text, the JSON

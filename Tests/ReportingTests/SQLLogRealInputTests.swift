@@ -1,5 +1,5 @@
 import Foundation
-import Reporting
+import SQLLogViewer
 import Testing
 
 /// The SQL debug log viewer on what people paste: each case issue 17 found

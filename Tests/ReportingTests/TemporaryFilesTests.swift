@@ -1,7 +1,7 @@
 import Foundation
-@testable import Reporting
 import Synchronization
 import Testing
+@testable import ToolSupport
 
 /// Temporary files, and the directories made for them, are removed
 /// whatever another thread still makes in them.

@@ -1,6 +1,7 @@
 import Foundation
 import Reporting
 import Testing
+import ToolSupport
 
 /// The trend per commit built from a store's observations, and its formats.
 @Suite struct TrendTests {

@@ -1,11 +1,12 @@
+@testable import BuiltInScenarios
 import Faultline
 import Foundation
+import Insights
 import ObjectGraph
 import Probes
-import Reporting
-import Testing
-@testable import BuiltInScenarios
+import SQLLogViewer
 @testable import Scenarios
+import Testing
 
 /// One rule engine, three sources of evidence: every built-in scenario's
 /// insights are the same (rule, identity, count and words) in its run

@@ -1,8 +1,7 @@
 import Foundation
-import Reporting
+@testable import Scenarios
 import TestSupport
 import Testing
-@testable import Scenarios
 
 /// `perf-run run --lttng --lttng-relay`: the trace goes to an
 /// `lttng-relayd` as a live session, is read back from the relay's live

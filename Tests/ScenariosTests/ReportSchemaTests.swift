@@ -1,8 +1,9 @@
+@testable import BuiltInScenarios
 import Foundation
 import Reporting
-import Testing
 @testable import Scenarios
-@testable import BuiltInScenarios
+import Testing
+import ToolSupport
 
 /// Reports validate against docs/report.schema.json with Debian's
 /// python3-jsonschema (installed by scripts/install-system-packages.sh --test).

@@ -1,10 +1,10 @@
+@testable import BuiltInScenarios
 import Foundation
 import ObjectGraph
 import Reporting
+@testable import Scenarios
 import TestSupport
 import Testing
-@testable import Scenarios
-@testable import BuiltInScenarios
 
 /// `perf-run run` with bad input, special files, signals, a full disk and a
 /// damaged cache: nothing lost, nothing replaced, no crash, no silent wait.

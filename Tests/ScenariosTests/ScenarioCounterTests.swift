@@ -1,11 +1,11 @@
+@testable import BuiltInScenarios
 import Foundation
-import Reporting
 import ObjectGraph
 import Probes
+import Reporting
+@testable import Scenarios
 import TestSupport
 import Testing
-@testable import Scenarios
-@testable import BuiltInScenarios
 
 /// Every scenario at a small scale (10 objects of each entity, 100 rows in
 /// each join table), with its exact counters.

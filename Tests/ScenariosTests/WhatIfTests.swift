@@ -1,10 +1,10 @@
+@testable import BuiltInScenarios
 import Foundation
+import Insights
 import ObjectGraph
 import Probes
-import Reporting
-import Testing
-@testable import BuiltInScenarios
 @testable import Scenarios
+import Testing
 
 /// `--what-if`: each prefetch and index advice measured by running its
 /// scenario again with the fix applied.

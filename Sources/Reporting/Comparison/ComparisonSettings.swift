@@ -1,4 +1,5 @@
 import Foundation
+import ToolSupport
 
 /// How much a counter may grow before a comparison calls it a regression:
 /// an absolute number of events, a fraction of the base value, or either.

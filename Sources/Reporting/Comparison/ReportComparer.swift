@@ -1,4 +1,5 @@
 import Foundation
+import Insights
 import Probes
 
 /// Compares two reports.

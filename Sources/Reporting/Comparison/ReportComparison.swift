@@ -1,4 +1,5 @@
 import Foundation
+import Insights
 
 /// Two reports compared: counters exactly, insights by identity, timings as
 /// samples. Encoded as JSON (schema version 1) by `perf-run compare --format json`.

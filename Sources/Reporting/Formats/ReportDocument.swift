@@ -1,3 +1,5 @@
+import SQLLogViewer
+import ToolSupport
 /// A run's report as perf-run writes it: the JSON, the page (with the
 /// timeline of the last iterations when their events were kept), the
 /// Markdown summary for a CI job, and the console's text (the summary

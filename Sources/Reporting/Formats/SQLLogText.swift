@@ -1,5 +1,6 @@
 import Foundation
 import Probes
+import SQLLogViewer
 
 /// The plain-text view of an `SQLLogAnalysis`: what `perf-run log` prints.
 public enum SQLLogText {

@@ -1,4 +1,5 @@
 import Foundation
+import ToolSupport
 
 /// A trend (``Trend``) as aligned text for a terminal and as Markdown for a
 /// CI job summary: per line, a row per commit with the counters that

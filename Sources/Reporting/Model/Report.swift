@@ -1,4 +1,5 @@
 import Foundation
+import Insights
 
 /// A run's report: what ran, where, how, and what each scenario did.
 /// Encoded as JSON by ``ReportFile``; docs/report-schema.md describes it.

@@ -1,5 +1,6 @@
 import Foundation
 import Probes
+import ToolSupport
 
 /// The timed events of a run's last iterations, as the HTML report draws
 /// them: each one's kind, start and duration. Made from the recorded events

@@ -1,7 +1,7 @@
 import Foundation
 import ObjectGraph
 import Probes
-import Reporting
+import ToolSupport
 
 /// Built data sets, cached as SQLite files under the system temporary
 /// directory, one per (data set, scale, seed, generator version).

@@ -1,6 +1,6 @@
 import Foundation
 import ObjectGraph
-import Reporting
+import ToolSupport
 
 /// A data set that could not be built, copied or verified, or a data set
 /// cache that is not safe to use: one line naming the file, what failed

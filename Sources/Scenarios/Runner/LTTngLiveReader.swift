@@ -1,6 +1,5 @@
 import Foundation
 import Probes
-import Reporting
 
 /// babeltrace2 reading one live session from an `lttng-relayd`
 /// (`babeltrace2 --input-format=lttng-live net://HOST:LIVE/host/HOSTNAME/SESSION`),

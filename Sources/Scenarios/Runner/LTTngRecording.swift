@@ -1,6 +1,6 @@
 import Foundation
 import Probes
-import Reporting
+import ToolSupport
 
 /// An LTTng session for `perf-run run --lttng`: starts a session daemon if
 /// none answers, records `faultline:*` on a blocking channel (with each

@@ -1,4 +1,4 @@
-import Reporting
+import ToolSupport
 
 extension PredicateExplanation: Renderable {
     public var outputFormats: [OutputFormat] { [.text, .json] }

@@ -1,7 +1,7 @@
 import Foundation
 import ObjectGraph
 import Probes
-import Reporting
+import ToolSupport
 
 /// `perf-run explain`: a predicate against a data set's model, its SQL, the
 /// query plan, the matches and the counters of running it.

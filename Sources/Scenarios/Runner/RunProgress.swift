@@ -1,5 +1,5 @@
 import Foundation
-import Reporting
+import ToolSupport
 
 /// What the runner is doing, for a progress display.
 public enum RunProgress: Sendable, Equatable {

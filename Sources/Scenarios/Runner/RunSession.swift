@@ -1,6 +1,8 @@
 import Foundation
+import Insights
 import Probes
 import Reporting
+import ToolSupport
 
 /// A whole run as the perf-run command does it, for the built-in scenarios
 /// or an application's: the sinks the settings ask for (the SQL debug log,

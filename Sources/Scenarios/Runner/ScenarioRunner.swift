@@ -1,7 +1,9 @@
 import Foundation
+import Insights
 import ObjectGraph
 import Probes
 import Reporting
+import ToolSupport
 
 /// How to run scenarios.
 public struct RunOptions: Sendable {

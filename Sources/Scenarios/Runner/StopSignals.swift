@@ -1,5 +1,5 @@
 import Foundation
-import Reporting
+import ToolSupport
 
 /// SIGINT (Ctrl-C), SIGTERM (`kill`, a CI job's time limit) and SIGHUP (the
 /// terminal went away) as requests to stop: the first one calls `stop`

@@ -1,6 +1,5 @@
 import Foundation
 import Probes
-import Reporting
 
 /// babeltrace2's text output as it comes, in chunks that split lines
 /// anywhere, read line by line into ``TraceCounters``: a trace of a full

@@ -2,10 +2,11 @@ import Blog
 import BlogScenarios
 import Faultline
 import Foundation
+import Insights
 import ModelImport
 import ObjectGraph
 import Probes
-import Reporting
+import SQLLogViewer
 import Scenarios
 import Synchronization
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import Probes
+import SQLLogViewer
 
 /// A SQL debug log's analysis as one self-contained HTML page
 /// (`perf-run log --html`): summary, insights, a timeline of activity along

@@ -1,4 +1,5 @@
 import Foundation
+import Insights
 import Probes
 
 /// A report as one self-contained HTML page: inline CSS, inline SVG charts,

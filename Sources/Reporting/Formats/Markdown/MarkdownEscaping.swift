@@ -1,3 +1,4 @@
+import ToolSupport
 /// Text from data (scenario names, errors, insight messages, versions) as
 /// Markdown that renders as that text: never as HTML, a link, an image or
 /// emphasis, and never breaking a table row.

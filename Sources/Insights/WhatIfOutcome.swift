@@ -1,0 +1,78 @@
+import Probes
+
+/// A fix measured (`perf-run run --what-if`): the scenario run again with
+/// the fix applied (the key path prefetched at that fetch, the index
+/// created on a copy of the data set), its figures beside the run's.
+/// Plain data here; Reporting judges a fix from two scenario reports
+/// (`WhatIfOutcome.judge`).
+public struct WhatIfOutcome: Codable, Equatable, Sendable {
+    /// What the measurement says of the fix.
+    public enum Verdict: String, Codable, Sendable {
+        /// Faster beyond the interval, with fewer statements or rows.
+        case faster
+        /// No change the measurement can tell from noise.
+        case noGain = "no gain"
+        /// Slower beyond the interval: the advice would hurt here.
+        case slower
+        /// The run with the fix failed (the reason says why).
+        case failed
+        /// Too few iterations on a side to tell (fewer than
+        /// ``WhatIfOutcome/minimumSamples``): the counters are still shown.
+        case inconclusive
+    }
+
+    /// The iterations a side needs for a verdict on time.
+    public static let minimumSamples = 3
+    /// The counters shown beside the time: what a fix is expected to change.
+    public static let counters: [CounterName] = [.sqlStatements, .rowsRead, .faultsFired, .cacheMisses, .fullScanSteps]
+
+    /// One side: the run as it was, or with the fix.
+    public struct Side: Codable, Equatable, Sendable {
+        /// The cost counters of one measured iteration (statements, rows
+        /// read, faults, cache misses, full-scan steps).
+        public var counters: [String: Int]
+        /// The iterations' wall times.
+        public var samples: [Double]
+        public var medianSeconds: Double
+
+        /// A side whose median is already known (``init(counters:samples:)``
+        /// in Reporting computes it from the samples).
+        public init(counters: [String: Int], samples: [Double], medianSeconds: Double) {
+            self.counters = counters
+            self.samples = samples
+            self.medianSeconds = medianSeconds
+        }
+    }
+
+    public var fix: InsightFix
+    public var before: Side
+    /// Nil when the run with the fix failed.
+    public var after: Side?
+    /// After's median over before's, with its 95% bootstrap interval.
+    public var ratio: Double?
+    public var ratioLow: Double?
+    public var ratioHigh: Double?
+    public var verdict: Verdict
+    /// The verdict in words, with the counters that changed.
+    public var reason: String
+
+    public init(
+        fix: InsightFix, before: Side, after: Side?, ratio: Double?, ratioLow: Double?, ratioHigh: Double?, verdict: Verdict, reason: String
+    ) {
+        self.fix = fix
+        self.before = before
+        self.after = after
+        self.ratio = ratio
+        self.ratioLow = ratioLow
+        self.ratioHigh = ratioHigh
+        self.verdict = verdict
+        self.reason = reason
+    }
+
+    /// Seconds saved per iteration (before's median minus after's); nil
+    /// when the fix was not measured to help.
+    public var gainSeconds: Double? {
+        guard verdict == .faster, let after else { return nil }
+        return before.medianSeconds - after.medianSeconds
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Insights
+
+/// Follows a log for `perf-run log --follow`: each `poll()` reads what was
+/// appended since the last one, from where reading stopped.
+///
+/// A regular file that got shorter (truncated) is read again from its
+/// start; a file replaced by another one at the same path (another inode,
+/// as log rotation does) is reopened and read from its start. The analysis
+/// goes on adding up across both: it is of everything seen.
+///
+/// A stream (a FIFO, a pipe, standard input: ``LogFile/isStream(_:)``) is
+/// read as its bytes come, to its end: a poll waits for bytes, then takes
+/// what comes within ``streamInterval``; at the end ``ended`` is set and a
+/// last line without a newline is read.
+public struct LogFollower {
+    /// The path, or the name of a stream opened elsewhere ("standard input").
+    public let path: String
+    public private(set) var analyzer = SQLLogAnalyzer()
+    /// Bytes of the current file read so far.
+    public private(set) var offset: UInt64 = 0
+    /// Times the file was seen truncated or replaced.
+    public private(set) var restarts = 0
+    /// Read as a stream, to its end.
+    public private(set) var isStream: Bool
+    /// The stream reached its end: nothing more will come.
+    public private(set) var ended = false
+    /// How long a poll of a stream goes on taking bytes once some came: at
+    /// most two updates a second however fast the writer is.
+    public static let streamInterval = 0.5
+    private var handle: FileHandle?
+    private var inode: UInt64?
+
+    /// Follows the file (or FIFO) at `path`; a FIFO is opened at the first
+    /// poll, which waits for a writer as `cat` does.
+    public init(path: String, insights: InsightSettings = InsightSettings()) {
+        self.path = path
+        isStream = LogFile.isStream(path)
+        analyzer = SQLLogAnalyzer(sourceName: URL(fileURLWithPath: path).lastPathComponent, settings: insights)
+    }
+
+    /// Follows a stream that is already open (standard input), named `name`.
+    public init(stream: FileHandle, name: String, insights: InsightSettings = InsightSettings()) {
+        path = name
+        handle = stream
+        isStream = true
+        analyzer = SQLLogAnalyzer(sourceName: name, settings: insights)
+    }
+
+    /// Reads what is new. Returns whether anything was read; throws when the
+    /// file cannot be opened or read.
+    public mutating func poll() throws(LogFileError) -> Bool {
+        if handle == nil, !isStream, LogFile.isStream(path) { isStream = true }
+        if isStream { return try pollStream() }
+        let attributes: [FileAttributeKey: Any]
+        do {
+            attributes = try FileManager.default.attributesOfItem(atPath: path)
+        } catch {
+            // Between a rotation's rename and the new file's creation.
+            if handle != nil { return false }
+            throw LogFileError(path: path, reason: "no such file")
+        }
+        let size = (attributes[.size] as? NSNumber)?.uint64Value ?? 0
+        let currentInode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value
+        if handle != nil, currentInode != inode || size < offset {
+            try? handle?.close()
+            handle = nil
+            analyzer.dropPartialLine()
+            restarts += 1
+        }
+        if handle == nil {
+            handle = try LogFile.open(path)
+            inode = currentInode
+            offset = 0
+        }
+        guard let handle, size > offset else { return false }
+        do {
+            try handle.seek(toOffset: offset)
+        } catch {
+            throw LogFileError(path: path, reason: "cannot read: \(failureReason(error))")
+        }
+        var read = false
+        while let chunk = try LogFile.read(handle, path: path) {
+            analyzer.consume(chunk: chunk)
+            offset += UInt64(chunk.count)
+            read = true
+        }
+        return read
+    }
+
+    /// Waits for a stream's next bytes and takes what comes within
+    /// ``streamInterval``; at the end, reads a last partial line.
+    private mutating func pollStream() throws(LogFileError) -> Bool {
+        guard !ended else { return false }
+        if handle == nil { handle = try LogFile.open(path) }
+        guard let handle else { return false }
+        let deadline = Date().addingTimeInterval(Self.streamInterval)
+        var read = false
+        while true {
+            guard let chunk = try LogFile.readAvailable(handle, path: path) else {
+                ended = true
+                let partial = analyzer.hasPartialLine
+                analyzer.flush()
+                return read || partial
+            }
+            analyzer.consume(chunk: chunk)
+            offset += UInt64(chunk.count)
+            read = true
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0, LogFile.waitForBytes(handle, seconds: remaining) else { return true }
+        }
+    }
+
+    /// The analysis so far; a partial last line waits for its newline.
+    public func analysis() -> SQLLogAnalysis {
+        var snapshot = analyzer
+        return snapshot.finish()
+    }
+}

@@ -1,0 +1,606 @@
+import Foundation
+import Insights
+import Probes
+
+/// A log's lines turned into the engine's events, for the insight rules:
+/// the same ``InsightEvidence`` a run gives, as far as the log shows it.
+///
+/// - Faultline's log says everything a rule needs: each statement's
+///   figures (rows, full-scan steps, sorts, purpose), where each lazily
+///   loaded object came from (the fetch, its run, the key path) and the
+///   line that read it, fetches loaded with values, saves and prefetch
+///   usage. A statement's call site is the one its operation's annotation
+///   names (the fetch, the fault's read).
+/// - Core Data's log names no call site and no key path: a lazy load's
+///   object is taken to come from the last fetch before it (the outermost
+///   SELECT a `total fetch execution time` closes, not a prefetch's,
+///   unless a relationship fault or a fault by key owns it), its key path is the relationship a
+///   relationship fault names, or unknown (`(Author)`), and full scans and
+///   sorts come from query plans, without step counts.
+extension SQLLogAnalyzer {
+    /// What Faultline's `sql execution time` annotation adds: full-scan
+    /// steps, sorts and the purpose.
+    struct StatementFigures {
+        var scanned = 0
+        var sorts = 0
+        var purpose: String?
+
+        init(_ text: Substring) {
+            scanned = SQLLogAnalyzer.number(after: "scanned: ", in: text) ?? 0
+            sorts = SQLLogAnalyzer.number(after: "sorts: ", in: text) ?? 0
+            if let range = SQLLogAnalyzer.find(", purpose: ", in: text) { purpose = String(text[range.upperBound...]) }
+        }
+    }
+
+    /// The most statements kept waiting for their call site.
+    static let maximumRecentStatements = 32
+
+    /// A statement finished and waiting for its call site and plan: what
+    /// its event will carry. Its text and shape are its known text's, or
+    /// its own, and the statements table's at `shapeIndex`.
+    struct RecentStatement {
+        var known: KnownStatement?
+        var shapeIndex: Int
+        /// The text as kept, for a statement without a known text.
+        var sql: String?
+        var facts: StatementFacts?
+        /// Its bound values, hashed once (nil: none).
+        var values: ArgumentList?
+        var binds: [String] { values?.values ?? [] }
+        var nanoseconds: UInt64
+        var rows: Int
+        var scanned: Int
+        var sorts: Int
+        var purpose: String
+        var plan: [String]?
+        var line: Int
+    }
+
+    /// A statement finished: its event waits for its call site and plan.
+    /// `shape` is its shape as kept (``keep(_:)``), at `shapeIndex` in the
+    /// statements table; without one (a shape beyond the table's bound)
+    /// the rules do not see it.
+    /// Returns the table it reads (`?` when the log does not say) and
+    /// whether it is a lookup by key, as a Core Data fetch's needs them.
+    @discardableResult
+    mutating func noteStatement(
+        _ statement: PendingStatement, values: ArgumentList?, shape: String, seconds: Double?, rows: Int?, figures: StatementFigures?,
+        shapeIndex: Int?
+    ) -> (entity: String, isKeyLookup: Bool) {
+        if figures?.purpose != nil { sawStatementFigures = true }
+        // Facts from the whole text (derived once per text where the values
+        // do not matter); the event keeps texts cut.
+        let facts: StatementFacts?
+        if let known = statement.known, case .some(let cached) = known.facts {
+            facts = cached
+        } else if let known = statement.known, statement.control == nil {
+            // Facts that read the bound values: kept per list of values.
+            if let cached = knownStates[known.number].factsByValues[statement.binds] {
+                facts = cached
+            } else {
+                facts = LoggedStatementFacts.facts(sql: statement.sql, arguments: statement.binds)
+                if knownStates[known.number].factsByValues.count < KnownStatementState.maximumFactsByValues {
+                    knownStates[known.number].factsByValues[statement.binds] = facts
+                }
+            }
+        } else {
+            facts = statement.control == nil ? LoggedStatementFacts.facts(sql: statement.sql, arguments: statement.binds) : nil
+        }
+        let purpose = statement.control != nil ? SQLEvent.transactionPurpose : figures?.purpose ?? "statement"
+        let read = (entity: facts?.entity ?? "?", isKeyLookup: facts.map { $0.filters.isEmpty && $0.hasOtherConditions } ?? true)
+        guard let shapeIndex else { return read }
+        var sql: String?
+        if let known = statement.known {
+            if known.sqlCut { note(.storedText) }
+        } else {
+            sql = keep(statement.sql)
+        }
+        recentStatements.append(RecentStatement(
+            known: statement.known, shapeIndex: shapeIndex, sql: sql, facts: facts, values: values,
+            nanoseconds: seconds.map { UInt64(max(0, min($0, 1e9)) * 1e9) } ?? 0, rows: rows ?? 0, scanned: figures?.scanned ?? 0,
+            sorts: figures?.sorts ?? 0, purpose: purpose, plan: statement.plan.isEmpty ? nil : statement.plan, line: statement.line))
+        if recentStatements.count - recentHead > Self.maximumRecentStatements { flushRecentStatements(upTo: 1) }
+        return read
+    }
+
+    /// A query plan row: the statement under way's, or the last one's
+    /// (Core Data prints a plan after its statement's annotations).
+    mutating func notePlan(_ row: String) {
+        if pending != nil {
+            guard pending!.plan.count < Self.maximumPlanRowsPerStatement else { return note(.planRowsPerStatement) }
+            pending!.plan.append(row)
+        } else if recentHead < recentStatements.count {
+            let last = recentStatements.count - 1
+            guard (recentStatements[last].plan?.count ?? 0) < Self.maximumPlanRowsPerStatement else {
+                return note(.planRowsPerStatement)
+            }
+            if recentStatements[last].plan == nil { recentStatements[last].plan = [] }
+            recentStatements[last].plan!.append(row)
+        }
+    }
+
+    /// Adds the first `count` waiting statements (all by default) to the
+    /// evidence, giving those without a call site of their own `site`.
+    mutating func flushRecentStatements(upTo count: Int? = nil, site: CallSite? = nil) {
+        let waiting = recentStatements.count - recentHead
+        let taken = min(count ?? waiting, waiting)
+        guard taken > 0 else { return }
+        if recentHead + taken == recentStatements.count {
+            // All of them: reversed in place, then moved out from the end, in order.
+            var (low, high) = (recentHead, recentStatements.count - 1)
+            while low < high {
+                recentStatements.swapAt(low, high)
+                (low, high) = (low + 1, high - 1)
+            }
+            for _ in 0..<taken { addToEvidence(recentStatements.popLast()!, site: site) }
+            if recentHead > 0 {
+                recentStatements.removeAll(keepingCapacity: true)
+                recentHead = 0
+            }
+        } else {
+            // The first of them (more statements waiting than are kept):
+            // taken from the front, the array shifted only now and then.
+            for index in recentHead..<(recentHead + taken) { addToEvidence(recentStatements[index], site: site) }
+            recentHead += taken
+            if recentHead >= 4 * Self.maximumRecentStatements {
+                recentStatements.removeFirst(recentHead)
+                recentHead = 0
+            }
+        }
+    }
+
+    /// Adds a waiting statement to the evidence, with `site` when it has no
+    /// call site of its own (a log's statements name the log's line).
+    ///
+    /// The shape's figures are added up as ``StatementAggregate/add(_:)``
+    /// adds an event's. A statement without bound values of a text whose
+    /// repetitions are counted already is counted in place
+    /// (``InsightEvidence/countExecution(text:isTransaction:)``), as adding
+    /// its event would count it; any other gets its event.
+    private mutating func addToEvidence(_ recent: consuming RecentStatement, site: CallSite?) {
+        let shapeIndex = recent.shapeIndex
+        let known = recent.known
+        let sql = known?.keptSQL ?? recent.sql!
+        let isTransaction = recent.purpose == SQLEvent.transactionPurpose
+        // A statement whose values the log does not show (level 1) is
+        // not known to repeat with the same ones.
+        let valuesShown = recent.values != nil || !(known?.hasParameterMark ?? sql.contains("?"))
+        let slot = aggregateSlots[shapeIndex]
+        if slot >= 0, let known {
+            statementAggregates[slot].add(StatementParts(
+                shapeID: 0, textID: -1, durationNanoseconds: recent.nanoseconds, rowsReturned: recent.rows, rowsChanged: 0,
+                fullScanSteps: recent.scanned, sorts: recent.sorts, autoIndexes: 0, vmSteps: 0, isTransaction: isTransaction,
+                hasDetails: recent.plan != nil || recent.values != nil))
+            if statementAggregates[slot].queryPlan == nil, let plan = recent.plan { statementAggregates[slot].queryPlan = plan }
+            if statementAggregates[slot].facts == nil, let facts = recent.facts { statementAggregates[slot].facts = facts }
+            guard valuesShown, checksRepetitions(purpose: recent.purpose, sql: sql, known: known) else { return }
+            let textID = evidenceTextID(sql, known: known)
+            let counted = recent.values.map { evidence.countExecution(text: textID, arguments: $0, isTransaction: isTransaction) }
+                ?? evidence.countExecution(text: textID, isTransaction: isTransaction)
+            guard !counted else { return }
+            return evidence.add(sql: event(recent, sql: sql, site: site, textID: textID), countingRepetitions: true)
+        }
+        let counting = valuesShown && checksRepetitions(purpose: recent.purpose, sql: sql, known: known)
+        let textID = counting ? evidenceTextID(sql, known: known) : nil
+        let event = event(recent, sql: sql, site: site, textID: textID)
+        if slot < 0 {
+            aggregateSlots[shapeIndex] = statementAggregates.count
+            statementAggregates.append(StatementAggregate(
+                shape: event.shape, purpose: event.purpose, firstCallSite: event.callSite, facts: event.facts))
+        }
+        statementAggregates[aggregateSlots[shapeIndex]].add(event)
+        evidence.add(sql: event, countingRepetitions: counting)
+    }
+
+    /// The event of a waiting statement.
+    private func event(_ recent: RecentStatement, sql: String, site: CallSite?, textID: Int?) -> SQLEvent {
+        SQLEvent(
+            start: 0, durationNanoseconds: recent.nanoseconds, thread: 0, sql: sql, shape: shapeTable[recent.shapeIndex].summary.shape,
+            shapeID: 0, arguments: recent.binds, rowsReturned: recent.rows, rowsChanged: 0, fullScanSteps: recent.scanned,
+            sorts: recent.sorts, autoIndexes: 0, vmSteps: 0, purpose: recent.purpose, queryPlan: recent.plan,
+            callSite: site ?? CallSite(file: sourceName, line: recent.line), textID: textID, facts: recent.facts)
+    }
+
+    /// Whether the evidence counts the repetitions of a statement of `sql`:
+    /// yes for the first ``maximumRepetitionTexts`` texts (the evidence
+    /// keeps each text it counts), no for later ones (the limit noted).
+    private mutating func checksRepetitions(purpose: String, sql: String, known: KnownStatement?) -> Bool {
+        guard purpose != SQLEvent.transactionPurpose else { return true }
+        if let known, knownStates[known.number].repetitionsChecked { return true }
+        let text = sql.hashValue
+        if repetitionTexts.contains(text) {
+            if let known { knownStates[known.number].repetitionsChecked = true }
+            return true
+        }
+        guard repetitionTexts.count < Self.maximumRepetitionTexts else {
+            note(.repetitionTexts)
+            return false
+        }
+        repetitionTexts.insert(text)
+        if let known { knownStates[known.number].repetitionsChecked = true }
+        return true
+    }
+
+    // MARK: Core Data's fetches
+
+    /// `total fetch execution time` closed `fetch`, an outermost one (not
+    /// a prefetch; nil when the log does not have its statement): it is a
+    /// fetch, unless the annotation that follows says a fault owns it.
+    mutating func noteCandidateFetch(_ fetch: OpenFetch?) {
+        commitCandidateFetch()
+        if let fetch { candidateFetch = (fetch.entity, fetch.line, fetch.isKeyLookup, fetch.shape) }
+    }
+
+    /// The candidate fetch is a fetch: faults after it come from it.
+    mutating func commitCandidateFetch() {
+        guard let candidate = candidateFetch else { return }
+        candidateFetch = nil
+        fetchExecutions += 1
+        currentFetch = (candidate.entity, CallSite(file: sourceName, line: candidate.line), fetchExecutions, candidate.shape)
+    }
+
+    /// The origin Core Data's log implies for a lazy load of `entity`
+    /// reached through `relationship` ("" for an object fault): a fault of
+    /// another entity than the fetch's, after a relationship fault of that
+    /// fetch's objects, is taken to be one of that relationship's destinations.
+    mutating func inferredOrigin(entity: String, relationship: String) -> FaultOrigin? {
+        guard let fetch = currentFetch else { return nil }
+        // Core Data's tables are Z and the entity's name in capitals.
+        let ofFetch = Self.isTable(fetch.entity, of: entity) || fetch.entity == entity
+        var keyPath: String
+        if ofFetch {
+            keyPath = relationship
+            if !relationship.isEmpty { lastRelationship = (relationship, fetch.execution) }
+        } else if relationship.isEmpty, let last = lastRelationship, last.execution == fetch.execution {
+            keyPath = last.keyPath
+        } else {
+            keyPath = LazyLoadPath.unknownKeyPath(to: relationship.isEmpty ? entity : relationship)
+        }
+        return FaultOrigin(fetchEntity: fetch.entity, fetchSite: originSite(fetch.site, shape: fetch.shape), keyPath: keyPath, execution: fetch.execution)
+    }
+
+    /// Whether `table` in capitals is `Z` and `entity` in capitals: over
+    /// bytes for ASCII names (no `String` made), else with `uppercased()`.
+    static func isTable(_ table: String, of entity: String) -> Bool {
+        var (table, entity) = (table, entity)
+        let ascii = table.withUTF8 { table in
+            entity.withUTF8 { entity -> Bool? in
+                guard isASCII(UnsafeRawBufferPointer(table)), isASCII(UnsafeRawBufferPointer(entity)) else { return nil }
+                let upper = { (byte: UInt8) in byte &- 0x61 < 26 ? byte - 0x20 : byte }
+                guard table.count == entity.count + 1, upper(table[0]) == UInt8(ascii: "Z") else { return false }
+                for index in 0..<entity.count where upper(table[index + 1]) != upper(entity[index]) { return false }
+                return true
+            }
+        }
+        return ascii ?? (table.uppercased() == "Z" + entity.uppercased())
+    }
+
+    /// The site a Core Data fetch's lazy loads are counted at: the line of
+    /// its statement, for the first ``maximumFetchSites`` lines; then, the
+    /// first line of its statement's shape (the limit noted), so that the
+    /// lazy loads' table stays bounded however many fetches a log has.
+    private mutating func originSite(_ site: CallSite, shape: String) -> CallSite {
+        if fetchSiteLines.contains(site.line) { return site }
+        if fetchSiteLines.count < Self.maximumFetchSites {
+            fetchSiteLines.insert(site.line)
+            return site
+        }
+        note(.fetchSites)
+        if let last = lastShapeSite, last.shape == shape { return last.site }
+        guard let index = shapeIndex[shape] else { return site }
+        let shapeSite = CallSite(file: sourceName, line: shapeTable[index].summary.firstLine)
+        lastShapeSite = (shape, shapeSite)
+        return shapeSite
+    }
+
+    // MARK: Faults
+
+    /// An object fault: a lazy load when it came from the database.
+    mutating func noteFault(_ text: Substring, object: Substring, source: String, line: Int) {
+        noteFault(
+            entity: Self.entity(in: object) ?? "?", key: Self.primaryKey(in: object), loaded: LazyLoadSuffix(text),
+            nanoseconds: Self.nanoseconds(in: text), source: source, line: line)
+    }
+
+    /// An object fault, its line read: the entity and key of its object,
+    /// what its lazy load adds, its time.
+    mutating func noteFault(entity: String, key: Int64, loaded: LazyLoadSuffix, nanoseconds: UInt64, source: String, line: Int) {
+        let faultSource: FaultSource = source == "database" ? .database : source == "context" ? .context : .rowCache
+        var inferred: FaultOrigin?
+        if faultSource == .database, loaded.origin == nil, !loaded.isFaultline {
+            // Core Data: the fault's own SELECT by key is no fetch.
+            if candidateFetch?.isKeyLookup == true { candidateFetch = nil } else { commitCandidateFetch() }
+            inferred = inferredOrigin(entity: entity, relationship: "")
+        }
+        flushRecentStatements(site: loaded.read)
+        // What ``InsightEvidence/add(fault:)`` does with the fault's event,
+        // without making one: a fault from the database with an origin is a
+        // lazy load (stale when its row was), any other notes its entity.
+        guard faultSource == .database, let origin = loaded.origin ?? inferred else { return evidence.noteFaulted(entity) }
+        let read = loaded.read ?? CallSite(file: sourceName, line: line)
+        evidence.addLazyLoad(entity: entity, origin: origin, stale: loaded.reason == .stale, nanoseconds: nanoseconds) { read }
+    }
+
+    /// A to-many relationship fault: a lazy load when it ran a query.
+    mutating func noteRelationshipFault(_ text: Substring, entity: String, relationship: String, fromDatabase: Bool, line: Int) {
+        // Faultline: `…: 3 Comment in 0.000020s`; Core Data names no destination.
+        var destination: (count: Int, entity: String)?
+        if let fulfilled = Self.find("fulfilled from ", in: text), let colon = Self.find(": ", in: text[fulfilled.upperBound...]) {
+            let words = text[colon.upperBound...].split(separator: " ", maxSplits: 2)
+            if words.count >= 2, let number = Int(words[0]) { destination = (number, String(words[1])) }
+        }
+        noteRelationshipFault(
+            entity: entity, relationship: relationship, fromDatabase: fromDatabase, loaded: LazyLoadSuffix(text), destination: destination,
+            got: Self.number(after: "Got ", in: text), nanoseconds: Self.nanoseconds(in: text), line: line)
+    }
+
+    /// A to-many relationship fault, its line read: what its lazy load adds,
+    /// Faultline's destinations (`: 3 Comment`), Core Data's rows (`Got 3
+    /// rows`), its time.
+    mutating func noteRelationshipFault(
+        entity: String, relationship: String, fromDatabase: Bool, loaded: LazyLoadSuffix, destination: (count: Int, entity: String)?, got: Int?,
+        nanoseconds: UInt64, line: Int
+    ) {
+        var origin = loaded.origin
+        var count = destination?.count ?? 0
+        if !loaded.isFaultline {
+            // Core Data: the SELECT before the annotation is the relationship's, not a fetch.
+            candidateFetch = nil
+            count = got ?? 0
+            if fromDatabase { origin = inferredOrigin(entity: entity, relationship: relationship) }
+        }
+        flushRecentStatements(site: loaded.read)
+        evidence.add(relationshipFault: RelationshipFaultEvent(
+            start: 0, durationNanoseconds: nanoseconds, thread: 0, context: "", entity: entity, relationship: relationship,
+            primaryKey: 0, destinationEntity: destination?.entity ?? "(\(relationship))", destinationCount: count,
+            source: fromDatabase ? .database : .rowCache, callSite: loaded.read ?? CallSite(file: sourceName, line: line),
+            missReason: fromDatabase ? .absent : nil, origin: origin))
+    }
+
+    // MARK: Faultline's operations
+
+    /// Faultline's fetch, count, save, batch and prefetch-usage annotations:
+    /// the call site of the statements before them, and their evidence.
+    mutating func noteOperation(_ text: Substring, line: Int) {
+        guard let at = Self.findLast(" at ", in: text) else { return }
+        let site = Self.callSite(text[at.upperBound...])
+        if Self.starts(text, with: "fetch of "), let colon = Self.find(": ", in: text) {
+            let entity = String(text.dropFirst(9).prefix { $0 != " " && $0 != ":" })
+            let result = text[colon.upperBound...].split(separator: " ", maxSplits: 3)
+            if result.count >= 2, let count = Int(result[0]) {
+                let withValues = Self.find(" with values in ", in: text) != nil
+                evidence.add(fetch: FetchEvent(
+                    start: 0, durationNanoseconds: 0, thread: 0, context: "", entity: entity, predicate: "", sort: "", resultType: String(result[1]),
+                    resultCount: count, fetchLimit: 0, fetchOffset: 0, fetchBatchSize: 0, returnsObjectsAsFaults: !withValues,
+                    includesPropertyValues: true, includesPendingChanges: true, prefetch: "", callSite: site))
+            }
+        } else if Self.starts(text, with: "save of context "), let colon = Self.find(": ", in: text) {
+            let context = String(text[text.index(text.startIndex, offsetBy: 16)..<colon.lowerBound])
+            let numbers = text[colon.upperBound...].split(separator: " ").compactMap { Int($0.filter(\.isNumber)) }
+            if numbers.count >= 3 {
+                evidence.add(save: SaveEvent(
+                    start: 0, durationNanoseconds: 0, thread: 0, context: context, inserted: numbers[0], updated: numbers[1], deleted: numbers[2],
+                    success: true, error: "", callSite: site))
+            }
+        } else if Self.starts(text, with: "prefetch of "), let context = Self.find(" in context ", in: text),
+            let prefetched = Self.number(after: "prefetched for ", in: text), let read = Self.number(after: "read for ", in: text)
+        {
+            let relationship = String(text[text.index(text.startIndex, offsetBy: 12)..<context.lowerBound])
+            let name = text[context.upperBound...].prefix { $0 != ":" }
+            evidence.add(context: ContextEvent(
+                start: 0, thread: 0, context: String(name), kind: .prefetchUsage, objectsRegistered: 0, objectsRegisteredPeak: 0,
+                prefetchUsage: PrefetchUsage(relationship: relationship, prefetched: prefetched, read: read, callSite: site)))
+            return
+        } else if !(Self.starts(text, with: "count of ") || Self.starts(text, with: "batch ")) {
+            return
+        }
+        flushRecentStatements(site: site)
+    }
+
+    /// The insights of the log, every waiting statement added.
+    mutating func insights() -> [Insight] {
+        flushRecentStatements()
+        commitCandidateFetch()
+        // Step and sort counts are Faultline's; Core Data's log has plans only.
+        evidence.scanStepsKnown = sawStatementFigures
+        evidence.statements = statementAggregates
+        return InsightEngine(settings: settings).insights(evidence)
+    }
+
+    // MARK: Reading
+
+    /// `File.swift:42` (the last colon splits file and line).
+    static func callSite(_ text: Substring) -> CallSite {
+        var copy = text
+        let ascii = copy.withUTF8 { buffer -> CallSite? in
+            let bytes = LogBytes(UnsafeRawBufferPointer(buffer))
+            var texts = LogTextTable()
+            return isASCII(bytes.bytes) ? callSite(bytes, 0..<bytes.count, texts: &texts) : nil
+        }
+        return ascii ?? callSite(characters: text)
+    }
+
+    /// ``callSite(_:)`` of ASCII bytes, the file's name kept in `texts`.
+    static func callSite(_ bytes: LogBytes, _ range: Range<Int>, texts: inout LogTextTable) -> CallSite {
+        let end = min(bytes.firstIndex(of: UInt8(ascii: ")"), in: range), bytes.firstIndex(of: UInt8(ascii: ";"), in: range))
+        let trimmed = range.lowerBound..<end
+        guard let colon = bytes.lastIndex(of: UInt8(ascii: ":"), in: trimmed),
+              let line = bytes.int((colon + 1)..<bytes.digitsEnd(from: colon + 1, to: end))
+        else { return CallSite(file: texts.text(bytes, trimmed), line: 0) }
+        return CallSite(file: texts.text(bytes, range.lowerBound..<colon), line: line)
+    }
+
+    /// ``callSite(_:)`` by characters.
+    static func callSite(characters text: Substring) -> CallSite {
+        let trimmed = text.prefix { $0 != ")" && $0 != ";" }
+        guard let colon = trimmed.lastIndex(of: ":"), let line = Int(trimmed[trimmed.index(after: colon)...].prefix(while: \.isNumber))
+        else { return CallSite(file: String(trimmed), line: 0) }
+        return CallSite(file: String(trimmed[..<colon]), line: line)
+    }
+
+    /// The last occurrence of `needle`.
+    static func findLast(_ needle: String, in text: Substring) -> Range<Substring.Index>? {
+        var found: Range<Substring.Index>?
+        var rest = text
+        while let range = find(needle, in: rest) {
+            found = range
+            rest = text[range.upperBound...]
+        }
+        return found
+    }
+
+    /// `42` of `Entity/p42` (or a URI ending so); 0 when there is none.
+    static func primaryKey(in text: Substring) -> Int64 {
+        var copy = text
+        let ascii = copy.withUTF8 { buffer -> Int64? in
+            let bytes = LogBytes(UnsafeRawBufferPointer(buffer))
+            return isASCII(bytes.bytes) ? primaryKey(in: bytes) : nil
+        }
+        return ascii ?? primaryKey(characters: text)
+    }
+
+    /// ``primaryKey(in:)`` of ASCII bytes.
+    static func primaryKey(in bytes: LogBytes) -> Int64 {
+        guard let slash = bytes.findLast("/p", in: 0..<bytes.count) else { return 0 }
+        return bytes.int(slash.upperBound..<bytes.digitsEnd(from: slash.upperBound, to: bytes.count)).map(Int64.init) ?? 0
+    }
+
+    /// ``primaryKey(in:)`` by characters.
+    static func primaryKey(characters text: Substring) -> Int64 {
+        guard let slash = findLast("/p", in: text) else { return 0 }
+        return Int64(text[slash.upperBound...].prefix(while: \.isNumber)) ?? 0
+    }
+
+    /// The time after ` in ` (`in 0.000012s`), in nanoseconds; 0 without one.
+    static func nanoseconds(in text: Substring) -> UInt64 {
+        var copy = text
+        let ascii = copy.withUTF8 { buffer -> UInt64? in
+            let bytes = LogBytes(UnsafeRawBufferPointer(buffer))
+            return isASCII(bytes.bytes) ? nanoseconds(in: bytes) : nil
+        }
+        return ascii ?? nanoseconds(characters: text)
+    }
+
+    /// ``nanoseconds(in:)`` of ASCII bytes: the first ` in 0`, else the
+    /// first ` in 1`, found by `memchr` for the `i`.
+    static func nanoseconds(in bytes: LogBytes) -> UInt64 {
+        guard let base = bytes.bytes.baseAddress else { return 0 }
+        var (zero, one): (Int?, Int?) = (nil, nil)
+        var offset = 1
+        while offset + 4 <= bytes.count, let hit = memchr(base + offset, Int32(UInt8(ascii: "i")), bytes.count - 3 - offset) {
+            let at = base.distance(to: UnsafeRawPointer(hit))
+            if bytes[at - 1] == 0x20, bytes[at + 1] == UInt8(ascii: "n"), bytes[at + 2] == 0x20 {
+                if bytes[at + 3] == UInt8(ascii: "0") {
+                    zero = at - 1
+                    break
+                }
+                if bytes[at + 3] == UInt8(ascii: "1"), one == nil { one = at - 1 }
+            }
+            offset = at + 1
+        }
+        guard let start = zero ?? one else { return 0 }
+        let range = start..<(start + 5)
+        var end = range.upperBound - 1
+        while end < bytes.count, bytes[end] &- 0x30 < 10 || bytes[end] == UInt8(ascii: ".") { end += 1 }
+        guard let seconds = parseDouble(bytes, (range.upperBound - 1)..<end), seconds.isFinite, seconds >= 0 else { return 0 }
+        return UInt64(min(seconds, 1e9) * 1e9)
+    }
+
+    /// ``nanoseconds(in:)`` by characters.
+    static func nanoseconds(characters text: Substring) -> UInt64 {
+        guard let range = find(" in 0", in: text) ?? find(" in 1", in: text) else { return 0 }
+        let digits = text[text.index(before: range.upperBound)...].prefix { $0.isNumber || $0 == "." }
+        guard let seconds = Double(digits), seconds.isFinite, seconds >= 0 else { return 0 }
+        return UInt64(min(seconds, 1e9) * 1e9)
+    }
+}
+
+/// What Faultline's log adds to a lazy load's line: ` (absent; from fetch
+/// 12 of Post at Blog/Blog.swift:70 through author; read at Blog/Blog.swift:73)`.
+struct LazyLoadSuffix {
+    var reason: CacheMissReason?
+    var origin: FaultOrigin?
+    var read: CallSite?
+
+    /// Whether the line had Faultline's suffix.
+    var isFaultline: Bool { read != nil }
+
+    init(_ text: Substring) {
+        var copy = text
+        let ascii = copy.withUTF8 { buffer -> LazyLoadSuffix? in
+            let bytes = LogBytes(UnsafeRawBufferPointer(buffer))
+            var texts = LogTextTable()
+            return SQLLogAnalyzer.isASCII(bytes.bytes) ? LazyLoadSuffix(bytes, texts: &texts) : nil
+        }
+        if let ascii {
+            self = ascii
+        } else {
+            self.init(characters: text)
+        }
+    }
+
+    /// No suffix.
+    init() {}
+
+    /// The suffix of an ASCII line, read over its bytes (call sites' files
+    /// kept in `texts`).
+    init(_ bytes: LogBytes, texts: inout LogTextTable) {
+        let count = bytes.count
+        guard count > 0, bytes[count - 1] == UInt8(ascii: ")"), let open = bytes.findLast(" (", in: 0..<count) else { return }
+        bytes.forEachPart(open.upperBound..<(count - 1), separator: UInt8(ascii: ";")) { part in
+            var start = part.lowerBound
+            while start < part.upperBound, bytes[start] == 0x20 { start += 1 }
+            let item = start..<part.upperBound
+            if bytes.equals(item, "absent") {
+                reason = .absent
+            } else if bytes.equals(item, "stale") {
+                reason = .stale
+            } else if bytes.starts(item, with: "read at ") {
+                read = SQLLogAnalyzer.callSite(bytes, (item.lowerBound + 8)..<item.upperBound, texts: &texts)
+            } else if bytes.starts(item, with: "from fetch ") {
+                // `12 of Post at Site[ through key.path]`: the first five words.
+                var words = (count: 0, parts: (0..<0, 0..<0, 0..<0, 0..<0, 0..<0))
+                bytes.forEachPart((item.lowerBound + 11)..<item.upperBound, separator: 0x20, maxSplits: 4) { part in
+                    switch words.count {
+                    case 0: words.parts.0 = part
+                    case 1: words.parts.1 = part
+                    case 2: words.parts.2 = part
+                    case 3: words.parts.3 = part
+                    default: words.parts.4 = part
+                    }
+                    words.count += 1
+                }
+                guard words.count >= 5, let execution = UInt64(bytes.string(words.parts.0)), bytes.equals(words.parts.1, "of"),
+                      bytes.equals(words.parts.3, "at")
+                else { return }
+                let rest = words.parts.4
+                let through = bytes.find(" through ", in: rest)
+                let site = SQLLogAnalyzer.callSite(bytes, through.map { rest.lowerBound..<$0.lowerBound } ?? rest, texts: &texts)
+                let keyPath = through.map { bytes.string($0.upperBound..<rest.upperBound) } ?? ""
+                origin = FaultOrigin(fetchEntity: bytes.string(words.parts.2), fetchSite: site, keyPath: keyPath, execution: execution)
+            }
+        }
+    }
+
+    /// The suffix read by characters.
+    init(characters text: Substring) {
+        guard text.hasSuffix(")"), let open = SQLLogAnalyzer.findLast(" (", in: text) else { return }
+        for part in text[open.upperBound..<text.index(before: text.endIndex)].split(separator: ";") {
+            let item = part.drop { $0 == " " }
+            if let reason = CacheMissReason(rawValue: String(item)) {
+                self.reason = reason
+            } else if item.hasPrefix("read at ") {
+                read = SQLLogAnalyzer.callSite(item.dropFirst(8))
+            } else if item.hasPrefix("from fetch ") {
+                let words = item.dropFirst(11).split(separator: " ", maxSplits: 4)
+                // `12 of Post at Site[ through key.path]`
+                guard words.count >= 5, let execution = UInt64(words[0]), words[1] == "of", words[3] == "at" else { continue }
+                let rest = words[4]
+                let through = SQLLogAnalyzer.find(" through ", in: rest)
+                let site = SQLLogAnalyzer.callSite(through.map { rest[..<$0.lowerBound] } ?? rest)
+                let keyPath = through.map { String(rest[$0.upperBound...]) } ?? ""
+                origin = FaultOrigin(fetchEntity: String(words[2]), fetchSite: site, keyPath: keyPath, execution: execution)
+            }
+        }
+    }
+}
