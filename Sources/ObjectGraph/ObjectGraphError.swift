@@ -46,6 +46,8 @@ public enum ObjectGraphError: Error, Sendable, Equatable, CustomStringConvertibl
     /// An insert of an abstract entity: only its subentities can be inserted.
     case abstractEntity(String)
 
+    /// The error as one line that names what was wrong, such as
+    /// `entity Selfie has no key nmae`.
     public var description: String {
         switch self {
         case .invalidModel(let reason):

@@ -4,6 +4,8 @@
 /// where SipHash costs about a hundred. Not for input an adversary chooses,
 /// which is what SipHash's seeding guards against.
 public enum KeyHash {
+    /// `key` added to `seed` and mixed by splitmix64's finalizer: equal keys
+    /// give equal hashes for one seed.
     @inlinable
     public static func mix(_ key: UInt64, seed: Int) -> Int {
         var x = key &+ UInt64(bitPattern: Int64(seed))

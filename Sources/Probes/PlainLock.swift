@@ -23,6 +23,7 @@ import Darwin
 public final class PlainLock: @unchecked Sendable {
     @usableFromInline let isLocked = Atomic<Bool>(false)
 
+    /// A free lock.
     public init() {}
 
     /// Runs `body` with the lock held.

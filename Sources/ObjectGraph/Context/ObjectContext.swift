@@ -18,6 +18,7 @@ import Probes
 /// objects that point at each other stay alive until they are refreshed,
 /// the context is reset, or the context goes.
 public final class ObjectContext {
+    /// The store the context reads and saves to.
     public let store: Store
     /// A name for logs, events and error messages.
     public let name: String
@@ -95,6 +96,8 @@ public final class ObjectContext {
     /// runs (``Instrumentation/keepsRefreshRuns``).
     let refreshRun: RefreshRun?
 
+    /// A new, empty context on `store`, with its own serial queue and the
+    /// store's staleness interval. `name` labels its events, logs and errors.
     public init(store: Store, name: String = "context") {
         self.store = store
         self.name = name

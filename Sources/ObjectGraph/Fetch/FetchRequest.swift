@@ -10,12 +10,15 @@
 /// `#Predicate` and `SortDescriptor`s, translated to those when the request
 /// is made (``init(predicate:sortBy:)``).
 public struct FetchRequest<Object: ManagedObject>: Sendable {
+    /// The entity to fetch; an unknown name is an error when the request runs.
     public var entityName: String
     /// Which objects; nil means all. A typed predicate (`#Predicate`) is
     /// here as its translation, which prints as its format-string twin.
     public var predicate: ObjectPredicate? {
         didSet { predicateTranslationError = nil }
     }
+    /// The order of the results, first key first; empty leaves SQLite's
+    /// order. A typed sort descriptor is here as its translation.
     public var sortKeys: [SortKey] = [] {
         didSet { sortTranslationError = nil }
     }
@@ -64,6 +67,8 @@ public struct FetchRequest<Object: ManagedObject>: Sendable {
     /// one, or the request has none. Every fetch of the request throws it.
     public var translationError: ObjectGraphError? { predicateTranslationError ?? sortTranslationError }
 
+    /// A request for the objects of `entityName` that match `predicate` (all
+    /// when nil), in the order of `sortKeys`.
     public init(entityName: String, predicate: ObjectPredicate? = nil, sortKeys: [SortKey] = []) {
         self.entityName = entityName
         self.predicate = predicate

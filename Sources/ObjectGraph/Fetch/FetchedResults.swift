@@ -13,7 +13,9 @@ public struct FetchedResults<Object: ManagedObject>: RandomAccessCollection {
 
     let storage: Storage
 
+    /// Always 0.
     public var startIndex: Int { 0 }
+    /// The number of results.
     public var endIndex: Int {
         switch storage {
         case .objects(let objects): objects.count
@@ -21,6 +23,11 @@ public struct FetchedResults<Object: ManagedObject>: RandomAccessCollection {
         }
     }
 
+    /// The object at `position`. With a batch size, reading an element of a
+    /// page other than the last one read loads that page (one query).
+    ///
+    /// A result whose object is not an `Object` (the request names an entity
+    /// of another class) stops the program.
     public subscript(position: Int) -> Object {
         let object: ManagedObject
         switch storage {

@@ -9,17 +9,24 @@ public struct HistoryToken: Codable, Sendable, Hashable, Comparable, CustomStrin
     /// The transaction it points at.
     public let transactionNumber: Int64
 
+    /// Orders by transaction number, the order the transactions were
+    /// recorded in. The store identifiers are not compared: order only tokens
+    /// of one store.
     public static func < (lhs: HistoryToken, rhs: HistoryToken) -> Bool { lhs.transactionNumber < rhs.transactionNumber }
+    /// `storeIdentifier#transactionNumber`.
     public var description: String { "\(storeIdentifier)#\(transactionNumber)" }
 }
 
 /// One recorded save or batch request.
 public struct HistoryTransaction: Sendable, Equatable {
+    /// The transaction's position: pass it to a later fetch to get only the
+    /// transactions after this one.
     public let token: HistoryToken
     /// The saving context's `transactionAuthor`, or the batch request's author.
     public let author: String?
     /// The saving context's name (`batch update`, … for batch requests).
     public let contextName: String
+    /// When the transaction was recorded.
     public let timestamp: Date
     /// The objects it inserted, updated and deleted.
     public let changes: ChangeSet

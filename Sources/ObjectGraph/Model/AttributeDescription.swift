@@ -1,7 +1,11 @@
 /// An attribute of an entity, resolved in a ``Model``.
 public struct AttributeDescription: Sendable, Hashable {
+    /// The attribute's name, the key of key-value access and predicates.
     public let name: String
+    /// The type of the attribute's values.
     public let type: AttributeType
+    /// Whether the attribute may be nil at save; a non-optional one without a
+    /// value fails the save (``ObjectGraphError/missingValue(object:key:)``).
     public let isOptional: Bool
     /// The value a newly inserted object starts with.
     public internal(set) var defaultValue: Value
@@ -44,6 +48,8 @@ public enum Derivation: Sendable, Hashable, CustomStringConvertible {
     /// case-insensitive lookups that can use an index).
     case lowercase(String)
 
+    /// The derivation as a model file writes it: `people.@count`,
+    /// `items.@sum.price`, `lowercase(name)`.
     public var description: String {
         switch self {
         case .count(let relationship): "\(relationship).@count"

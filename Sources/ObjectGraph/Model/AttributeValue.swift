@@ -12,7 +12,10 @@ public protocol AttributeValue {
 }
 
 extension Int16: AttributeValue {
+    /// The value as an integer.
     public var attributeValue: Value { .integer(Int64(self)) }
+    /// The integer, or nil when the value is not an integer or does not fit
+    /// in 16 bits.
     public init?(attributeValue: borrowing Value) {
         guard case .integer(let v) = copy attributeValue, let value = Int16(exactly: v) else { return nil }
         self = value
@@ -20,7 +23,10 @@ extension Int16: AttributeValue {
 }
 
 extension Int32: AttributeValue {
+    /// The value as an integer.
     public var attributeValue: Value { .integer(Int64(self)) }
+    /// The integer, or nil when the value is not an integer or does not fit
+    /// in 32 bits.
     public init?(attributeValue: borrowing Value) {
         guard case .integer(let v) = copy attributeValue, let value = Int32(exactly: v) else { return nil }
         self = value
@@ -28,7 +34,9 @@ extension Int32: AttributeValue {
 }
 
 extension Int64: AttributeValue {
+    /// The value as an integer.
     public var attributeValue: Value { .integer(self) }
+    /// The integer, or nil when the value is not an integer.
     public init?(attributeValue: borrowing Value) {
         guard case .integer(let v) = copy attributeValue else { return nil }
         self = v
@@ -36,7 +44,10 @@ extension Int64: AttributeValue {
 }
 
 extension Int: AttributeValue {
+    /// The value as an integer.
     public var attributeValue: Value { .integer(Int64(self)) }
+    /// The integer, or nil when the value is not an integer or does not fit
+    /// in `Int`.
     public init?(attributeValue: borrowing Value) {
         guard case .integer(let v) = copy attributeValue, let value = Int(exactly: v) else { return nil }
         self = value
@@ -44,7 +55,10 @@ extension Int: AttributeValue {
 }
 
 extension Double: AttributeValue {
+    /// The value as a double.
     public var attributeValue: Value { .double(self) }
+    /// The double, or an integer value converted to a double; nil for any
+    /// other value.
     public init?(attributeValue: borrowing Value) {
         switch copy attributeValue {
         case .double(let v): self = v
@@ -55,7 +69,9 @@ extension Double: AttributeValue {
 }
 
 extension Bool: AttributeValue {
+    /// The value as a bool.
     public var attributeValue: Value { .bool(self) }
+    /// The bool, or nil when the value is not a bool.
     public init?(attributeValue: borrowing Value) {
         guard case .bool(let v) = copy attributeValue else { return nil }
         self = v
@@ -63,7 +79,9 @@ extension Bool: AttributeValue {
 }
 
 extension String: AttributeValue {
+    /// The value as a string.
     public var attributeValue: Value { .string(self) }
+    /// The string, or nil when the value is not a string.
     public init?(attributeValue: borrowing Value) {
         guard case .string(let v) = copy attributeValue else { return nil }
         self = v
@@ -71,7 +89,9 @@ extension String: AttributeValue {
 }
 
 extension Date: AttributeValue {
+    /// The value as a date.
     public var attributeValue: Value { .date(self) }
+    /// The date, or nil when the value is not a date.
     public init?(attributeValue: borrowing Value) {
         guard case .date(let v) = copy attributeValue else { return nil }
         self = v
@@ -79,7 +99,9 @@ extension Date: AttributeValue {
 }
 
 extension Data: AttributeValue {
+    /// The value as data.
     public var attributeValue: Value { .data(self) }
+    /// The data, or nil when the value is not data.
     public init?(attributeValue: borrowing Value) {
         guard case .data(let v) = copy attributeValue else { return nil }
         self = v
@@ -87,7 +109,9 @@ extension Data: AttributeValue {
 }
 
 extension UUID: AttributeValue {
+    /// The value as a UUID.
     public var attributeValue: Value { .uuid(self) }
+    /// The UUID, or nil when the value is not a UUID.
     public init?(attributeValue: borrowing Value) {
         guard case .uuid(let v) = copy attributeValue else { return nil }
         self = v
@@ -95,7 +119,11 @@ extension UUID: AttributeValue {
 }
 
 extension Optional: AttributeValue where Wrapped: AttributeValue {
+    /// The wrapped value's stored value, or ``Value/null`` for nil.
     public var attributeValue: Value { self?.attributeValue ?? .null }
+    /// `.none` for ``Value/null``, the wrapped type's value otherwise; nil
+    /// (the initializer fails) when a non-null value does not convert to the
+    /// wrapped type.
     public init?(attributeValue: borrowing Value) {
         if attributeValue.isNull {
             self = .none

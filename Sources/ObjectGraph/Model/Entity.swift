@@ -22,8 +22,13 @@
 /// Entity("Book", parent: "LibraryItem", properties: [.attribute("pages", .int32)]),
 /// ```
 public struct Entity: Sendable {
+    /// The entity's name: a plain identifier, unique in the model.
     public var name: String
+    /// The class instantiated for objects of this entity: ``ManagedObject``
+    /// or a subclass of it.
     public var objectType: ManagedObject.Type
+    /// The entity's own attributes and relationships (not those it inherits
+    /// from `parent`).
     public var properties: [Property]
     /// Each entry is a set of attribute names whose values must be unique
     /// together.
@@ -34,6 +39,8 @@ public struct Entity: Sendable {
     /// its subentities).
     public var isAbstract: Bool
 
+    /// Declares an entity named `name` whose objects are instances of
+    /// `objectType`. The ``Model`` checks the declaration when it is built.
     public init(
         _ name: String, _ objectType: ManagedObject.Type = ManagedObject.self, parent: String? = nil, abstract: Bool = false,
         properties: [Property], uniquenessConstraints: [[String]] = []
@@ -61,7 +68,11 @@ public enum DeleteRule: String, Sendable, Hashable {
 
 /// One property of an ``Entity`` declaration.
 public enum Property: Sendable {
+    /// An attribute; made with ``attribute(_:_:optional:default:indexed:)`` or
+    /// ``derived(_:_:_:indexed:)``.
     case attribute(AttributeDescription)
+    /// A relationship; made with ``toOne(_:_:inverse:deleteRule:optional:)``
+    /// or ``toMany(_:_:inverse:deleteRule:)``.
     case relationship(RelationshipDescription)
 
     /// An attribute. A non-optional attribute without a default must be set

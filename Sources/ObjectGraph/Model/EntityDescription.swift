@@ -3,11 +3,17 @@
 /// Immutable once the model is built, and shared by every context of a
 /// store, which is what makes it safe to send between threads.
 public final class EntityDescription: @unchecked Sendable, CustomStringConvertible {
+    /// The entity's name.
     public let name: String
     /// Position of the entity in ``Model/entities``.
     public let index: Int
+    /// The attributes, inherited ones first (the parent's, in its order),
+    /// then the entity's own.
     public let attributes: [AttributeDescription]
+    /// The relationships, inherited ones first, then the entity's own.
     public let relationships: [RelationshipDescription]
+    /// Each entry is a set of attribute names whose values must be unique
+    /// together.
     public let uniquenessConstraints: [[String]]
     /// The class instantiated for objects of this entity.
     public let objectType: ManagedObject.Type
@@ -122,13 +128,18 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         return ObjectID(entity: model.entity(code: row.int64(1), kindOf: self), primaryKey: key)
     }
 
+    /// The attribute named `name`, inherited or the entity's own; nil when
+    /// the entity has none of that name.
     public func attribute(named name: String) -> AttributeDescription? {
         attributeIndex[name].map { attributes[$0] }
     }
 
+    /// The relationship named `name`, inherited or the entity's own; nil when
+    /// the entity has none of that name.
     public func relationship(named name: String) -> RelationshipDescription? {
         relationshipIndex[name].map { relationships[$0] }
     }
 
+    /// The entity's name.
     public var description: String { name }
 }

@@ -6,6 +6,8 @@
 /// a hash of ``canonicalDescription`` and refuses a file made with another
 /// model.
 public final class Model: Sendable {
+    /// The entities, in the order they were declared: an entity's position
+    /// here is its ``EntityDescription/index``.
     public let entities: [EntityDescription]
     private let entityIndex: [String: Int]
 
@@ -15,6 +17,14 @@ public final class Model: Sendable {
     /// FNV-1a (64 bits) of the canonical description, in hex.
     public let hash: String
 
+    /// Builds and checks the model from its entity declarations.
+    ///
+    /// - Throws: ``ObjectGraphError/invalidModel(_:)`` naming the first
+    ///   problem: a name that is not a plain identifier or is reserved, an
+    ///   entity or property declared twice, a destination, inverse or parent
+    ///   that does not exist or does not agree, a default or derivation that
+    ///   does not fit its attribute, a constraint on an unknown attribute, a
+    ///   table of more columns than SQLite allows.
     public init(_ declarations: [Entity]) throws(ObjectGraphError) {
         var names = Set<String>()
         for declaration in declarations {
@@ -236,13 +246,13 @@ public final class Model: Sendable {
         entityIndex[name].map { entities[$0] }
     }
 
-    /// The entity with this name, or an `unknownEntity` error.
     /// `Table.column` of every indexed attribute (the insight rules give no
     /// advice to add an index that exists).
     public var indexedColumns: Set<String> {
         Set(entities.flatMap { entity in entity.attributes.filter(\.isIndexed).map { "\(entity.name).\($0.name)" } })
     }
 
+    /// The entity with this name, or an `unknownEntity` error.
     public func entity(_ name: String) throws(ObjectGraphError) -> EntityDescription {
         guard let entity = entity(named: name) else { throw .unknownEntity(name) }
         return entity

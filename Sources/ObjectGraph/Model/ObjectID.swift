@@ -6,16 +6,24 @@ import Probes
 /// objects, are what cross between contexts and threads. Primary keys are
 /// assigned when an object is inserted, so an ID never changes.
 public struct ObjectID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The object's entity: the entity it was inserted as, which may be a
+    /// subentity of the one a fetch asked for.
     public let entity: EntityDescription
+    /// The object's primary key in its entity's table.
     public let primaryKey: Int64
 
+    /// The ID of the object of `entity` with this primary key. Nothing
+    /// checks that such an object exists.
     public init(entity: EntityDescription, primaryKey: Int64) {
         self.entity = entity
         self.primaryKey = primaryKey
     }
 
+    /// The name of the object's entity.
     public var entityName: String { entity.name }
 
+    /// Whether both IDs have the same primary key and the same entity (the
+    /// same ``EntityDescription`` instance, so IDs of two models never match).
     public static func == (lhs: ObjectID, rhs: ObjectID) -> Bool {
         lhs.primaryKey == rhs.primaryKey && lhs.entity === rhs.entity
     }

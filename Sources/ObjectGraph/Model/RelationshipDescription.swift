@@ -1,10 +1,16 @@
 /// A relationship of an entity, resolved in a ``Model``.
 public struct RelationshipDescription: Sendable {
+    /// The relationship's name, the key of key-value access and predicates.
     public let name: String
+    /// The name of the destination entity.
     public let destinationName: String
+    /// The name of the inverse relationship on the destination, if any.
     public let inverseName: String?
+    /// Whether the relationship holds a set of destinations rather than one.
     public let isToMany: Bool
+    /// What deleting the source does to the destinations.
     public let deleteRule: DeleteRule
+    /// Whether a to-one may be nil at save; always true for a to-many.
     public let isOptional: Bool
 
     /// Position among the entity's relationships.

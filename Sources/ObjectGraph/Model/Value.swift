@@ -6,15 +6,24 @@ import Foundation
 /// snapshots use; typed properties convert to and from Swift types through
 /// ``AttributeValue``.
 public enum Value: Hashable, Sendable {
+    /// No value (nil).
     case null
+    /// An integer, for `int16`, `int32` and `int64` attributes.
     case integer(Int64)
+    /// A double.
     case double(Double)
+    /// A bool, stored as 0 or 1.
     case bool(Bool)
+    /// A string.
     case string(String)
+    /// A date, stored as seconds since 1970.
     case date(Date)
+    /// Bytes.
     case data(Data)
+    /// A UUID, stored as its 16 bytes.
     case uuid(UUID)
 
+    /// Whether the value is ``null``.
     public var isNull: Bool {
         if case .null = self { return true }
         return false
@@ -119,9 +128,14 @@ extension Value: CustomStringConvertible {
 extension Value: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByStringLiteral,
     ExpressibleByBooleanLiteral, ExpressibleByNilLiteral
 {
+    /// An ``integer(_:)`` value.
     public init(integerLiteral value: Int64) { self = .integer(value) }
+    /// A ``double(_:)`` value.
     public init(floatLiteral value: Double) { self = .double(value) }
+    /// A ``string(_:)`` value.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// A ``bool(_:)`` value.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// The ``null`` value.
     public init(nilLiteral: ()) { self = .null }
 }

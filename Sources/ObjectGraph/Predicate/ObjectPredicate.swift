@@ -14,13 +14,20 @@ import Foundation
 /// negates the result. So for a row whose `rating` is nil, `rating < 5` is
 /// false and `NOT (rating < 5)` is true, as NSPredicate has it.
 public indirect enum ObjectPredicate: Sendable, Hashable {
+    /// `TRUEPREDICATE` or `FALSEPREDICATE`.
     case constant(Bool)
+    /// One comparison.
     case comparison(Comparison)
+    /// True when every term is.
     case and([ObjectPredicate])
+    /// True when some term is.
     case or([ObjectPredicate])
+    /// The negation of the operand (true when the operand compared with nil).
     case not(ObjectPredicate)
 
+    /// `TRUEPREDICATE`: every object matches.
     public static let `true` = ObjectPredicate.constant(true)
+    /// `FALSEPREDICATE`: no object matches.
     public static let `false` = ObjectPredicate.constant(false)
 
     /// A plain comparison.
@@ -34,14 +41,22 @@ public indirect enum ObjectPredicate: Sendable, Hashable {
 
 /// One comparison: `[ANY|ALL|NONE] lhs OP[c|d|cd] rhs`.
 public struct Comparison: Sendable, Hashable {
+    /// The left side: usually a key path, an aggregate or a subquery count.
     public var lhs: ObjectExpression
+    /// The operator.
     public var op: ComparisonOperator
+    /// The right side: usually a value, an object, a list (for `IN` and
+    /// `BETWEEN`), a key path or a variable.
     public var rhs: ObjectExpression
     /// `[c]`, `[d]`, `[cd]`: for string comparisons.
     public var options: ComparisonOptions
     /// `ANY`, `ALL`, `NONE` before a to-many key path on the left.
     public var quantifier: Quantifier?
 
+    /// A comparison `lhs op rhs`, with its string options and quantifier.
+    /// Nothing is checked here: a comparison that does not fit the entity
+    /// fails when it is used (``ObjectGraphError/invalidPredicate(_:)``,
+    /// `unknownKey`, `typeMismatch`).
     public init(lhs: ObjectExpression, op: ComparisonOperator, rhs: ObjectExpression, options: ComparisonOptions = [], quantifier: Quantifier? = nil) {
         self.lhs = lhs
         self.op = op
@@ -53,9 +68,13 @@ public struct Comparison: Sendable, Hashable {
 
 /// `[c]` (case-insensitive) and `[d]` (diacritic-insensitive).
 public struct ComparisonOptions: OptionSet, Sendable, Hashable {
+    /// The options as bits: 1 for `[c]`, 2 for `[d]`.
     public let rawValue: Int
+    /// The options whose bits are `rawValue`.
     public init(rawValue: Int) { self.rawValue = rawValue }
+    /// `[c]`: letters compare folded for case.
     public static let caseInsensitive = ComparisonOptions(rawValue: 1)
+    /// `[d]`: letters compare without their diacritics.
     public static let diacriticInsensitive = ComparisonOptions(rawValue: 2)
 
     /// `[c]`, `[d]`, `[cd]` or "".
@@ -71,17 +90,26 @@ public struct ComparisonOptions: OptionSet, Sendable, Hashable {
 
 /// Quantifiers over a to-many key path.
 public enum Quantifier: String, Sendable, Hashable {
+    /// Some destination satisfies the comparison.
     case any = "ANY"
+    /// Every destination satisfies it (true when there is none).
     case all = "ALL"
+    /// No destination satisfies it.
     case none = "NONE"
 }
 
 /// Aggregates over a to-many key path.
 public enum Aggregate: String, Sendable, Hashable, CaseIterable {
+    /// The number of destinations.
     case count = "@count"
+    /// The sum of the attribute over the destinations' non-nil values; 0 when
+    /// there is none.
     case sum = "@sum"
+    /// The average of the non-nil values; nil when there is none.
     case avg = "@avg"
+    /// The smallest non-nil value; nil when there is none.
     case min = "@min"
+    /// The largest non-nil value; nil when there is none.
     case max = "@max"
 }
 
@@ -155,32 +183,58 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
 /// A key path, for building predicates: `Key("rating") < 5`,
 /// `Key("owner.name") == "Ada" && Key("name").like("*ie*", options: .caseInsensitive)`.
 public struct Key: Sendable {
+    /// The key path, dot-separated (`owner.name`).
     public let path: String
+    /// The key or key path `path`, checked against the entity only when a
+    /// predicate made with it is used.
     public init(_ path: String) { self.path = path }
 
     private func compare(_ op: ComparisonOperator, _ rhs: ObjectExpression, _ options: ComparisonOptions = []) -> ObjectPredicate {
         .compare(.keyPath(path), op, rhs, options: options)
     }
 
+    /// `path == value`: nil equals only nil, so ``Value/null`` tests for
+    /// nil.
     public static func == (lhs: Key, rhs: Value) -> ObjectPredicate { lhs.compare(.equal, .value(rhs)) }
+    /// `path != value`: nil differs from every value but nil, so
+    /// ``Value/null`` tests for a value.
     public static func != (lhs: Key, rhs: Value) -> ObjectPredicate { lhs.compare(.notEqual, .value(rhs)) }
+    /// `path < value` (false when either side is nil).
     public static func < (lhs: Key, rhs: Value) -> ObjectPredicate { lhs.compare(.less, .value(rhs)) }
+    /// `path <= value` (false when either side is nil).
     public static func <= (lhs: Key, rhs: Value) -> ObjectPredicate { lhs.compare(.lessOrEqual, .value(rhs)) }
+    /// `path > value` (false when either side is nil).
     public static func > (lhs: Key, rhs: Value) -> ObjectPredicate { lhs.compare(.greater, .value(rhs)) }
+    /// `path >= value` (false when either side is nil).
     public static func >= (lhs: Key, rhs: Value) -> ObjectPredicate { lhs.compare(.greaterOrEqual, .value(rhs)) }
+    /// `toOne == object`: the to-one relationship at the path is the object.
     public static func == (lhs: Key, rhs: ObjectID) -> ObjectPredicate { lhs.compare(.equal, .object(rhs)) }
+    /// `toOne != object`: the to-one relationship at the path is not the
+    /// object (nil included).
     public static func != (lhs: Key, rhs: ObjectID) -> ObjectPredicate { lhs.compare(.notEqual, .object(rhs)) }
+    /// `path == other`: two keys of the same object compared.
     public static func == (lhs: Key, rhs: Key) -> ObjectPredicate { lhs.compare(.equal, .keyPath(rhs.path)) }
+    /// `path < other`: two keys of the same object compared.
     public static func < (lhs: Key, rhs: Key) -> ObjectPredicate { lhs.compare(.less, .keyPath(rhs.path)) }
 
+    /// `path LIKE pattern`: `*` matches any run of characters, `?` one, and
+    /// the pattern covers the whole string.
     public func like(_ pattern: String, options: ComparisonOptions = []) -> ObjectPredicate { compare(.like, .value(.string(pattern)), options) }
+    /// `path CONTAINS text`: the string holds `text`.
     public func contains(_ text: String, options: ComparisonOptions = []) -> ObjectPredicate { compare(.contains, .value(.string(text)), options) }
     /// `toMany CONTAINS object`: the to-many relationship at the path holds the object.
     public func contains(_ object: ObjectID) -> ObjectPredicate { compare(.contains, .object(object)) }
+    /// `path BEGINSWITH text`.
     public func beginsWith(_ text: String, options: ComparisonOptions = []) -> ObjectPredicate { compare(.beginsWith, .value(.string(text)), options) }
+    /// `path ENDSWITH text`.
     public func endsWith(_ text: String, options: ComparisonOptions = []) -> ObjectPredicate { compare(.endsWith, .value(.string(text)), options) }
+    /// `path MATCHES regex`: the ICU regular expression matches the whole
+    /// string.
     public func matches(_ regex: String, options: ComparisonOptions = []) -> ObjectPredicate { compare(.matches, .value(.string(regex)), options) }
+    /// `path IN {values}`: the value equals one of `values`; nil never
+    /// matches, even with ``Value/null`` among them.
     public func isIn(_ values: [Value]) -> ObjectPredicate { compare(.in, .list(values.map { .value($0) })) }
+    /// `path BETWEEN {low, high}`: `low <= path <= high`.
     public func between(_ low: Value, _ high: Value) -> ObjectPredicate { compare(.between, .list([.value(low), .value(high)])) }
 
     /// `path.@count`, for comparisons: `Key("selfies").count > 0`.
@@ -205,6 +259,7 @@ public struct Key: Sendable {
 
 /// An aggregate or subquery count, for building comparisons in Swift.
 public struct AggregateKey: Sendable {
+    /// The aggregate or subquery count, as the left side of a comparison.
     public let expression: ObjectExpression
 
     /// `SUBQUERY(collection, $variable, predicate).@count`.
@@ -212,25 +267,36 @@ public struct AggregateKey: Sendable {
         AggregateKey(expression: .subqueryCount(collection: collection, variable: variable, predicate: predicate))
     }
 
+    /// `aggregate == value`.
     public static func == (lhs: AggregateKey, rhs: Value) -> ObjectPredicate { .compare(lhs.expression, .equal, .value(rhs)) }
+    /// `aggregate != value`.
     public static func != (lhs: AggregateKey, rhs: Value) -> ObjectPredicate { .compare(lhs.expression, .notEqual, .value(rhs)) }
+    /// `aggregate < value`.
     public static func < (lhs: AggregateKey, rhs: Value) -> ObjectPredicate { .compare(lhs.expression, .less, .value(rhs)) }
+    /// `aggregate <= value`.
     public static func <= (lhs: AggregateKey, rhs: Value) -> ObjectPredicate { .compare(lhs.expression, .lessOrEqual, .value(rhs)) }
+    /// `aggregate > value`.
     public static func > (lhs: AggregateKey, rhs: Value) -> ObjectPredicate { .compare(lhs.expression, .greater, .value(rhs)) }
+    /// `aggregate >= value`.
     public static func >= (lhs: AggregateKey, rhs: Value) -> ObjectPredicate { .compare(lhs.expression, .greaterOrEqual, .value(rhs)) }
 }
 
 extension ObjectPredicate {
+    /// `lhs AND rhs`. When `lhs` is already an `AND`, `rhs` joins its terms,
+    /// so `a && b && c` is one `AND` of three terms.
     public static func && (lhs: ObjectPredicate, rhs: ObjectPredicate) -> ObjectPredicate {
         if case .and(let terms) = lhs { return .and(terms + [rhs]) }
         return .and([lhs, rhs])
     }
 
+    /// `lhs OR rhs`. When `lhs` is already an `OR`, `rhs` joins its terms,
+    /// so `a || b || c` is one `OR` of three terms.
     public static func || (lhs: ObjectPredicate, rhs: ObjectPredicate) -> ObjectPredicate {
         if case .or(let terms) = lhs { return .or(terms + [rhs]) }
         return .or([lhs, rhs])
     }
 
+    /// `NOT operand`.
     public static prefix func ! (operand: ObjectPredicate) -> ObjectPredicate { .not(operand) }
 }
 
@@ -260,6 +326,9 @@ extension ObjectPredicate: CustomStringConvertible {
 }
 
 extension ObjectExpression: CustomStringConvertible {
+    /// The expression in format-string syntax: a key that is a keyword
+    /// written with `#`, values as ``Value/description`` writes them, objects
+    /// as `Entity/pN`, variables as `$name`.
     public var description: String {
         switch self {
         case .keyPath(let path):

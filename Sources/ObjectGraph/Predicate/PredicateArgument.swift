@@ -8,10 +8,13 @@ public protocol PredicateArgument: Sendable {
 }
 
 extension Value: PredicateArgument {
+    /// The value itself.
     public var predicateExpression: ObjectExpression { .value(self) }
 }
 
 extension ObjectID: PredicateArgument {
+    /// The object, for a comparison with a to-one relationship or
+    /// `toMany CONTAINS %@`.
     public var predicateExpression: ObjectExpression { .object(self) }
 }
 
@@ -27,9 +30,11 @@ extension Data: PredicateArgument { public var predicateExpression: ObjectExpres
 extension UUID: PredicateArgument { public var predicateExpression: ObjectExpression { .value(.uuid(self)) } }
 
 extension Array: PredicateArgument where Element: PredicateArgument {
+    /// A list of the elements, for `IN` and `BETWEEN`.
     public var predicateExpression: ObjectExpression { .list(map(\.predicateExpression)) }
 }
 
 extension Optional: PredicateArgument where Wrapped: PredicateArgument {
+    /// The wrapped argument, or nil (``Value/null``).
     public var predicateExpression: ObjectExpression { self?.predicateExpression ?? .value(.null) }
 }

@@ -19,6 +19,12 @@ extension ObjectPredicate {
         try self.init(format: format, arguments: arguments, variables: variables)
     }
 
+    /// Parses a format string as ``init(format:_:variables:)`` does, with the
+    /// arguments as an array.
+    ///
+    /// - Throws: ``PredicateSyntaxError`` for a format string that does not
+    ///   parse or nests deeper than ``maximumNesting``, or whose arguments do
+    ///   not fit it (too few, too many, of the wrong kind).
     public init(format: String, arguments: [any PredicateArgument], variables: [String: any PredicateArgument] = [:])
         throws(PredicateSyntaxError)
     {

@@ -33,6 +33,8 @@ public final class Connection {
         /// Open read-only.
         public var readOnly = false
 
+        /// The default options: WAL, `synchronous = NORMAL`, a 5-second busy
+        /// timeout, SQLite's default cache, read-write.
         public init() {}
     }
 
@@ -57,6 +59,12 @@ public final class Connection {
     /// The cache's front, for the texts the engine runs again and again.
     private var recent = RecentStatements()
 
+    /// Opens a connection to the database at `location`, creating a missing
+    /// file unless `options` says read-only, and applies the options (WAL for
+    /// a writable file, `synchronous`, the cache size).
+    ///
+    /// - Throws: ``SQLiteError`` when the file cannot be opened or is not a
+    ///   database (its schema is read at open), or a pragma fails.
     public init(_ location: Location, options: Options = Options()) throws {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         flags |= options.readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
@@ -222,6 +230,7 @@ public final class Connection {
     public func beginDeferred() throws { try run("BEGIN DEFERRED") }
     /// `BEGIN IMMEDIATE` (takes the write lock now).
     public func beginImmediate() throws { try run("BEGIN IMMEDIATE") }
+    /// `COMMIT`.
     public func commit() throws { try run("COMMIT") }
 
     /// Rolls back if a transaction is open. Never throws: a failed rollback

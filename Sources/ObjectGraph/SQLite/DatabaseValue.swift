@@ -2,12 +2,18 @@ import Foundation
 
 /// A value as SQLite stores it: one of its five storage classes.
 public enum DatabaseValue: Hashable, Sendable {
+    /// `NULL`.
     case null
+    /// `INTEGER`.
     case integer(Int64)
+    /// `REAL`.
     case real(Double)
+    /// `TEXT`, UTF-8.
     case text(String)
+    /// `BLOB`.
     case blob(Data)
 
+    /// Whether the value is ``null``.
     public var isNull: Bool {
         if case .null = self { return true }
         return false

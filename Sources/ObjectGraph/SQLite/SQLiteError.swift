@@ -14,6 +14,8 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The database file (`:memory:` for an in-memory database).
     public let path: String
 
+    /// An error with SQLite's extended result code and message, the failing
+    /// statement's SQL if there was one, and the database file.
     public init(extendedResultCode: Int32, message: String, sql: String? = nil, path: String) {
         self.extendedResultCode = extendedResultCode
         self.message = message
@@ -24,6 +26,8 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// SQLite's name for the result code, such as `SQLITE_CONSTRAINT_UNIQUE`.
     public var codeName: String { Self.name(of: extendedResultCode) }
 
+    /// `SQLite error 2067 (SQLITE_CONSTRAINT_UNIQUE): message in "SQL" on path`;
+    /// the statement part only when there was one.
     public var description: String {
         var text = "SQLite error \(extendedResultCode) (\(codeName)): \(message)"
         if let sql { text += " in \"\(sql)\"" }

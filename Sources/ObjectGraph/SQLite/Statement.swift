@@ -98,16 +98,21 @@ public final class Statement {
         sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL
     }
 
+    /// The column of the current row as an integer (SQLite's conversion: 0
+    /// for NULL).
     @inline(__always)
     public func int64(_ index: Int) -> Int64 {
         sqlite3_column_int64(handle, Int32(index))
     }
 
+    /// The column of the current row as a double (SQLite's conversion: 0 for
+    /// NULL).
     @inline(__always)
     public func double(_ index: Int) -> Double {
         sqlite3_column_double(handle, Int32(index))
     }
 
+    /// The column of the current row as UTF-8 text; an empty string for NULL.
     public func string(_ index: Int) -> String {
         let index = Int32(index)
         guard let text = sqlite3_column_text(handle, index) else { return "" }
@@ -115,6 +120,8 @@ public final class Statement {
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
+    /// The column of the current row as bytes; empty for NULL or an empty
+    /// blob.
     public func data(_ index: Int) -> Data {
         let index = Int32(index)
         let count = Int(sqlite3_column_bytes(handle, index))
@@ -138,12 +145,20 @@ public final class Statement {
 public struct Row {
     let statement: Statement
 
+    /// Number of columns.
     public var count: Int { statement.columnCount }
+    /// Whether column `index` is NULL.
     public func isNull(_ index: Int) -> Bool { statement.isNull(index) }
+    /// Column `index` as an integer (0 for NULL).
     public func int64(_ index: Int) -> Int64 { statement.int64(index) }
+    /// Column `index` as a double (0 for NULL).
     public func double(_ index: Int) -> Double { statement.double(index) }
+    /// Column `index` as text (empty for NULL).
     public func string(_ index: Int) -> String { statement.string(index) }
+    /// Column `index` as bytes (empty for NULL).
     public func data(_ index: Int) -> Data { statement.data(index) }
+    /// Column `index` in its storage class.
     public func value(_ index: Int) -> DatabaseValue { statement.value(index) }
+    /// Column `index` as an integer, or nil when it is NULL.
     public func optionalInt64(_ index: Int) -> Int64? { statement.isNull(index) ? nil : statement.int64(index) }
 }

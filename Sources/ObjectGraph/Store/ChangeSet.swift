@@ -1,8 +1,11 @@
 /// The objects a save inserted, updated and deleted: what another context
 /// needs to merge the save (see ``ObjectContext/merge(_:)``).
 public struct ChangeSet: Sendable, Equatable {
+    /// The objects inserted.
     public var inserted: Set<ObjectID>
+    /// The objects updated.
     public var updated: Set<ObjectID>
+    /// The objects deleted.
     public var deleted: Set<ObjectID>
     /// The name of the context that saved (`batch update`, … for batch requests).
     public var contextName: String
@@ -11,6 +14,7 @@ public struct ChangeSet: Sendable, Equatable {
     /// The history transaction recorded for it, when history is on.
     public var historyToken: HistoryToken?
 
+    /// A change set of these objects; empty by default.
     public init(
         inserted: Set<ObjectID> = [], updated: Set<ObjectID> = [], deleted: Set<ObjectID> = [], contextName: String = "",
         author: String? = nil, historyToken: HistoryToken? = nil
@@ -23,5 +27,6 @@ public struct ChangeSet: Sendable, Equatable {
         self.historyToken = historyToken
     }
 
+    /// Whether no object was inserted, updated or deleted.
     public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
 }

@@ -18,8 +18,11 @@ public final class RowCache: @unchecked Sendable {
 
     /// Hits and misses served so far.
     public struct Statistics: Sendable, Equatable {
+        /// Lookups answered from a snapshot.
         public var hits = 0
+        /// Lookups that went to SQLite: no snapshot, or one too old.
         public var misses = 0
+        /// Statistics of these counts.
         public init(hits: Int = 0, misses: Int = 0) {
             self.hits = hits
             self.misses = misses

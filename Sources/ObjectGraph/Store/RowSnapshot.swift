@@ -48,6 +48,8 @@ public struct RowSnapshot: Sendable, Equatable {
         return RowSnapshot(attributes: attributes, toOne: toOne, generation: generation)
     }
 
+    /// Whether both snapshots hold the same values and to-one destinations,
+    /// whenever they were read.
     public static func == (lhs: RowSnapshot, rhs: RowSnapshot) -> Bool {
         lhs.attributes == rhs.attributes && lhs.toOne == rhs.toOne
     }

@@ -9,8 +9,11 @@ import Synchronization
 /// Thread-safe. Contexts (``ObjectContext``) are created on it and each is
 /// confined to its own queue; the store itself may be used from anywhere.
 public final class Store: @unchecked Sendable {
+    /// The model the store's file is shaped by.
     public let model: Model
+    /// Where the database lives: a file, or memory.
     public let location: Connection.Location
+    /// The configuration the store was opened with.
     public let configuration: StoreConfiguration
     /// Row snapshots shared by this store's contexts.
     public let rowCache = RowCache()
@@ -121,13 +124,13 @@ public final class Store: @unchecked Sendable {
         }
     }
 
-    /// The default staleness interval in nanoseconds (nil: never stale).
     /// Rows the store's SQL has matched against a LIKE or MATCHES pattern
     /// through a registered function (``ComparisonOptions``-aware LIKE with
     /// inner wildcards, MATCHES) since the store opened: a predicate's
     /// costly terms, counted where SQLite runs them.
     public var patternMatches: Int { pool.patternMatches.count.load(ordering: .relaxed) }
 
+    /// The default staleness interval in nanoseconds (nil: never stale).
     var stalenessNanoseconds: UInt64? { configuration.stalenessInterval?.stalenessNanoseconds }
 
     /// Reserves `count` new primary keys for an entity, unique in its table
@@ -183,6 +186,9 @@ public final class Store: @unchecked Sendable {
         return !observers.isEmpty
     }
 
+    /// Stops calling the observer that ``addChangeObserver(_:)`` returned
+    /// `token` for; an unknown token does nothing. A save already notifying
+    /// observers may still call it once.
     public func removeChangeObserver(_ token: Int) {
         observersLock.lock()
         observers[token] = nil

@@ -39,6 +39,10 @@ public struct StoreConfiguration: Sendable {
     /// store opens. Empty by default.
     public var whatIf = WhatIf()
 
+    /// The defaults: WAL, `synchronous = NORMAL`, a 5-second busy timeout,
+    /// SQLite's page cache, snapshots never stale, no statement hook, no
+    /// history, the sinks the environment asks for, no measurement, no
+    /// what-if.
     public init() {}
 
     var connectionOptions: Connection.Options {

@@ -13,6 +13,7 @@ public struct WhatIf: Sendable, Equatable {
     /// Indexes to create when the store opens, if they do not exist.
     public var indexes: [Index] = []
 
+    /// Fixes of these fetches and indexes; none by default.
     public init(fetchAmendments: [FetchAmendment] = [], indexes: [Index] = []) {
         self.fetchAmendments = fetchAmendments
         self.indexes = indexes
@@ -30,9 +31,13 @@ public struct WhatIf: Sendable, Equatable {
 
     /// An index on one attribute of an entity.
     public struct Index: Sendable, Hashable {
+        /// The entity whose table gets the index.
         public var entity: String
+        /// The attribute whose column is indexed. An unknown entity or attribute
+        /// makes the store fail to open.
         public var attribute: String
 
+        /// An index on `entity.attribute`.
         public init(entity: String, attribute: String) {
             self.entity = entity
             self.attribute = attribute
@@ -42,13 +47,18 @@ public struct WhatIf: Sendable, Equatable {
 
 /// A change to the fetches of one entity asked for at one call site.
 public struct FetchAmendment: Sendable, Equatable {
+    /// The entity fetched.
     public var entity: String
+    /// Where the fetch is asked for: the file and line of the `fetch` call.
     public var site: CallSite
     /// Key paths prefetched besides the request's own.
     public var prefetching: [String]
     /// Load the rows' values with the fetch (`includesPropertyValues = true`).
     public var loadsValues: Bool
 
+    /// A change to the fetches of `entity` at `site`: the key paths to
+    /// prefetch besides the request's own, and whether to load the rows'
+    /// values.
     public init(entity: String, site: CallSite, prefetching: [String] = [], loadsValues: Bool = false) {
         self.entity = entity
         self.site = site

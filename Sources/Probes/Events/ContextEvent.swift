@@ -2,9 +2,13 @@
 /// the usage of its prefetches), and how many objects are registered in all
 /// contexts of the store afterwards.
 public struct ContextEvent: Sendable {
+    /// When the change happened, in monotonic nanoseconds (``ProbeClock/now()``).
     public var start: UInt64
+    /// The Linux thread ID of the thread it happened on.
     public var thread: Int32
+    /// The context's name.
     public var context: String
+    /// What changed.
     public var kind: ContextChange
     /// Objects registered in all contexts of the store.
     public var objectsRegistered: Int
@@ -15,6 +19,8 @@ public struct ContextEvent: Sendable {
     /// relationship; nil for the other kinds.
     public var prefetchUsage: PrefetchUsage?
 
+    /// An event with these fields; `prefetchUsage` only for
+    /// ``ContextChange/prefetchUsage``.
     public init(
         start: UInt64, thread: Int32, context: String, kind: ContextChange, objectsRegistered: Int, objectsRegisteredPeak: Int,
         prefetchUsage: PrefetchUsage? = nil
@@ -35,10 +41,13 @@ public struct ContextEvent: Sendable {
 
 /// What changed in a context; raw values are the names in traces and logs.
 public enum ContextChange: String, Sendable, Codable {
+    /// The context was reset: it forgot every object and unsaved change.
     case reset
     /// One object turned back into a fault or reloaded.
     case refresh
+    /// The context merged another context's save.
     case merge
+    /// The context saved.
     case save
     /// A context that prefetched was reset or released: one event per
     /// prefetched relationship, with its ``PrefetchUsage``.
@@ -51,10 +60,15 @@ public enum ContextChange: String, Sendable, Codable {
 public struct PrefetchUsage: Sendable, Hashable {
     /// `Entity.relationship`.
     public var relationship: String
+    /// The objects the relationship was prefetched for.
     public var prefetched: Int
+    /// How many of those then read the relationship.
     public var read: Int
+    /// Where the fetch that prefetched it was asked for.
     public var callSite: CallSite
 
+    /// The usage of `relationship` (`Entity.relationship`): prefetched for
+    /// `prefetched` objects, read by `read` of them, asked for at `callSite`.
     public init(relationship: String, prefetched: Int, read: Int, callSite: CallSite) {
         self.relationship = relationship
         self.prefetched = prefetched

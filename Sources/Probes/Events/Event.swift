@@ -8,8 +8,11 @@ import CTracepoints
 /// nanoseconds on the monotonic clock; `start` + `duration` bound what the
 /// event measured.
 public enum Event: Sendable {
+    /// A fetch request ran.
     case fetch(FetchEvent)
+    /// An object fault fired.
     case fault(FaultEvent)
+    /// A to-many relationship fault fired.
     case relationshipFault(RelationshipFaultEvent)
     /// A fault the row cache could not serve. The engine no longer emits
     /// it: a cache miss is a field of the fault that followed it, whose
@@ -18,10 +21,15 @@ public enum Event: Sendable {
     /// matches or makes it still compiles.
     @available(*, deprecated, message: "the engine no longer emits cache-miss events: a fault or relationship fault whose source is .database carries the miss in its missReason")
     case cacheMiss(CacheMissEvent)
+    /// A context saved, or failed to.
     case save(SaveEvent)
+    /// A batch request ran.
     case batchRequest(BatchRequestEvent)
+    /// A statement ran on SQLite.
     case sql(SQLEvent)
+    /// A context's state changed.
     case context(ContextEvent)
+    /// A scenario reached a phase.
     case scenario(ScenarioEvent)
 
     /// The event's kind, as the tracepoint names it (`fetch`,
@@ -124,14 +132,20 @@ public enum FaultSource: String, Sendable, Codable {
 /// The source line that caused an event: a fetch's or save's caller, or the
 /// innermost `perform` block or scenario step around a typed property read.
 public struct CallSite: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The file, as `#fileID` names it (`App/Gallery.swift`), or `?` when
+    /// not known.
     public let file: String
+    /// The line, from 1; 0 when not known.
     public let line: Int
 
+    /// The call site at `line` of `file`.
     public init(file: String, line: Int) {
         self.file = file
         self.line = line
     }
 
+    /// `?:0`: no call site is known (work outside any `perform` block or
+    /// traced API call).
     public static let unknown = CallSite(file: "?", line: 0)
 
     /// `File.swift:42`; a call site still to be named from the stack
@@ -157,6 +171,7 @@ public struct CallSite: Sendable, Hashable, Codable, CustomStringConvertible {
 
     private enum CodingKeys: String, CodingKey { case file, line }
 
+    /// Decodes `file` and `line`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         file = try container.decode(String.self, forKey: .file)

@@ -1,11 +1,19 @@
 /// An object fault fired: an object became a full object.
 public struct FaultEvent: Sendable {
+    /// When the fault began, in monotonic nanoseconds (``ProbeClock/now()``).
     public var start: UInt64
+    /// How long fulfilling it took.
     public var durationNanoseconds: UInt64
+    /// The Linux thread ID of the thread it happened on.
     public var thread: Int32
+    /// The name of the object's context.
     public var context: String
+    /// The object's entity.
     public var entity: String
+    /// The object's primary key.
     public var primaryKey: Int64
+    /// Where the values came from: the context, the row cache (a hit) or
+    /// the database (a miss, with ``missReason``).
     public var source: FaultSource
     /// The line that read the object (for a fault fired by a typed
     /// property, the caller of the property), or the innermost call site.
@@ -20,6 +28,8 @@ public struct FaultEvent: Sendable {
     /// nil for an object no fetch produced (inserted, or made from an ID).
     public var origin: FaultOrigin?
 
+    /// A fault event with these fields; `values`, `missReason` and `origin`
+    /// are optional.
     public init(
         start: UInt64, durationNanoseconds: UInt64, thread: Int32, context: String, entity: String,
         primaryKey: Int64, source: FaultSource, callSite: CallSite, values: String? = nil, missReason: CacheMissReason? = nil,
@@ -41,17 +51,28 @@ public struct FaultEvent: Sendable {
 
 /// A to-many relationship fault fired: its destination IDs were loaded.
 public struct RelationshipFaultEvent: Sendable {
+    /// When the fault began, in monotonic nanoseconds (``ProbeClock/now()``).
     public var start: UInt64
+    /// How long loading the destination IDs took.
     public var durationNanoseconds: UInt64
+    /// The Linux thread ID of the thread it happened on.
     public var thread: Int32
+    /// The name of the source object's context.
     public var context: String
+    /// The source object's entity.
     public var entity: String
+    /// The to-many relationship's name.
     public var relationship: String
     /// The source object's primary key.
     public var primaryKey: Int64
+    /// The relationship's destination entity.
     public var destinationEntity: String
+    /// How many destinations the relationship holds.
     public var destinationCount: Int
+    /// Where the destination IDs came from: the row cache (a hit) or the
+    /// database (a miss, with ``missReason``).
     public var source: FaultSource
+    /// The line that read the relationship, or the innermost call site.
     public var callSite: CallSite
     /// Why the row cache could not serve it, for a fault from the database
     /// (the engine always gives one then).
@@ -61,6 +82,8 @@ public struct RelationshipFaultEvent: Sendable {
     /// source no fetch produced.
     public var origin: FaultOrigin?
 
+    /// A relationship fault event with these fields; `missReason` and
+    /// `origin` are optional.
     public init(
         start: UInt64, durationNanoseconds: UInt64, thread: Int32, context: String, entity: String, relationship: String,
         primaryKey: Int64, destinationEntity: String, destinationCount: Int, source: FaultSource, callSite: CallSite,
@@ -90,13 +113,18 @@ public struct RelationshipFaultEvent: Sendable {
 /// those. Kept so that code that makes or matches it still compiles.
 @available(*, deprecated, message: "the engine no longer emits cache-miss events: a fault or relationship fault whose source is .database carries the miss in its missReason")
 public struct CacheMissEvent: Sendable {
+    /// When the miss happened, in monotonic nanoseconds.
     public var start: UInt64
+    /// The Linux thread ID of the thread it happened on.
     public var thread: Int32
+    /// The object's entity.
     public var entity: String
+    /// The object's primary key.
     public var primaryKey: Int64
     /// `absent` or `stale`.
     public var reason: String
 
+    /// A cache-miss event with these fields.
     public init(start: UInt64, thread: Int32, entity: String, primaryKey: Int64, reason: String) {
         self.start = start
         self.thread = thread

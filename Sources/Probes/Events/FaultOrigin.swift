@@ -19,6 +19,9 @@ public struct FaultOrigin: Sendable, Hashable, Codable {
     /// objects of one execution are the objects of one query.
     public var execution: UInt64
 
+    /// An origin: the objects of run `execution` of the fetch of
+    /// `fetchEntity` at `fetchSite`, reached through `keyPath` ("" for the
+    /// fetch's own objects).
     public init(fetchEntity: String, fetchSite: CallSite, keyPath: String, execution: UInt64) {
         self.fetchEntity = fetchEntity
         self.fetchSite = fetchSite

@@ -2,10 +2,15 @@
 /// count). Prefetch queries, batch pages and relationship faults are not
 /// fetches: they show as SQL events with their purpose.
 public struct FetchEvent: Sendable {
+    /// When the fetch began, in monotonic nanoseconds (``ProbeClock/now()``).
     public var start: UInt64
+    /// How long the whole fetch took, its prefetches included.
     public var durationNanoseconds: UInt64
+    /// The Linux thread ID of the thread it ran on.
     public var thread: Int32
+    /// The name of the context that ran it.
     public var context: String
+    /// The entity the request names.
     public var entity: String
     /// The predicate in canonical format-string syntax, "" for none.
     public var predicate: String
@@ -13,19 +18,29 @@ public struct FetchEvent: Sendable {
     public var sort: String
     /// `objects`, `ids`, `dictionaries` or `count`.
     public var resultType: String
+    /// How many results it returned: objects, IDs or dictionaries, or the
+    /// count itself.
     public var resultCount: Int
+    /// The request's limit; 0 for none.
     public var fetchLimit: Int
+    /// The request's offset.
     public var fetchOffset: Int
+    /// The request's batch size; 0 for none.
     public var fetchBatchSize: Int
+    /// The request's `returnsObjectsAsFaults`.
     public var returnsObjectsAsFaults: Bool
+    /// The request's `includesPropertyValues`.
     public var includesPropertyValues: Bool
+    /// The request's `includesPendingChanges`.
     public var includesPendingChanges: Bool
     /// Key paths prefetched, comma-separated.
     public var prefetch: String
+    /// Where the fetch was asked for.
     public var callSite: CallSite
     /// With detailed logging (level 3): each object fetched, `Entity/pN {key = value, …}`.
     public var objects: [String]?
 
+    /// A fetch event with these fields; `objects` is optional.
     public init(
         start: UInt64, durationNanoseconds: UInt64, thread: Int32, context: String, entity: String, predicate: String,
         sort: String, resultType: String, resultCount: Int, fetchLimit: Int, fetchOffset: Int, fetchBatchSize: Int,

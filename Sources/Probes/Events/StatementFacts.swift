@@ -29,6 +29,8 @@ public struct StatementFacts: Sendable, Hashable, Codable {
             && a?.entity == b?.entity && a?.filters == b?.filters && a?.sortKeys == b?.sortKeys
     }
 
+    /// Facts of a statement on `entity`'s table; by default no filter, no
+    /// sort, no limit, no OR and no other condition.
     public init(
         entity: String, filters: [Filter] = [], sortKeys: [Column] = [], hasLimit: Bool = false, hasDisjunction: Bool = false,
         hasOtherConditions: Bool = false
@@ -58,6 +60,7 @@ public struct StatementFacts: Sendable, Hashable, Codable {
         /// Whether the model gives it an index; nil when not known (a log).
         public var indexed: Bool?
 
+        /// The column of `attribute`; `indexed` nil when not known.
         public init(attribute: String, indexed: Bool?) {
             self.attribute = attribute
             self.indexed = indexed
@@ -66,9 +69,12 @@ public struct StatementFacts: Sendable, Hashable, Codable {
 
     /// One condition on a column of the entity's table.
     public struct Filter: Sendable, Hashable, Codable {
+        /// The column the condition is on.
         public var column: Column
+        /// How the condition uses the column.
         public var use: IndexUse
 
+        /// A condition on `column`.
         public init(column: Column, use: IndexUse) {
             self.column = column
             self.use = use

@@ -6,18 +6,26 @@ public struct StatementParts: Sendable {
     public var shapeID: Int
     /// ``SQLEvent/textID``.
     public var textID: Int
+    /// ``SQLEvent/durationNanoseconds``.
     public var durationNanoseconds: UInt64
+    /// ``SQLEvent/rowsReturned``.
     public var rowsReturned: Int
+    /// ``SQLEvent/rowsChanged``.
     public var rowsChanged: Int
+    /// ``SQLEvent/fullScanSteps``.
     public var fullScanSteps: Int
+    /// ``SQLEvent/sorts``.
     public var sorts: Int
+    /// ``SQLEvent/autoIndexes``.
     public var autoIndexes: Int
+    /// ``SQLEvent/vmSteps``.
     public var vmSteps: Int
     /// Whether the engine ran it to begin or end a transaction.
     public var isTransaction: Bool
     /// Whether the event would carry a query plan or bound values.
     public var hasDetails: Bool
 
+    /// Figures with these values.
     public init(
         shapeID: Int, textID: Int, durationNanoseconds: UInt64, rowsReturned: Int, rowsChanged: Int, fullScanSteps: Int,
         sorts: Int, autoIndexes: Int, vmSteps: Int, isTransaction: Bool, hasDetails: Bool

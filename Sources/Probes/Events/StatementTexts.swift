@@ -17,6 +17,7 @@ public struct StatementTexts: Sendable {
     /// ``SQLEvent/callSite``.
     public var callSite: CallSite
 
+    /// Texts with these values; `arguments` already joined.
     public init(sql: String, shape: String, arguments: String, purpose: String, queryPlan: [String]?, callSite: CallSite) {
         self.sql = sql
         self.shape = shape

@@ -20,19 +20,25 @@ public struct ArgumentList: Hashable, Sendable {
     /// ``hash(of:)`` of the values.
     public let hash: UInt64
 
+    /// The list of `values`, hashed now.
     public init(_ values: [String]) {
         self.values = values
         hash = Self.hash(of: values)
     }
 
+    /// Whether the values are equal as strings, in order (the hashes are
+    /// compared first).
     public static func == (a: ArgumentList, b: ArgumentList) -> Bool {
         a.hash == b.hash && a.values == b.values
     }
 
+    /// Feeds the hash computed when the list was made.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(hash)
     }
 
+    /// The hash `Set` and `Dictionary` use, without SipHash: the list's hash
+    /// mixed with the table's seed (``KeyHash``).
     public func _rawHashValue(seed: Int) -> Int {
         KeyHash.mix(hash, seed: seed)
     }

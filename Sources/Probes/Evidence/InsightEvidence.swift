@@ -19,6 +19,7 @@
 public struct InsightEvidence: Sendable {
     /// Executions of one statement text with one list of bound values.
     public struct Repetition: Sendable {
+        /// How many times the text ran with these values.
         public var count: Int
         /// The first execution with these values: what the report names
         /// of it (its call site, purpose, shape, entity).
@@ -69,6 +70,8 @@ public struct InsightEvidence: Sendable {
         /// ``SQLEvent/thread``.
         public var thread: Int32
 
+        /// What is kept of an execution, given field by field; `facts` and
+        /// the fields after it default to nil or 0.
         public init(
             sql: String, arguments: [String], shape: String, purpose: String, callSite: CallSite, facts: StatementFacts? = nil,
             start: UInt64 = 0, durationNanoseconds: UInt64 = 0, shapeID: Int = 0, textID: Int? = nil, thread: Int32 = 0
@@ -104,8 +107,11 @@ public struct InsightEvidence: Sendable {
 
     /// Saves of one or two objects in one context.
     public struct SmallSaves: Sendable {
+        /// How many such saves the context made.
         public var count = 0
+        /// The objects those saves inserted, updated and deleted, together.
         public var objects = 0
+        /// The first such save.
         public var first: SaveEvent
 
         mutating func add(objects: Int) {
@@ -116,12 +122,18 @@ public struct InsightEvidence: Sendable {
 
     /// What became of one prefetched relationship, over the run.
     public struct PrefetchTotals: Sendable, Equatable {
+        /// The objects it was prefetched for, summed over the run.
         public var prefetched: Int
+        /// How many of those then read it.
         public var read: Int
+        /// The first context that reported its usage.
         public var context: String
+        /// Where its first reported prefetch was asked for (`File.swift:12`).
         public var callSite: String
     }
 
+    /// The most lists of bound values counted per statement text; executions
+    /// with a further list add to ``uncountedExecutions`` instead.
     public static let distinctArgumentListsPerStatement = 4_096
 
     // MARK: Lazy loads
@@ -175,6 +187,8 @@ public struct InsightEvidence: Sendable {
     private var repetitionsByText: [InternedNumber: TextRepetitions] = [:]
     /// Numbers for texts of events that came without one (built by hand).
     private var textIDs: [String: Int] = [:]
+    /// Executions left out of ``repetitions`` because their text had
+    /// ``distinctArgumentListsPerStatement`` lists of values already.
     public private(set) var uncountedExecutions = 0
 
     // MARK: Saves, reads, prefetches
@@ -185,6 +199,8 @@ public struct InsightEvidence: Sendable {
     public private(set) var faultedEntities: Set<String> = []
     /// Entities some fetch returned as objects with their values.
     public private(set) var fetchedWithValues: Set<String> = []
+    /// What became of each prefetched relationship, by `Entity.relationship`,
+    /// over every context that reported it.
     public private(set) var prefetchUsage: [String: PrefetchTotals] = [:]
     private var lastFaultedEntity = ""
 

@@ -10,6 +10,8 @@ public struct LazyLoadPath: Sendable, Hashable, Codable {
     /// log's file and the line of the fetch).
     public var fetchSite: CallSite
 
+    /// The objects of the fetch of `fetchEntity` at `fetchSite`, reached
+    /// through `keyPath` ("" for the fetch's own objects).
     public init(fetchEntity: String, keyPath: String, fetchSite: CallSite) {
         self.fetchEntity = fetchEntity
         self.keyPath = keyPath
@@ -60,6 +62,8 @@ public struct LazyLoads: Sendable, Equatable, Codable {
     /// The same for relationship faults.
     public var relationshipFaultsPerExecution: [Int: Int] = [:]
 
+    /// No loads yet, of objects of `destinationEntity`, the first read at
+    /// `firstRead`.
     public init(destinationEntity: String, firstRead: CallSite) {
         self.destinationEntity = destinationEntity
         self.firstRead = firstRead

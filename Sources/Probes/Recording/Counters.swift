@@ -29,6 +29,7 @@ public struct Counters: Codable, Equatable, Sendable {
     /// depends on when Swift frees objects).
     public var objectsRegisteredPeak = 0
 
+    /// Every counter at 0.
     public init() {}
 
     /// Counter names in report order (``CounterName``'s raw values).

@@ -10,6 +10,7 @@
 public final class Recorder: EventSink, @unchecked Sendable {
     /// What the recorder holds at one moment.
     public struct Snapshot: Sendable {
+        /// The exact counters.
         public var counters: Counters
         /// Statement aggregates, most total time first.
         public var statements: [StatementAggregate]
@@ -56,6 +57,8 @@ public final class Recorder: EventSink, @unchecked Sendable {
     @exclusivity(unchecked) private var tallied: [Tallied] = []
     /// How many recent events are kept; 0 keeps none.
     public let bufferCapacity: Int
+    /// Bound values when the recorder tracks arguments; every refresh when
+    /// it keeps events.
     public let details: EventDetails
     /// The recorder's details do not change.
     public var possibleDetails: EventDetails { details }
@@ -73,6 +76,9 @@ public final class Recorder: EventSink, @unchecked Sendable {
         self.details = details
     }
 
+    /// Counts the event, adds it to the evidence and keeps it in the buffer
+    /// when there is one. A cache miss is only kept, in a buffer: its fault
+    /// counts it.
     public func receive(_ event: Event) {
         switch event {
         case .fault(let e): receive(fault: e)
@@ -91,6 +97,8 @@ public final class Recorder: EventSink, @unchecked Sendable {
         }
     }
 
+    /// Counts the fault (a hit or a miss by its source), adds it to the
+    /// evidence, and keeps it when there is a buffer.
     public func receive(fault e: FaultEvent) {
         lock.withLock {
             state.counters.count(fault: e)
@@ -137,6 +145,8 @@ public final class Recorder: EventSink, @unchecked Sendable {
     /// takes each fault, to keep it.
     public var rowCacheFaultDelivery: RowCacheFaultDelivery { bufferCapacity == 0 ? .tally : .eachFault }
 
+    /// Starts reading the row-cache faults `tally` counts from now on; does
+    /// nothing for a recorder with an event buffer, which takes each fault.
     public func countRowCacheFaults(from tally: RowCacheFaultTally) {
         guard bufferCapacity == 0 else { return }
         lock.withLock {
@@ -238,6 +248,8 @@ public final class Recorder: EventSink, @unchecked Sendable {
         receive(cacheMiss: event())
     }
 
+    /// Keeps the cache miss when there is a buffer; it counts nothing (its
+    /// fault does).
     @available(*, deprecated, message: "the engine no longer sends cache misses: a fault whose source is .database carries the miss in its missReason")
     public func receive(cacheMiss e: CacheMissEvent) {
         guard bufferCapacity > 0 else { return }
@@ -268,6 +280,9 @@ public final class Recorder: EventSink, @unchecked Sendable {
         return true
     }
 
+    /// Counts the statement, adds it to its shape's aggregate and to the
+    /// evidence (its distinct lists of values when the recorder tracks
+    /// arguments), and keeps it when there is a buffer.
     public func receive(sql e: SQLEvent) {
         // The list of values hashed once, outside the lock, for both the
         // evidence and the shape's distinct lists.
@@ -304,6 +319,8 @@ public final class Recorder: EventSink, @unchecked Sendable {
         }
     }
 
+    /// Follows the registered objects' peak, adds a prefetch's usage to the
+    /// evidence, and keeps the event when there is a buffer.
     public func receive(context e: ContextEvent) {
         lock.withLock {
             state.counters.count(context: e)

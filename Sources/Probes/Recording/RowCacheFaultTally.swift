@@ -106,9 +106,12 @@ public final class RowCacheFaultTally: @unchecked Sendable {
 /// Row-cache faults by entity position (``RowCacheFaultTally/entityNames``)
 /// and the time they took.
 public struct RowCacheFaultCounts: Sendable, Equatable {
+    /// Row-cache faults per entity, by position.
     public var faults: [UInt64]
+    /// The time those faults took, together.
     public var nanoseconds: UInt64 = 0
 
+    /// No fault yet, for `entities` entities.
     public init(entities: Int) {
         faults = Array(repeating: 0, count: entities)
     }

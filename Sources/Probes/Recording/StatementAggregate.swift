@@ -1,16 +1,26 @@
 /// What the statements of one shape did in a run.
 public struct StatementAggregate: Codable, Equatable, Sendable {
+    /// The shape (``SQLShape``) the statements share.
     public var shape: String
     /// Why the engine ran the first statement of this shape (`fault`, `prefetch Selfie.people`, …).
     public var purpose: String
+    /// Executions.
     public var count = 0
+    /// Their time, together.
     public var totalNanoseconds: UInt64 = 0
+    /// The longest execution's time.
     public var maxNanoseconds: UInt64 = 0
+    /// Rows returned, together.
     public var rowsReturned = 0
+    /// Rows inserted, updated or deleted, together.
     public var rowsChanged = 0
+    /// SQLite's full-scan steps, together.
     public var fullScanSteps = 0
+    /// Sorts SQLite ran, together.
     public var sorts = 0
+    /// Rows put in automatic indexes, together.
     public var autoIndexes = 0
+    /// Virtual machine steps, together.
     public var vmSteps = 0
     /// The call site of the first statement of this shape.
     public var firstCallSite: CallSite
@@ -23,8 +33,10 @@ public struct StatementAggregate: Codable, Equatable, Sendable {
     /// log reader derived from its text.
     public var facts: StatementFacts?
 
+    /// The most distinct argument lists counted per shape.
     public static let distinctLimit = 64
 
+    /// An aggregate of no execution yet: add each with `add`.
     public init(shape: String, purpose: String, firstCallSite: CallSite, facts: StatementFacts? = nil) {
         self.shape = shape
         self.purpose = purpose
@@ -46,6 +58,8 @@ public struct StatementAggregate: Codable, Equatable, Sendable {
         vmSteps.addSaturated(parts.vmSteps)
     }
 
+    /// Adds an execution given by its event; its query plan and facts are
+    /// kept when the aggregate has none yet.
     public mutating func add(_ event: SQLEvent) {
         add(StatementParts(event))
         if queryPlan == nil, let plan = event.queryPlan { queryPlan = plan }

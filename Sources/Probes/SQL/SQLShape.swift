@@ -11,6 +11,8 @@ import Foundation
 ///
 /// One normalizer serves the recorder, the reports and the log viewer.
 public enum SQLShape {
+    /// The shape of `sql`, by the rules above: a condition
+    /// `a = 'x' AND b IN (1, 2)` becomes `a = ? AND b IN (…)`.
     public static func normalize(_ sql: String) -> String {
         var output: [UInt8] = []
         var input = Array(sql.utf8)

@@ -20,6 +20,8 @@ public struct StatementSummary: Sendable, Hashable {
     /// dimensions.
     public let kind: String
 
+    /// The summary of a statement that does `operation` on `table`; the
+    /// ``summary`` and ``kind`` follow from them.
     public init(operation: String, table: String?) {
         self.operation = operation
         self.table = table

@@ -163,17 +163,25 @@ public protocol EventSink: AnyObject, Sendable {
 public typealias TaskContextCarrier = @Sendable (_ body: () -> Void) -> Void
 
 extension EventSink {
+    /// Every kind, always.
     public func isEnabled(_ kind: EventKind) -> Bool { true }
+    /// No optional part.
     public var details: EventDetails { [] }
+    /// Every part.
     public var possibleDetails: EventDetails { .all }
+    /// False: texts are made on demand.
     public var takesLentStatementTexts: Bool { false }
+    /// Wraps the event and passes it to ``receive(_:)``.
     public func receive(fault: FaultEvent) { receive(.fault(fault)) }
+    /// Makes the event and passes it to ``receive(fault:)``.
     public func receiveFault(
         entity: String, primaryKey: Int64, context: String, source: FaultSource, durationNanoseconds: UInt64,
         callSite: () -> CallSite, event: () -> FaultEvent
     ) {
         receive(fault: event())
     }
+    /// Passes the parts on without the miss reason and the origin, to
+    /// ``receiveFault(entity:primaryKey:context:source:durationNanoseconds:callSite:event:)``.
     public func receiveFault(
         entity: String, primaryKey: Int64, context: String, source: FaultSource, missReason: CacheMissReason?,
         durationNanoseconds: UInt64, origin: () -> FaultOrigin?, callSite: () -> CallSite, event: () -> FaultEvent
@@ -182,8 +190,12 @@ extension EventSink {
             entity: entity, primaryKey: primaryKey, context: context, source: source, durationNanoseconds: durationNanoseconds,
             callSite: callSite, event: event)
     }
+    /// Each fault as it happens.
     public var rowCacheFaultDelivery: RowCacheFaultDelivery { .eachFault }
+    /// Does nothing.
     public func countRowCacheFaults(from tally: RowCacheFaultTally) {}
+    /// Passes the fault's parts on as a fault whose source is the row cache,
+    /// with no miss reason and no origin.
     public func receiveRowCacheFault(
         entity: String, primaryKey: Int64, context: String, durationNanoseconds: UInt64, tally: RowCacheFaultTally,
         callSite: () -> CallSite, event: () -> FaultEvent
@@ -192,24 +204,36 @@ extension EventSink {
             entity: entity, primaryKey: primaryKey, context: context, source: .rowCache, missReason: nil,
             durationNanoseconds: durationNanoseconds, origin: { nil }, callSite: callSite, event: event)
     }
+    /// False: row-cache faults come one by one.
     public var keepsRowCacheFaultRuns: Bool { false }
+    /// False: refreshes come one by one.
     public var keepsRefreshRuns: Bool { false }
+    /// Makes the event and passes it to ``receive(context:)``; `run` is not
+    /// used.
     public func startRefreshRun(_ run: RefreshRun, event: () -> ContextEvent) {
         receive(context: event())
     }
+    /// Makes the event and passes it to ``receive(fault:)``; `run` is not
+    /// used.
     public func startRowCacheFaultRun(_ run: RowCacheFaultRun, durationNanoseconds: UInt64, event: () -> FaultEvent) {
         receive(fault: event())
     }
+    /// Wraps the event and passes it to ``receive(_:)``.
     @available(*, deprecated, message: "the engine no longer sends cache misses: a fault whose source is .database carries the miss in its missReason")
     public func receive(cacheMiss: CacheMissEvent) { receive(.cacheMiss(cacheMiss)) }
+    /// Makes the event and passes it to ``receive(cacheMiss:)``.
     @available(*, deprecated, message: "the engine no longer sends cache misses: a fault whose source is .database carries the miss in its missReason")
     public func receiveCacheMiss(entity: String, primaryKey: Int64, reason: String, event: () -> CacheMissEvent) {
         receive(cacheMiss: event())
     }
+    /// Wraps the event and passes it to ``receive(_:)``.
     public func receive(sql: SQLEvent) { receive(.sql(sql)) }
+    /// Makes the event and passes it to ``receive(sql:)``.
     public func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent) {
         receive(sql: event())
     }
+    /// Copies the lent texts into ``StatementTexts`` only when asked for, and
+    /// passes the statement on to ``receiveStatement(_:texts:event:)``.
     public func receiveStatement(
         _ parts: StatementParts, sql: String, shape: String, sqlIsShape: Bool, arguments: StatementArguments, purpose: String,
         queryPlan: [String]?, callSite: CallSite, event: () -> SQLEvent
@@ -219,11 +243,15 @@ extension EventSink {
                 sql: sql, shape: shape, arguments: arguments.text, purpose: purpose, queryPlan: queryPlan, callSite: callSite)
         }, event: event)
     }
+    /// Wraps the event and passes it to ``receive(_:)``.
     public func receive(context: ContextEvent) { receive(.context(context)) }
+    /// Makes the event and passes it to ``receive(context:)``.
     public func receiveRefresh(context: String, objectsRegistered: Int, objectsRegisteredPeak: Int, event: () -> ContextEvent) {
         receive(context: event())
     }
+    /// Does nothing.
     public func flush() {}
+    /// Nil: nothing to carry.
     public func carryTaskContext() -> TaskContextCarrier? { nil }
 }
 
@@ -233,7 +261,9 @@ extension EventSink {
 /// through an accessor call (and a once-check) from another module, and
 /// the engine asks for details at every traced statement and fault.
 public struct EventDetails: OptionSet, Sendable {
+    /// The parts as bits.
     public let rawValue: Int
+    /// The parts whose bits are `rawValue`.
     @inlinable public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// Bound values of SQL statements.
@@ -251,13 +281,17 @@ public struct EventDetails: OptionSet, Sendable {
 
 /// A sink that wants nothing.
 public final class NoOpSink: EventSink {
+    /// A sink that wants nothing.
     public init() {}
+    /// False for every kind.
     public func isEnabled(_ kind: EventKind) -> Bool { false }
+    /// Drops the event.
     public func receive(_ event: Event) {}
 }
 
 /// Sends each event to every sink that wants it.
 public final class MultiplexSink: EventSink {
+    /// The sinks events go to, in order.
     public let sinks: [any EventSink]
     private let lendsTexts: Bool
     /// The sinks that take each row-cache fault of a store with a tally
@@ -265,6 +299,9 @@ public final class MultiplexSink: EventSink {
     private let eachRowCacheFault: [any EventSink]
     /// The sinks that count row-cache faults from a store's tally.
     private let countingRowCacheFaults: [any EventSink]
+    /// ``RowCacheFaultDelivery/eachFault`` when no sink counts row-cache
+    /// faults from a tally, ``RowCacheFaultDelivery/tally`` when no sink takes
+    /// each one, ``RowCacheFaultDelivery/tallyAndEachFault`` otherwise.
     public let rowCacheFaultDelivery: RowCacheFaultDelivery
     /// The sink that keeps runs of row-cache faults, when it is the only
     /// one that takes each row-cache fault (``keepsRowCacheFaultRuns``):
@@ -272,6 +309,9 @@ public final class MultiplexSink: EventSink {
     /// extends its run (the multiplex wants them while any sink does).
     public let rowCacheFaultRunKeeper: (any EventSink)?
 
+    /// A sink that sends each event to those of `sinks` that want it. Each
+    /// sink's answers that the engine reads once (delivery of row-cache
+    /// faults, runs, lent texts) are read here, once.
     public init(_ sinks: [any EventSink]) {
         self.sinks = sinks
         lendsTexts = sinks.contains { $0.takesLentStatementTexts }
@@ -291,20 +331,27 @@ public final class MultiplexSink: EventSink {
     /// it whether it wants them now before a context extends its run.
     public let refreshRunKeeper: (any EventSink)?
 
+    /// Whether ``refreshRunKeeper`` is set.
     public var keepsRefreshRuns: Bool { refreshRunKeeper != nil }
 
+    /// Passes the run to ``refreshRunKeeper`` when it wants context events
+    /// now; drops it otherwise.
     public func startRefreshRun(_ run: RefreshRun, event: () -> ContextEvent) {
         guard let keeper = refreshRunKeeper, keeper.isEnabled(.context) else { return }
         keeper.startRefreshRun(run, event: event)
     }
 
+    /// Whether ``rowCacheFaultRunKeeper`` is set.
     public var keepsRowCacheFaultRuns: Bool { rowCacheFaultRunKeeper != nil }
 
+    /// Passes the run to ``rowCacheFaultRunKeeper`` when it wants faults now;
+    /// drops it otherwise.
     public func startRowCacheFaultRun(_ run: RowCacheFaultRun, durationNanoseconds: UInt64, event: () -> FaultEvent) {
         guard let keeper = rowCacheFaultRunKeeper, keeper.isEnabled(.fault) else { return }
         keeper.startRowCacheFaultRun(run, durationNanoseconds: durationNanoseconds, event: event)
     }
 
+    /// Hands `tally` to the sinks that count row-cache faults from a tally.
     public func countRowCacheFaults(from tally: RowCacheFaultTally) {
         for sink in countingRowCacheFaults { sink.countRowCacheFaults(from: tally) }
     }
@@ -329,24 +376,29 @@ public final class MultiplexSink: EventSink {
         }
     }
 
+    /// Whether any of the sinks wants events of `kind` now.
     public func isEnabled(_ kind: EventKind) -> Bool {
         for sink in sinks where sink.isEnabled(kind) { return true }
         return false
     }
 
+    /// The parts any of the sinks wants now.
     public var details: EventDetails {
         sinks.reduce(into: EventDetails()) { $0.formUnion($1.details) }
     }
 
+    /// The parts any of the sinks may ever want.
     public var possibleDetails: EventDetails {
         sinks.reduce(into: EventDetails()) { $0.formUnion($1.possibleDetails) }
     }
 
+    /// Sends the event to the sinks that want its kind.
     public func receive(_ event: Event) {
         let kind = event.kind
         for sink in sinks where sink.isEnabled(kind) { sink.receive(event) }
     }
 
+    /// Sends the fault to the sinks that want faults.
     public func receive(fault: FaultEvent) {
         for sink in sinks where sink.isEnabled(.fault) { sink.receive(fault: fault) }
     }
@@ -450,11 +502,13 @@ public final class MultiplexSink: EventSink {
         }
     }
 
+    /// Sends the cache miss to the sinks that want cache misses.
     @available(*, deprecated, message: "the engine no longer sends cache misses: a fault whose source is .database carries the miss in its missReason")
     public func receive(cacheMiss: CacheMissEvent) {
         for sink in sinks where sink.isEnabled(.cacheMiss) { sink.receive(cacheMiss: cacheMiss) }
     }
 
+    /// Sends the statement to the sinks that want SQL events.
     public func receive(sql: SQLEvent) {
         for sink in sinks where sink.isEnabled(.sql) { sink.receive(sql: sql) }
     }
@@ -483,6 +537,7 @@ public final class MultiplexSink: EventSink {
         }
     }
 
+    /// Flushes every sink, in order.
     public func flush() {
         for sink in sinks { sink.flush() }
     }

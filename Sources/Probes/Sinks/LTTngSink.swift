@@ -115,6 +115,8 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
         return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(providerFileName).path
     }
 
+    /// Whether a session enabled the tracepoint of `kind` now; never for
+    /// cache misses, which have none.
     public func isEnabled(_ kind: EventKind) -> Bool {
         let on: Bool =
             switch kind {
@@ -149,6 +151,9 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
     /// copied.
     public var takesLentStatementTexts: Bool { true }
 
+    /// Traces the event: a row-cache fault or a refresh joins (or starts)
+    /// its run; any other event ends the runs held back, then is traced
+    /// alone. Cache misses are dropped.
     public func receive(_ event: Event) {
         switch event {
         case .fetch(let e): alone { trace(e) }
@@ -307,6 +312,8 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
             durationNanoseconds: durationNanoseconds, origin: { nil }, callSite: callSite, event: event)
     }
 
+    /// Adds a row-cache fault to its run; traces any other fault alone,
+    /// after the runs held back.
     public func receive(fault e: FaultEvent) {
         guard e.source == .rowCache else { return alone { trace(fault: e, count: 1, durationNanoseconds: e.durationNanoseconds) } }
         lock.withLock {
@@ -323,6 +330,8 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
     @available(*, deprecated, message: "the engine no longer sends cache misses: a fault whose source is .database carries the miss in its missReason")
     public func receiveCacheMiss(entity: String, primaryKey: Int64, reason: String, event: () -> CacheMissEvent) {}
 
+    /// Traces the statement after the runs held back, its shape first when
+    /// the shape was not traced yet in this session.
     public func receive(sql e: SQLEvent) {
         alone { trace(StatementParts(e), StatementTexts(e)) }
     }
@@ -347,6 +356,8 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Adds a refresh to its run; traces any other change alone, after the
+    /// runs held back.
     public func receive(context e: ContextEvent) {
         guard e.kind == .refresh else { return alone { traceContext(e, count: 1) } }
         lock.withLock {
@@ -569,6 +580,9 @@ extension LTTngSink {
 
 /// Why LTTng tracing is off.
 public struct LTTngUnavailable: Error, Sendable, CustomStringConvertible {
+    /// What is missing or failed, in one line: the provider not found, not
+    /// loadable, or lttng-ust not installed.
     public let reason: String
+    /// ``reason``.
     public var description: String { reason }
 }

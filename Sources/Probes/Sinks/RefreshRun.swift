@@ -27,6 +27,7 @@ public final class RefreshRun: @unchecked Sendable {
     /// lock.
     @exclusivity(unchecked) public var first: ContextEvent?
 
+    /// A closed run, which the sink opens with its first refresh.
     public init() {}
 
     /// Counts a refresh in the open run, with the registration counts after

@@ -48,6 +48,7 @@ public final class RowCacheFaultRun: @unchecked Sendable {
     /// and written by the sink alone, under its lock.
     @exclusivity(unchecked) public var first: FaultEvent?
 
+    /// A closed run, which the sink opens with its first fault.
     public init() {}
 
     /// Counts a fault that continues the open run (the same entity and call

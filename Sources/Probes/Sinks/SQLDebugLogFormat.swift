@@ -5,6 +5,13 @@ public enum SQLDebugLogFormat {
     /// The prefix of every line.
     public static let prefix = "faultline: "
 
+    /// The log lines for `event` at `level` (1 to 4), each starting with
+    /// ``prefix``: a statement, its bound values from level 2 and its query
+    /// plan from level 4; a fault (its values from level 3), a relationship
+    /// fault, a fetch (its objects from level 3), a save, a batch request,
+    /// a prefetch's usage.
+    /// Other events (scenarios, other context changes, cache misses) have no
+    /// line.
     public static func lines(for event: Event, level: Int) -> [String] {
         switch event {
         case .sql(let e):

@@ -11,6 +11,8 @@ import Synchronization
 /// for each statement shape (those EXPLAIN statements are not counted).
 /// The format is specified line by line in docs/sql-debug-log.md.
 public final class SQLDebugLogSink: EventSink {
+    /// The level, 1 to 4: what the log shows besides statements and
+    /// annotations (2 bound values, 3 object values, 4 query plans).
     public let level: Int
     /// The destination's name in messages (``WriteFailure``): the name
     /// given to the initializer, else `standard error`, the file's path, or
@@ -24,7 +26,9 @@ public final class SQLDebugLogSink: EventSink {
 
     /// Where the log goes.
     public enum Destination: Sendable {
+        /// Standard error, never closed here.
         case standardError
+        /// A file, created when missing and appended to.
         case file(String)
         /// A descriptor opened elsewhere, written to and never closed here.
         case descriptor(Int32)
@@ -56,9 +60,11 @@ public final class SQLDebugLogSink: EventSink {
 
     /// A log file that cannot be opened for writing, in one line.
     public struct OpenError: Error, CustomStringConvertible, Sendable {
+        /// The file the log was to be written to.
         public let path: String
         /// The system's reason ("No such file or directory").
         public let reason: String
+        /// `cannot write the SQL log path: reason`.
         public var description: String { "cannot write the SQL log \(path): \(reason)" }
     }
 
@@ -71,10 +77,13 @@ public final class SQLDebugLogSink: EventSink {
         /// The system's error number (`ENOSPC`) and its reason ("No space
         /// left on device").
         public let errorNumber: Int32
+        /// The system's reason for `errorNumber` (`strerror`).
         public let reason: String
         /// Whole lines written before the error.
         public let linesWritten: Int
 
+        /// The failure to write to `destination`, with the reason `strerror`
+        /// gives for `errorNumber`.
         public init(destination: String, errorNumber: Int32, linesWritten: Int) {
             self.destination = destination
             self.errorNumber = errorNumber
@@ -116,6 +125,8 @@ public final class SQLDebugLogSink: EventSink {
     /// The level does not change.
     public var possibleDetails: EventDetails { details }
 
+    /// What the level shows: bound values from level 2, object values from
+    /// 3, query plans from 4.
     public var details: EventDetails {
         var details: EventDetails = []
         if level >= 2 { details.insert(.sqlArguments) }
@@ -124,6 +135,10 @@ public final class SQLDebugLogSink: EventSink {
         return details
     }
 
+    /// Writes the event's lines (``SQLDebugLogFormat/lines(for:level:)``)
+    /// together, under the sink's lock; nothing once a write has failed. A
+    /// sink made by ``fromEnvironment(_:saying:)`` says the first failure
+    /// once.
     public func receive(_ event: Event) {
         guard !stopped.load(ordering: .relaxed) else { return }
         let lines = SQLDebugLogFormat.lines(for: event, level: level)

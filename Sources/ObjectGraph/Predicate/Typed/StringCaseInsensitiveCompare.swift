@@ -11,6 +11,7 @@ extension PredicateExpressions {
     /// `[c]`), by their UTF-8 bytes, as the store compares `==[c]`, `<[c]`…
     public struct StringCaseInsensitiveCompare<Root: PredicateExpression, Other: PredicateExpression>: PredicateExpression
     where Root.Output: StringProtocol, Other.Output: StringProtocol {
+        /// The order of `root` and `other`.
         public typealias Output = ComparisonResult
 
         /// The string searched or compared.

@@ -11,6 +11,7 @@ extension PredicateExpressions {
     /// (`CONTAINS[cd]`, as ``StringMatching`` folds, with no locale).
     public struct StringLocalizedStandardContains<Root: PredicateExpression, Other: PredicateExpression>: PredicateExpression
     where Root.Output: StringProtocol, Other.Output: StringProtocol {
+        /// Whether `root` contains `other`.
         public typealias Output = Bool
 
         /// The string searched or compared.
