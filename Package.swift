@@ -173,7 +173,7 @@ let package = Package(
         .testTarget(name: "GeneratedModelTests", dependencies: ["GeneratedModels", "ObjectGraph", "Faultline", "Probes"]),
         .testTarget(
             name: "ReportingTests",
-            dependencies: ["Reporting", "SQLLogViewer", "Insights", "ToolSupport", "Probes", "Scenarios"],
+            dependencies: ["Reporting", "SQLLogViewer", "Insights", "ToolSupport", "Probes", "Scenarios", "TestSupport"],
             exclude: ["Fixtures"]),
         // What the tests share: finding and running the built products.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

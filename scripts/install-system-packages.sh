@@ -9,7 +9,7 @@ set -euo pipefail
 
 packages=(libsqlite3-dev pkg-config liblttng-ust-dev lttng-tools babeltrace2 libcurl4)
 case "${1:-}" in
-    --test) packages+=(chromium python3-jsonschema prometheus prometheus-pushgateway valgrind binutils) ;;
+    --test) packages+=(chromium python3-jsonschema libxml2-utils prometheus prometheus-pushgateway valgrind binutils) ;;
     --bench) packages+=(valgrind binutils) ;;
 esac
 

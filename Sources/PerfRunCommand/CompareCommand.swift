@@ -19,11 +19,7 @@ extension PerfRun {
         @Argument(help: "The report to judge.")
         var head: String
 
-        @Option(help: "What to print.")
-        var format = ComparisonOutput.text
-
-        @Option(help: "Write the comparison here instead of standard output (- for standard output).")
-        var output = "-"
+        @OptionGroup var outputOptions: OutputOptions
 
         @Flag(name: .customLong("exact-counters"), help: "Any change of a gating counter, up or down, is a regression.")
         var exactCounters = false
@@ -45,8 +41,8 @@ extension PerfRun {
             if let thresholds { inputs.append(.init(option: "--thresholds", path: thresholds)) }
             if let noiseFloor { inputs.append(.init(option: "--noise-floor", path: noiseFloor)) }
             if let acceptedInsights { inputs.append(.init(option: "--accepted-insights", path: acceptedInsights)) }
-            let destination = try OutputPlan.Output(option: "--output", argument: output, format: format.outputFormat)
-            let plan = try OutputPlan(inputs: inputs, outputs: [destination])
+            let outputs = try outputOptions.outputs("compare", formats: ReportFormats.formats(of: .comparison), default: .text)
+            let plan = try OutputPlan(inputs: inputs, outputs: outputs)
             var comparer = ReportComparer()
             comparer.exactCounters = exactCounters
             comparer.allowMissing = allowMissing
@@ -54,7 +50,7 @@ extension PerfRun {
             if let noiseFloor { comparer.noiseFloor = try NoiseFloor.read(noiseFloor) }
             if let acceptedInsights { comparer.accepted = try AcceptedInsights(contentsOf: acceptedInsights) }
             let comparison = comparer.compare(try ReportFile.read(base), try ReportFile.read(head), basePath: base, headPath: head)
-            try plan.write(comparison, to: destination)
+            try plan.writeAll(comparison)
             if comparison.hasRegression { throw CommandExit(.failure) }
         }
     }

@@ -39,8 +39,7 @@ extension PerfRun {
 
         @OptionGroup var scale: ScaleOption
 
-        @Flag(help: "Print the explanation as JSON.")
-        var json = false
+        @OptionGroup var outputOptions: OutputOptions
 
         func validate() throws {
             guard model == nil else { return }  // checked once the model is read
@@ -52,8 +51,8 @@ extension PerfRun {
         }
 
         func run() throws {
-            let output = OutputPlan.Output(option: "explain", destination: .standardOutput, format: json ? .json : .text)
-            let plan = try OutputPlan(inputs: model.map { [.init(option: "--model", path: $0)] } ?? [], outputs: [output])
+            let outputs = try outputOptions.outputs("explain", formats: [.text, .json], default: .text)
+            let plan = try OutputPlan(inputs: model.map { [.init(option: "--model", path: $0)] } ?? [], outputs: outputs)
             let explanation: PredicateExplanation
             if let model {
                 let imported = try ImportedModelFile.read(model)
@@ -64,7 +63,7 @@ extension PerfRun {
             } else {
                 explanation = try PredicateExplanation.explain(entity: entity, format: predicate, dataSet: dataSet!, scale: scale.scale)
             }
-            try plan.write(explanation, to: output)
+            try plan.writeAll(explanation)
         }
     }
 }

@@ -12,14 +12,12 @@ extension PerfRun {
             abstract: "Analyzes a SQL debug log (Faultline's or Core Data's): statements, duplicates, faults, insights.",
             discussion: "Reads the file (or standard input for -) in bounded memory. Exit code 0 when log lines were found, 2 otherwise.")
 
+        // Optional to the parser: `log --json FILE` (today's spelling of
+        // JSON on standard output) gives FILE to --json, which run() hands back.
         @Argument(help: "The log file, or - for standard input.")
-        var file: String
+        var fileArgument: String?
 
-        @Flag(help: "Print the analysis as JSON.")
-        var json = false
-
-        @Option(help: "Also write the analysis as a self-contained HTML page here.")
-        var html: String?
+        @OptionGroup var outputOptions: OutputOptions
 
         @Option(parsing: .unconditional, help: "Rows per table in the text output, 1 or more.")
         var limit = 20
@@ -34,21 +32,36 @@ extension PerfRun {
                 """))
         var follow = false
 
-        func validate() throws {
-            guard limit >= 1 else { throw ValidationError("--limit must be at least 1, not \(limit)") }
-            if follow, html != nil { throw ValidationError("--html cannot be used with --follow") }
+        /// The options, with `log --json FILE` read as `log FILE --json`.
+        private var options: OutputOptions {
+            var options = outputOptions
+            if fileArgument == nil, options.json != nil { options.json = "-" }
+            return options
         }
 
-        /// The analysis's text or JSON on standard output, and the page.
+        /// The log to read.
+        private var file: String { fileArgument ?? outputOptions.json ?? "" }
+
+        func validate() throws {
+            if fileArgument == nil, outputOptions.json == nil || outputOptions.json == "-" {
+                throw ValidationError("Missing expected argument '<file>'")
+            }
+            guard limit >= 1 else { throw ValidationError("--limit must be at least 1, not \(limit)") }
+            if follow, options.named.contains(where: { $0.format != .json || $0.path != "-" }) || options.format != nil || options.output != nil {
+                throw ValidationError("--follow writes text or JSON (--json) on standard output: leave the other outputs out")
+            }
+        }
+
+        /// The analysis's text (or what the options name) on standard output, and the page.
         private func plan() throws -> OutputPlan {
-            var outputs = [OutputPlan.Output(option: "log", destination: .standardOutput, format: json ? .json : .text)]
-            if let html { outputs.append(try .init(option: "--html", argument: html, format: .html)) }
+            let outputs = try options.outputs("log", formats: ReportFormats.formats(of: .log), default: .text)
             var inputs = [OutputPlan.Input(option: "FILE", path: file)]
             if let accepted = insights.acceptedInsights { inputs.append(.init(option: "--accepted-insights", path: accepted)) }
-            // An HTML page on standard output too: the text then goes nowhere.
-            if html == "-" { outputs.removeFirst() }
             return try OutputPlan(inputs: inputs, outputs: outputs)
         }
+
+        /// Whether the analysis goes out as JSON (a followed log then says nothing else).
+        private var json: Bool { options.json != nil }
 
         func run() throws {
             let plan = try plan()

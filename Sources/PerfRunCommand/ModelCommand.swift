@@ -16,7 +16,14 @@ extension PerfRun {
                     Prints what was imported, what changed on the way (ordered relationships \
                     unordered, …) and what was skipped and why (transient and transformable attributes, fetched \
                     properties, configurations, an entity whose table would have more columns than SQLite allows, …); \
-                    --swift prints the model and a typed class for each entity instead (see --swift below). \
+                    --swift writes the model as Swift source instead: the model and a typed class for each entity, as \
+                    Xcode's codegen makes. \
+                    The model is declared as `public enum <NAME> { public static let model = try! Model([...]) }`. Each \
+                    entity gets a public class named after its representedClassName (the entity's name when it has \
+                    none), a subclass of its parent entity's class, with typed properties for its attributes and \
+                    to-one relationships, its to-many destinations with addTo…/removeFrom… methods, entityName, the \
+                    key path names #Predicate reads (keyNames), and fetchRequest() typed by the class. Everything is \
+                    public; the same model gives the same bytes. \
                     A .xcdatamodeld is read at its current version (.xccurrentversion), or at the one --version or \
                     PATH:VERSION names (Model.xcdatamodeld:"Model 2"). Exit code 0 when a model was made, 1 when \
                     nothing of it makes a model (no entities, only abstract ones), 2 when the file cannot be read \
@@ -37,28 +44,17 @@ extension PerfRun {
                 valueName: "name"))
             var version: String?
 
-            @Flag(help: ArgumentHelp(
-                "Print the model as Swift source: the model and a typed class for each entity, as Xcode's codegen makes.",
-                discussion: """
-                    The model is declared as `public enum <NAME> { public static let model = try! Model([...]) }`. Each \
-                    entity gets a public class named after its representedClassName (the entity's name when it has \
-                    none), a subclass of its parent entity's class, with typed properties for its attributes and \
-                    to-one relationships, its to-many destinations with addTo…/removeFrom… methods, entityName, the \
-                    key path names #Predicate reads (keyNames), and fetchRequest() typed by the class. Everything is \
-                    public; the same model gives the same bytes.
-                    """))
-            var swift = false
+            @OptionGroup var outputOptions: OutputOptions
 
             @Option(help: ArgumentHelp(
                 "With --swift, the enum that holds the model (default: the model file's name and Model, as BookStoreModel).",
                 valueName: "name"))
             var name: String?
 
-            @Flag(help: "Print the model as JSON: entities, attributes, relationships, what was skipped.")
-            var json = false
+            /// Whether Swift source is asked for.
+            var swift: Bool { outputOptions.swift != nil || outputOptions.format == OutputFormat.swift.rawValue }
 
             func validate() throws {
-                if swift && json { throw ValidationError("--swift and --json: choose one") }
                 if let name {
                     guard swift else { throw ValidationError("--name names the Swift source's model: it needs --swift") }
                     do { _ = try SwiftModelName(name) } catch { throw ValidationError("--name \(error.description)") }
@@ -67,17 +63,19 @@ extension PerfRun {
 
             func run() throws {
                 guard let path else { throw UsageError("Missing expected argument '<path>'") }
-                let output = OutputPlan.Output(option: "model import", destination: .standardOutput, format: swift ? .swift : json ? .json : .text)
+                let outputs = try outputOptions.outputs("model import", formats: [.text, .json, .swift], default: .text)
                 let reference = CoreDataModelReference(argument: path)
-                let plan = try OutputPlan(inputs: [.init(option: "PATH", path: reference.path)], outputs: [output])
+                let plan = try OutputPlan(inputs: [.init(option: "PATH", path: reference.path)], outputs: outputs)
                 let location = try ModelCommand.locate(reference, version: version, option: "--version")
                 let imported = CoreDataModelImport.importModel(try CoreDataModelXML.read(location.contents))
                 let description = ModelDescription(imported, location: location)
                 // A model that makes nothing has no Swift source: what was skipped says why.
                 let document = ModelImportDocument(
                     description, imported: imported, swiftName: try name.map { name throws(ModelImportError) in try SwiftModelName(name) })
-                try plan.write(document, to: document.outputFormats.contains(output.format) ? output : .init(
-                    option: output.option, destination: output.destination, format: .text))
+                for output in outputs {
+                    try plan.write(document, to: document.outputFormats.contains(output.format) ? output : .init(
+                        option: output.option, destination: output.destination, format: .text))
+                }
                 if swift, imported.model != nil, !description.skipped.isEmpty || !description.notes.isEmpty {
                     Console.warn("\(description.skipped.count) skipped, \(description.notes.count) changed: perf-run model import \(path) says which")
                 }
@@ -109,19 +107,18 @@ extension PerfRun {
             @Option(name: .customLong("version-b"), help: ArgumentHelp("The version of B to read, when B is a .xcdatamodeld.", valueName: "name"))
             var versionB: String?
 
-            @Flag(help: "Print the differences as JSON.")
-            var json = false
+            @OptionGroup var outputOptions: OutputOptions
 
             func run() throws {
-                let output = OutputPlan.Output(option: "model diff", destination: .standardOutput, format: json ? .json : .text)
+                let outputs = try outputOptions.outputs("model diff", formats: [.text, .json], default: .text)
                 let referenceA = CoreDataModelReference(argument: a)
                 let referenceB = CoreDataModelReference(argument: b)
                 let plan = try OutputPlan(
-                    inputs: [.init(option: "A", path: referenceA.path), .init(option: "B", path: referenceB.path)], outputs: [output])
+                    inputs: [.init(option: "A", path: referenceA.path), .init(option: "B", path: referenceB.path)], outputs: outputs)
                 let locationA = try ModelCommand.locate(referenceA, version: versionA, option: "--version-a")
                 let locationB = try ModelCommand.locate(referenceB, version: versionB, option: "--version-b")
                 let diff = ModelDiff(from: try CoreDataModelXML.read(locationA.contents), to: try CoreDataModelXML.read(locationB.contents))
-                try plan.write(ModelDiffDocument(a: locationA, b: locationB, diff: diff), to: output)
+                try plan.writeAll(ModelDiffDocument(a: locationA, b: locationB, diff: diff))
                 if !diff.isIdentical { throw CommandExit(.failure) }
             }
         }

@@ -17,20 +17,6 @@ extension DataSetKind: ExpressibleByArgument {
     public static var allValueStrings: [String] { PerfRunCommand.catalog.dataSets.map(\.name) }
 }
 
-/// What `perf-run compare` prints.
-enum ComparisonOutput: String, CaseIterable, ExpressibleByArgument {
-    case text, markdown, json, html
-
-    var outputFormat: OutputFormat {
-        switch self {
-        case .text: .text
-        case .markdown: .markdown
-        case .json: .json
-        case .html: .html
-        }
-    }
-}
-
 /// `--scale`, shared by the commands that build a data set.
 /// How the insight rules run: `--insight-threshold rule=value` (repeated)
 /// and an insights file (`--accepted-insights`), for `run` and `log`.

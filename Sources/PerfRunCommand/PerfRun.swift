@@ -87,12 +87,12 @@ extension PerfRun {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Lists the scenarios and what each demonstrates.")
 
-        @Flag(help: "Print the list as JSON.")
-        var json = false
+        @OptionGroup var outputOptions: OutputOptions
 
         func run() throws {
-            let output = OutputPlan.Output(option: "list", destination: .standardOutput, format: json ? .json : .text)
-            try OutputPlan(inputs: [], outputs: [output]).write(ScenarioList(PerfRunCommand.catalog.scenarios), to: output)
+            let list = ScenarioList(PerfRunCommand.catalog.scenarios)
+            let outputs = try outputOptions.outputs("list", formats: list.outputFormats, default: .text)
+            try OutputPlan(inputs: [], outputs: outputs).writeAll(list)
         }
     }
 }

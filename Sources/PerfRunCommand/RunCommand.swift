@@ -32,11 +32,10 @@ extension PerfRun {
         @Option(help: "Where the data lives.")
         var store = RunOptions.StoreKind.file
 
-        @Option(help: "Where to write the JSON report (default Reports/latest.json; - for standard output).")
-        var json: String?
-
-        @Option(help: "Where to write the HTML report (default: beside a --json file, with .html; Reports/latest.html without --json; - for standard output).")
-        var html: String?
+        /// The reports: `--json` (default Reports/latest.json), `--html`
+        /// (default beside a --json file, with .html; Reports/latest.html
+        /// without --json), and any other format named.
+        @OptionGroup var outputOptions: OutputOptions
 
         @Option(name: .customLong("sql-debug"), parsing: .unconditional, help: "SQL debug log level, 1 to 4 (to --sql-log, else the file FAULTLINE_SQL_LOG names, else standard error).")
         var sqlDebug: Int?
@@ -163,11 +162,12 @@ extension PerfRun {
         /// .html, unless the JSON goes to standard output or a device), the
         /// trace file; the SQL log too, so that nothing else overwrites it.
         func outputs() throws -> [OutputPlan.Output] {
-            let report = try OutputPlan.Output(option: "--json", argument: json ?? "Reports/latest.json", format: .json)
-            var outputs = [report]
-            if let html {
-                outputs.append(try .init(option: "--html", argument: html, format: .html))
-            } else if json == nil {
+            var outputs = try outputOptions.namedOutputs("run", formats: ReportFormats.formats(of: .run), default: .json)
+            let report = outputs.first { $0.format == .json }
+                ?? .init(option: "--json", destination: .file("Reports/latest.json"), format: .json)
+            if !outputs.contains(report) { outputs.insert(report, at: 0) }
+            if outputs.contains(where: { $0.format == .html }) {
+            } else if outputOptions.json == nil {
                 outputs.append(.init(option: "--html", destination: .file("Reports/latest.html"), format: .html))
             } else if let path = report.destination.path, let target = try? OutputFile.target(of: path),
                 target.kind == .absent || target.kind == .regular
@@ -176,8 +176,8 @@ extension PerfRun {
                 let page = url.pathExtension == "json" ? url.deletingPathExtension().appendingPathExtension("html").relativePath : path + ".html"
                 outputs.append(.init(option: "--html", destination: .file(page), format: .html))
             }
-            if let traceEvents { outputs.append(try .init(option: "--trace-events", argument: traceEvents, format: .json)) }
-            if let (option, path, _) = sqlLogFile { outputs.append(try .init(option: option, argument: path, format: .text)) }
+            if let traceEvents { outputs.append(try .init(.traceEvents, option: "--trace-events", argument: traceEvents, format: .json)) }
+            if let (option, path, _) = sqlLogFile { outputs.append(try .init(.sqlLog, option: option, argument: path, format: .text)) }
             return outputs
         }
 
@@ -201,11 +201,12 @@ extension PerfRun {
             let outputs = try outputs()
             let plan = try OutputPlan(
                 inputs: insights.acceptedInsights.map { [.init(option: "--accepted-insights", path: $0)] } ?? [], outputs: outputs)
-            if plan.output("--sql-log")?.destination == .standardOutput {
-                throw UsageError(option: "--sql-log", "- is not a file to append to: leave --sql-log out for the log on standard error")
-            }
-            if plan.output(Self.environmentLogOption)?.destination == .standardOutput {
-                throw UsageError(option: Self.environmentLogOption, "- is not a file to append to: unset it for the log on standard error")
+            if let log = plan.output(.sqlLog), log.destination == .standardOutput {
+                throw UsageError(
+                    option: log.option,
+                    log.option == Self.environmentLogOption
+                        ? "- is not a file to append to: unset it for the log on standard error"
+                        : "- is not a file to append to: leave --sql-log out for the log on standard error")
             }
             let console = Console(plan: plan)
             var settings = RunSession.Settings()
@@ -234,9 +235,9 @@ extension PerfRun {
             printer.finish()
             let document = outcome.document
             for output in plan.outputs {
-                switch output.option {
-                case "--json", "--html": try plan.write(document, to: output)
-                case "--trace-events": try outcome.traceEvents.map { data throws(OutputError) in try OutputPlan.write(data, to: output.destination) }
+                switch output.role {
+                case .document: try plan.write(document, to: output)
+                case .traceEvents: try outcome.traceEvents.map { data throws(OutputError) in try OutputPlan.write(data, to: output.destination) }
                 default: break  // the SQL log, written by its sink
                 }
             }
@@ -247,7 +248,7 @@ extension PerfRun {
                     try console.say("LTTng trace: on the relay \(relay.url), in its output directory under \(path)")
                 }
                 try console.say(ReportText.console(outcome.report))
-                let written = plan.outputs.filter { $0.option == "--json" || $0.option == "--html" }.map(\.destination.description)
+                let written = plan.outputs(.document).map(\.destination.description)
                 try console.say("report: \(written.joined(separator: ", "))")
             }
             if let code = outcome.signalExitCode { throw CommandExit(ExitStatus(rawValue: code) ?? .terminated) }

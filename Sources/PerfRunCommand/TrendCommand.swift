@@ -25,11 +25,7 @@ extension PerfRun {
         @Option(help: "How far back, as a Prometheus duration (30d, 12h, 1w).")
         var since = "30d"
 
-        @Option(help: "What to print.")
-        var format = ComparisonOutput.text
-
-        @Option(help: "Write the trend here instead of standard output (- for standard output).")
-        var output = "-"
+        @OptionGroup var outputOptions: OutputOptions
 
         @Option(help: "The job the reports were published as (default \(Publication.defaultJob)).")
         var job = Publication.defaultJob
@@ -52,9 +48,8 @@ extension PerfRun {
         }
 
         func run() throws {
-            let destination = try OutputPlan.Output(option: "--output", argument: output, format: format.outputFormat)
-            let plan = try OutputPlan(inputs: [], outputs: [destination])
-            try plan.write(try reader().read(), to: destination)
+            let plan = try OutputPlan(inputs: [], outputs: try outputOptions.outputs("trend", formats: ReportFormats.formats(of: .trend), default: .text))
+            try plan.writeAll(try reader().read())
         }
     }
 }

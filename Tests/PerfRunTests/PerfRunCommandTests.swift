@@ -24,7 +24,7 @@ import Testing
         (["explain", "Selfie", "rating < 5", "--dataset", "nope"],
          "The value 'nope' is invalid for '--dataset <dataset>'. Please provide one of 'selfies', 'fireballs' or 'library'.\n"),
         (["compare", "a.json", "b.json", "--format", "xml"],
-         "The value 'xml' is invalid for '--format <format>'. Please provide one of 'text', 'markdown', 'json' or 'html'.\n"),
+         "--format: no format xml: compare writes text, json, markdown, html, junit\n"),
         (["explain", "Selfie", "rating < 5", "--scale", "9"], "--scale must be between 0.01 and 4, not 9.0\n"),
         (["run", "--insight-threshold", "n-plus-one=0"], "--insight-threshold n-plus-one=0: the value must be a whole number of 1 or more\n"),
         (["run", "--insight-threshold", "n-plus-one"], "--insight-threshold n-plus-one: expected rule=value (full-scan, n-plus-one, repeated-count, "
@@ -131,7 +131,7 @@ import Testing
         #expect(unknown.stderr == "\(good) has no entity Reader (Author, Post)\n")
         let both = try Self.perfRun(["model", "import", good, "--swift", "--json"])
         #expect(both.status == 2)
-        #expect(both.stderr == "--swift and --json: choose one\n")
+        #expect(both.stderr == "--swift - and --json - both write to standard output: name a file for one\n")
     }
 
     @Test func unknownOptionsAreUsageErrorsToo() throws {

@@ -1,10 +1,11 @@
 import SQLLogViewer
 import ToolSupport
-/// A run's report as perf-run writes it: the JSON, the page (with the
-/// timeline of the last iterations when their events were kept), the
-/// Markdown summary for a CI job, and the console's text (the summary
-/// table, the experiments judged, what to fix first).
-public struct ReportDocument: Renderable, Sendable {
+/// A run's report as perf-run writes it, in every format of
+/// ``ReportFormats``: the JSON, the page (with the timeline of the last
+/// iterations when their events were kept), the Markdown summary for a CI
+/// job, JUnit XML, and the console's text (the summary table, the
+/// experiments judged, what to fix first).
+public struct ReportDocument: ReportContentDocument, Sendable {
     public var report: Report
     public var timeline: Timeline?
 
@@ -13,17 +14,7 @@ public struct ReportDocument: Renderable, Sendable {
         self.timeline = timeline
     }
 
-    public var outputFormats: [OutputFormat] { [.json, .html, .markdown, .text] }
-
-    public func render(_ format: OutputFormat) throws(OutputError) -> String {
-        switch format {
-        case .json: return try json(report)
-        case .html: return HTMLReport.render(report, timeline: timeline)
-        case .markdown: return ReportMarkdown.render(report)
-        case .text: return ReportText.console(report)
-        case .swift: throw unsupported(format)
-        }
-    }
+    public var content: ReportContent { .run(report, timeline: timeline) }
 }
 
 extension ReportText {
@@ -37,24 +28,15 @@ extension ReportText {
     }
 }
 
-extension ReportComparison: Renderable {
-    public var outputFormats: [OutputFormat] { [.text, .markdown, .json, .html] }
-
-    public func render(_ format: OutputFormat) throws(OutputError) -> String {
-        switch format {
-        case .text: ComparisonFormat.text(self)
-        case .markdown: ComparisonFormat.markdown(self)
-        case .json: try json(self)
-        case .html: HTMLComparison.render(self)
-        case .swift: throw unsupported(format)
-        }
-    }
+extension ReportComparison: ReportContentDocument {
+    public var content: ReportContent { .comparison(self) }
 }
 
-/// A SQL debug log's analysis as `perf-run log` writes it: the text's
-/// tables of at most `limit` rows, the JSON (one line per update when
-/// followed), the page titled with the log's name.
-public struct SQLLogDocument: Renderable, Sendable {
+/// A SQL debug log's analysis as `perf-run log` writes it, in the formats
+/// of ``ReportFormats`` that render a log: the text's tables of at most
+/// `limit` rows, the JSON (one line per update when followed), the page
+/// titled with the log's name.
+public struct SQLLogDocument: ReportContentDocument, Sendable {
     public var analysis: SQLLogAnalysis
     public var title: String
     public var limit: Int
@@ -68,14 +50,5 @@ public struct SQLLogDocument: Renderable, Sendable {
         self.compactJSON = compactJSON
     }
 
-    public var outputFormats: [OutputFormat] { [.text, .json, .html] }
-
-    public func render(_ format: OutputFormat) throws(OutputError) -> String {
-        switch format {
-        case .text: return SQLLogText.render(analysis, limit: limit)
-        case .json: return try json(analysis, pretty: !compactJSON)
-        case .html: return HTMLLogAnalysis.render(analysis, title: title)
-        case .markdown, .swift: throw unsupported(format)
-        }
-    }
+    public var content: ReportContent { .log(self) }
 }

@@ -90,16 +90,6 @@ enum TrendText {
     }
 }
 
-extension Trend: Renderable {
-    public var outputFormats: [OutputFormat] { [.text, .markdown, .json, .html] }
-
-    public func render(_ format: OutputFormat) throws(OutputError) -> String {
-        switch format {
-        case .text: TrendText.text(self)
-        case .markdown: TrendText.markdown(self)
-        case .json: try json(self)
-        case .html: HTMLTrend.render(self)
-        case .swift: throw unsupported(format)
-        }
-    }
+extension Trend: ReportContentDocument {
+    public var content: ReportContent { .trend(self) }
 }

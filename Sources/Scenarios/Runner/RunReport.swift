@@ -4,7 +4,7 @@ import Reporting
 
 /// Putting a run's scenario reports into a report (``ReportBuilder``).
 public enum RunReport {
-    public static let toolVersion = "0.1.0"
+    public static let toolVersion = "0.2.0"
 
     /// - Parameter experiments: the published experiments to judge against the scenarios that ran.
     /// - Parameter tool: the command that ran them (an application's own, or perf-run).

@@ -94,7 +94,7 @@ public struct RunSession {
             OutputPlan.Output(option: "--json", destination: .file(settings.jsonPath), format: .json),
             OutputPlan.Output(option: "--html", destination: .file(settings.htmlPath), format: .html),
         ]
-        if let path = settings.traceEventsPath { outputs.append(.init(option: "--trace-events", destination: .file(path), format: .json)) }
+        if let path = settings.traceEventsPath { outputs.append(.init(.traceEvents, option: "--trace-events", destination: .file(path), format: .json)) }
         let plan = try OutputPlan(inputs: [], outputs: outputs)
         let outcome = try measure(scenarios, progress: progress)
         try plan.write(outcome.document, to: outputs[0])

@@ -15,19 +15,23 @@ public struct OutputPlan: Sendable {
     /// An output a command writes: the option that names it, where it goes,
     /// and its format.
     public struct Output: Equatable, Sendable {
+        /// What the output is: the key the command finds it by.
+        public let role: OutputRole
+        /// The option (or variable) that named it, for messages.
         public let option: String
         public let destination: OutputDestination
         public let format: OutputFormat
 
-        public init(option: String, destination: OutputDestination, format: OutputFormat) {
+        public init(_ role: OutputRole = .document, option: String, destination: OutputDestination, format: OutputFormat) {
+            self.role = role
             self.option = option
             self.destination = destination
             self.format = format
         }
 
         /// An output named by an option's value (`-` is standard output).
-        public init(option: String, argument: String, format: OutputFormat) throws(OutputError) {
-            self.init(option: option, destination: try OutputDestination(argument, option: option), format: format)
+        public init(_ role: OutputRole = .document, option: String, argument: String, format: OutputFormat) throws(OutputError) {
+            self.init(role, option: option, destination: try OutputDestination(argument, option: option), format: format)
         }
     }
 
@@ -91,8 +95,11 @@ public struct OutputPlan: Sendable {
     /// messages then go to standard error.
     public var usesStandardOutput: Bool { outputs.contains { $0.destination == .standardOutput } }
 
-    /// The output named by `option`, if the command was given it.
-    public func output(_ option: String) -> Output? { outputs.first { $0.option == option } }
+    /// The first output of `role`, if the command has one.
+    public func output(_ role: OutputRole) -> Output? { outputs.first { $0.role == role } }
+
+    /// The outputs of `role`, in the order given.
+    public func outputs(_ role: OutputRole) -> [Output] { outputs.filter { $0.role == role } }
 
     /// Renders `value` in the output's format and writes it there.
     public func write(_ value: some Renderable, to output: Output) throws(OutputError) {

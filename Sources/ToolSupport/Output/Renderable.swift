@@ -13,18 +13,9 @@ public protocol Renderable {
 
 extension Renderable {
     /// The JSON of an encodable value, as everything perf-run writes it
-    /// (``JSONOutput/data(_:pretty:)``), ending with a line break. A value
-    /// JSON cannot hold (a time that is not finite) is an ``OutputError``,
-    /// not a crash nor an encoder's dump.
+    /// (``JSONOutput/text(_:pretty:)``).
     public func json<Value: Encodable>(_ value: Value, pretty: Bool = true) throws(OutputError) -> String {
-        do {
-            return String(decoding: try JSONOutput.data(value, pretty: pretty), as: UTF8.self) + "\n"
-        } catch let EncodingError.invalidValue(value, context) {
-            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-            throw OutputError(.json, reason: "\(value) at \(path.isEmpty ? "the top" : String(path.dropFirst())) cannot be written as JSON")
-        } catch {
-            throw OutputError(.json, reason: "\(error)")
-        }
+        try JSONOutput.text(value, pretty: pretty)
     }
 
     /// The error for a format this value does not have.
