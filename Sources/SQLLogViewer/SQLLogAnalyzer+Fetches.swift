@@ -223,7 +223,7 @@ extension SQLLogAnalyzer {
         text.withUTF8 { buffer in
             let bytes = SQLDebugLogBytes(UnsafeRawBufferPointer(buffer))
             values.nesting.scan(bytes.bytes)
-            append(bytes.slice(bytes.trimmingSpacesAndReturns(bytes.all)), to: &values)
+            Self.append(bytes.slice(bytes.trimmingSpacesAndReturns(bytes.all)), to: &values)
         }
         pendingValues = values
         if values.nesting.depth <= 0 { endValues() }
@@ -238,7 +238,7 @@ extension SQLLogAnalyzer {
         values.nesting.scan(bytes)
         if values.bytes <= Self.maximumStoredTextBytes {
             // Trimmed as read (decoding never adds nor takes a space).
-            SQLDebugLogBytes.withText(bytes) { line in append(line.slice(line.trimmingSpacesAndReturns(line.all)), to: &values) }
+            SQLDebugLogBytes.withText(bytes) { line in Self.append(line.slice(line.trimmingSpacesAndReturns(line.all)), to: &values) }
         } else {
             // Beyond what is kept: only its length (trimmed, and the space joining it).
             let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D }
@@ -251,7 +251,7 @@ extension SQLLogAnalyzer {
     }
 
     /// Appends a line's UTF-8 bytes to the values' text, after a space.
-    private func append(_ line: UnsafeRawBufferPointer, to values: inout PendingValues) {
+    private static func append(_ line: UnsafeRawBufferPointer, to values: inout PendingValues) {
         guard !line.isEmpty else { return }
         let added = (values.text.isEmpty ? 0 : 1) + line.count
         values.bytes = values.bytes.addingSaturated(added)

@@ -24,19 +24,21 @@ extension SQLLogAnalyzer {
     mutating func consume(raw line: UnsafeRawBufferPointer) {
         analysis.lines += 1
         let bytes = SQLDebugLogBytes.droppingReturn(line)
-        guard let found = SQLDebugLogLine.marker(in: bytes) else { return consumeUnmarked(bytes) }
-        sawMarker = true
-        continuing = false
-        if pendingValues != nil { endValues() }
-        if heldPlanRow != nil { flushPlanRow() }
-        analysis.logLines += 1
-        let format: SQLLogFormat = found.marker == .faultline ? .faultline : .coredata
-        if format != lastFormat {
-            formats.insert(format)
-            lastFormat = format
-        }
         let number = analysis.lines
-        SQLDebugLogLine.read(bytes, marker: found) { handle($0, line: number) }
+        let marked = SQLDebugLogLine.read(bytes) { line in
+            sawMarker = true
+            continuing = false
+            if pendingValues != nil { endValues() }
+            if heldPlanRow != nil { flushPlanRow() }
+            analysis.logLines += 1
+            let format: SQLLogFormat = line.marker == .faultline ? .faultline : .coredata
+            if format != lastFormat {
+                formats.insert(format)
+                lastFormat = format
+            }
+            handle(line, line: number)
+        }
+        guard marked else { return consumeUnmarked(bytes) }
         wrapCheck(bytes.count)
     }
 
@@ -101,7 +103,12 @@ extension SQLLogAnalyzer {
 
     /// Acts on the held annotation, if any: its text (joined to the lines
     /// that continued it) is tokenized now.
+    @inline(__always)
     mutating func releaseAnnotation() {
+        if heldAnnotation != nil { releaseHeldAnnotation() }
+    }
+
+    private mutating func releaseHeldAnnotation() {
         guard var held = heldAnnotation else { return }
         heldAnnotation = nil
         releasing = true
@@ -119,7 +126,8 @@ extension SQLLogAnalyzer {
             // Core Data prints a bound key list as an annotation of its own.
             analysis.boundIntarrays += 1
             noteBind(text.string(values))
-        case .statementTime(let time):
+        case .statementTime:
+            let time = SQLDebugLogAnnotation.StatementTime(annotation, in: text)
             let seconds = seconds(time.time, line: line)
             var figures = StatementFigures()
             figures.scanned = time.scanned
@@ -139,10 +147,11 @@ extension SQLLogAnalyzer {
         case .totalFetchTime(_, let rows):
             // Core Data: the fetch under way is done; its rows.
             closeFetch(rows: rows, line: line)
-        case .fetchUsing(let fetch):
+        case .fetchUsing:
             // Levels 2-3: `fetch using <statement> … returned N rows`.
-            noteFetchUsing(FetchUsing(fetch, text), line: line)
-        case .fault(let fault):
+            noteFetchUsing(FetchUsing(SQLDebugLogAnnotation.FetchUsing(annotation, in: text), text), line: line)
+        case .fault:
+            let fault = SQLDebugLogAnnotation.Fault(annotation, in: text)
             if fault.awaitsObject, !releasing {
                 // Held for a line: the object's URI may follow on the next.
                 heldAnnotation = (text.string(annotation.range), line)
@@ -159,7 +168,8 @@ extension SQLLogAnalyzer {
                 line: line)
             let index = bucket(line)
             timeline[index].faults += 1
-        case .relationshipFault(let fault):
+        case .relationshipFault:
+            let fault = SQLDebugLogAnnotation.RelationshipFault(annotation, in: text)
             finishStatement(seconds: nil, rows: nil)
             closeFaultFetch()
             let relationship = text.string(fault.name)
@@ -171,7 +181,8 @@ extension SQLLogAnalyzer {
                 destination: destination, got: fault.got, nanoseconds: fault.nanoseconds, line: line)
         case .prefetchingWithKey(let key):
             note(.prefetches, entity: text.string(key), source: "prefetch", line: line)
-        case .fetch(let fetch):
+        case .fetch:
+            let fetch = SQLDebugLogAnnotation.Fetch(annotation, in: text)
             let site = callSite(text, fetch.site)
             if let count = fetch.count, let resultType = fetch.resultType {
                 evidence.add(fetch: FetchEvent(
@@ -181,9 +192,10 @@ extension SQLLogAnalyzer {
                     callSite: site))
             }
             flushRecentStatements(site: site)
-        case .count(let count):
-            flushRecentStatements(site: callSite(text, count.site))
-        case .save(let save):
+        case .count:
+            flushRecentStatements(site: callSite(text, SQLDebugLogAnnotation.Count(annotation, in: text).site))
+        case .save:
+            let save = SQLDebugLogAnnotation.Save(annotation, in: text)
             let site = callSite(text, save.site)
             if let inserted = save.inserted, let updated = save.updated, let deleted = save.deleted {
                 evidence.add(save: SaveEvent(
@@ -191,11 +203,12 @@ extension SQLLogAnalyzer {
                     deleted: deleted, success: true, error: "", callSite: site))
             }
             flushRecentStatements(site: site)
-        case .saveFailed(let failure):
-            flushRecentStatements(site: callSite(text, failure.site))
-        case .batch(let batch):
-            flushRecentStatements(site: callSite(text, batch.site))
-        case .prefetchUsage(let usage):
+        case .saveFailed:
+            flushRecentStatements(site: callSite(text, SQLDebugLogAnnotation.SaveFailure(annotation, in: text).site))
+        case .batch:
+            flushRecentStatements(site: callSite(text, SQLDebugLogAnnotation.Batch(annotation, in: text).site))
+        case .prefetchUsage:
+            let usage = SQLDebugLogAnnotation.PrefetchUsage(annotation, in: text)
             let site = callSite(text, usage.site)
             evidence.add(context: ContextEvent(
                 start: 0, thread: 0, context: text.string(usage.context), kind: .prefetchUsage, objectsRegistered: 0, objectsRegisteredPeak: 0,

@@ -107,7 +107,9 @@ import Testing
 
     @Test func annotationsAreTyped() throws {
         let time = try #require(Self.annotation("faultline: annotation: sql execution time: 0.000031s, rows: 2, changed: 0, scanned: 3, sorts: 1, purpose: fetch Selfie"))
-        guard case .statementTime(let figures) = time.kind else { throw Failure.annotation(time.kind) }
+        guard case .statementTime = time.kind else { throw Failure.annotation(time.kind) }
+        let statement = "faultline: annotation: sql execution time: 0.000031s, rows: 2, changed: 0, scanned: 3, sorts: 1, purpose: fetch Selfie"
+        let figures = try #require(Self.read(statement) { SQLDebugLogAnnotation.StatementTime(time, in: $0.text) })
         #expect(figures.time == .seconds(0.000031) && figures.rows == 2 && figures.changed == 0 && figures.scanned == 3 && figures.sorts == 1)
         #expect(time.isWhole)
         // Core Data's times and counts.
@@ -122,17 +124,20 @@ import Testing
         let uri = "x-coredata://0783522F-1851-4BC7-AE0D-AB4C83489E8B"
         let line = "CoreData: annotation: fault fulfilled from database for : 0xd000000000100002 <\(uri)/Country/p4>"
         try Self.read(line) { typed in
-            guard case .annotation(let annotation) = typed.kind, case .fault(let fault) = annotation.kind else { throw Failure.kind(typed.kind) }
+            guard case .annotation(let annotation) = typed.kind, case .fault = annotation.kind else { throw Failure.kind(typed.kind) }
+            let fault = SQLDebugLogAnnotation.Fault(annotation, in: typed.text)
             #expect(fault.source == .database && fault.entity.map(typed.text.string) == "Country" && fault.primaryKey == 4 && !fault.awaitsObject)
             #expect(fault.lazyLoad == nil)
         }
         try Self.read("CoreData: annotation: fault fulfilled from database for : 0xd000000000100002") { typed in
-            guard case .annotation(let annotation) = typed.kind, case .fault(let fault) = annotation.kind else { throw Failure.kind(typed.kind) }
+            guard case .annotation(let annotation) = typed.kind, case .fault = annotation.kind else { throw Failure.kind(typed.kind) }
+            let fault = SQLDebugLogAnnotation.Fault(annotation, in: typed.text)
             #expect(fault.entity == nil && fault.awaitsObject)
         }
         try Self.read("CoreData: annotation: to-many relationship fault \"tags\" for objectID 0xa7ab <\(uri)/Item/p1> fulfilled from database.  Got 3 rows") {
             typed in
-            guard case .annotation(let annotation) = typed.kind, case .relationshipFault(let fault) = annotation.kind else { throw Failure.kind(typed.kind) }
+            guard case .annotation(let annotation) = typed.kind, case .relationshipFault = annotation.kind else { throw Failure.kind(typed.kind) }
+            let fault = SQLDebugLogAnnotation.RelationshipFault(annotation, in: typed.text)
             #expect(typed.text.string(fault.name) == "tags" && fault.entity.map(typed.text.string) == "Item" && fault.got == 3 && !fault.fromRowCache)
             #expect(fault.destinationCount == nil && annotation.isWhole)
         }
@@ -144,10 +149,12 @@ import Testing
         let fetch = "CoreData: annotation: fetch using NSSQLiteStatement <0x81d3400> on entity 'Person' with sql text "
             + "'SELECT 0, t0.Z_PK FROM ZPERSON t0 WHERE t0.ZNAME = 'a returned 3 rows' ' returned 3 rows with values: ("
         try Self.read(fetch) { typed in
-            guard case .annotation(let annotation) = typed.kind, case .fetchUsing(let read) = annotation.kind else { throw Failure.kind(typed.kind) }
+            guard case .annotation(let annotation) = typed.kind, case .fetchUsing = annotation.kind else { throw Failure.kind(typed.kind) }
+            let read = SQLDebugLogAnnotation.FetchUsing(annotation, in: typed.text)
             #expect(read.entity.map(typed.text.string) == "Person")
             #expect(read.sql.map(typed.text.string) == "SELECT 0, t0.Z_PK FROM ZPERSON t0 WHERE t0.ZNAME = 'a returned 3 rows'")
             #expect(read.rows == 3 && read.values.map(typed.text.string) == "(")
+            #expect(annotation.kind == .fetchUsing(rows: 3))
             #expect(annotation.isWhole)
         }
         // A count request's annotation at level 3 is of no kind the reader uses.
@@ -163,11 +170,12 @@ import Testing
         #expect(Self.annotation("faultline: annotation: sql execution time: 0.1s, rows: 1, changed: 0, purpose: fetch of the")?.isWhole == true)
         // A held annotation is read again whole, joined to its next line.
         var joined = "to-many relationship fault \"tags\" for objectID <x-coredata://A/Item/p1> fulfilled from database.  Got 3 rows"
-        let kind = joined.withUTF8 { SQLDebugLogAnnotation(SQLDebugLogBytes(UnsafeRawBufferPointer($0))).kind }
-        guard case .relationshipFault(let fault) = kind else {
-            Issue.record("\(kind)")
-            return
+        let (kind, fault) = joined.withUTF8 { buffer in
+            let text = SQLDebugLogBytes(UnsafeRawBufferPointer(buffer))
+            let annotation = SQLDebugLogAnnotation(text)
+            return (annotation.kind, SQLDebugLogAnnotation.RelationshipFault(annotation, in: text))
         }
+        #expect(kind == .relationshipFault)
         #expect(fault.got == 3)
     }
 
@@ -175,7 +183,8 @@ import Testing
 
     @Test func textBeyondASCIIIsReadByTheSameRules() throws {
         try Self.read("faultline: annotation: fault fulfilled from database for Café/p7 in 0.000020s (absent; read at Ünïcode/Sé.swift:9)") { typed in
-            guard case .annotation(let annotation) = typed.kind, case .fault(let fault) = annotation.kind else { throw Failure.kind(typed.kind) }
+            guard case .annotation(let annotation) = typed.kind, case .fault = annotation.kind else { throw Failure.kind(typed.kind) }
+            let fault = SQLDebugLogAnnotation.Fault(annotation, in: typed.text)
             #expect(fault.entity.map(typed.text.string) == "Café" && fault.primaryKey == 7)
             let lazyLoad = SQLDebugLogLazyLoad(typed.text, try #require(fault.lazyLoad))
             #expect(lazyLoad.read.map { typed.text.string($0.file) } == "Ünïcode/Sé.swift" && lazyLoad.read?.line == 9)
@@ -201,11 +210,13 @@ import Testing
         for end in ["\r", ""] {
             #expect(Self.statement("faultline: sql: SELECT 1\(end)")! == (.faultline, "SELECT 1"))
             try Self.read("faultline: annotation: sql execution time: 0.1s, rows: 1, changed: 0, purpose: fault\(end)") { typed in
-                guard case .annotation(let annotation) = typed.kind, case .statementTime(let time) = annotation.kind else { throw Failure.kind(typed.kind) }
+                guard case .annotation(let annotation) = typed.kind, case .statementTime = annotation.kind else { throw Failure.kind(typed.kind) }
+                let time = SQLDebugLogAnnotation.StatementTime(annotation, in: typed.text)
                 #expect(time.purpose.map(typed.text.string) == "fault")
             }
             try Self.read("faultline: annotation: fault fulfilled from database for A/p1 in 0.1s (absent; read at A.swift:3)\(end)") { typed in
-                guard case .annotation(let annotation) = typed.kind, case .fault(let fault) = annotation.kind else { throw Failure.kind(typed.kind) }
+                guard case .annotation(let annotation) = typed.kind, case .fault = annotation.kind else { throw Failure.kind(typed.kind) }
+                let fault = SQLDebugLogAnnotation.Fault(annotation, in: typed.text)
                 #expect(fault.lazyLoad.map(typed.text.string) == "absent; read at A.swift:3")
             }
             try Self.read("faultline: details: bind[0] = 3\(end)") { typed in

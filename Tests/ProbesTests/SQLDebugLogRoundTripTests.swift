@@ -70,11 +70,12 @@ import Testing
                 #expect(read.isMarked == QueryPlan.isFullScan(row))
             }
             let annotation = lines[7]
-            guard case .annotation(let read) = annotation.kind, case .statementTime(let time) = read.kind else {
+            guard case .annotation(let read) = annotation.kind, case .statementTime = read.kind else {
                 Issue.record("\(annotation.kind)")
                 return
             }
             #expect(read.isWhole)
+            let time = SQLDebugLogAnnotation.StatementTime(read, in: annotation.text)
             #expect(time.time == Self.printed(event.durationNanoseconds))
             #expect(time.rows == event.rowsReturned)
             #expect(time.changed == event.rowsChanged)
@@ -87,10 +88,11 @@ import Testing
         (plain.fullScanSteps, plain.sorts, plain.rowsChanged, plain.purpose) = (0, 0, 4, "save")
         Self.read(.sql(plain), level: 1) { lines in
             #expect(lines.count == 2)
-            guard case .annotation(let read) = lines[1].kind, case .statementTime(let time) = read.kind else {
+            guard case .annotation(let read) = lines[1].kind, case .statementTime = read.kind else {
                 Issue.record("\(lines[1].kind)")
                 return
             }
+            let time = SQLDebugLogAnnotation.StatementTime(read, in: lines[1].text)
             #expect(time.rows == 2 && time.changed == 4 && time.scanned == 0 && time.sorts == 0)
             #expect(time.purpose.map(lines[1].text.string) == "save")
         }
@@ -103,10 +105,11 @@ import Testing
         try Self.read(.fault(event), level: 3) { lines in
             #expect(lines.count == 2)
             let line = lines[0]
-            guard case .annotation(let read) = line.kind, case .fault(let fault) = read.kind else {
+            guard case .annotation(let read) = line.kind, case .fault = read.kind else {
                 Issue.record("\(lines[0].kind)")
                 return
             }
+            let fault = SQLDebugLogAnnotation.Fault(read, in: line.text)
             #expect(read.isWhole)
             #expect(fault.source == event.source)
             #expect(fault.entity.map(line.text.string) == event.entity)
@@ -131,20 +134,22 @@ import Testing
         cached.source = .rowCache
         Self.read(.fault(cached), level: 2) { lines in
             #expect(lines.count == 1)
-            guard case .annotation(let read) = lines[0].kind, case .fault(let fault) = read.kind else {
+            guard case .annotation(let read) = lines[0].kind, case .fault = read.kind else {
                 Issue.record("\(lines[0].kind)")
                 return
             }
+            let fault = SQLDebugLogAnnotation.Fault(read, in: lines[0].text)
             #expect(fault.source == .rowCache && fault.lazyLoad == nil && fault.primaryKey == 42)
         }
         var ownObject = event
         ownObject.origin?.keyPath = ""
         ownObject.missReason = nil
         try Self.read(.fault(ownObject)) { lines in
-            guard case .annotation(let read) = lines[0].kind, case .fault(let fault) = read.kind else {
+            guard case .annotation(let read) = lines[0].kind, case .fault = read.kind else {
                 Issue.record("\(lines[0].kind)")
                 return
             }
+            let fault = SQLDebugLogAnnotation.Fault(read, in: lines[0].text)
             let lazyLoad = SQLDebugLogLazyLoad(lines[0].text, try #require(fault.lazyLoad))
             #expect(lazyLoad.reason == nil && lazyLoad.keyPath == nil && lazyLoad.execution == 12)
         }
@@ -161,10 +166,11 @@ import Testing
             try Self.read(.relationshipFault(event)) { lines in
                 #expect(lines.count == 1)
                 let line = lines[0]
-                guard case .annotation(let read) = line.kind, case .relationshipFault(let fault) = read.kind else {
+                guard case .annotation(let read) = line.kind, case .relationshipFault = read.kind else {
                 Issue.record("\(line.kind)")
                 return
             }
+                let fault = SQLDebugLogAnnotation.RelationshipFault(read, in: line.text)
                 #expect(line.text.string(fault.name) == event.relationship)
                 #expect(fault.entity.map(line.text.string) == event.entity)
                 #expect(fault.fromRowCache == (source == .rowCache))
@@ -191,10 +197,11 @@ import Testing
         Self.read(.fetch(event), level: 3) { lines in
             #expect(lines.count == 3)
             let line = lines[0]
-            guard case .annotation(let read) = line.kind, case .fetch(let fetch) = read.kind else {
+            guard case .annotation(let read) = line.kind, case .fetch = read.kind else {
                 Issue.record("\(line.kind)")
                 return
             }
+            let fetch = SQLDebugLogAnnotation.Fetch(read, in: line.text)
             let text = line.text
             #expect(text.string(fetch.entity) == event.entity)
             #expect(fetch.predicate.map(text.string) == event.predicate)
@@ -217,10 +224,11 @@ import Testing
         var ids = event
         (ids.resultType, ids.returnsObjectsAsFaults, ids.predicate, ids.sort, ids.prefetch) = ("ids", true, "title == \"Re: x\"", "", "")
         Self.read(.fetch(ids)) { lines in
-            guard case .annotation(let read) = lines[0].kind, case .fetch(let fetch) = read.kind else {
+            guard case .annotation(let read) = lines[0].kind, case .fetch = read.kind else {
                 Issue.record("\(lines[0].kind)")
                 return
             }
+            let fetch = SQLDebugLogAnnotation.Fetch(read, in: lines[0].text)
             #expect(fetch.predicate.map(lines[0].text.string) == ids.predicate)
             #expect(fetch.sort == nil && fetch.prefetch == nil && !fetch.withValues)
             #expect(fetch.count == 2 && fetch.resultType.map(lines[0].text.string) == "ids")
@@ -230,10 +238,11 @@ import Testing
         Self.read(.fetch(count)) { lines in
             #expect(lines.count == 1)
             let text = lines[0].text
-            guard case .annotation(let read) = lines[0].kind, case .count(let counted) = read.kind else {
+            guard case .annotation(let read) = lines[0].kind, case .count = read.kind else {
                 Issue.record("\(lines[0].kind)")
                 return
             }
+            let counted = SQLDebugLogAnnotation.Count(read, in: lines[0].text)
             #expect(text.string(counted.entity) == count.entity)
             #expect(counted.predicate.map(text.string) == count.predicate)
             #expect(counted.count == count.resultCount)
@@ -248,10 +257,11 @@ import Testing
             callSite: Self.site)
         Self.read(.save(save)) { lines in
             let text = lines[0].text
-            guard case .annotation(let read) = lines[0].kind, case .save(let saved) = read.kind else {
+            guard case .annotation(let read) = lines[0].kind, case .save = read.kind else {
                 Issue.record("\(lines[0].kind)")
                 return
             }
+            let saved = SQLDebugLogAnnotation.Save(read, in: lines[0].text)
             #expect(text.string(saved.context) == save.context)
             #expect(saved.inserted == 3 && saved.updated == 1 && saved.deleted == 7)
             #expect(saved.time == Self.printed(save.durationNanoseconds))
@@ -261,10 +271,11 @@ import Testing
         (failed.success, failed.error) = (false, "validation failed at Post.title: too long\nsecond line")
         Self.read(.save(failed)) { lines in
             let text = lines[0].text
-            guard case .annotation(let read) = lines[0].kind, case .saveFailed(let failure) = read.kind else {
+            guard case .annotation(let read) = lines[0].kind, case .saveFailed = read.kind else {
                 Issue.record("\(lines[0].kind)")
                 return
             }
+            let failure = SQLDebugLogAnnotation.SaveFailure(read, in: lines[0].text)
             #expect(text.string(failure.context) == save.context)
             #expect(failure.time == Self.printed(save.durationNanoseconds))
             #expect(Self.callSite(text, failure.site) == save.callSite)
@@ -273,10 +284,11 @@ import Testing
         let batch = BatchRequestEvent(start: 0, durationNanoseconds: 2_000_000, thread: 0, kind: "delete", entity: "Post", rowsAffected: 120, callSite: Self.site)
         Self.read(.batchRequest(batch)) { lines in
             let text = lines[0].text
-            guard case .annotation(let read) = lines[0].kind, case .batch(let batched) = read.kind else {
+            guard case .annotation(let read) = lines[0].kind, case .batch = read.kind else {
                 Issue.record("\(lines[0].kind)")
                 return
             }
+            let batched = SQLDebugLogAnnotation.Batch(read, in: lines[0].text)
             #expect(batched.kind.map(text.string) == batch.kind)
             #expect(batched.entity.map(text.string) == batch.entity)
             #expect(batched.rows == batch.rowsAffected)
@@ -287,14 +299,15 @@ import Testing
         let context = ContextEvent(start: 0, thread: 0, context: "main", kind: .prefetchUsage, objectsRegistered: 0, objectsRegisteredPeak: 0, prefetchUsage: usage)
         Self.read(.context(context)) { lines in
             let text = lines[0].text
-            guard case .annotation(let read) = lines[0].kind, case .prefetchUsage(let read) = read.kind else {
+            guard case .annotation(let read) = lines[0].kind, case .prefetchUsage = read.kind else {
                 Issue.record("\(lines[0].kind)")
                 return
             }
-            #expect(text.string(read.relationship) == usage.relationship)
-            #expect(text.string(read.context) == context.context)
-            #expect(read.prefetched == usage.prefetched && read.read == usage.read)
-            #expect(Self.callSite(text, read.site) == usage.callSite)
+            let prefetch = SQLDebugLogAnnotation.PrefetchUsage(read, in: lines[0].text)
+            #expect(text.string(prefetch.relationship) == usage.relationship)
+            #expect(text.string(prefetch.context) == context.context)
+            #expect(prefetch.prefetched == usage.prefetched && prefetch.read == usage.read)
+            #expect(Self.callSite(text, prefetch.site) == usage.callSite)
         }
     }
 

@@ -12,6 +12,11 @@ import Foundation
 /// `Prefetching with key '` anywhere in it, then Faultline's operations
 /// (`fetch of`, `count of`, `save of context`, `batch`, `prefetch of`),
 /// which end with a call site.
+///
+/// The annotation says its kind and where the phrase that says it stands;
+/// a kind with a few fields carries them, and each other kind's fields are
+/// read by its type from the annotation (`Fault(annotation, in: text)`):
+/// a typed line stays small, so reading one copies little.
 package struct SQLDebugLogAnnotation: Equatable, Sendable {
     /// The annotation's text in the line.
     package var range: Range<Int>
@@ -20,6 +25,10 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
     /// does not may go on on the next line (a wrap).
     package var isWhole: Bool
     package var kind: Kind
+    /// The phrase that says the kind: the prefix, the phrase found in the
+    /// text (`fault fulfilled from `), Core Data's last ` returned `, an
+    /// operation's last ` at `.
+    package var phrase: Range<Int>
 
     /// What an annotation says.
     package enum Kind: Equatable, Sendable {
@@ -27,8 +36,8 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
         /// follows `Bound intarray `).
         case boundIntarray(values: Range<Int>)
         /// `sql execution time: …`: the time (and Faultline's figures) of
-        /// the statement before.
-        case statementTime(StatementTime)
+        /// the statement before (``StatementTime``).
+        case statementTime
         /// `sql connection fetch time: <t>s` (Core Data): the statement
         /// before is a fetch under way.
         case connectionFetchTime(SQLDebugLogTime)
@@ -37,30 +46,115 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
         /// `total fetch execution time: <t>s for <n> rows.` (Core Data): the
         /// fetch under way is done.
         case totalFetchTime(SQLDebugLogTime, rows: Int?)
-        /// `fetch using NSSQLiteStatement … returned <n> rows` (Core Data, levels 2-3).
-        case fetchUsing(FetchUsing)
-        /// `fault fulfilled from …`.
-        case fault(Fault)
-        /// `to-many relationship fault "<name>" …`.
-        case relationshipFault(RelationshipFault)
+        /// `fetch using NSSQLiteStatement … returned <n> rows` (Core Data,
+        /// levels 2-3; ``FetchUsing``).
+        case fetchUsing(rows: Int)
+        /// `fault fulfilled from …` (``Fault``).
+        case fault
+        /// `to-many relationship fault "<name>" …` (``RelationshipFault``).
+        case relationshipFault
         /// `Prefetching with key '<key>'.  Got <n> rows.` (Core Data).
         case prefetchingWithKey(key: Range<Int>)
-        /// `fetch of …` (Faultline).
-        case fetch(Fetch)
-        /// `count of …` (Faultline).
-        case count(Count)
-        /// `save of context <name>: …` (Faultline).
-        case save(Save)
-        /// `save of context <name> failed in …` (Faultline).
-        case saveFailed(SaveFailure)
-        /// `batch <kind> of <Entity>: …` (Faultline).
-        case batch(Batch)
-        /// `prefetch of <Entity>.<relationship> in context …` (Faultline).
-        case prefetchUsage(PrefetchUsage)
+        /// `fetch of …` (Faultline; ``Fetch``).
+        case fetch
+        /// `count of …` (Faultline; ``Count``).
+        case count
+        /// `save of context <name>: …` (Faultline; ``Save``).
+        case save
+        /// `save of context <name> failed in …` (Faultline; ``SaveFailure``).
+        case saveFailed
+        /// `batch <kind> of <Entity>: …` (Faultline; ``Batch``).
+        case batch
+        /// `prefetch of <Entity>.<relationship> in context …` (Faultline; ``PrefetchUsage``).
+        case prefetchUsage
         /// An annotation of no kind above (Core Data's level 3 `count
         /// request … returned <n>`, a line the reader does not know).
         case other
     }
+
+    // MARK: Reading
+
+    /// The annotation `range` of `text` (after `annotation: `).
+    package init(_ text: SQLDebugLogBytes, _ range: Range<Int>) {
+        typealias G = SQLDebugLogGrammar
+        self.range = range
+        var hasValues = false
+        if text.starts(range, with: G.boundIntarrayAnnotation) || text.starts(range, with: G.boundIntarray) {
+            phrase = range.lowerBound..<(range.lowerBound + G.boundIntarray.utf8CodeUnitCount)
+            kind = .boundIntarray(values: phrase.upperBound..<range.upperBound)
+        } else if text.starts(range, with: G.sqlExecutionTime) {
+            phrase = range.lowerBound..<(range.lowerBound + G.sqlExecutionTime.utf8CodeUnitCount)
+            kind = .statementTime
+        } else if text.starts(range, with: G.sqlConnectionFetchTime) {
+            phrase = range.lowerBound..<(range.lowerBound + G.sqlConnectionFetchTime.utf8CodeUnitCount)
+            kind = .connectionFetchTime(.read(text, phrase.upperBound..<range.upperBound))
+        } else if text.starts(range, with: G.totalCountRequestExecutionTime) {
+            phrase = range.lowerBound..<(range.lowerBound + G.totalCountRequestExecutionTime.utf8CodeUnitCount)
+            kind = .countRequestTime(.read(text, phrase.upperBound..<range.upperBound))
+        } else if text.starts(range, with: G.totalFetchExecutionTime) {
+            phrase = range.lowerBound..<(range.lowerBound + G.totalFetchExecutionTime.utf8CodeUnitCount)
+            kind = .totalFetchTime(.read(text, phrase.upperBound..<range.upperBound), rows: text.number(after: G.forWord, in: range))
+        } else if let (returned, rows) = Self.fetchUsing(text, range) {
+            phrase = returned
+            kind = .fetchUsing(rows: rows)
+            hasValues = text.find(G.withValuesColon, in: returned.upperBound..<range.upperBound) != nil
+        } else if let found = text.find(G.faultFulfilledFrom, in: range) {
+            phrase = found
+            kind = .fault
+        } else if let found = text.find(G.relationshipFault, in: range) {
+            phrase = found
+            kind = .relationshipFault
+        } else if let found = text.find(G.prefetchingWithKey, in: range) {
+            phrase = found
+            kind = .prefetchingWithKey(key: found.upperBound..<text.firstIndex(of: UInt8(ascii: "'"), in: found.upperBound..<range.upperBound))
+        } else if let at = text.findLast(G.at, in: range) {
+            phrase = at
+            kind = Self.operation(text, range)
+        } else {
+            phrase = range.upperBound..<range.upperBound
+            kind = .other
+        }
+        isWhole = SQLDebugLogContinuation.isComplete(text, range) || text.find(G.purpose, in: range) != nil || hasValues
+    }
+
+    /// The annotation whose text is all of `text` (one held for a line
+    /// and joined to the next).
+    package init(_ text: SQLDebugLogBytes) {
+        self.init(text, text.all)
+    }
+
+    /// `fetch using …`: the count is the last ` returned ` before the
+    /// values (level 3 prints the objects' values after it, and a value may
+    /// hold ` returned `).
+    private static func fetchUsing(_ text: SQLDebugLogBytes, _ range: Range<Int>) -> (returned: Range<Int>, rows: Int)? {
+        typealias G = SQLDebugLogGrammar
+        guard text.starts(range, with: G.fetchUsing) else { return nil }
+        let counted = text.find(G.rowsWithValues, in: range).map { range.lowerBound..<$0.lowerBound } ?? range
+        guard let returned = text.findLast(G.returned, in: counted),
+              let rows = text.int(returned.upperBound..<text.digitsEnd(from: returned.upperBound, to: range.upperBound))
+        else { return nil }
+        return (returned, rows)
+    }
+
+    /// The kind of a Faultline operation (which ends with ` at <site>`).
+    private static func operation(_ text: SQLDebugLogBytes, _ range: Range<Int>) -> Kind {
+        typealias G = SQLDebugLogGrammar
+        if text.starts(range, with: G.fetchOf) { return text.find(G.colon, in: range) != nil ? .fetch : .other }
+        if text.starts(range, with: G.countOf) { return .count }
+        if text.starts(range, with: G.saveOfContext) {
+            if text.find(G.failedIn, in: (range.lowerBound + G.saveOfContext.utf8CodeUnitCount)..<range.upperBound) != nil { return .saveFailed }
+            return text.find(G.colon, in: range) != nil ? .save : .other
+        }
+        if text.starts(range, with: G.batch) { return .batch }
+        if text.starts(range, with: G.prefetchOf), text.find(G.inContext, in: range) != nil, text.number(after: G.prefetchedFor, in: range) != nil,
+           text.number(after: G.readFor, in: range) != nil
+        {
+            return .prefetchUsage
+        }
+        return .other
+    }
+
+    // MARK: Fields
 
     /// `sql execution time: <t>s[, rows: <n>, changed: <n>[, scanned:
     /// <n>][, sorts: <n>], purpose: <purpose>]`.
@@ -72,6 +166,51 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
         package var scanned = 0
         package var sorts = 0
         package var purpose: Range<Int>?
+
+        /// The figures of `annotation` (``Kind/statementTime``), read field
+        /// after field as Faultline writes them; any other text (Core
+        /// Data's time alone, a line edited) by searching for each field.
+        /// The two agree: before `purpose` only these names and numbers
+        /// stand (the time is digits, points, an exponent and its unit), so
+        /// each name's first occurrence is its field, and a field the line
+        /// lacks is searched for in the purpose.
+        package init(_ annotation: SQLDebugLogAnnotation, in text: SQLDebugLogBytes) {
+            typealias G = SQLDebugLogGrammar
+            let range = annotation.range
+            // The time after the phrase's colon.
+            time = .read(text, annotation.phrase.upperBound..<range.upperBound)
+            var index = annotation.phrase.upperBound
+            let isTimeByte = { (byte: UInt8) in
+                byte &- 0x30 < 10 || byte == UInt8(ascii: ".") || byte | 0x20 == UInt8(ascii: "e") || byte == UInt8(ascii: "+")
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "s") || byte == UInt8(ascii: "#")
+            }
+            while index < range.upperBound, isTimeByte(text[index]) { index += 1 }
+            /// The digits of `, <name>: <digits>` at `index`, moving past them.
+            func field(_ name: StaticString) -> Range<Int>? {
+                guard text.starts(index..<range.upperBound, with: name) else { return nil }
+                let start = index + name.utf8CodeUnitCount
+                index = text.digitsEnd(from: start, to: range.upperBound)
+                return start..<index
+            }
+            if let rows = field(G.rows), let changed = field(G.changed) {
+                let scanned = field(G.scanned)
+                let sorts = field(G.sorts)
+                if text.starts(index..<range.upperBound, with: G.purpose) {
+                    let purpose = (index + G.purpose.utf8CodeUnitCount)..<range.upperBound
+                    self.rows = text.int(rows)
+                    self.changed = text.int(changed)
+                    self.scanned = (scanned.map { text.int($0) } ?? text.number(after: "scanned: ", in: purpose)) ?? 0
+                    self.sorts = (sorts.map { text.int($0) } ?? text.number(after: "sorts: ", in: purpose)) ?? 0
+                    self.purpose = purpose
+                    return
+                }
+            }
+            rows = text.number(after: "rows: ", in: range)
+            changed = text.number(after: "changed: ", in: range)
+            scanned = text.number(after: "scanned: ", in: range) ?? 0
+            sorts = text.number(after: "sorts: ", in: range) ?? 0
+            purpose = text.find(G.purpose, in: range).map { $0.upperBound..<range.upperBound }
+        }
     }
 
     /// `fetch using NSSQLiteStatement <0x…> on entity '<E>' with sql text
@@ -83,6 +222,28 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
         package var rows: Int
         /// What follows `with values: ` on the line (level 3); nil at level 2.
         package var values: Range<Int>?
+
+        /// The fields of `annotation` (``Kind/fetchUsing(rows:)``).
+        package init(_ annotation: SQLDebugLogAnnotation, in text: SQLDebugLogBytes) {
+            typealias G = SQLDebugLogGrammar
+            let range = annotation.range
+            let returned = annotation.phrase
+            if case .fetchUsing(let rows) = annotation.kind { self.rows = rows } else { rows = 0 }
+            let head = range.lowerBound..<returned.lowerBound
+            if let found = text.find(G.onEntity, in: head) {
+                entity = found.upperBound..<text.firstIndex(of: UInt8(ascii: "'"), in: found.upperBound..<head.upperBound)
+            }
+            if let found = text.find(G.withSQLText, in: head) {
+                // The text runs to the quote before ` returned` (the SQL may quote literals).
+                var end = head.upperBound
+                if end > found.upperBound, text[end - 1] == UInt8(ascii: "'") { end -= 1 }
+                let sql = text.trimmingSpacesAndReturns(found.upperBound..<end)
+                if !sql.isEmpty { self.sql = sql }
+            }
+            if let found = text.find(G.withValuesColon, in: returned.upperBound..<range.upperBound) {
+                values = found.upperBound..<range.upperBound
+            }
+        }
     }
 
     /// `fault fulfilled from <source> for <object> in <t>s[ (<lazy load>)]`
@@ -103,6 +264,21 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
         /// The text inside the ` (…)` that ends the line: a lazy load's
         /// reason, origin and reading line (``SQLDebugLogLazyLoad``).
         package var lazyLoad: Range<Int>?
+
+        /// The fields of `annotation` (``Kind/fault``): the object is named
+        /// before what a lazy load adds to the line.
+        package init(_ annotation: SQLDebugLogAnnotation, in text: SQLDebugLogBytes) {
+            typealias G = SQLDebugLogGrammar
+            let range = annotation.range
+            let rest = annotation.phrase.upperBound..<range.upperBound
+            let object = text.find(G.lazyLoadOpen, in: rest).map { rest.lowerBound..<$0.lowerBound } ?? rest
+            source = text.starts(rest, with: G.database) ? .database : text.starts(rest, with: G.context) ? .context : .rowCache
+            entity = SQLDebugLogAnnotation.entity(text, object)
+            primaryKey = SQLDebugLogAnnotation.primaryKey(text, object)
+            awaitsObject = entity == nil && text.find(G.objectURI, in: rest) == nil
+            nanoseconds = SQLDebugLogAnnotation.nanoseconds(text, range)
+            lazyLoad = SQLDebugLogAnnotation.lazyLoad(text, range)
+        }
     }
 
     /// `to-many relationship fault "<name>" for <object> fulfilled from
@@ -121,6 +297,28 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
         package var got: Int?
         package var nanoseconds: UInt64
         package var lazyLoad: Range<Int>?
+
+        /// The fields of `annotation` (``Kind/relationshipFault``).
+        package init(_ annotation: SQLDebugLogAnnotation, in text: SQLDebugLogBytes) {
+            typealias G = SQLDebugLogGrammar
+            let range = annotation.range
+            let start = annotation.phrase.upperBound
+            name = start..<text.firstIndex(of: UInt8(ascii: "\""), in: start..<range.upperBound)
+            fromRowCache = text.find(G.fromDatabase, in: range) == nil && text.find(G.fromRowCache, in: range) != nil
+            let head = text.find(G.fulfilled, in: range).map { range.lowerBound..<$0.lowerBound } ?? range
+            entity = SQLDebugLogAnnotation.entity(text, head)
+            got = text.number(after: G.got, in: range)
+            nanoseconds = SQLDebugLogAnnotation.nanoseconds(text, range)
+            lazyLoad = SQLDebugLogAnnotation.lazyLoad(text, range)
+            // Faultline: `…: 3 Comment in 0.000020s`; Core Data names no destination.
+            if let fulfilled = text.find(G.fulfilledFrom, in: range), let colon = text.find(G.colon, in: fulfilled.upperBound..<range.upperBound) {
+                let words = text.split(colon.upperBound..<range.upperBound, separator: 0x20, maxSplits: 2)
+                if words.count >= 2, let count = text.int(words[0]) {
+                    destinationCount = count
+                    destinationEntity = words[1]
+                }
+            }
+        }
     }
 
     /// `fetch of <Entity>[ where <predicate>][ sorted by <keys>][
@@ -135,9 +333,38 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
         package var count: Int?
         package var resultType: Range<Int>?
         /// `with values`: objects not returned as faults.
-        package var withValues: Bool
-        package var time: SQLDebugLogTime
+        package var withValues = false
+        package var time = SQLDebugLogTime.unknown
         package var site: SQLDebugLogCallSite
+
+        /// The fields of `annotation` (``Kind/fetch``).
+        package init(_ annotation: SQLDebugLogAnnotation, in text: SQLDebugLogBytes) {
+            typealias G = SQLDebugLogGrammar
+            let range = annotation.range
+            let head = range.lowerBound..<annotation.phrase.lowerBound
+            site = SQLDebugLogCallSite(text, annotation.phrase.upperBound..<range.upperBound)
+            let description = (range.lowerBound + G.fetchOf.utf8CodeUnitCount)..<(text.findLast(G.colon, in: head)?.lowerBound ?? head.upperBound)
+            entity = SQLDebugLogAnnotation.entityName(text, description)
+            var rest = entity.upperBound..<description.upperBound
+            if let found = text.findLast(G.prefetching, in: rest) {
+                prefetch = found.upperBound..<rest.upperBound
+                rest = rest.lowerBound..<found.lowerBound
+            }
+            if let found = text.findLast(G.sortedBy, in: rest) {
+                sort = found.upperBound..<rest.upperBound
+                rest = rest.lowerBound..<found.lowerBound
+            }
+            if text.starts(rest, with: G.whereClause) { predicate = (rest.lowerBound + G.whereClause.utf8CodeUnitCount)..<rest.upperBound }
+            if let (result, time) = SQLDebugLogAnnotation.result(text, head) {
+                self.time = time
+                let words = text.split(result, separator: 0x20, maxSplits: 3)
+                if words.count >= 2, let count = text.int(words[0]) {
+                    self.count = count
+                    resultType = words[1]
+                }
+                withValues = text.ends(result, with: G.withValues)
+            }
+        }
     }
 
     /// `count of <Entity>[ where <predicate>]: <n> in <t>s at <site>`.
@@ -145,8 +372,24 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
         package var entity: Range<Int>
         package var predicate: Range<Int>?
         package var count: Int?
-        package var time: SQLDebugLogTime
+        package var time = SQLDebugLogTime.unknown
         package var site: SQLDebugLogCallSite
+
+        /// The fields of `annotation` (``Kind/count``).
+        package init(_ annotation: SQLDebugLogAnnotation, in text: SQLDebugLogBytes) {
+            typealias G = SQLDebugLogGrammar
+            let range = annotation.range
+            let head = range.lowerBound..<annotation.phrase.lowerBound
+            site = SQLDebugLogCallSite(text, annotation.phrase.upperBound..<range.upperBound)
+            let description = (range.lowerBound + G.countOf.utf8CodeUnitCount)..<(text.findLast(G.colon, in: head)?.lowerBound ?? head.upperBound)
+            entity = SQLDebugLogAnnotation.entityName(text, description)
+            let rest = entity.upperBound..<description.upperBound
+            if text.starts(rest, with: G.whereClause) { predicate = (rest.lowerBound + G.whereClause.utf8CodeUnitCount)..<rest.upperBound }
+            if let (result, time) = SQLDebugLogAnnotation.result(text, head) {
+                self.time = time
+                count = text.int(result)
+            }
+        }
     }
 
     /// `save of context <name>: <i> inserted, <u> updated, <d> deleted in <t>s at <site>`.
@@ -159,228 +402,16 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
         package var deleted: Int?
         package var time: SQLDebugLogTime
         package var site: SQLDebugLogCallSite
-    }
 
-    /// `save of context <name> failed in <t>s at <site>: <error>`.
-    package struct SaveFailure: Equatable, Sendable {
-        package var context: Range<Int>
-        package var time: SQLDebugLogTime
-        package var site: SQLDebugLogCallSite
-        package var error: Range<Int>
-    }
-
-    /// `batch <kind> of <Entity>: <n> rows in <t>s at <site>`.
-    package struct Batch: Equatable, Sendable {
-        package var kind: Range<Int>?
-        package var entity: Range<Int>?
-        package var rows: Int?
-        package var time: SQLDebugLogTime
-        package var site: SQLDebugLogCallSite
-    }
-
-    /// `prefetch of <Entity>.<relationship> in context <name>: prefetched
-    /// for <n> objects, read for <n>, at <site>`.
-    package struct PrefetchUsage: Equatable, Sendable {
-        package var relationship: Range<Int>
-        package var context: Range<Int>
-        package var prefetched: Int
-        package var read: Int
-        package var site: SQLDebugLogCallSite
-    }
-
-    // MARK: Reading
-
-    /// The annotation `range` of `text` (after `annotation: `).
-    package init(_ text: SQLDebugLogBytes, _ range: Range<Int>) {
-        typealias G = SQLDebugLogGrammar
-        self.range = range
-        var fetchUsing: FetchUsing?
-        if text.starts(range, with: G.boundIntarrayAnnotation) || text.starts(range, with: G.boundIntarray) {
-            kind = .boundIntarray(values: (range.lowerBound + G.boundIntarray.utf8CodeUnitCount)..<range.upperBound)
-        } else if text.starts(range, with: G.sqlExecutionTime) {
-            kind = .statementTime(Self.statementTime(text, range))
-        } else if text.starts(range, with: G.sqlConnectionFetchTime) {
-            kind = .connectionFetchTime(.afterColon(text, range))
-        } else if text.starts(range, with: G.totalCountRequestExecutionTime) {
-            kind = .countRequestTime(.afterColon(text, range))
-        } else if text.starts(range, with: G.totalFetchExecutionTime) {
-            kind = .totalFetchTime(.afterColon(text, range), rows: text.number(after: G.forWord, in: range))
-        } else if let fetch = Self.fetchUsing(text, range) {
-            fetchUsing = fetch
-            kind = .fetchUsing(fetch)
-        } else if let found = text.find(G.faultFulfilledFrom, in: range) {
-            kind = .fault(Self.fault(text, range, rest: found.upperBound..<range.upperBound))
-        } else if let found = text.find(G.relationshipFault, in: range) {
-            kind = .relationshipFault(Self.relationshipFault(text, range, name: found.upperBound))
-        } else if let found = text.find(G.prefetchingWithKey, in: range) {
-            kind = .prefetchingWithKey(key: found.upperBound..<text.firstIndex(of: UInt8(ascii: "'"), in: found.upperBound..<range.upperBound))
-        } else {
-            kind = Self.operation(text, range)
-        }
-        isWhole = SQLDebugLogContinuation.isComplete(text, range) || text.find(G.purpose, in: range) != nil || fetchUsing?.values != nil
-    }
-
-    /// The annotation whose text is all of `text` (one held for a line
-    /// and joined to the next).
-    package init(_ text: SQLDebugLogBytes) {
-        self.init(text, text.all)
-    }
-
-    /// Faultline's statement figures read field after field, as written;
-    /// any other text (Core Data's time alone, a line edited) by searching
-    /// for each field. The two agree: before `purpose` only these names and
-    /// numbers stand (the time is digits, points, an exponent and its
-    /// unit), so each name's first occurrence is its field, and a field the
-    /// line lacks is searched for in the purpose.
-    private static func statementTime(_ text: SQLDebugLogBytes, _ range: Range<Int>) -> StatementTime {
-        typealias G = SQLDebugLogGrammar
-        let time = SQLDebugLogTime.afterColon(text, range)
-        var index = range.lowerBound + G.sqlExecutionTime.utf8CodeUnitCount
-        let isTimeByte = { (byte: UInt8) in
-            byte &- 0x30 < 10 || byte == UInt8(ascii: ".") || byte | 0x20 == UInt8(ascii: "e") || byte == UInt8(ascii: "+")
-                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "s") || byte == UInt8(ascii: "#")
-        }
-        while index < range.upperBound, isTimeByte(text[index]) { index += 1 }
-        /// The digits of `, <name>: <digits>` at `index`, moving past them.
-        func field(_ name: StaticString) -> Range<Int>? {
-            guard text.starts(index..<range.upperBound, with: name) else { return nil }
-            let start = index + name.utf8CodeUnitCount
-            index = text.digitsEnd(from: start, to: range.upperBound)
-            return start..<index
-        }
-        if let rows = field(G.rows), let changed = field(G.changed) {
-            let scanned = field(G.scanned)
-            let sorts = field(G.sorts)
-            if text.starts(index..<range.upperBound, with: G.purpose) {
-                let purpose = (index + G.purpose.utf8CodeUnitCount)..<range.upperBound
-                return StatementTime(
-                    time: time, rows: text.int(rows), changed: text.int(changed),
-                    scanned: (scanned.map { text.int($0) } ?? text.number(after: "scanned: ", in: purpose)) ?? 0,
-                    sorts: (sorts.map { text.int($0) } ?? text.number(after: "sorts: ", in: purpose)) ?? 0, purpose: purpose)
-            }
-        }
-        return StatementTime(
-            time: time, rows: text.number(after: "rows: ", in: range), changed: text.number(after: "changed: ", in: range),
-            scanned: text.number(after: "scanned: ", in: range) ?? 0, sorts: text.number(after: "sorts: ", in: range) ?? 0,
-            purpose: text.find(G.purpose, in: range).map { $0.upperBound..<range.upperBound })
-    }
-
-    /// `fetch using …`: the count is the last ` returned ` before the
-    /// values (level 3 prints the objects' values after it, and a value may
-    /// hold ` returned `).
-    private static func fetchUsing(_ text: SQLDebugLogBytes, _ range: Range<Int>) -> FetchUsing? {
-        typealias G = SQLDebugLogGrammar
-        guard text.starts(range, with: G.fetchUsing) else { return nil }
-        let counted = text.find(G.rowsWithValues, in: range).map { range.lowerBound..<$0.lowerBound } ?? range
-        guard let returned = text.findLast(G.returned, in: counted),
-              let rows = text.int(returned.upperBound..<text.digitsEnd(from: returned.upperBound, to: range.upperBound))
-        else { return nil }
-        var fetch = FetchUsing(rows: rows)
-        let head = range.lowerBound..<returned.lowerBound
-        if let found = text.find(G.onEntity, in: head) {
-            fetch.entity = found.upperBound..<text.firstIndex(of: UInt8(ascii: "'"), in: found.upperBound..<head.upperBound)
-        }
-        if let found = text.find(G.withSQLText, in: head) {
-            // The text runs to the quote before ` returned` (the SQL may quote literals).
-            var end = head.upperBound
-            if end > found.upperBound, text[end - 1] == UInt8(ascii: "'") { end -= 1 }
-            let sql = text.trimmingSpacesAndReturns(found.upperBound..<end)
-            if !sql.isEmpty { fetch.sql = sql }
-        }
-        if let found = text.find(G.withValuesColon, in: returned.upperBound..<range.upperBound) {
-            fetch.values = found.upperBound..<range.upperBound
-        }
-        return fetch
-    }
-
-    /// A fault (`rest` follows `fault fulfilled from `): the object is
-    /// named before what a lazy load adds to the line.
-    private static func fault(_ text: SQLDebugLogBytes, _ range: Range<Int>, rest: Range<Int>) -> Fault {
-        typealias G = SQLDebugLogGrammar
-        let object = text.find(G.lazyLoadOpen, in: rest).map { rest.lowerBound..<$0.lowerBound } ?? rest
-        let source: FaultSource = text.starts(rest, with: G.database) ? .database : text.starts(rest, with: G.context) ? .context : .rowCache
-        let entity = entity(text, object)
-        return Fault(
-            source: source, entity: entity, primaryKey: primaryKey(text, object), awaitsObject: entity == nil && text.find(G.objectURI, in: rest) == nil,
-            nanoseconds: nanoseconds(text, range), lazyLoad: lazyLoad(text, range))
-    }
-
-    /// A relationship fault (its name starts at `name`).
-    private static func relationshipFault(_ text: SQLDebugLogBytes, _ range: Range<Int>, name: Int) -> RelationshipFault {
-        typealias G = SQLDebugLogGrammar
-        let fromRowCache = text.find(G.fromDatabase, in: range) == nil && text.find(G.fromRowCache, in: range) != nil
-        let head = text.find(G.fulfilled, in: range).map { range.lowerBound..<$0.lowerBound } ?? range
-        var fault = RelationshipFault(
-            name: name..<text.firstIndex(of: UInt8(ascii: "\""), in: name..<range.upperBound), fromRowCache: fromRowCache,
-            entity: entity(text, head), got: text.number(after: G.got, in: range), nanoseconds: nanoseconds(text, range),
-            lazyLoad: lazyLoad(text, range))
-        // Faultline: `…: 3 Comment in 0.000020s`; Core Data names no destination.
-        if let fulfilled = text.find(G.fulfilledFrom, in: range), let colon = text.find(G.colon, in: fulfilled.upperBound..<range.upperBound) {
-            let words = text.split(colon.upperBound..<range.upperBound, separator: 0x20, maxSplits: 2)
-            if words.count >= 2, let count = text.int(words[0]) {
-                fault.destinationCount = count
-                fault.destinationEntity = words[1]
-            }
-        }
-        return fault
-    }
-
-    /// Faultline's operations, which end with ` at <site>`.
-    private static func operation(_ text: SQLDebugLogBytes, _ range: Range<Int>) -> Kind {
-        typealias G = SQLDebugLogGrammar
-        guard let at = text.findLast(G.at, in: range) else { return .other }
-        let site = SQLDebugLogCallSite(text, at.upperBound..<range.upperBound)
-        let head = range.lowerBound..<at.lowerBound
-        if text.starts(range, with: G.fetchOf), text.find(G.colon, in: range) != nil {
-            let description = (range.lowerBound + G.fetchOf.utf8CodeUnitCount)..<(text.findLast(G.colon, in: head)?.lowerBound ?? head.upperBound)
-            var fetch = Fetch(entity: entityName(text, description), withValues: false, time: .unknown, site: site)
-            var rest = fetch.entity.upperBound..<description.upperBound
-            if let found = text.findLast(G.prefetching, in: rest) {
-                fetch.prefetch = found.upperBound..<rest.upperBound
-                rest = rest.lowerBound..<found.lowerBound
-            }
-            if let found = text.findLast(G.sortedBy, in: rest) {
-                fetch.sort = found.upperBound..<rest.upperBound
-                rest = rest.lowerBound..<found.lowerBound
-            }
-            if text.starts(rest, with: G.whereClause) { fetch.predicate = (rest.lowerBound + G.whereClause.utf8CodeUnitCount)..<rest.upperBound }
-            if let (result, time) = result(text, head) {
-                fetch.time = time
-                let words = text.split(result, separator: 0x20, maxSplits: 3)
-                if words.count >= 2, let count = text.int(words[0]) {
-                    fetch.count = count
-                    fetch.resultType = words[1]
-                }
-                fetch.withValues = text.ends(result, with: G.withValues)
-            }
-            return .fetch(fetch)
-        }
-        if text.starts(range, with: G.countOf) {
-            let description = (range.lowerBound + G.countOf.utf8CodeUnitCount)..<(text.findLast(G.colon, in: head)?.lowerBound ?? head.upperBound)
-            var count = Count(entity: entityName(text, description), time: .unknown, site: site)
-            let rest = count.entity.upperBound..<description.upperBound
-            if text.starts(rest, with: G.whereClause) { count.predicate = (rest.lowerBound + G.whereClause.utf8CodeUnitCount)..<rest.upperBound }
-            if let (result, time) = result(text, head) {
-                count.time = time
-                count.count = text.int(result)
-            }
-            return .count(count)
-        }
-        if text.starts(range, with: G.saveOfContext) {
-            let name = range.lowerBound + G.saveOfContext.utf8CodeUnitCount
-            if let failed = text.find(G.failedIn, in: name..<range.upperBound) {
-                // `… failed in <t>s at <site>: <error>`: the error may hold ` at `.
-                let afterTime = failed.upperBound..<range.upperBound
-                let siteAt = text.find(G.at, in: afterTime)
-                let siteStart = siteAt?.upperBound ?? range.upperBound
-                let errorColon = text.find(G.colon, in: siteStart..<range.upperBound)
-                let siteEnd = errorColon?.lowerBound ?? range.upperBound
-                return .saveFailed(SaveFailure(
-                    context: name..<failed.lowerBound, time: .read(text, failed.upperBound..<(siteAt?.lowerBound ?? range.upperBound)),
-                    site: SQLDebugLogCallSite(text, siteStart..<siteEnd), error: (errorColon?.upperBound ?? range.upperBound)..<range.upperBound))
-            }
-            guard let colon = text.find(G.colon, in: range) else { return .other }
-            var save = Save(context: name..<colon.lowerBound, time: result(text, head)?.time ?? .unknown, site: site)
+        /// The fields of `annotation` (``Kind/save``).
+        package init(_ annotation: SQLDebugLogAnnotation, in text: SQLDebugLogBytes) {
+            typealias G = SQLDebugLogGrammar
+            let range = annotation.range
+            let head = range.lowerBound..<annotation.phrase.lowerBound
+            site = SQLDebugLogCallSite(text, annotation.phrase.upperBound..<range.upperBound)
+            let colon = text.find(G.colon, in: range) ?? range.upperBound..<range.upperBound
+            context = (range.lowerBound + G.saveOfContext.utf8CodeUnitCount)..<colon.lowerBound
+            time = SQLDebugLogAnnotation.result(text, head)?.time ?? .unknown
             // The numbers of the words after the colon, each word's digits read together.
             var numbers: [Int] = []
             for word in text.split(colon.upperBound..<range.upperBound, separator: 0x20) where numbers.count < 3 {
@@ -396,34 +427,84 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
                 }
                 if digits > 0, !overflow { numbers.append(value) }
             }
-            if numbers.count == 3 { (save.inserted, save.updated, save.deleted) = (numbers[0], numbers[1], numbers[2]) }
-            return .save(save)
+            if numbers.count == 3 { (inserted, updated, deleted) = (numbers[0], numbers[1], numbers[2]) }
         }
-        if text.starts(range, with: G.batch) {
-            var batch = Batch(time: .unknown, site: site)
-            let start = range.lowerBound + G.batch.utf8CodeUnitCount
-            let colon = text.findLast(G.colon, in: head)
-            let description = start..<(colon?.lowerBound ?? head.upperBound)
-            if let of = text.find(G.of, in: description) {
-                batch.kind = start..<of.lowerBound
-                batch.entity = of.upperBound..<description.upperBound
-            }
-            if let (result, time) = result(text, head) {
-                batch.time = time
-                batch.rows = text.int(result.lowerBound..<text.digitsEnd(from: result.lowerBound, to: result.upperBound))
-            }
-            return .batch(batch)
-        }
-        if text.starts(range, with: G.prefetchOf), let inContext = text.find(G.inContext, in: range),
-           let prefetched = text.number(after: G.prefetchedFor, in: range), let read = text.number(after: G.readFor, in: range)
-        {
-            let context = inContext.upperBound..<text.firstIndex(of: UInt8(ascii: ":"), in: inContext.upperBound..<range.upperBound)
-            return .prefetchUsage(PrefetchUsage(
-                relationship: (range.lowerBound + G.prefetchOf.utf8CodeUnitCount)..<inContext.lowerBound, context: context,
-                prefetched: prefetched, read: read, site: site))
-        }
-        return .other
     }
+
+    /// `save of context <name> failed in <t>s at <site>: <error>`.
+    package struct SaveFailure: Equatable, Sendable {
+        package var context: Range<Int>
+        package var time: SQLDebugLogTime
+        package var site: SQLDebugLogCallSite
+        package var error: Range<Int>
+
+        /// The fields of `annotation` (``Kind/saveFailed``): the site is the
+        /// first after the time (the error may hold ` at `).
+        package init(_ annotation: SQLDebugLogAnnotation, in text: SQLDebugLogBytes) {
+            typealias G = SQLDebugLogGrammar
+            let range = annotation.range
+            let name = range.lowerBound + G.saveOfContext.utf8CodeUnitCount
+            let failed = text.find(G.failedIn, in: name..<range.upperBound) ?? range.upperBound..<range.upperBound
+            let siteAt = text.find(G.at, in: failed.upperBound..<range.upperBound)
+            let siteStart = siteAt?.upperBound ?? range.upperBound
+            let errorColon = text.find(G.colon, in: siteStart..<range.upperBound)
+            context = name..<failed.lowerBound
+            time = .read(text, failed.upperBound..<(siteAt?.lowerBound ?? range.upperBound))
+            site = SQLDebugLogCallSite(text, siteStart..<(errorColon?.lowerBound ?? range.upperBound))
+            error = (errorColon?.upperBound ?? range.upperBound)..<range.upperBound
+        }
+    }
+
+    /// `batch <kind> of <Entity>: <n> rows in <t>s at <site>`.
+    package struct Batch: Equatable, Sendable {
+        package var kind: Range<Int>?
+        package var entity: Range<Int>?
+        package var rows: Int?
+        package var time = SQLDebugLogTime.unknown
+        package var site: SQLDebugLogCallSite
+
+        /// The fields of `annotation` (``Kind/batch``).
+        package init(_ annotation: SQLDebugLogAnnotation, in text: SQLDebugLogBytes) {
+            typealias G = SQLDebugLogGrammar
+            let range = annotation.range
+            let head = range.lowerBound..<annotation.phrase.lowerBound
+            site = SQLDebugLogCallSite(text, annotation.phrase.upperBound..<range.upperBound)
+            let start = range.lowerBound + G.batch.utf8CodeUnitCount
+            let description = start..<(text.findLast(G.colon, in: head)?.lowerBound ?? head.upperBound)
+            if let of = text.find(G.of, in: description) {
+                kind = start..<of.lowerBound
+                entity = of.upperBound..<description.upperBound
+            }
+            if let (result, time) = SQLDebugLogAnnotation.result(text, head) {
+                self.time = time
+                rows = text.int(result.lowerBound..<text.digitsEnd(from: result.lowerBound, to: result.upperBound))
+            }
+        }
+    }
+
+    /// `prefetch of <Entity>.<relationship> in context <name>: prefetched
+    /// for <n> objects, read for <n>, at <site>`.
+    package struct PrefetchUsage: Equatable, Sendable {
+        package var relationship: Range<Int>
+        package var context: Range<Int>
+        package var prefetched: Int
+        package var read: Int
+        package var site: SQLDebugLogCallSite
+
+        /// The fields of `annotation` (``Kind/prefetchUsage``).
+        package init(_ annotation: SQLDebugLogAnnotation, in text: SQLDebugLogBytes) {
+            typealias G = SQLDebugLogGrammar
+            let range = annotation.range
+            let inContext = text.find(G.inContext, in: range) ?? range.upperBound..<range.upperBound
+            relationship = (range.lowerBound + G.prefetchOf.utf8CodeUnitCount)..<inContext.lowerBound
+            context = inContext.upperBound..<text.firstIndex(of: UInt8(ascii: ":"), in: inContext.upperBound..<range.upperBound)
+            prefetched = text.number(after: G.prefetchedFor, in: range) ?? 0
+            read = text.number(after: G.readFor, in: range) ?? 0
+            site = SQLDebugLogCallSite(text, annotation.phrase.upperBound..<range.upperBound)
+        }
+    }
+
+    // MARK: Parts
 
     /// An operation's entity: the description's first word (up to a space or colon).
     private static func entityName(_ text: SQLDebugLogBytes, _ description: Range<Int>) -> Range<Int> {
@@ -441,7 +522,6 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
         guard let inTime = text.findLast(G.inTime, in: after) else { return (after, .unknown) }
         return (colon.upperBound..<inTime.lowerBound, .read(text, inTime.upperBound..<head.upperBound))
     }
-
     /// `Entity` from `Entity/p42` or `x-coredata://…/Entity/p42`: the name
     /// before the last `/p` (ASCII letters, digits and `_`, and any byte
     /// beyond ASCII: names in other scripts).
@@ -490,6 +570,7 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
 
     /// The text inside the ` (…)` that ends an annotation: its last ` (`
     /// to its last byte, a `)`.
+    @inline(__always)
     private static func lazyLoad(_ text: SQLDebugLogBytes, _ range: Range<Int>) -> Range<Int>? {
         guard !range.isEmpty, text[range.upperBound - 1] == UInt8(ascii: ")"),
               let open = text.findLast(SQLDebugLogGrammar.lazyLoadOpen, in: range)

@@ -10,6 +10,7 @@ package struct SQLDebugLogBytes {
     /// The bytes; valid while the line is read.
     package let bytes: UnsafeRawBufferPointer
 
+    @inlinable @inline(__always)
     package init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
     }
@@ -102,10 +103,13 @@ package struct SQLDebugLogBytes {
         return base.distance(to: UnsafeRawPointer(hit))
     }
 
-    /// Whether `range` starts with `prefix`.
+    /// Whether `range` starts with `prefix` (its first byte compared
+    /// first: most prefixes tried do not start so).
     package func starts(_ range: Range<Int>, with prefix: StaticString) -> Bool {
         let length = prefix.utf8CodeUnitCount
-        return range.count >= length && memcmp(bytes.baseAddress! + range.lowerBound, prefix.utf8Start, length) == 0
+        guard range.count >= length else { return false }
+        guard length > 0 else { return true }
+        return bytes[range.lowerBound] == prefix.utf8Start.pointee && memcmp(bytes.baseAddress! + range.lowerBound, prefix.utf8Start, length) == 0
     }
 
     /// Whether `range` ends with `suffix`.
@@ -354,6 +358,7 @@ package struct SQLDebugLogBytes {
 
     /// `bytes` without one carriage return at its end: a line of a file
     /// written with CRLF line ends reads as the same line written with LF.
+    @inlinable @inline(__always)
     package static func droppingReturn(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         guard let last = bytes.last, last == 0x0D else { return bytes }
         return UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - 1)])

@@ -110,10 +110,25 @@ package struct SQLDebugLogLine {
 
     /// Calls `body` with the typed line of `bytes` (a line's raw bytes,
     /// without its newline), whose marker is `found`.
+    package static func read(_ bytes: UnsafeRawBufferPointer, marker found: FoundMarker, _ body: (SQLDebugLogLine) -> Void) {
+        let text = SQLDebugLogBytes.droppingReturn(UnsafeRawBufferPointer(rebasing: bytes[found.textStart...]))
+        // Most lines are plain ASCII: read in place.
+        if SQLDebugLogBytes.isPlainASCII(text) { return body(SQLDebugLogLine(SQLDebugLogBytes(text), marker: found.marker)) }
+        SQLDebugLogBytes.withText(text) { body(SQLDebugLogLine($0, marker: found.marker)) }
+    }
+
+    /// Calls `body` with the typed line of `bytes` (a line's raw bytes,
+    /// without its newline) when the line has a marker; false, without
+    /// calling it, when it has none.
+    package static func read(_ bytes: UnsafeRawBufferPointer, _ body: (SQLDebugLogLine) -> Void) -> Bool {
+        guard let found = marker(in: bytes) else { return false }
+        read(bytes, marker: found, body)
+        return true
+    }
+
+    /// ``read(_:marker:_:)`` for a `body` that gives a value or throws.
     package static func read<R>(_ bytes: UnsafeRawBufferPointer, marker found: FoundMarker, _ body: (SQLDebugLogLine) throws -> R) rethrows -> R {
-        try SQLDebugLogBytes.withText(UnsafeRawBufferPointer(rebasing: bytes[found.textStart...])) {
-            try body(SQLDebugLogLine($0, marker: found.marker))
-        }
+        try SQLDebugLogBytes.withText(UnsafeRawBufferPointer(rebasing: bytes[found.textStart...])) { try body(SQLDebugLogLine($0, marker: found.marker)) }
     }
 
     /// Whether `text` starts with one of the kinds' words (`sql: `,
@@ -125,6 +140,7 @@ package struct SQLDebugLogLine {
 
     // MARK: Kinds
 
+    @inline(__always)
     private static func kind(of text: SQLDebugLogBytes) -> Kind {
         let all = text.all
         if text.starts(all, with: SQLDebugLogGrammar.Kind.sql.word) {
@@ -142,6 +158,7 @@ package struct SQLDebugLogLine {
         return .other
     }
 
+    @inline(__always)
     private static func detail(_ text: SQLDebugLogBytes, _ detail: Range<Int>) -> Kind {
         typealias G = SQLDebugLogGrammar
         // Faultline's level 3 values first: a value may hold any phrase.
@@ -182,6 +199,11 @@ package struct SQLDebugLogUnmarkedLine {
     }
 
     /// Calls `body` with the unmarked line of `bytes` (a line's raw bytes).
+    package static func read(_ bytes: UnsafeRawBufferPointer, _ body: (SQLDebugLogUnmarkedLine) -> Void) {
+        SQLDebugLogBytes.withText(bytes) { body(SQLDebugLogUnmarkedLine($0)) }
+    }
+
+    /// ``read(_:_:)`` for a `body` that gives a value or throws.
     package static func read<R>(_ bytes: UnsafeRawBufferPointer, _ body: (SQLDebugLogUnmarkedLine) throws -> R) rethrows -> R {
         try SQLDebugLogBytes.withText(bytes) { try body(SQLDebugLogUnmarkedLine($0)) }
     }
