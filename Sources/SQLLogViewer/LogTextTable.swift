@@ -1,4 +1,5 @@
 import Foundation
+import Probes
 
 /// Texts a log repeats on many lines (a call site's file, a statement's
 /// purpose), kept once: reading one again gives the kept `String`, not a
@@ -13,9 +14,9 @@ struct LogTextTable {
     private var digests = DigestTable(capacity: LogTextTable.maximumTexts)
 
     /// The text of `bytes[range]`.
-    mutating func text(_ bytes: LogBytes, _ range: Range<Int>) -> String {
+    mutating func text(_ bytes: SQLDebugLogBytes, _ range: Range<Int>) -> String {
         guard range.count <= Self.maximumBytes else { return bytes.string(range) }
-        let part = UnsafeRawBufferPointer(rebasing: bytes.bytes[range])
+        let part = bytes.slice(range)
         let key = SQLLogAnalyzer.digest(part)
         if let place = digests.find(key) {
             let text = texts[place]

@@ -24,12 +24,6 @@ extension SQLLogAnalyzer {
         var scanned = 0
         var sorts = 0
         var purpose: String?
-
-        init(_ text: Substring) {
-            scanned = SQLLogAnalyzer.number(after: "scanned: ", in: text) ?? 0
-            sorts = SQLLogAnalyzer.number(after: "sorts: ", in: text) ?? 0
-            if let range = SQLLogAnalyzer.find(", purpose: ", in: text) { purpose = String(text[range.upperBound...]) }
-        }
     }
 
     /// The most statements kept waiting for their call site.
@@ -265,7 +259,7 @@ extension SQLLogAnalyzer {
         var (table, entity) = (table, entity)
         let ascii = table.withUTF8 { table in
             entity.withUTF8 { entity -> Bool? in
-                guard isASCII(UnsafeRawBufferPointer(table)), isASCII(UnsafeRawBufferPointer(entity)) else { return nil }
+                guard SQLDebugLogBytes.isASCII(UnsafeRawBufferPointer(table)), SQLDebugLogBytes.isASCII(UnsafeRawBufferPointer(entity)) else { return nil }
                 let upper = { (byte: UInt8) in byte &- 0x61 < 26 ? byte - 0x20 : byte }
                 guard table.count == entity.count + 1, upper(table[0]) == UInt8(ascii: "Z") else { return false }
                 for index in 0..<entity.count where upper(table[index + 1]) != upper(entity[index]) { return false }
@@ -295,17 +289,9 @@ extension SQLLogAnalyzer {
 
     // MARK: Faults
 
-    /// An object fault: a lazy load when it came from the database.
-    mutating func noteFault(_ text: Substring, object: Substring, source: String, line: Int) {
-        noteFault(
-            entity: Self.entity(in: object) ?? "?", key: Self.primaryKey(in: object), loaded: LazyLoadSuffix(text),
-            nanoseconds: Self.nanoseconds(in: text), source: source, line: line)
-    }
-
     /// An object fault, its line read: the entity and key of its object,
     /// what its lazy load adds, its time.
-    mutating func noteFault(entity: String, key: Int64, loaded: LazyLoadSuffix, nanoseconds: UInt64, source: String, line: Int) {
-        let faultSource: FaultSource = source == "database" ? .database : source == "context" ? .context : .rowCache
+    mutating func noteFault(entity: String, key: Int64, loaded: LazyLoadSuffix, nanoseconds: UInt64, source faultSource: FaultSource, line: Int) {
         var inferred: FaultOrigin?
         if faultSource == .database, loaded.origin == nil, !loaded.isFaultline {
             // Core Data: the fault's own SELECT by key is no fetch.
@@ -319,19 +305,6 @@ extension SQLLogAnalyzer {
         guard faultSource == .database, let origin = loaded.origin ?? inferred else { return evidence.noteFaulted(entity) }
         let read = loaded.read ?? CallSite(file: sourceName, line: line)
         evidence.addLazyLoad(entity: entity, origin: origin, stale: loaded.reason == .stale, nanoseconds: nanoseconds) { read }
-    }
-
-    /// A to-many relationship fault: a lazy load when it ran a query.
-    mutating func noteRelationshipFault(_ text: Substring, entity: String, relationship: String, fromDatabase: Bool, line: Int) {
-        // Faultline: `…: 3 Comment in 0.000020s`; Core Data names no destination.
-        var destination: (count: Int, entity: String)?
-        if let fulfilled = Self.find("fulfilled from ", in: text), let colon = Self.find(": ", in: text[fulfilled.upperBound...]) {
-            let words = text[colon.upperBound...].split(separator: " ", maxSplits: 2)
-            if words.count >= 2, let number = Int(words[0]) { destination = (number, String(words[1])) }
-        }
-        noteRelationshipFault(
-            entity: entity, relationship: relationship, fromDatabase: fromDatabase, loaded: LazyLoadSuffix(text), destination: destination,
-            got: Self.number(after: "Got ", in: text), nanoseconds: Self.nanoseconds(in: text), line: line)
     }
 
     /// A to-many relationship fault, its line read: what its lazy load adds,
@@ -357,46 +330,6 @@ extension SQLLogAnalyzer {
             missReason: fromDatabase ? .absent : nil, origin: origin))
     }
 
-    // MARK: Faultline's operations
-
-    /// Faultline's fetch, count, save, batch and prefetch-usage annotations:
-    /// the call site of the statements before them, and their evidence.
-    mutating func noteOperation(_ text: Substring, line: Int) {
-        guard let at = Self.findLast(" at ", in: text) else { return }
-        let site = Self.callSite(text[at.upperBound...])
-        if Self.starts(text, with: "fetch of "), let colon = Self.find(": ", in: text) {
-            let entity = String(text.dropFirst(9).prefix { $0 != " " && $0 != ":" })
-            let result = text[colon.upperBound...].split(separator: " ", maxSplits: 3)
-            if result.count >= 2, let count = Int(result[0]) {
-                let withValues = Self.find(" with values in ", in: text) != nil
-                evidence.add(fetch: FetchEvent(
-                    start: 0, durationNanoseconds: 0, thread: 0, context: "", entity: entity, predicate: "", sort: "", resultType: String(result[1]),
-                    resultCount: count, fetchLimit: 0, fetchOffset: 0, fetchBatchSize: 0, returnsObjectsAsFaults: !withValues,
-                    includesPropertyValues: true, includesPendingChanges: true, prefetch: "", callSite: site))
-            }
-        } else if Self.starts(text, with: "save of context "), let colon = Self.find(": ", in: text) {
-            let context = String(text[text.index(text.startIndex, offsetBy: 16)..<colon.lowerBound])
-            let numbers = text[colon.upperBound...].split(separator: " ").compactMap { Int($0.filter(\.isNumber)) }
-            if numbers.count >= 3 {
-                evidence.add(save: SaveEvent(
-                    start: 0, durationNanoseconds: 0, thread: 0, context: context, inserted: numbers[0], updated: numbers[1], deleted: numbers[2],
-                    success: true, error: "", callSite: site))
-            }
-        } else if Self.starts(text, with: "prefetch of "), let context = Self.find(" in context ", in: text),
-            let prefetched = Self.number(after: "prefetched for ", in: text), let read = Self.number(after: "read for ", in: text)
-        {
-            let relationship = String(text[text.index(text.startIndex, offsetBy: 12)..<context.lowerBound])
-            let name = text[context.upperBound...].prefix { $0 != ":" }
-            evidence.add(context: ContextEvent(
-                start: 0, thread: 0, context: String(name), kind: .prefetchUsage, objectsRegistered: 0, objectsRegisteredPeak: 0,
-                prefetchUsage: PrefetchUsage(relationship: relationship, prefetched: prefetched, read: read, callSite: site)))
-            return
-        } else if !(Self.starts(text, with: "count of ") || Self.starts(text, with: "batch ")) {
-            return
-        }
-        flushRecentStatements(site: site)
-    }
-
     /// The insights of the log, every waiting statement added.
     mutating func insights() -> [Insight] {
         flushRecentStatements()
@@ -405,113 +338,6 @@ extension SQLLogAnalyzer {
         evidence.scanStepsKnown = sawStatementFigures
         evidence.statements = statementAggregates
         return InsightEngine(settings: settings).insights(evidence)
-    }
-
-    // MARK: Reading
-
-    /// `File.swift:42` (the last colon splits file and line).
-    static func callSite(_ text: Substring) -> CallSite {
-        var copy = text
-        let ascii = copy.withUTF8 { buffer -> CallSite? in
-            let bytes = LogBytes(UnsafeRawBufferPointer(buffer))
-            var texts = LogTextTable()
-            return isASCII(bytes.bytes) ? callSite(bytes, 0..<bytes.count, texts: &texts) : nil
-        }
-        return ascii ?? callSite(characters: text)
-    }
-
-    /// ``callSite(_:)`` of ASCII bytes, the file's name kept in `texts`.
-    static func callSite(_ bytes: LogBytes, _ range: Range<Int>, texts: inout LogTextTable) -> CallSite {
-        let end = min(bytes.firstIndex(of: UInt8(ascii: ")"), in: range), bytes.firstIndex(of: UInt8(ascii: ";"), in: range))
-        let trimmed = range.lowerBound..<end
-        guard let colon = bytes.lastIndex(of: UInt8(ascii: ":"), in: trimmed),
-              let line = bytes.int((colon + 1)..<bytes.digitsEnd(from: colon + 1, to: end))
-        else { return CallSite(file: texts.text(bytes, trimmed), line: 0) }
-        return CallSite(file: texts.text(bytes, range.lowerBound..<colon), line: line)
-    }
-
-    /// ``callSite(_:)`` by characters.
-    static func callSite(characters text: Substring) -> CallSite {
-        let trimmed = text.prefix { $0 != ")" && $0 != ";" }
-        guard let colon = trimmed.lastIndex(of: ":"), let line = Int(trimmed[trimmed.index(after: colon)...].prefix(while: \.isNumber))
-        else { return CallSite(file: String(trimmed), line: 0) }
-        return CallSite(file: String(trimmed[..<colon]), line: line)
-    }
-
-    /// The last occurrence of `needle`.
-    static func findLast(_ needle: String, in text: Substring) -> Range<Substring.Index>? {
-        var found: Range<Substring.Index>?
-        var rest = text
-        while let range = find(needle, in: rest) {
-            found = range
-            rest = text[range.upperBound...]
-        }
-        return found
-    }
-
-    /// `42` of `Entity/p42` (or a URI ending so); 0 when there is none.
-    static func primaryKey(in text: Substring) -> Int64 {
-        var copy = text
-        let ascii = copy.withUTF8 { buffer -> Int64? in
-            let bytes = LogBytes(UnsafeRawBufferPointer(buffer))
-            return isASCII(bytes.bytes) ? primaryKey(in: bytes) : nil
-        }
-        return ascii ?? primaryKey(characters: text)
-    }
-
-    /// ``primaryKey(in:)`` of ASCII bytes.
-    static func primaryKey(in bytes: LogBytes) -> Int64 {
-        guard let slash = bytes.findLast("/p", in: 0..<bytes.count) else { return 0 }
-        return bytes.int(slash.upperBound..<bytes.digitsEnd(from: slash.upperBound, to: bytes.count)).map(Int64.init) ?? 0
-    }
-
-    /// ``primaryKey(in:)`` by characters.
-    static func primaryKey(characters text: Substring) -> Int64 {
-        guard let slash = findLast("/p", in: text) else { return 0 }
-        return Int64(text[slash.upperBound...].prefix(while: \.isNumber)) ?? 0
-    }
-
-    /// The time after ` in ` (`in 0.000012s`), in nanoseconds; 0 without one.
-    static func nanoseconds(in text: Substring) -> UInt64 {
-        var copy = text
-        let ascii = copy.withUTF8 { buffer -> UInt64? in
-            let bytes = LogBytes(UnsafeRawBufferPointer(buffer))
-            return isASCII(bytes.bytes) ? nanoseconds(in: bytes) : nil
-        }
-        return ascii ?? nanoseconds(characters: text)
-    }
-
-    /// ``nanoseconds(in:)`` of ASCII bytes: the first ` in 0`, else the
-    /// first ` in 1`, found by `memchr` for the `i`.
-    static func nanoseconds(in bytes: LogBytes) -> UInt64 {
-        guard let base = bytes.bytes.baseAddress else { return 0 }
-        var (zero, one): (Int?, Int?) = (nil, nil)
-        var offset = 1
-        while offset + 4 <= bytes.count, let hit = memchr(base + offset, Int32(UInt8(ascii: "i")), bytes.count - 3 - offset) {
-            let at = base.distance(to: UnsafeRawPointer(hit))
-            if bytes[at - 1] == 0x20, bytes[at + 1] == UInt8(ascii: "n"), bytes[at + 2] == 0x20 {
-                if bytes[at + 3] == UInt8(ascii: "0") {
-                    zero = at - 1
-                    break
-                }
-                if bytes[at + 3] == UInt8(ascii: "1"), one == nil { one = at - 1 }
-            }
-            offset = at + 1
-        }
-        guard let start = zero ?? one else { return 0 }
-        let range = start..<(start + 5)
-        var end = range.upperBound - 1
-        while end < bytes.count, bytes[end] &- 0x30 < 10 || bytes[end] == UInt8(ascii: ".") { end += 1 }
-        guard let seconds = parseDouble(bytes, (range.upperBound - 1)..<end), seconds.isFinite, seconds >= 0 else { return 0 }
-        return UInt64(min(seconds, 1e9) * 1e9)
-    }
-
-    /// ``nanoseconds(in:)`` by characters.
-    static func nanoseconds(characters text: Substring) -> UInt64 {
-        guard let range = find(" in 0", in: text) ?? find(" in 1", in: text) else { return 0 }
-        let digits = text[text.index(before: range.upperBound)...].prefix { $0.isNumber || $0 == "." }
-        guard let seconds = Double(digits), seconds.isFinite, seconds >= 0 else { return 0 }
-        return UInt64(min(seconds, 1e9) * 1e9)
     }
 }
 
@@ -524,83 +350,4 @@ struct LazyLoadSuffix {
 
     /// Whether the line had Faultline's suffix.
     var isFaultline: Bool { read != nil }
-
-    init(_ text: Substring) {
-        var copy = text
-        let ascii = copy.withUTF8 { buffer -> LazyLoadSuffix? in
-            let bytes = LogBytes(UnsafeRawBufferPointer(buffer))
-            var texts = LogTextTable()
-            return SQLLogAnalyzer.isASCII(bytes.bytes) ? LazyLoadSuffix(bytes, texts: &texts) : nil
-        }
-        if let ascii {
-            self = ascii
-        } else {
-            self.init(characters: text)
-        }
-    }
-
-    /// No suffix.
-    init() {}
-
-    /// The suffix of an ASCII line, read over its bytes (call sites' files
-    /// kept in `texts`).
-    init(_ bytes: LogBytes, texts: inout LogTextTable) {
-        let count = bytes.count
-        guard count > 0, bytes[count - 1] == UInt8(ascii: ")"), let open = bytes.findLast(" (", in: 0..<count) else { return }
-        bytes.forEachPart(open.upperBound..<(count - 1), separator: UInt8(ascii: ";")) { part in
-            var start = part.lowerBound
-            while start < part.upperBound, bytes[start] == 0x20 { start += 1 }
-            let item = start..<part.upperBound
-            if bytes.equals(item, "absent") {
-                reason = .absent
-            } else if bytes.equals(item, "stale") {
-                reason = .stale
-            } else if bytes.starts(item, with: "read at ") {
-                read = SQLLogAnalyzer.callSite(bytes, (item.lowerBound + 8)..<item.upperBound, texts: &texts)
-            } else if bytes.starts(item, with: "from fetch ") {
-                // `12 of Post at Site[ through key.path]`: the first five words.
-                var words = (count: 0, parts: (0..<0, 0..<0, 0..<0, 0..<0, 0..<0))
-                bytes.forEachPart((item.lowerBound + 11)..<item.upperBound, separator: 0x20, maxSplits: 4) { part in
-                    switch words.count {
-                    case 0: words.parts.0 = part
-                    case 1: words.parts.1 = part
-                    case 2: words.parts.2 = part
-                    case 3: words.parts.3 = part
-                    default: words.parts.4 = part
-                    }
-                    words.count += 1
-                }
-                guard words.count >= 5, let execution = UInt64(bytes.string(words.parts.0)), bytes.equals(words.parts.1, "of"),
-                      bytes.equals(words.parts.3, "at")
-                else { return }
-                let rest = words.parts.4
-                let through = bytes.find(" through ", in: rest)
-                let site = SQLLogAnalyzer.callSite(bytes, through.map { rest.lowerBound..<$0.lowerBound } ?? rest, texts: &texts)
-                let keyPath = through.map { bytes.string($0.upperBound..<rest.upperBound) } ?? ""
-                origin = FaultOrigin(fetchEntity: bytes.string(words.parts.2), fetchSite: site, keyPath: keyPath, execution: execution)
-            }
-        }
-    }
-
-    /// The suffix read by characters.
-    init(characters text: Substring) {
-        guard text.hasSuffix(")"), let open = SQLLogAnalyzer.findLast(" (", in: text) else { return }
-        for part in text[open.upperBound..<text.index(before: text.endIndex)].split(separator: ";") {
-            let item = part.drop { $0 == " " }
-            if let reason = CacheMissReason(rawValue: String(item)) {
-                self.reason = reason
-            } else if item.hasPrefix("read at ") {
-                read = SQLLogAnalyzer.callSite(item.dropFirst(8))
-            } else if item.hasPrefix("from fetch ") {
-                let words = item.dropFirst(11).split(separator: " ", maxSplits: 4)
-                // `12 of Post at Site[ through key.path]`
-                guard words.count >= 5, let execution = UInt64(words[0]), words[1] == "of", words[3] == "at" else { continue }
-                let rest = words[4]
-                let through = SQLLogAnalyzer.find(" through ", in: rest)
-                let site = SQLLogAnalyzer.callSite(through.map { rest[..<$0.lowerBound] } ?? rest)
-                let keyPath = through.map { String(rest[$0.upperBound...]) } ?? ""
-                origin = FaultOrigin(fetchEntity: String(words[2]), fetchSite: site, keyPath: keyPath, execution: execution)
-            }
-        }
-    }
 }

@@ -130,62 +130,14 @@ extension SQLLogAnalyzer {
         var sql: String?
         var rows: Int
         /// What follows `with values: ` on the line (level 3), nil at level 2.
-        var values: Substring?
+        var values: String?
 
-        /// The annotation `text[range]` of ASCII bytes, read as
-        /// ``init(_:)`` reads it.
-        init?(_ text: LogBytes, _ range: Range<Int>) {
-            guard text.starts(range, with: "fetch using ") else { return nil }
-            // Level 3 prints the objects' values after the count, and a
-            // value may hold " returned ": the count is the last one before
-            // the values.
-            let counted = text.find(" rows with values: ", in: range).map { range.lowerBound..<$0.lowerBound } ?? range
-            guard let returned = text.findLast(" returned ", in: counted),
-                  let rows = text.int(returned.upperBound..<text.digitsEnd(from: returned.upperBound, to: range.upperBound))
-            else { return nil }
-            self.rows = rows
-            let head = range.lowerBound..<returned.lowerBound
-            if let found = text.find(" on entity '", in: head) {
-                entity = text.string(found.upperBound..<text.firstIndex(of: UInt8(ascii: "'"), in: found.upperBound..<head.upperBound))
-            }
-            if let found = text.find(" with sql text '", in: head) {
-                // The text runs to the quote before ` returned` (the SQL may quote literals).
-                var end = head.upperBound
-                if end > found.upperBound, text[end - 1] == UInt8(ascii: "'") { end -= 1 }
-                var start = found.upperBound
-                let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D }
-                while start < end, isSpace(text[start]) { start += 1 }
-                while end > start, isSpace(text[end - 1]) { end -= 1 }
-                if start < end { sql = text.string(start..<end) }
-            }
-            if let found = text.find(" with values: ", in: returned.upperBound..<range.upperBound) {
-                values = text.string(found.upperBound..<range.upperBound)[...]
-            }
-        }
-
-        init?(_ text: Substring) {
-            guard SQLLogAnalyzer.starts(text, with: "fetch using ") else { return nil }
-            // Level 3 prints the objects' values after the count, and a
-            // value may hold " returned ": the count is the last one before
-            // the values.
-            let counted = SQLLogAnalyzer.find(" rows with values: ", in: text).map { text[..<$0.lowerBound] } ?? text
-            guard let returned = SQLLogAnalyzer.findLast(" returned ", in: counted) else { return nil }
-            let digits = text.utf8[returned.upperBound...].prefix { (0x30...0x39).contains($0) }
-            guard let rows = Int(String(decoding: digits, as: UTF8.self)) else { return nil }
-            self.rows = rows
-            let head = text[..<returned.lowerBound]
-            if let range = SQLLogAnalyzer.find(" on entity '", in: head) {
-                entity = String(head[range.upperBound...].prefix { $0 != "'" })
-            }
-            if let range = SQLLogAnalyzer.find(" with sql text '", in: head) {
-                // The text runs to the quote before ` returned` (the SQL may quote literals).
-                var sql = head[range.upperBound...]
-                if sql.hasSuffix("'") { sql = sql.dropLast() }
-                let trimmed = SQLLogAnalyzer.trimmingSpaces(sql)
-                if !trimmed.isEmpty { self.sql = trimmed }
-            }
-            let tail = text[returned.upperBound...]
-            if let range = SQLLogAnalyzer.find(" with values: ", in: tail) { values = tail[range.upperBound...] }
+        /// The annotation as the tokenizer read it from `text`.
+        init(_ fetch: SQLDebugLogAnnotation.FetchUsing, _ text: SQLDebugLogBytes) {
+            entity = fetch.entity.map { text.string($0) }
+            sql = fetch.sql.map { text.string($0) }
+            rows = fetch.rows
+            values = fetch.values.map { text.string($0) }
         }
     }
 
@@ -254,13 +206,12 @@ extension SQLLogAnalyzer {
         var text: [UInt8]
         var bytes: Int
         var lines: Int
-        var depth: Int
-        var inQuote = false
-        var escaped = false
+        /// Where the parentheses stand.
+        var nesting = SQLDebugLogContinuation.Values()
     }
 
-    private mutating func startValues(_ first: Substring, fetch: FetchUsing, shape: String, line: Int) {
-        var values = PendingValues(index: nil, text: [], bytes: 0, lines: 1, depth: 0)
+    private mutating func startValues(_ first: String, fetch: FetchUsing, shape: String, line: Int) {
+        var values = PendingValues(index: nil, text: [], bytes: 0, lines: 1)
         if analysis.fetchValues.count < Self.maximumFetchValues {
             values.index = analysis.fetchValues.count
             analysis.fetchValues.append(.init(
@@ -269,10 +220,13 @@ extension SQLLogAnalyzer {
             note(.fetchValues)
         }
         var text = first
-        text.withUTF8 { Self.scanParentheses(UnsafeRawBufferPointer($0), &values) }
-        append(Self.trimmingSpaces(first), to: &values)
+        text.withUTF8 { buffer in
+            let bytes = SQLDebugLogBytes(UnsafeRawBufferPointer(buffer))
+            values.nesting.scan(bytes.bytes)
+            append(bytes.slice(bytes.trimmingSpacesAndReturns(bytes.all)), to: &values)
+        }
         pendingValues = values
-        if values.depth <= 0 { endValues() }
+        if values.nesting.depth <= 0 { endValues() }
     }
 
     /// A line of values, taken without decoding beyond what is kept.
@@ -281,38 +235,19 @@ extension SQLLogAnalyzer {
         guard var values = pendingValues.take() else { return }
         analysis.logLines += 1
         values.lines += 1
-        Self.scanParentheses(bytes, &values)
+        values.nesting.scan(bytes)
         if values.bytes <= Self.maximumStoredTextBytes {
-            if bytes.isEmpty || memchr(bytes.baseAddress!, 0x1B, bytes.count) == nil {
-                // Trimmed, then decoded (decoding never adds nor takes a
-                // space); an ASCII line is its own decoding.
-                let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D }
-                var start = 0, end = bytes.count
-                while start < end, isSpace(bytes[start]) { start += 1 }
-                while end > start, isSpace(bytes[end - 1]) { end -= 1 }
-                let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-                if Self.isASCII(line) {
-                    append(line, to: &values)
-                } else {
-                    append(String(decoding: line, as: UTF8.self), to: &values)
-                }
-            } else {
-                append(Self.trimmingSpaces(Self.decode(bytes)[...]), to: &values)
-            }
+            // Trimmed as read (decoding never adds nor takes a space).
+            SQLDebugLogBytes.withText(bytes) { line in append(line.slice(line.trimmingSpacesAndReturns(line.all)), to: &values) }
         } else {
             // Beyond what is kept: only its length (trimmed, and the space joining it).
             let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D }
             let length = bytes.count - bytes.prefix(while: isSpace).count - bytes.reversed().prefix(while: isSpace).count
             if length > 0 { values.bytes = values.bytes.addingSaturated(1 + length) }
         }
-        let closed = values.depth <= 0
+        let closed = values.nesting.depth <= 0
         pendingValues = values
         if closed { endValues() }
-    }
-
-    private func append(_ line: String, to values: inout PendingValues) {
-        var line = line
-        line.withUTF8 { append(UnsafeRawBufferPointer($0), to: &values) }
     }
 
     /// Appends a line's UTF-8 bytes to the values' text, after a space.
@@ -346,37 +281,5 @@ extension SQLLogAnalyzer {
         var end = bytes
         while end > 0, utf8[end] & 0xC0 == 0x80 { end -= 1 }
         return String(decoding: utf8[..<end], as: UTF8.self)
-    }
-
-    /// Follows the parentheses of the values, those inside quoted strings aside.
-    static func scanParentheses(_ bytes: UnsafeRawBufferPointer, _ values: inout PendingValues) {
-        var (escaped, inQuote, depth) = (values.escaped, values.inQuote, values.depth)
-        guard let base = bytes.baseAddress else { return }
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        /// Whether `word` has a zero byte.
-        func hasZero(_ word: UInt64) -> Bool { (word &- ones) & ~word & (ones &* 0x80) != 0 }
-        var index = 0
-        while index < bytes.count {
-            // Eight bytes without a backslash, quote or parenthesis change nothing.
-            if !escaped, index + 8 <= bytes.count {
-                let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                if !hasZero(word ^ (ones &* 0x5C)), !hasZero(word ^ (ones &* 0x22)), !hasZero(word ^ (ones &* 0x28)), !hasZero(word ^ (ones &* 0x29)) {
-                    index += 8
-                    continue
-                }
-            }
-            let byte = bytes[index]
-            index += 1
-            if escaped {
-                escaped = false
-            } else if byte == UInt8(ascii: "\\") {
-                escaped = inQuote
-            } else if byte == UInt8(ascii: "\"") {
-                inQuote.toggle()
-            } else if !inQuote {
-                if byte == UInt8(ascii: "(") { depth += 1 } else if byte == UInt8(ascii: ")") { depth -= 1 }
-            }
-        }
-        (values.escaped, values.inQuote, values.depth) = (escaped, inQuote, depth)
     }
 }

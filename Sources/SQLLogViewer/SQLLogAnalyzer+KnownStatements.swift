@@ -78,7 +78,7 @@ extension SQLLogAnalyzer {
         static func factsMayReadValues(_ sql: String) -> Bool {
             var sql = sql
             return sql.withUTF8 { bytes in
-                guard SQLLogAnalyzer.isASCII(UnsafeRawBufferPointer(bytes)) else { return true }
+                guard SQLDebugLogBytes.isASCII(UnsafeRawBufferPointer(bytes)) else { return true }
                 guard bytes.count >= 4 else { return false }
                 for index in 0...(bytes.count - 4) {
                     let word = (bytes[index] | 0x20, bytes[index + 1] | 0x20, bytes[index + 2] | 0x20, bytes[index + 3] | 0x20)

@@ -124,53 +124,6 @@ extension SQLLogAnalyzer {
 
     // MARK: Times
 
-    /// What a statement's annotation says of its time.
-    enum TimeReading: Equatable {
-        /// Seconds, finite and 0 or more.
-        case seconds(Double)
-        /// No time, or one masked as `#.######s` (the golden files).
-        case unknown
-        /// A time that is no finite number of seconds: `inf`, `nan`, a
-        /// number too large for a `Double`, a negative one, or not a number.
-        case notFinite
-    }
-
-    /// The time after the first `:` (`…time: 0.0021s`, `…time: inf`): the
-    /// number it starts with (digits and a point, an exponent), whatever
-    /// unit follows; a word (`inf`, `nan`) or a sign is no finite time.
-    static func time(in text: Substring) -> TimeReading {
-        let utf8 = text.utf8
-        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else { return .unknown }
-        let rest = utf8[utf8.index(after: colon)...].drop { $0 == 0x20 }
-        let isDigit = { (byte: UInt8) in (0x30...0x39).contains(byte) }
-        guard let first = rest.first, first != UInt8(ascii: "#"), first != UInt8(ascii: ","), first != 0x0D else { return .unknown }
-        guard isDigit(first) || first == UInt8(ascii: ".") else { return .notFinite }
-        var number = rest.prefix { isDigit($0) || $0 == UInt8(ascii: ".") }
-        // An exponent: `1e-05s`.
-        var after = rest[number.endIndex...]
-        if let e = after.first, e | 0x20 == UInt8(ascii: "e") {
-            after = after.dropFirst()
-            if let sign = after.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") { after = after.dropFirst() }
-            let digits = after.prefix(while: isDigit)
-            if !digits.isEmpty { number = rest[rest.startIndex..<digits.endIndex] }
-        }
-        guard let seconds = Double(String(decoding: number, as: UTF8.self)), seconds.isFinite else { return .notFinite }
-        return .seconds(seconds)
-    }
-
-    /// The seconds of a statement's time, or nil; a time that is not a
-    /// finite number is counted (``SQLLogAnalysis/timesNotFinite``) and
-    /// taken as unknown.
-    mutating func seconds(in text: Substring, line: Int) -> Double? {
-        switch Self.time(in: text) {
-        case .seconds(let seconds): return seconds
-        case .unknown: return nil
-        case .notFinite:
-            noteTimeNotFinite(line: line)
-            return nil
-        }
-    }
-
     /// `a + b`, held at the largest finite `Double` (the limit noted).
     mutating func add(_ a: Double, _ b: Double) -> Double {
         let sum = a.addingSaturated(b)

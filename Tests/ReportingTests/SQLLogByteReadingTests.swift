@@ -4,127 +4,117 @@ import Probes
 import Scenarios
 import Testing
 
-/// `perf-run log` reads the common lines of an ASCII log over their bytes
-/// (SQLLogAnalyzer+Bytes.swift) and other text by characters. Each byte
-/// reader gives what its reader by characters gives: checked here on
-/// random lines made of the pieces those readers look for (a seeded
-/// generator, so a failure repeats), and on what the analyzer keeps from
-/// one statement text to the next.
+/// `perf-run log` reads every line through the SQL debug log's one
+/// tokenizer (Probes' `SQLDebugLogLine`, whose own tests read each kind of
+/// line): a line is bytes, and what the bytes hold beyond its text (colour
+/// codes, a carriage return before the newline, a table's bars, bytes that
+/// are not UTF-8) does not change what the line says. Checked here on
+/// random logs made of real lines (a seeded generator, so a failure
+/// repeats), and on what the analyzer keeps from one statement text to
+/// the next.
 @Suite struct SQLLogByteReadingTests {
-    /// A line of `count` pieces drawn from `pieces`.
-    static func line(_ pieces: [String], count: Int, _ generator: inout SeededGenerator) -> String {
-        (0..<count).map { _ in pieces.randomElement(using: &generator)! }.joined()
+    static let uri = "x-coredata://0783522F-1851-4BC7-AE0D-AB4C83489E8B"
+
+    /// Log lines of both formats, each a line the corpus or the writer has.
+    static let lines = [
+        "faultline: sql: SELECT t0.pk, t0.\"name\" FROM \"Network\" t0 WHERE t0.pk = ?", "faultline: details: bind[0] = 1", "faultline: details: bind[0] = 2",
+        "faultline: annotation: sql execution time: 0.000012s, rows: 1, changed: 0, purpose: fault",
+        "faultline: annotation: fault fulfilled from database for Network/p1 in 0.000020s (absent; from fetch 3 of Selfie at App/List.swift:12 through networks; read at App/List.swift:14)",
+        "faultline: annotation: fault fulfilled from row cache for Network/p2 in 0.000002s",
+        "faultline: sql: SELECT t0.pk, t0.\"name\", t0.\"rating\" FROM \"Selfie\" t0 WHERE t0.\"rating\" < ? ORDER BY t0.\"name\"",
+        "faultline: plan: SCAN t0  [full scan]", "faultline: plan: USE TEMP B-TREE FOR ORDER BY",
+        "faultline: annotation: sql execution time: 0.000031s, rows: 2, changed: 0, scanned: 3, sorts: 1, purpose: fetch Selfie",
+        "faultline: annotation: fetch of Selfie where rating < 3 sorted by name ASC: 2 objects in 0.000210s at App/List.swift:12",
+        "faultline: annotation: to-many relationship fault \"networks\" for Selfie/p1 fulfilled from database: 2 Network in 0.000030s (absent; from fetch 3 of Selfie at App/List.swift:12 through networks; read at App/List.swift:14)",
+        "faultline: sql: BEGIN IMMEDIATE", "faultline: annotation: sql execution time: 0.000004s, rows: 0, changed: 0, purpose: transaction",
+        "faultline: sql: COMMIT", "faultline: annotation: save of context main: 0 inserted, 1 updated, 0 deleted in 0.000100s at App/Edit.swift:17",
+        "CoreData: sql: SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME FROM ZPERSON t0 WHERE  t0.ZAGE >  ? ORDER BY t0.ZNAME",
+        "CoreData: details: SQLite bind[0] = 21", "CoreData: annotation: sql connection fetch time: 0.0020s",
+        "CoreData: annotation: total fetch execution time: 0.0025s for 3 rows.",
+        "CoreData: details: SQLite: EXPLAIN QUERY PLAN SELECT 0, t0.Z_PK FROM ZPERSON t0", "0|0|0|SCAN TABLE ZPERSON AS t0", "0 0 0 USE TEMP B-TREE FOR ORDER BY",
+        "CoreData: annotation: fault fulfilled from database for : 0xd000000000100002 <\(uri)/Country/p4>",
+        "CoreData: annotation: to-many relationship fault \"tags\" for objectID 0xa7ab2d44ebb9106e <\(uri)/Item/p1> fulfilled from database.  Got 0 rows",
+        "CoreData: annotation: Prefetching with key 'attachments'.  Got 1581 rows.", "CoreData: annotation: Bound intarray _Z_intarray0",
+        "CoreData: annotation: total count request execution time: 0.0254s for count of 18988.",
+        "app: request 3 handled, rendering the next view",
+    ]
+
+    /// A random log of `count` of ``lines``.
+    static func log(_ count: Int, _ generator: inout SeededGenerator) -> [String] {
+        (0..<count).map { _ in lines.randomElement(using: &generator)! }
     }
 
-    static func bytes<T>(_ text: String, _ body: (LogBytes) -> T) -> T {
-        var text = text
-        return text.withUTF8 { body(LogBytes(UnsafeRawBufferPointer($0))) }
+    static func analyze(_ lines: [[UInt8]]) -> SQLLogAnalysis {
+        var analyzer = SQLLogAnalyzer()
+        analyzer.consume(chunk: Data(lines.joined(separator: [0x0A])))
+        analyzer.flush()
+        return analyzer.finish()
     }
 
-    @Test func planRowsOverBytesAreThePlanRowsByCharacters() {
-        let pieces = [
-            "0", "1", "12", "-3", "+4", "99999999999999999999", "|", "|", " ", "  ", "\t", "SCAN ", "SCAN", "SEARCH ", "USE TEMP B-TREE",
-            "EXECUTE LIST SUBQUERY", "EXECUTE SCALAR SUBQUERY", "EXECUTE CORRELATED ", "CORRELATED ", "LIST SUBQUERY", "SCALAR SUBQUERY",
-            "TABLE ", "ZITEM", "AS t0", "USING INDEX i", "(a=?)", "S", "C", "E", "L", "U", "SC", "x", "\r", "[full scan]", "`--", "|--",
-        ]
+    /// A line's bytes with colour codes around its marker and its text
+    /// after the marker, as a terminal's log viewer copies them.
+    static func coloured(_ line: String) -> [UInt8] {
+        for marker in ["faultline: ", "CoreData: "] where line.hasPrefix(marker) {
+            return Array("\u{1B}[32m\(marker)\u{1B}[1m\(line.dropFirst(marker.count))\u{1B}[0m".utf8)
+        }
+        return Array(line.utf8)
+    }
+
+    @Test func colourCodesAndLineEndsChangeNothing() {
         var generator = SeededGenerator(seed: 1)
-        var rows = 0
-        for _ in 0..<20_000 {
-            let line = Self.line(pieces, count: Int.random(in: 0...9, using: &generator), &generator)
-            let byCharacters = SQLLogAnalyzer.planRowByCharacters(line)
-            #expect(SQLLogAnalyzer.planRow(line) == byCharacters, "\(line.debugDescription)")
-            if byCharacters != nil { rows += 1 }
-        }
-        // Both kinds of line were drawn.
-        #expect(rows > 2_000 && rows < 18_000)
-        // A line beyond ASCII is read by characters: Unicode's spaces trimmed.
-        #expect(SQLLogAnalyzer.planRow("\u{2003}0|0|0|SCAN TABLE ZITEM\u{00A0}") == "SCAN TABLE ZITEM")
-    }
-
-    /// Which lines are read over bytes: ASCII without an escape (a colour
-    /// code's start), eight bytes at a time, whatever the length.
-    @Test func aLineIsReadOverBytesWhenItIsPlainASCII() {
-        var generator = SeededGenerator(seed: 5)
-        for _ in 0..<20_000 {
-            let length = Int.random(in: 0...40, using: &generator)
-            var bytes = (0..<length).map { _ in UInt8.random(in: 0x20...0x7E, using: &generator) }
-            if length > 0, Bool.random(using: &generator) {
-                bytes[Int.random(in: 0..<length, using: &generator)] = [0x1B, 0x80, 0xC3, 0xFF, 0x7F, 0x1A].randomElement(using: &generator)!
-            }
-            let plain = bytes.allSatisfy { $0 < 0x80 && $0 != 0x1B }
-            #expect(bytes.withUnsafeBytes { SQLLogAnalyzer.isPlainASCII($0) } == plain, "\(bytes)")
-            #expect(bytes.withUnsafeBytes { SQLLogAnalyzer.isASCII($0) } == bytes.allSatisfy { $0 < 0x80 }, "\(bytes)")
+        for _ in 0..<300 {
+            let log = Self.log(Int.random(in: 1...40, using: &generator), &generator)
+            let plain = Self.analyze(log.map { Array($0.utf8) })
+            #expect(plain.logLines > 0 || log.allSatisfy { $0.hasPrefix("app:") })
+            #expect(Self.analyze(log.map(Self.coloured)) == plain, "\(log)")
+            #expect(Self.analyze(log.map { Array($0.utf8) + [0x0D] }) == plain, "\(log)")
         }
     }
 
-    @Test func timesCountsAndSearchesOverBytesAreTheirReadingsByCharacters() {
-        let pieces = [
-            "sql execution time: ", "0", "1", "5", ".", "e", "E", "-", "+", "s", "#", ",", " ", "inf", "nan", "\r", ":", "rows: ", " in ", " in 0",
-            " in 1", "/p", "/p/p", " at ", " at at ", "12", "123456789012345678", "0.000012", "1e-05",
-        ]
+    /// Names beyond ASCII are read as ASCII ones are: the same counts, the
+    /// names kept as written.
+    @Test func namesBeyondASCIIAreReadByTheSameRules() throws {
         var generator = SeededGenerator(seed: 2)
-        for _ in 0..<20_000 {
-            let text = Self.line(pieces, count: Int.random(in: 0...8, using: &generator), &generator)
-            Self.bytes(text) { bytes in
-                let all = 0..<bytes.count
-                #expect(SQLLogAnalyzer.time(in: bytes, all) == SQLLogAnalyzer.time(in: text[...]), "\(text.debugDescription)")
-                #expect(bytes.int(all) == Int(text), "\(text.debugDescription)")
-                #expect(SQLLogAnalyzer.parseDouble(bytes, all)?.bitPattern == Double(text)?.bitPattern, "\(text.debugDescription)")
-                #expect(SQLLogAnalyzer.number(after: "rows: ", in: bytes, all) == SQLLogAnalyzer.number(after: "rows: ", in: text[...]))
-                #expect(SQLLogAnalyzer.nanoseconds(in: bytes) == SQLLogAnalyzer.nanoseconds(characters: text[...]), "\(text.debugDescription)")
-                #expect(SQLLogAnalyzer.primaryKey(in: bytes) == SQLLogAnalyzer.primaryKey(characters: text[...]), "\(text.debugDescription)")
-                for (needle, string) in [(" at " as StaticString, " at "), ("/p", "/p"), (" in 0", " in 0")] {
-                    let found = SQLLogAnalyzer.findLast(string, in: text[...]).map {
-                        text.utf8.distance(from: text.startIndex, to: $0.lowerBound)
-                    }
-                    #expect(bytes.findLast(needle, in: all)?.lowerBound == found, "\(string) in \(text.debugDescription)")
-                }
-            }
+        for _ in 0..<200 {
+            let log = Self.log(Int.random(in: 1...40, using: &generator), &generator)
+            let ascii = Self.analyze(log.map { Array($0.utf8) })
+            let renamed = log.map { $0.replacingOccurrences(of: "Network", with: "Réseau").replacingOccurrences(of: "Country", with: "Länd") }
+            let other = Self.analyze(renamed.map { Array($0.utf8) })
+            #expect(other.statements.map(\.count) == ascii.statements.map(\.count), "\(log)")
+            #expect(other.faults.map(\.count) == ascii.faults.map(\.count), "\(log)")
+            #expect(other.faults.map { $0.entity.replacingOccurrences(of: "Réseau", with: "Network").replacingOccurrences(of: "Länd", with: "Country") }
+                == ascii.faults.map(\.entity))
+            #expect(other.insights.map(\.rule) == ascii.insights.map(\.rule), "\(log)")
+            #expect((other.lines, other.logLines, other.skippedLines, other.fetchesWithRows, other.rowsReported)
+                == (ascii.lines, ascii.logLines, ascii.skippedLines, ascii.fetchesWithRows, ascii.rowsReported))
         }
     }
 
-    @Test func lazyLoadSuffixesAndCallSitesOverBytesAreTheirReadingsByCharacters() {
-        let pieces = [
-            " (", ")", ";", " ", "absent", "stale", "read at ", "from fetch ", "12", "x", " of ", "Post", " at ", "App/List.swift", ":", "70",
-            " through ", "author.company", "Blog.swift:73", "(", "of", "at",
-            " (absent; from fetch 12 of Post at App/List.swift:70 through author.company; read at Blog.swift:73)",
-            " (stale; from fetch 3 of Post at App/List.swift:70; read at Blog.swift:73)", "from fetch 7 of Post at Blog.swift:1",
+    /// Bytes that are not UTF-8 are read as U+FFFD: the line still counts,
+    /// and what it says is read.
+    @Test func invalidUTF8IsReadNotDropped() throws {
+        let lines: [[UInt8]] = [
+            Array("faultline: sql: SELECT t0.pk FROM \"T\" t0 WHERE t0.\"name\" = ?".utf8),
+            Array("faultline: details: bind[0] = '".utf8) + [0xC3, 0x28] + Array("'".utf8),
+            Array("faultline: annotation: sql execution time: 0.000010s, rows: 1, changed: 0, purpose: fetch T".utf8),
+            [0xFF] + Array(" CoreData: annotation: fault fulfilled from database for : 0xd0 <x-coredata://A/".utf8) + [0xE2, 0x82] + Array("Ding/p4>".utf8),
         ]
-        var generator = SeededGenerator(seed: 3)
-        var origins = 0
-        for _ in 0..<20_000 {
-            let text = "fault fulfilled from database for Post/p1 in 0.000010s" + Self.line(pieces, count: Int.random(in: 0...14, using: &generator), &generator)
-            let byCharacters = LazyLoadSuffix(characters: text[...])
-            var texts = LogTextTable()
-            let overBytes = Self.bytes(text) { LazyLoadSuffix($0, texts: &texts) }
-            #expect(overBytes.reason == byCharacters.reason, "\(text.debugDescription)")
-            #expect(overBytes.origin == byCharacters.origin, "\(text.debugDescription)")
-            #expect(overBytes.read == byCharacters.read, "\(text.debugDescription)")
-            if byCharacters.origin != nil { origins += 1 }
-            let site = Self.bytes(text) { SQLLogAnalyzer.callSite($0, 0..<$0.count, texts: &texts) }
-            #expect(site == SQLLogAnalyzer.callSite(characters: text[...]), "\(text.debugDescription)")
-        }
-        #expect(origins > 100)
+        let analysis = Self.analyze(lines)
+        #expect(analysis.logLines == 4 && analysis.skippedLines == 0)
+        #expect(analysis.statements.map(\.count) == [1])
+        #expect(analysis.statements.first?.rows == 1)
+        #expect(analysis.faults.map(\.entity) == ["\u{FFFD}Ding"])
     }
 
-    @Test func fetchAnnotationsOverBytesAreTheirReadingsByCharacters() {
-        let pieces = [
-            "fetch using NSSQLiteStatement <0x1>", " on entity '", "Person", "'", " with sql text '", "SELECT 0, t0.Z_PK FROM ZPERSON t0",
-            " returned ", "3", " rows", " with values: ", "(", " returned 7 ", " ", "\t",
-        ]
-        var generator = SeededGenerator(seed: 4)
-        var read = 0
-        for _ in 0..<20_000 {
-            let text = "fetch using " + Self.line(pieces, count: Int.random(in: 0...12, using: &generator), &generator)
-            let byCharacters = SQLLogAnalyzer.FetchUsing(text[...])
-            let overBytes = Self.bytes(text) { SQLLogAnalyzer.FetchUsing($0, 0..<$0.count) }
-            #expect(overBytes?.rows == byCharacters?.rows, "\(text.debugDescription)")
-            #expect(overBytes?.entity == byCharacters?.entity, "\(text.debugDescription)")
-            #expect(overBytes?.sql == byCharacters?.sql, "\(text.debugDescription)")
-            #expect(overBytes?.values.map(String.init) == byCharacters?.values.map(String.init), "\(text.debugDescription)")
-            if byCharacters != nil { read += 1 }
-        }
-        #expect(read > 1_000)
+    /// A paste from a Markdown table keeps its cell's bars: the statement
+    /// is read from the marker on, as far as the cell goes.
+    @Test func tableResidueAroundALineIsRead() throws {
+        let analysis = Self.analyze([
+            Array("| 2 Only | CoreData: annotation: fetch using NSSQLiteStatement <0x60800008bf40> on entity 'Person' with sql text 'SELECT 0, t0.Z_PK FROM ZPERSON t0 WHERE t0.ZAGE > ? ' returned 688187 rows |".utf8)
+        ])
+        #expect(analysis.statementsFromFetchAnnotations == 1)
+        #expect(analysis.rowsReported == 688_187)
+        #expect(analysis.statements.map(\.shape) == ["SELECT ?, t0.Z_PK FROM ZPERSON t0 WHERE t0.ZAGE > ?"])
     }
 
     /// A snapshot (what `--follow` prints) shares the analyzer's table of

@@ -223,7 +223,14 @@ import Testing
     }
 
     @Test func timesAreReadAsBefore() {
-        func time(_ text: String) -> SQLLogAnalyzer.TimeReading { SQLLogAnalyzer.time(in: text[...]) }
+        // The tokenizer's reading of the time after an annotation's first colon.
+        func time(_ text: String) -> SQLDebugLogTime {
+            var text = text
+            return text.withUTF8 { buffer in
+                let bytes = SQLDebugLogBytes(UnsafeRawBufferPointer(buffer))
+                return SQLDebugLogTime.afterColon(bytes, bytes.all)
+            }
+        }
         #expect(time("sql execution time: 0.0021s, rows: 3") == .seconds(0.0021))
         #expect(time("sql connection fetch time: 0.0001s") == .seconds(0.0001))
         #expect(time("total count request execution time: 0.0007s for count of 1.") == .seconds(0.0007))

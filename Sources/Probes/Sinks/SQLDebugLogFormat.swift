@@ -1,9 +1,13 @@
 import Foundation
 
-/// The lines of the SQL debug log for one event (docs/sql-debug-log.md).
+/// The lines of the SQL debug log for one event (docs/sql-debug-log.md),
+/// in the words of the log's grammar (`SQLDebugLogGrammar`), which its
+/// reader's tokenizer (`SQLDebugLogLine`) reads back.
 public enum SQLDebugLogFormat {
-    /// The prefix of every line.
-    public static let prefix = "faultline: "
+    private typealias G = SQLDebugLogGrammar
+
+    /// The prefix of every line: the grammar's Faultline marker.
+    public static let prefix = "\(SQLDebugLogGrammar.faultlineMarker)"
 
     /// The log lines for `event` at `level` (1 to 4), each starting with
     /// ``prefix``: a statement, its bound values from level 2 and its query
@@ -15,73 +19,83 @@ public enum SQLDebugLogFormat {
     public static func lines(for event: Event, level: Int) -> [String] {
         switch event {
         case .sql(let e):
-            var lines = ["\(prefix)sql: \(oneLine(e.sql))"]
+            var lines = [line(.sql, oneLine(e.sql))]
             if level >= 2 {
                 for (index, argument) in e.arguments.enumerated() {
-                    lines.append("\(prefix)details: bind[\(index)] = \(argument)")
+                    lines.append(line(.details, "\(G.bind)\(index)\(G.bindValue)\(argument)"))
                 }
             }
             if level >= 4, let plan = e.queryPlan {
                 for row in plan {
-                    lines.append("\(prefix)plan: \(row)\(QueryPlan.isFullScan(row) ? "  [full scan]" : "")")
+                    lines.append(line(.plan, QueryPlan.isFullScan(row) ? "\(row)\(G.fullScanMarkSeparator)\(G.fullScanMark)" : row))
                 }
             }
             // Full-scan steps and sorts only when there were some, before
             // the purpose, which ends the line.
-            var figures = "rows: \(e.rowsReturned), changed: \(e.rowsChanged)"
-            if e.fullScanSteps > 0 { figures += ", scanned: \(e.fullScanSteps)" }
-            if e.sorts > 0 { figures += ", sorts: \(e.sorts)" }
-            lines.append("\(prefix)annotation: sql execution time: \(seconds(e.durationNanoseconds)), \(figures), purpose: \(e.purpose)")
+            var figures = "\(G.rows)\(e.rowsReturned)\(G.changed)\(e.rowsChanged)"
+            if e.fullScanSteps > 0 { figures += "\(G.scanned)\(e.fullScanSteps)" }
+            if e.sorts > 0 { figures += "\(G.sorts)\(e.sorts)" }
+            lines.append(line(.annotation, "\(G.sqlExecutionTime)\(seconds(e.durationNanoseconds))\(figures)\(G.purpose)\(e.purpose)"))
             return lines
 
         case .fault(let e):
-            var line = "\(prefix)annotation: fault fulfilled from \(e.source.rawValue) for \(e.objectID) in \(seconds(e.durationNanoseconds))"
-            if e.source == .database { line += lazyLoad(e.missReason, e.origin, read: e.callSite) }
-            var lines = [line]
-            if level >= 3, let values = e.values { lines.append("\(prefix)details: values of \(e.objectID): \(values)") }
+            var text = "\(G.faultFulfilledFrom)\(e.source.rawValue)\(G.forWord)\(e.objectID)\(G.inTime)\(seconds(e.durationNanoseconds))"
+            if e.source == .database { text += lazyLoad(e.missReason, e.origin, read: e.callSite) }
+            var lines = [line(.annotation, text)]
+            if level >= 3, let values = e.values { lines.append(line(.details, "\(G.valuesOf)\(e.objectID)\(G.colon)\(values)")) }
             return lines
 
         case .relationshipFault(let e):
-            var line = "\(prefix)annotation: to-many relationship fault \"\(e.relationship)\" for \(e.objectID) fulfilled from "
-                + "\(e.source.rawValue): \(e.destinationCount) \(e.destinationEntity) in \(seconds(e.durationNanoseconds))"
-            if e.source == .database { line += lazyLoad(e.missReason, e.origin, read: e.callSite) }
-            return [line]
+            var text = "\(G.toManyRelationshipFault)\(e.relationship)\(G.relationshipName)\(e.objectID) \(G.fulfilledFrom)"
+                + "\(e.source.rawValue)\(G.colon)\(e.destinationCount) \(e.destinationEntity)\(G.inTime)\(seconds(e.durationNanoseconds))"
+            if e.source == .database { text += lazyLoad(e.missReason, e.origin, read: e.callSite) }
+            return [line(.annotation, text)]
 
         case .fetch(let e):
-            var description = e.resultType == "count" ? "count of \(e.entity)" : "fetch of \(e.entity)"
-            if !e.predicate.isEmpty { description += " where \(e.predicate)" }
-            if !e.sort.isEmpty { description += " sorted by \(e.sort)" }
-            if !e.prefetch.isEmpty { description += " prefetching \(e.prefetch)" }
-            var result = e.resultType == "count" ? "\(e.resultCount)" : "\(e.resultCount) \(e.resultType)"
-            if e.resultType == "objects", !e.returnsObjectsAsFaults { result += " with values" }
-            var lines = ["\(prefix)annotation: \(description): \(result) in \(seconds(e.durationNanoseconds)) at \(e.callSite)"]
+            let isCount = e.resultType == "count"
+            var description = "\(isCount ? G.countOf : G.fetchOf)\(e.entity)"
+            if !e.predicate.isEmpty { description += "\(G.whereClause)\(e.predicate)" }
+            if !e.sort.isEmpty { description += "\(G.sortedBy)\(e.sort)" }
+            if !e.prefetch.isEmpty { description += "\(G.prefetching)\(e.prefetch)" }
+            var result = isCount ? "\(e.resultCount)" : "\(e.resultCount) \(e.resultType)"
+            if e.resultType == "objects", !e.returnsObjectsAsFaults { result += "\(G.withValues)" }
+            var lines = [line(.annotation, "\(description)\(G.colon)\(result)\(G.inTime)\(seconds(e.durationNanoseconds))\(G.at)\(e.callSite)")]
             if level >= 3, let objects = e.objects {
-                for object in objects { lines.append("\(prefix)details: fetched \(object)") }
+                for object in objects { lines.append(line(.details, "\(G.fetched)\(object)")) }
             }
             return lines
 
         case .save(let e):
+            let time = "\(G.inTime)\(seconds(e.durationNanoseconds))\(G.at)\(e.callSite)"
             if e.success {
                 return [
-                    "\(prefix)annotation: save of context \(e.context): \(e.inserted) inserted, \(e.updated) updated, "
-                        + "\(e.deleted) deleted in \(seconds(e.durationNanoseconds)) at \(e.callSite)"
+                    line(.annotation, "\(G.saveOfContext)\(e.context)\(G.colon)\(e.inserted)\(G.inserted)\(e.updated)\(G.updated)\(e.deleted)\(G.deleted)\(time)")
                 ]
             }
-            return ["\(prefix)annotation: save of context \(e.context) failed in \(seconds(e.durationNanoseconds)) at \(e.callSite): \(oneLine(e.error))"]
+            return [
+                line(.annotation, "\(G.saveOfContext)\(e.context)\(G.failedIn)\(seconds(e.durationNanoseconds))\(G.at)\(e.callSite)\(G.colon)\(oneLine(e.error))")
+            ]
 
         case .batchRequest(let e):
-            return ["\(prefix)annotation: batch \(e.kind) of \(e.entity): \(e.rowsAffected) rows in \(seconds(e.durationNanoseconds)) at \(e.callSite)"]
+            return [
+                line(.annotation, "\(G.batch)\(e.kind)\(G.of)\(e.entity)\(G.colon)\(e.rowsAffected)\(G.rowsWord)\(G.inTime)\(seconds(e.durationNanoseconds))\(G.at)\(e.callSite)")
+            ]
 
         case .context(let e):
             guard let usage = e.prefetchUsage else { return [] }
             return [
-                "\(prefix)annotation: prefetch of \(usage.relationship) in context \(e.context): prefetched for \(usage.prefetched) objects, "
-                    + "read for \(usage.read), at \(usage.callSite)"
+                line(.annotation, "\(G.prefetchOf)\(usage.relationship)\(G.inContext)\(e.context)\(G.colon)\(G.prefetchedFor)\(usage.prefetched)"
+                    + "\(G.objectsReadFor)\(G.readFor)\(usage.read),\(G.at)\(usage.callSite)")
             ]
 
         case .cacheMiss, .scenario:
             return []
         }
+    }
+
+    /// A line of `kind`: the marker, the kind's word, the text.
+    private static func line(_ kind: SQLDebugLogGrammar.Kind, _ text: String) -> String {
+        "\(prefix)\(kind.word)\(text)"
     }
 
     /// What a fault from the database adds to its line: why the row cache
@@ -91,19 +105,19 @@ public enum SQLDebugLogFormat {
         var parts: [String] = []
         if let reason { parts.append(reason.rawValue) }
         if let origin {
-            var from = "from fetch \(origin.execution) of \(origin.fetchEntity) at \(origin.fetchSite)"
-            if !origin.keyPath.isEmpty { from += " through \(origin.keyPath)" }
+            var from = "\(G.fromFetch)\(origin.execution)\(G.of)\(origin.fetchEntity)\(G.at)\(origin.fetchSite)"
+            if !origin.keyPath.isEmpty { from += "\(G.through)\(origin.keyPath)" }
             parts.append(from)
         }
-        parts.append("read at \(read)")
-        return " (" + parts.joined(separator: "; ") + ")"
+        parts.append("\(G.readAt)\(read)")
+        return "\(G.lazyLoadOpen)\(parts.joined(separator: "\(G.lazyLoadSeparator)"))\(G.lazyLoadClose)"
     }
 
     /// `0.000123s`: seconds with microsecond digits.
     public static func seconds(_ nanoseconds: UInt64) -> String {
         let micros = (nanoseconds + 500) / 1000
         let fraction = String(micros % 1_000_000)
-        return "\(micros / 1_000_000).\(String(repeating: "0", count: 6 - fraction.count))\(fraction)s"
+        return "\(micros / 1_000_000).\(String(repeating: "0", count: 6 - fraction.count))\(fraction)\(G.secondsUnit)"
     }
 
     private static func oneLine(_ text: String) -> String {

@@ -1,0 +1,620 @@
+import Foundation
+
+/// An annotation of a SQL debug log (the text after `annotation: `),
+/// tokenized: Faultline's statement figures, faults and operations, Core
+/// Data's fetch times, row counts, faults and prefetches. Fields are byte
+/// ranges of the line's text (``SQLDebugLogLine/text``).
+///
+/// An annotation is read by its first phrase, in this order: `Bound
+/// intarray`, `sql execution time:`, `sql connection fetch time:`, `total
+/// count request execution time:`, `total fetch execution time:`, `fetch
+/// using`, then `fault fulfilled from`, `relationship fault "` and
+/// `Prefetching with key '` anywhere in it, then Faultline's operations
+/// (`fetch of`, `count of`, `save of context`, `batch`, `prefetch of`),
+/// which end with a call site.
+package struct SQLDebugLogAnnotation: Equatable, Sendable {
+    /// The annotation's text in the line.
+    package var range: Range<Int>
+    /// Whether it ends as annotations end (``SQLDebugLogContinuation/isComplete(_:_:)``),
+    /// ends with Faultline's purpose, or starts level 3 values: one that
+    /// does not may go on on the next line (a wrap).
+    package var isWhole: Bool
+    package var kind: Kind
+
+    /// What an annotation says.
+    package enum Kind: Equatable, Sendable {
+        /// `Bound intarray <name>` (Core Data's bound key list; `values`
+        /// follows `Bound intarray `).
+        case boundIntarray(values: Range<Int>)
+        /// `sql execution time: …`: the time (and Faultline's figures) of
+        /// the statement before.
+        case statementTime(StatementTime)
+        /// `sql connection fetch time: <t>s` (Core Data): the statement
+        /// before is a fetch under way.
+        case connectionFetchTime(SQLDebugLogTime)
+        /// `total count request execution time: <t>s for count of <n>.` (Core Data).
+        case countRequestTime(SQLDebugLogTime)
+        /// `total fetch execution time: <t>s for <n> rows.` (Core Data): the
+        /// fetch under way is done.
+        case totalFetchTime(SQLDebugLogTime, rows: Int?)
+        /// `fetch using NSSQLiteStatement … returned <n> rows` (Core Data, levels 2-3).
+        case fetchUsing(FetchUsing)
+        /// `fault fulfilled from …`.
+        case fault(Fault)
+        /// `to-many relationship fault "<name>" …`.
+        case relationshipFault(RelationshipFault)
+        /// `Prefetching with key '<key>'.  Got <n> rows.` (Core Data).
+        case prefetchingWithKey(key: Range<Int>)
+        /// `fetch of …` (Faultline).
+        case fetch(Fetch)
+        /// `count of …` (Faultline).
+        case count(Count)
+        /// `save of context <name>: …` (Faultline).
+        case save(Save)
+        /// `save of context <name> failed in …` (Faultline).
+        case saveFailed(SaveFailure)
+        /// `batch <kind> of <Entity>: …` (Faultline).
+        case batch(Batch)
+        /// `prefetch of <Entity>.<relationship> in context …` (Faultline).
+        case prefetchUsage(PrefetchUsage)
+        /// An annotation of no kind above (Core Data's level 3 `count
+        /// request … returned <n>`, a line the reader does not know).
+        case other
+    }
+
+    /// `sql execution time: <t>s[, rows: <n>, changed: <n>[, scanned:
+    /// <n>][, sorts: <n>], purpose: <purpose>]`.
+    package struct StatementTime: Equatable, Sendable {
+        package var time: SQLDebugLogTime
+        package var rows: Int?
+        package var changed: Int?
+        /// SQLite's full-scan steps and sorts (0 when not given).
+        package var scanned = 0
+        package var sorts = 0
+        package var purpose: Range<Int>?
+    }
+
+    /// `fetch using NSSQLiteStatement <0x…> on entity '<E>' with sql text
+    /// '<sql>' returned <n> rows[ with values: (…]`.
+    package struct FetchUsing: Equatable, Sendable {
+        package var entity: Range<Int>?
+        /// The statement, trimmed; nil when empty or not given.
+        package var sql: Range<Int>?
+        package var rows: Int
+        /// What follows `with values: ` on the line (level 3); nil at level 2.
+        package var values: Range<Int>?
+    }
+
+    /// `fault fulfilled from <source> for <object> in <t>s[ (<lazy load>)]`
+    /// (Faultline), `fault fulfilled from database for : <id> <uri>` (Core Data).
+    package struct Fault: Equatable, Sendable {
+        /// The word after the phrase: `database`, `context`, else the row cache.
+        package var source: FaultSource
+        /// The entity: the name before the object's last `/p` (in
+        /// `Entity/p42` or a URI); nil when the line names no object.
+        package var entity: Range<Int>?
+        /// The key after that `/p`; 0 when there is none.
+        package var primaryKey: Int64
+        /// Whether the line names no object (no `Entity/p<key>`, no
+        /// `x-coredata:` URI): Core Data may print its URI on the next line.
+        package var awaitsObject: Bool
+        /// The time after ` in ` (0 without one).
+        package var nanoseconds: UInt64
+        /// The text inside the ` (…)` that ends the line: a lazy load's
+        /// reason, origin and reading line (``SQLDebugLogLazyLoad``).
+        package var lazyLoad: Range<Int>?
+    }
+
+    /// `to-many relationship fault "<name>" for <object> fulfilled from
+    /// <source>: <n> <Destination> in <t>s[ (<lazy load>)]` (Faultline), `…
+    /// fulfilled from database.  Got <n> rows` (Core Data).
+    package struct RelationshipFault: Equatable, Sendable {
+        package var name: Range<Int>
+        /// Whether the line says only the row cache served it.
+        package var fromRowCache: Bool
+        /// The entity of the object whose relationship it is.
+        package var entity: Range<Int>?
+        /// Faultline's destinations: their count and entity.
+        package var destinationCount: Int?
+        package var destinationEntity: Range<Int>?
+        /// Core Data's rows (`Got <n> rows`).
+        package var got: Int?
+        package var nanoseconds: UInt64
+        package var lazyLoad: Range<Int>?
+    }
+
+    /// `fetch of <Entity>[ where <predicate>][ sorted by <keys>][
+    /// prefetching <paths>]: <n> <result type>[ with values] in <t>s at <site>`.
+    package struct Fetch: Equatable, Sendable {
+        package var entity: Range<Int>
+        package var predicate: Range<Int>?
+        package var sort: Range<Int>?
+        package var prefetch: Range<Int>?
+        /// The objects' count and result type (`objects`, `ids`,
+        /// `dictionaries`); nil when the result does not read so.
+        package var count: Int?
+        package var resultType: Range<Int>?
+        /// `with values`: objects not returned as faults.
+        package var withValues: Bool
+        package var time: SQLDebugLogTime
+        package var site: SQLDebugLogCallSite
+    }
+
+    /// `count of <Entity>[ where <predicate>]: <n> in <t>s at <site>`.
+    package struct Count: Equatable, Sendable {
+        package var entity: Range<Int>
+        package var predicate: Range<Int>?
+        package var count: Int?
+        package var time: SQLDebugLogTime
+        package var site: SQLDebugLogCallSite
+    }
+
+    /// `save of context <name>: <i> inserted, <u> updated, <d> deleted in <t>s at <site>`.
+    package struct Save: Equatable, Sendable {
+        package var context: Range<Int>
+        /// The first three numbers after the colon (each word's digits read
+        /// together); nil when there are fewer.
+        package var inserted: Int?
+        package var updated: Int?
+        package var deleted: Int?
+        package var time: SQLDebugLogTime
+        package var site: SQLDebugLogCallSite
+    }
+
+    /// `save of context <name> failed in <t>s at <site>: <error>`.
+    package struct SaveFailure: Equatable, Sendable {
+        package var context: Range<Int>
+        package var time: SQLDebugLogTime
+        package var site: SQLDebugLogCallSite
+        package var error: Range<Int>
+    }
+
+    /// `batch <kind> of <Entity>: <n> rows in <t>s at <site>`.
+    package struct Batch: Equatable, Sendable {
+        package var kind: Range<Int>?
+        package var entity: Range<Int>?
+        package var rows: Int?
+        package var time: SQLDebugLogTime
+        package var site: SQLDebugLogCallSite
+    }
+
+    /// `prefetch of <Entity>.<relationship> in context <name>: prefetched
+    /// for <n> objects, read for <n>, at <site>`.
+    package struct PrefetchUsage: Equatable, Sendable {
+        package var relationship: Range<Int>
+        package var context: Range<Int>
+        package var prefetched: Int
+        package var read: Int
+        package var site: SQLDebugLogCallSite
+    }
+
+    // MARK: Reading
+
+    /// The annotation `range` of `text` (after `annotation: `).
+    package init(_ text: SQLDebugLogBytes, _ range: Range<Int>) {
+        typealias G = SQLDebugLogGrammar
+        self.range = range
+        var fetchUsing: FetchUsing?
+        if text.starts(range, with: G.boundIntarrayAnnotation) || text.starts(range, with: G.boundIntarray) {
+            kind = .boundIntarray(values: (range.lowerBound + G.boundIntarray.utf8CodeUnitCount)..<range.upperBound)
+        } else if text.starts(range, with: G.sqlExecutionTime) {
+            kind = .statementTime(Self.statementTime(text, range))
+        } else if text.starts(range, with: G.sqlConnectionFetchTime) {
+            kind = .connectionFetchTime(.afterColon(text, range))
+        } else if text.starts(range, with: G.totalCountRequestExecutionTime) {
+            kind = .countRequestTime(.afterColon(text, range))
+        } else if text.starts(range, with: G.totalFetchExecutionTime) {
+            kind = .totalFetchTime(.afterColon(text, range), rows: text.number(after: G.forWord, in: range))
+        } else if let fetch = Self.fetchUsing(text, range) {
+            fetchUsing = fetch
+            kind = .fetchUsing(fetch)
+        } else if let found = text.find(G.faultFulfilledFrom, in: range) {
+            kind = .fault(Self.fault(text, range, rest: found.upperBound..<range.upperBound))
+        } else if let found = text.find(G.relationshipFault, in: range) {
+            kind = .relationshipFault(Self.relationshipFault(text, range, name: found.upperBound))
+        } else if let found = text.find(G.prefetchingWithKey, in: range) {
+            kind = .prefetchingWithKey(key: found.upperBound..<text.firstIndex(of: UInt8(ascii: "'"), in: found.upperBound..<range.upperBound))
+        } else {
+            kind = Self.operation(text, range)
+        }
+        isWhole = SQLDebugLogContinuation.isComplete(text, range) || text.find(G.purpose, in: range) != nil || fetchUsing?.values != nil
+    }
+
+    /// The annotation whose text is all of `text` (one held for a line
+    /// and joined to the next).
+    package init(_ text: SQLDebugLogBytes) {
+        self.init(text, text.all)
+    }
+
+    /// Faultline's statement figures read field after field, as written;
+    /// any other text (Core Data's time alone, a line edited) by searching
+    /// for each field. The two agree: before `purpose` only these names and
+    /// numbers stand (the time is digits, points, an exponent and its
+    /// unit), so each name's first occurrence is its field, and a field the
+    /// line lacks is searched for in the purpose.
+    private static func statementTime(_ text: SQLDebugLogBytes, _ range: Range<Int>) -> StatementTime {
+        typealias G = SQLDebugLogGrammar
+        let time = SQLDebugLogTime.afterColon(text, range)
+        var index = range.lowerBound + G.sqlExecutionTime.utf8CodeUnitCount
+        let isTimeByte = { (byte: UInt8) in
+            byte &- 0x30 < 10 || byte == UInt8(ascii: ".") || byte | 0x20 == UInt8(ascii: "e") || byte == UInt8(ascii: "+")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "s") || byte == UInt8(ascii: "#")
+        }
+        while index < range.upperBound, isTimeByte(text[index]) { index += 1 }
+        /// The digits of `, <name>: <digits>` at `index`, moving past them.
+        func field(_ name: StaticString) -> Range<Int>? {
+            guard text.starts(index..<range.upperBound, with: name) else { return nil }
+            let start = index + name.utf8CodeUnitCount
+            index = text.digitsEnd(from: start, to: range.upperBound)
+            return start..<index
+        }
+        if let rows = field(G.rows), let changed = field(G.changed) {
+            let scanned = field(G.scanned)
+            let sorts = field(G.sorts)
+            if text.starts(index..<range.upperBound, with: G.purpose) {
+                let purpose = (index + G.purpose.utf8CodeUnitCount)..<range.upperBound
+                return StatementTime(
+                    time: time, rows: text.int(rows), changed: text.int(changed),
+                    scanned: (scanned.map { text.int($0) } ?? text.number(after: "scanned: ", in: purpose)) ?? 0,
+                    sorts: (sorts.map { text.int($0) } ?? text.number(after: "sorts: ", in: purpose)) ?? 0, purpose: purpose)
+            }
+        }
+        return StatementTime(
+            time: time, rows: text.number(after: "rows: ", in: range), changed: text.number(after: "changed: ", in: range),
+            scanned: text.number(after: "scanned: ", in: range) ?? 0, sorts: text.number(after: "sorts: ", in: range) ?? 0,
+            purpose: text.find(G.purpose, in: range).map { $0.upperBound..<range.upperBound })
+    }
+
+    /// `fetch using …`: the count is the last ` returned ` before the
+    /// values (level 3 prints the objects' values after it, and a value may
+    /// hold ` returned `).
+    private static func fetchUsing(_ text: SQLDebugLogBytes, _ range: Range<Int>) -> FetchUsing? {
+        typealias G = SQLDebugLogGrammar
+        guard text.starts(range, with: G.fetchUsing) else { return nil }
+        let counted = text.find(G.rowsWithValues, in: range).map { range.lowerBound..<$0.lowerBound } ?? range
+        guard let returned = text.findLast(G.returned, in: counted),
+              let rows = text.int(returned.upperBound..<text.digitsEnd(from: returned.upperBound, to: range.upperBound))
+        else { return nil }
+        var fetch = FetchUsing(rows: rows)
+        let head = range.lowerBound..<returned.lowerBound
+        if let found = text.find(G.onEntity, in: head) {
+            fetch.entity = found.upperBound..<text.firstIndex(of: UInt8(ascii: "'"), in: found.upperBound..<head.upperBound)
+        }
+        if let found = text.find(G.withSQLText, in: head) {
+            // The text runs to the quote before ` returned` (the SQL may quote literals).
+            var end = head.upperBound
+            if end > found.upperBound, text[end - 1] == UInt8(ascii: "'") { end -= 1 }
+            let sql = text.trimmingSpacesAndReturns(found.upperBound..<end)
+            if !sql.isEmpty { fetch.sql = sql }
+        }
+        if let found = text.find(G.withValuesColon, in: returned.upperBound..<range.upperBound) {
+            fetch.values = found.upperBound..<range.upperBound
+        }
+        return fetch
+    }
+
+    /// A fault (`rest` follows `fault fulfilled from `): the object is
+    /// named before what a lazy load adds to the line.
+    private static func fault(_ text: SQLDebugLogBytes, _ range: Range<Int>, rest: Range<Int>) -> Fault {
+        typealias G = SQLDebugLogGrammar
+        let object = text.find(G.lazyLoadOpen, in: rest).map { rest.lowerBound..<$0.lowerBound } ?? rest
+        let source: FaultSource = text.starts(rest, with: G.database) ? .database : text.starts(rest, with: G.context) ? .context : .rowCache
+        let entity = entity(text, object)
+        return Fault(
+            source: source, entity: entity, primaryKey: primaryKey(text, object), awaitsObject: entity == nil && text.find(G.objectURI, in: rest) == nil,
+            nanoseconds: nanoseconds(text, range), lazyLoad: lazyLoad(text, range))
+    }
+
+    /// A relationship fault (its name starts at `name`).
+    private static func relationshipFault(_ text: SQLDebugLogBytes, _ range: Range<Int>, name: Int) -> RelationshipFault {
+        typealias G = SQLDebugLogGrammar
+        let fromRowCache = text.find(G.fromDatabase, in: range) == nil && text.find(G.fromRowCache, in: range) != nil
+        let head = text.find(G.fulfilled, in: range).map { range.lowerBound..<$0.lowerBound } ?? range
+        var fault = RelationshipFault(
+            name: name..<text.firstIndex(of: UInt8(ascii: "\""), in: name..<range.upperBound), fromRowCache: fromRowCache,
+            entity: entity(text, head), got: text.number(after: G.got, in: range), nanoseconds: nanoseconds(text, range),
+            lazyLoad: lazyLoad(text, range))
+        // Faultline: `…: 3 Comment in 0.000020s`; Core Data names no destination.
+        if let fulfilled = text.find(G.fulfilledFrom, in: range), let colon = text.find(G.colon, in: fulfilled.upperBound..<range.upperBound) {
+            let words = text.split(colon.upperBound..<range.upperBound, separator: 0x20, maxSplits: 2)
+            if words.count >= 2, let count = text.int(words[0]) {
+                fault.destinationCount = count
+                fault.destinationEntity = words[1]
+            }
+        }
+        return fault
+    }
+
+    /// Faultline's operations, which end with ` at <site>`.
+    private static func operation(_ text: SQLDebugLogBytes, _ range: Range<Int>) -> Kind {
+        typealias G = SQLDebugLogGrammar
+        guard let at = text.findLast(G.at, in: range) else { return .other }
+        let site = SQLDebugLogCallSite(text, at.upperBound..<range.upperBound)
+        let head = range.lowerBound..<at.lowerBound
+        if text.starts(range, with: G.fetchOf), text.find(G.colon, in: range) != nil {
+            let description = (range.lowerBound + G.fetchOf.utf8CodeUnitCount)..<(text.findLast(G.colon, in: head)?.lowerBound ?? head.upperBound)
+            var fetch = Fetch(entity: entityName(text, description), withValues: false, time: .unknown, site: site)
+            var rest = fetch.entity.upperBound..<description.upperBound
+            if let found = text.findLast(G.prefetching, in: rest) {
+                fetch.prefetch = found.upperBound..<rest.upperBound
+                rest = rest.lowerBound..<found.lowerBound
+            }
+            if let found = text.findLast(G.sortedBy, in: rest) {
+                fetch.sort = found.upperBound..<rest.upperBound
+                rest = rest.lowerBound..<found.lowerBound
+            }
+            if text.starts(rest, with: G.whereClause) { fetch.predicate = (rest.lowerBound + G.whereClause.utf8CodeUnitCount)..<rest.upperBound }
+            if let (result, time) = result(text, head) {
+                fetch.time = time
+                let words = text.split(result, separator: 0x20, maxSplits: 3)
+                if words.count >= 2, let count = text.int(words[0]) {
+                    fetch.count = count
+                    fetch.resultType = words[1]
+                }
+                fetch.withValues = text.ends(result, with: G.withValues)
+            }
+            return .fetch(fetch)
+        }
+        if text.starts(range, with: G.countOf) {
+            let description = (range.lowerBound + G.countOf.utf8CodeUnitCount)..<(text.findLast(G.colon, in: head)?.lowerBound ?? head.upperBound)
+            var count = Count(entity: entityName(text, description), time: .unknown, site: site)
+            let rest = count.entity.upperBound..<description.upperBound
+            if text.starts(rest, with: G.whereClause) { count.predicate = (rest.lowerBound + G.whereClause.utf8CodeUnitCount)..<rest.upperBound }
+            if let (result, time) = result(text, head) {
+                count.time = time
+                count.count = text.int(result)
+            }
+            return .count(count)
+        }
+        if text.starts(range, with: G.saveOfContext) {
+            let name = range.lowerBound + G.saveOfContext.utf8CodeUnitCount
+            if let failed = text.find(G.failedIn, in: name..<range.upperBound) {
+                // `… failed in <t>s at <site>: <error>`: the error may hold ` at `.
+                let afterTime = failed.upperBound..<range.upperBound
+                let siteAt = text.find(G.at, in: afterTime)
+                let siteStart = siteAt?.upperBound ?? range.upperBound
+                let errorColon = text.find(G.colon, in: siteStart..<range.upperBound)
+                let siteEnd = errorColon?.lowerBound ?? range.upperBound
+                return .saveFailed(SaveFailure(
+                    context: name..<failed.lowerBound, time: .read(text, failed.upperBound..<(siteAt?.lowerBound ?? range.upperBound)),
+                    site: SQLDebugLogCallSite(text, siteStart..<siteEnd), error: (errorColon?.upperBound ?? range.upperBound)..<range.upperBound))
+            }
+            guard let colon = text.find(G.colon, in: range) else { return .other }
+            var save = Save(context: name..<colon.lowerBound, time: result(text, head)?.time ?? .unknown, site: site)
+            // The numbers of the words after the colon, each word's digits read together.
+            var numbers: [Int] = []
+            for word in text.split(colon.upperBound..<range.upperBound, separator: 0x20) where numbers.count < 3 {
+                var value = 0
+                var digits = 0
+                var overflow = false
+                for index in word where text[index] &- 0x30 < 10 {
+                    let (times, overflowA) = value.multipliedReportingOverflow(by: 10)
+                    let (next, overflowB) = times.addingReportingOverflow(Int(text[index] &- 0x30))
+                    overflow = overflow || overflowA || overflowB
+                    value = next
+                    digits += 1
+                }
+                if digits > 0, !overflow { numbers.append(value) }
+            }
+            if numbers.count == 3 { (save.inserted, save.updated, save.deleted) = (numbers[0], numbers[1], numbers[2]) }
+            return .save(save)
+        }
+        if text.starts(range, with: G.batch) {
+            var batch = Batch(time: .unknown, site: site)
+            let start = range.lowerBound + G.batch.utf8CodeUnitCount
+            let colon = text.findLast(G.colon, in: head)
+            let description = start..<(colon?.lowerBound ?? head.upperBound)
+            if let of = text.find(G.of, in: description) {
+                batch.kind = start..<of.lowerBound
+                batch.entity = of.upperBound..<description.upperBound
+            }
+            if let (result, time) = result(text, head) {
+                batch.time = time
+                batch.rows = text.int(result.lowerBound..<text.digitsEnd(from: result.lowerBound, to: result.upperBound))
+            }
+            return .batch(batch)
+        }
+        if text.starts(range, with: G.prefetchOf), let inContext = text.find(G.inContext, in: range),
+           let prefetched = text.number(after: G.prefetchedFor, in: range), let read = text.number(after: G.readFor, in: range)
+        {
+            let context = inContext.upperBound..<text.firstIndex(of: UInt8(ascii: ":"), in: inContext.upperBound..<range.upperBound)
+            return .prefetchUsage(PrefetchUsage(
+                relationship: (range.lowerBound + G.prefetchOf.utf8CodeUnitCount)..<inContext.lowerBound, context: context,
+                prefetched: prefetched, read: read, site: site))
+        }
+        return .other
+    }
+
+    /// An operation's entity: the description's first word (up to a space or colon).
+    private static func entityName(_ text: SQLDebugLogBytes, _ description: Range<Int>) -> Range<Int> {
+        var end = description.lowerBound
+        while end < description.upperBound, text[end] != 0x20, text[end] != UInt8(ascii: ":") { end += 1 }
+        return description.lowerBound..<end
+    }
+
+    /// An operation's result and time: `: <result> in <t>s` ending `head`
+    /// (the text before ` at <site>`); nil without the colon.
+    private static func result(_ text: SQLDebugLogBytes, _ head: Range<Int>) -> (range: Range<Int>, time: SQLDebugLogTime)? {
+        typealias G = SQLDebugLogGrammar
+        guard let colon = text.findLast(G.colon, in: head) else { return nil }
+        let after = colon.upperBound..<head.upperBound
+        guard let inTime = text.findLast(G.inTime, in: after) else { return (after, .unknown) }
+        return (colon.upperBound..<inTime.lowerBound, .read(text, inTime.upperBound..<head.upperBound))
+    }
+
+    /// `Entity` from `Entity/p42` or `x-coredata://…/Entity/p42`: the name
+    /// before the last `/p` (ASCII letters, digits and `_`, and any byte
+    /// beyond ASCII: names in other scripts).
+    package static func entity(_ text: SQLDebugLogBytes, _ range: Range<Int>) -> Range<Int>? {
+        var slash = range.upperBound - 2
+        while slash > range.lowerBound, !(text[slash] == UInt8(ascii: "/") && text[slash + 1] == UInt8(ascii: "p")) { slash -= 1 }
+        guard slash > range.lowerBound else { return nil }
+        var start = slash
+        func isNameByte(_ byte: UInt8) -> Bool {
+            byte >= 0x80 || byte == UInt8(ascii: "_") || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+        }
+        while start > range.lowerBound, isNameByte(text[start - 1]) { start -= 1 }
+        return start == slash ? nil : start..<slash
+    }
+
+    /// `42` of `Entity/p42` (or a URI ending so); 0 when there is none.
+    package static func primaryKey(_ text: SQLDebugLogBytes, _ range: Range<Int>) -> Int64 {
+        guard let slash = text.findLast(SQLDebugLogGrammar.primaryKey, in: range) else { return 0 }
+        return text.int(slash.upperBound..<text.digitsEnd(from: slash.upperBound, to: range.upperBound)).map(Int64.init) ?? 0
+    }
+
+    /// The time after the first ` in 0`, else the first ` in 1` (`in
+    /// 0.000012s`), in nanoseconds; 0 without one. Found by `memchr` for the `i`.
+    package static func nanoseconds(_ text: SQLDebugLogBytes, _ range: Range<Int>) -> UInt64 {
+        guard let base = text.bytes.baseAddress else { return 0 }
+        var (zero, one): (Int?, Int?) = (nil, nil)
+        var offset = range.lowerBound + 1
+        while offset + 4 <= range.upperBound, let hit = memchr(base + offset, Int32(UInt8(ascii: "i")), range.upperBound - 3 - offset) {
+            let at = base.distance(to: UnsafeRawPointer(hit))
+            if text[at - 1] == 0x20, text[at + 1] == UInt8(ascii: "n"), text[at + 2] == 0x20 {
+                if text[at + 3] == UInt8(ascii: "0") {
+                    zero = at - 1
+                    break
+                }
+                if text[at + 3] == UInt8(ascii: "1"), one == nil { one = at - 1 }
+            }
+            offset = at + 1
+        }
+        guard let start = zero ?? one else { return 0 }
+        let digits = start + 4
+        var end = digits
+        while end < range.upperBound, text[end] &- 0x30 < 10 || text[end] == UInt8(ascii: ".") { end += 1 }
+        guard let seconds = text.double(digits..<end), seconds.isFinite, seconds >= 0 else { return 0 }
+        return UInt64(min(seconds, 1e9) * 1e9)
+    }
+
+    /// The text inside the ` (…)` that ends an annotation: its last ` (`
+    /// to its last byte, a `)`.
+    private static func lazyLoad(_ text: SQLDebugLogBytes, _ range: Range<Int>) -> Range<Int>? {
+        guard !range.isEmpty, text[range.upperBound - 1] == UInt8(ascii: ")"),
+              let open = text.findLast(SQLDebugLogGrammar.lazyLoadOpen, in: range)
+        else { return nil }
+        return open.upperBound..<(range.upperBound - 1)
+    }
+}
+
+/// What a statement's annotation says of its time.
+package enum SQLDebugLogTime: Equatable, Sendable {
+    /// Seconds, finite and 0 or more.
+    case seconds(Double)
+    /// No time, or one masked as `#.######s` (the golden files).
+    case unknown
+    /// A time that is no finite number of seconds: `inf`, `nan`, a number
+    /// too large for a `Double`, a negative one, or not a number.
+    case notFinite
+
+    /// The time after the first `:` of `range` (`…time: 0.0021s`, `…time: inf`).
+    package static func afterColon(_ text: SQLDebugLogBytes, _ range: Range<Int>) -> SQLDebugLogTime {
+        let colon = text.firstIndex(of: UInt8(ascii: ":"), in: range)
+        guard colon < range.upperBound else { return .unknown }
+        return read(text, (colon + 1)..<range.upperBound)
+    }
+
+    /// The time `range` starts with, after spaces: the number it starts
+    /// with (digits and a point, an exponent), whatever unit follows; a
+    /// word (`inf`, `nan`) or a sign is no finite time.
+    package static func read(_ text: SQLDebugLogBytes, _ range: Range<Int>) -> SQLDebugLogTime {
+        var start = range.lowerBound
+        while start < range.upperBound, text[start] == 0x20 { start += 1 }
+        let isDigit = { (byte: UInt8) in byte &- 0x30 < 10 }
+        guard start < range.upperBound else { return .unknown }
+        let first = text[start]
+        guard first != UInt8(ascii: "#"), first != UInt8(ascii: ","), first != 0x0D else { return .unknown }
+        guard isDigit(first) || first == UInt8(ascii: ".") else { return .notFinite }
+        var end = start
+        while end < range.upperBound, isDigit(text[end]) || text[end] == UInt8(ascii: ".") { end += 1 }
+        // An exponent: `1e-05s`.
+        var after = end
+        if after < range.upperBound, text[after] | 0x20 == UInt8(ascii: "e") {
+            after += 1
+            if after < range.upperBound, text[after] == UInt8(ascii: "-") || text[after] == UInt8(ascii: "+") { after += 1 }
+            let digits = text.digitsEnd(from: after, to: range.upperBound)
+            if digits > after { end = digits }
+        }
+        guard let seconds = text.double(start..<end), seconds.isFinite else { return .notFinite }
+        return .seconds(seconds)
+    }
+}
+
+/// A call site as a log line names it: `File.swift:42`, read up to a `)`
+/// or `;` (the last colon splits file and line).
+package struct SQLDebugLogCallSite: Equatable, Sendable {
+    package var file: Range<Int>
+    /// The line; 0 when the text has no line number after its last colon.
+    package var line: Int
+
+    package init(_ text: SQLDebugLogBytes, _ range: Range<Int>) {
+        let end = min(text.firstIndex(of: UInt8(ascii: ")"), in: range), text.firstIndex(of: UInt8(ascii: ";"), in: range))
+        let trimmed = range.lowerBound..<end
+        guard let colon = text.lastIndex(of: UInt8(ascii: ":"), in: trimmed),
+              let line = text.int((colon + 1)..<text.digitsEnd(from: colon + 1, to: end))
+        else {
+            self.file = trimmed
+            self.line = 0
+            return
+        }
+        self.file = range.lowerBound..<colon
+        self.line = line
+    }
+}
+
+/// What Faultline's log adds to a lazy load's line, inside its ` (…)`:
+/// `absent; from fetch 12 of Post at Blog/Blog.swift:70 through author;
+/// read at Blog/Blog.swift:73`.
+package struct SQLDebugLogLazyLoad: Equatable, Sendable {
+    /// Why the row cache missed.
+    package var reason: CacheMissReason?
+    /// Where the object came from: the fetch's run, entity and call site,
+    /// and the key path from its objects (nil: the fetch's own objects).
+    package var execution: UInt64?
+    package var fetchEntity: Range<Int>?
+    package var fetchSite: SQLDebugLogCallSite?
+    package var keyPath: Range<Int>?
+    /// The line that read the object.
+    package var read: SQLDebugLogCallSite?
+
+    /// The parts of `range` (``SQLDebugLogAnnotation/Fault/lazyLoad``),
+    /// separated by `;`; a part the grammar does not know is skipped.
+    package init(_ text: SQLDebugLogBytes, _ range: Range<Int>) {
+        typealias G = SQLDebugLogGrammar
+        text.forEachPart(range, separator: UInt8(ascii: ";")) { part in
+            var start = part.lowerBound
+            while start < part.upperBound, text[start] == 0x20 { start += 1 }
+            let item = start..<part.upperBound
+            if text.equals(item, "absent") {
+                reason = .absent
+            } else if text.equals(item, "stale") {
+                reason = .stale
+            } else if text.starts(item, with: G.readAt) {
+                read = SQLDebugLogCallSite(text, (item.lowerBound + G.readAt.utf8CodeUnitCount)..<item.upperBound)
+            } else if text.starts(item, with: G.fromFetch) {
+                // `12 of Post at Site[ through key.path]`: the first five words.
+                var words = (count: 0, parts: (0..<0, 0..<0, 0..<0, 0..<0, 0..<0))
+                text.forEachPart((item.lowerBound + G.fromFetch.utf8CodeUnitCount)..<item.upperBound, separator: 0x20, maxSplits: 4) { part in
+                    switch words.count {
+                    case 0: words.parts.0 = part
+                    case 1: words.parts.1 = part
+                    case 2: words.parts.2 = part
+                    case 3: words.parts.3 = part
+                    default: words.parts.4 = part
+                    }
+                    words.count += 1
+                }
+                guard words.count >= 5, let execution = UInt64(text.string(words.parts.0)), text.equals(words.parts.1, "of"),
+                      text.equals(words.parts.3, "at")
+                else { return }
+                let rest = words.parts.4
+                let through = text.find(G.through, in: rest)
+                self.execution = execution
+                fetchEntity = words.parts.2
+                fetchSite = SQLDebugLogCallSite(text, through.map { rest.lowerBound..<$0.lowerBound } ?? rest)
+                keyPath = through.map { $0.upperBound..<rest.upperBound }
+            }
+        }
+    }
+}
