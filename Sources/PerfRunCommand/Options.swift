@@ -1,5 +1,6 @@
 import ArgumentParser
 import Insights
+import Reporting
 import Scenarios
 import ToolSupport
 
@@ -64,6 +65,10 @@ struct ScaleOption: ParsableArguments {
     var scale = 1.0
 
     func validate() throws {
-        guard scale >= 0.01, scale <= 4 else { throw ValidationError("--scale must be between 0.01 and 4, not \(scale)") }
+        do {
+            try RunConfiguration(scale: scale).validate()
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 }

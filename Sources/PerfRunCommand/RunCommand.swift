@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Insights
 import Probes
 import PrometheusPublishing
 import Reporting
@@ -91,9 +92,7 @@ extension PerfRun {
         @Flag(help: "Print nothing but errors.")
         var quiet = false
 
-        /// The most measured or warm-up iterations a run takes: far more than
-        /// any statistic needs, and no arithmetic near it overflows.
-        static let maximumIterations = 100_000
+        static var maximumIterations: Int { RunConfiguration.maximumIterations }
 
         static func seed(_ text: String) throws -> UInt64 {
             guard let value = UInt64(text) else {
@@ -102,14 +101,23 @@ extension PerfRun {
             return value
         }
 
+        /// The run's configuration, as the options give it, with the insight
+        /// thresholds of `insights` (the options' own, or with an insights
+        /// file's).
+        func runConfiguration(insights settings: InsightSettings) -> RunConfiguration {
+            var configuration = RunConfiguration(
+                scale: scale.scale, seed: seed, iterations: iterations, warmup: warmup, store: store, timeoutSeconds: timeout)
+            configuration.thresholds = settings.thresholds
+            configuration.measuresFixes = whatIf
+            return configuration
+        }
+
         func validate() throws {
-            guard (1...Self.maximumIterations).contains(iterations) else {
-                throw ValidationError("--iterations must be 1 to \(Self.maximumIterations), not \(iterations)")
+            do {
+                try runConfiguration(insights: InsightSettings()).validate()
+            } catch {
+                throw ValidationError(error.description)
             }
-            guard (0...Self.maximumIterations).contains(warmup) else {
-                throw ValidationError("--warmup must be 0 to \(Self.maximumIterations), not \(warmup)")
-            }
-            if let timeout, !(timeout > 0 && timeout.isFinite) { throw ValidationError("--timeout must be a positive number of seconds, not \(timeout)") }
             if let sqlDebug, !(1...4).contains(sqlDebug) { throw ValidationError("--sql-debug must be 1 to 4, not \(sqlDebug)") }
             if sqlLog != nil, sqlDebug == nil, SQLDebugLogSink.environmentLevel() == nil {
                 throw ValidationError("--sql-log writes the SQL debug log, which needs a level: add --sql-debug 1 to 4")
@@ -213,14 +221,9 @@ extension PerfRun {
             settings.tool = PerfRunCommand.tool
             // The report records the command line, without a Pushgateway's credentials.
             settings.commandLine = CommandLine.arguments.map(ServerAddress.redactingCredentials)
-            settings.options.scale = scale.scale
-            settings.options.seed = seed
-            settings.options.iterations = iterations
-            settings.options.warmup = warmup
-            settings.options.store = store
-            settings.options.timeoutSeconds = timeout
-            settings.options.measuresFixes = whatIf
-            settings.options.insights = try insights.settings()
+            let insightSettings = try insights.settings()
+            settings.options = RunOptions(runConfiguration(insights: insightSettings))
+            settings.options.insights = insightSettings
             settings.sqlDebugLevel = sqlDebug
             if let (_, path, name) = sqlLogFile {
                 settings.sqlLogPath = path

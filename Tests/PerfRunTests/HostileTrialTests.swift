@@ -33,7 +33,7 @@ import Testing
             tool: .init(name: "perf-run", version: "0.1.0", commandLine: []),
             environment: .init(operatingSystem: "Debian", cpuModel: "CPU", cores: 2, swiftVersion: "6.3", sqliteVersion: "3.40.1",
                                buildConfiguration: "release", gitCommit: nil, hostName: "ci"),
-            configuration: .init(scale: 0.1, seed: 1, iterations: 1, warmup: 0, store: "file", timeoutSeconds: nil),
+            configuration: .init(scale: 0.1, seed: 1, iterations: 1, warmup: 0, store: .file, timeoutSeconds: nil),
             scenarios: [scenario])
         let path = directory.appendingPathComponent("huge.json").path
         try ReportFile.json(report).write(to: URL(fileURLWithPath: path))

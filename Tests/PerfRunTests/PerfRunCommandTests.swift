@@ -256,7 +256,7 @@ import Testing
             tool: .init(name: "perf-run", version: "0.1.0", commandLine: []),
             environment: .init(operatingSystem: "Debian", cpuModel: "CPU", cores: 2, swiftVersion: "6.3", sqliteVersion: "3.40.1",
                                buildConfiguration: "release", gitCommit: nil, hostName: "ci"),
-            configuration: .init(scale: 0.1, seed: 1, iterations: 3, warmup: 1, store: "file", timeoutSeconds: nil),
+            configuration: .init(scale: 0.1, seed: 1, iterations: 3, warmup: 1, store: .file, timeoutSeconds: nil),
             scenarios: [ScenarioReport(
                 name: "Prefetch", description: "", dataSet: "selfies", status: .passed,
                 samples: [0.1, 0.1, 0.1].map { Sample(wallSeconds: $0, cpuSeconds: $0, peakResidentBytes: nil) },

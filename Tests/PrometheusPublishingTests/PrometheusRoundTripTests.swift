@@ -38,7 +38,7 @@ import Testing
             tool: .init(name: "perf-run", version: "0.1.0", commandLine: ["perf-run", "run"]),
             environment: .init(operatingSystem: "Debian", cpuModel: "cpu", cores: 2, swiftVersion: "6.3", sqliteVersion: "3.40.1",
                                buildConfiguration: "debug", gitCommit: commit, hostName: "host-not-used"),
-            configuration: .init(scale: 0.02, seed: 1, iterations: 3, warmup: 1, store: "file", timeoutSeconds: nil),
+            configuration: .init(scale: 0.02, seed: 1, iterations: 3, warmup: 1, store: .file, timeoutSeconds: nil),
             scenarios: [
                 scenario("FetchAll", counters: ["fetches": 3, "sqlStatements": fetchAllStatements, "rowsRead": 30, "faultsFired": 0], wall: fetchAllWall),
                 scenario("SingleFault", counters: ["fetches": 1, "sqlStatements": 41, "rowsRead": 230, "faultsFired": 210],

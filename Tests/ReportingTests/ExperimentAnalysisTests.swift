@@ -140,7 +140,7 @@ import Testing
             tool: .init(name: "perf-run", version: "0", commandLine: []),
             environment: .init(operatingSystem: "Linux", cpuModel: "cpu", cores: 2, swiftVersion: "6", sqliteVersion: "3",
                                buildConfiguration: "debug", gitCommit: nil, hostName: "h"),
-            configuration: .init(scale: 1, seed: 1, iterations: 3, warmup: 1, store: "file", timeoutSeconds: nil),
+            configuration: .init(scale: 1, seed: 1, iterations: 3, warmup: 1, store: .file, timeoutSeconds: nil),
             scenarios: [slow, fast], experiments: ExperimentAnalysis.analyze([reference], scenarios: [slow, fast]))
         let markdown = ReportMarkdown.render(report)
         #expect(markdown.contains("| Slow vs Fast | 10x | 10x ("))

@@ -23,7 +23,7 @@ import Testing
             tool: .init(name: "perf-run", version: "0.1.0", commandLine: ["perf-run", "run", hostile]),
             environment: .init(operatingSystem: "Debian", cpuModel: "<cpu>", cores: 2, swiftVersion: "6.3", sqliteVersion: "3.40.1",
                                buildConfiguration: "debug", gitCommit: nil, hostName: "ci"),
-            configuration: .init(scale: 0.02, seed: 1, iterations: 3, warmup: 1, store: "file", timeoutSeconds: nil),
+            configuration: .init(scale: 0.02, seed: 1, iterations: 3, warmup: 1, store: .file, timeoutSeconds: nil),
             scenarios: [scenario, ReportScenarios.scenario(name: "SingleFault"), ReportScenarios.scenario(name: "Prefetch")])
     }
 

@@ -37,7 +37,7 @@ import Testing
             tool: .init(name: "perf-run", version: "0.1.0", commandLine: ["perf-run", "run"]),
             environment: .init(operatingSystem: "Debian", cpuModel: "CPU", cores: huge, swiftVersion: "6.3", sqliteVersion: "3.40.1",
                                buildConfiguration: "release", gitCommit: nil, hostName: "ci"),
-            configuration: .init(scale: 1, seed: UInt64.max, iterations: huge, warmup: huge, store: "file", timeoutSeconds: nil,
+            configuration: .init(scale: 1, seed: UInt64.max, iterations: huge, warmup: huge, store: .file, timeoutSeconds: nil,
                                  insightThresholds: ["full-scan": huge]),
             scenarios: [scenario],
             experiments: [ExperimentReport(

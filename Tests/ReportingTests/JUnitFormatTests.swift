@@ -49,7 +49,7 @@ import ToolSupport
         #expect(try Self.validate(xml) == nil)
         #expect(xml.contains("<testsuite name=\"perf-run run\" tests=\"4\" failures=\"2\" errors=\"0\" skipped=\"1\" time=\"0.330\">"), "\(xml)")
         #expect(xml.contains("<testcase name=\"Clean\" classname=\"perf-run run\" time=\"0.030\"/>"))
-        #expect(xml.contains("<failure type=\"failed\" message=\"stopped: timed out after 0.3 s &lt;&amp;&quot;&apos;&gt; \u{FFFD}[31m\">"))
+        #expect(xml.contains("<failure type=\"failed\" message=\"stopped: timed out after 0.3 s &lt;&amp;&quot;&#39;&gt; \u{FFFD}[31m\">"))
         #expect(xml.contains("<skipped message=\"not on this platform\"/>"))
         // The unaccepted insight fails its scenario; the accepted and the intended ones do not.
         #expect(xml.contains("<failure type=\"insight n-plus-one\" message=\"n-plus-one/Person/selfies: faulted selfies one by one\">100 queries\nat App/List.swift:42</failure>"))

@@ -13,7 +13,7 @@ import Testing
             tool: .init(name: "perf-run", version: "0.1.0", commandLine: []),
             environment: .init(operatingSystem: "Debian", cpuModel: cpu, cores: 2, swiftVersion: "6.3", sqliteVersion: sqlite,
                                buildConfiguration: build, gitCommit: nil, hostName: "ci"),
-            configuration: .init(scale: scale, seed: 1, iterations: 10, warmup: 1, store: "file", timeoutSeconds: nil),
+            configuration: .init(scale: scale, seed: 1, iterations: 10, warmup: 1, store: .file, timeoutSeconds: nil),
             scenarios: scenarios)
     }
 

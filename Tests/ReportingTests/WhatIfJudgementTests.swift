@@ -56,7 +56,7 @@ import Testing
             tool: .init(name: "perf-run", version: "0", commandLine: []),
             environment: .init(operatingSystem: "", cpuModel: "", cores: 1, swiftVersion: "", sqliteVersion: "", buildConfiguration: "debug",
                                gitCommit: nil, hostName: ""),
-            configuration: .init(scale: 1, seed: 1, iterations: 7, warmup: 0, store: "file", timeoutSeconds: nil), scenarios: [scenario])
+            configuration: .init(scale: 1, seed: 1, iterations: 7, warmup: 0, store: .file, timeoutSeconds: nil), scenarios: [scenario])
         #expect(FixPriority.rank(report).map(\.insight.keyPath) == ["measured", "costly", "cheap"])
         let markdown = ReportMarkdown.render(report)
         #expect(markdown.contains("### What to fix first\n\n1. [List](#list): measured (saves 5.00 ms per iteration (measured); App/List.swift:3)"))

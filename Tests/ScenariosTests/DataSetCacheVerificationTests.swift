@@ -237,8 +237,8 @@ import Testing
             _ = try run.store.execute(BatchInsertRequest(entityName: "Selfie", objects: [["name": .string("added"), "rating": .integer(1)]]))
         }
         var options = RunOptions()
-        options.scale = Self.scale
-        options.iterations = 4
+        options.configuration.scale = Self.scale
+        options.configuration.iterations = 4
         let runner = ScenarioRunner(options: options, cache: DataSetCache(directory: directory.appendingPathComponent("cache")))
         let report = runner.run(scenario)
         #expect(report.status == .passed, "\(report.error ?? "")")

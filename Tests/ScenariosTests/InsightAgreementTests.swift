@@ -26,9 +26,9 @@ import Testing
         let logPath = FileManager.default.temporaryDirectory.appendingPathComponent("agreement-\(scenario.name)-\(UUID()).log").path
         defer { try? FileManager.default.removeItem(atPath: logPath) }
         var options = RunOptions()
-        options.scale = scale
-        options.iterations = 1
-        options.warmup = 0
+        options.configuration.scale = scale
+        options.configuration.iterations = 1
+        options.configuration.warmup = 0
         options.sinks = [try SQLDebugLogSink(level: 2, destination: .file(logPath))]
         let runner = ScenarioRunner(options: options, cache: ScenarioCounterTests.cache)
         try runner.prepare()

@@ -40,8 +40,8 @@ import ToolSupport
 
     @Test func reportsOfEveryKindOfScenarioValidate() throws {
         var options = RunOptions()
-        options.scale = 0.02
-        options.iterations = 2
+        options.configuration.scale = 0.02
+        options.configuration.iterations = 2
         let failing = Scenario(name: "Broken", summary: "fails", dataSet: .selfies) { _ in throw ScenarioFailure("no") }
         let reports = ScenarioRunner(options: options, cache: ScenarioCounterTests.cache).run([.fetchAll, .subquery, failing])
         let report = RunReport.make(reports, options: options, commandLine: ["perf-run", "run"])
@@ -53,7 +53,7 @@ import ToolSupport
 
     @Test func theSchemaRejectsAnUnknownCounter() throws {
         var options = RunOptions()
-        options.scale = 0.02
+        options.configuration.scale = 0.02
         var scenario = ScenarioReport(name: "X", description: "x", dataSet: "selfies", status: .passed)
         scenario.counters = ["fetchs": 1]
         let report = RunReport.make([scenario], options: options, commandLine: [])

@@ -259,8 +259,8 @@ import Testing
             try iteration.check(files.count == 1, "copies on disk: \(files.sorted())")
         }
         var options = RunOptions()
-        options.scale = 0.02
-        options.iterations = 3
+        options.configuration.scale = 0.02
+        options.configuration.iterations = 3
         let runner = ScenarioRunner(options: options, cache: DataSetCache(directory: directory))
         let report = runner.run(copies)
         #expect(report.status == .passed, "\(report.error ?? "")")

@@ -15,9 +15,9 @@ import Testing
 
     static func options() -> RunOptions {
         var options = RunOptions()
-        options.scale = 0.02
-        options.iterations = 2
-        options.warmup = 1
+        options.configuration.scale = 0.02
+        options.configuration.iterations = 2
+        options.configuration.warmup = 1
         return options
     }
 
@@ -171,7 +171,7 @@ import Testing
             try run.phase("step") { _ = try run.context().perform { try run.context().count(for: FetchRequest<Selfie>()) } }
         }
         var options = Self.options()
-        options.iterations = 3
+        options.configuration.iterations = 3
         let report = try #require(ScenarioRunner(options: options, cache: Self.cache).run([counting]).first)
         // The warm-up is iteration 1; the measured ones record 2, 3 and 4.
         #expect(report.values["iteration"] == 3)
@@ -214,7 +214,7 @@ import Testing
 
     @Test func aMemoryStoreRunsTheSameCounters() throws {
         var options = Self.options()
-        options.store = .memory
+        options.configuration.store = .memory
         let reports = ScenarioRunner(options: options, cache: Self.cache).run([.prefetch, .fetchAll])
         #expect(reports.allSatisfy { $0.status == .passed })
         #expect(Self.names.map { reports[0].counters[$0] ?? -1 } == Self.expected["Prefetch"])
@@ -240,9 +240,9 @@ import Testing
 @Suite struct TimeLimitTests {
     @Test func aScenarioOverItsTimeLimitFailsAndTheNextRuns() throws {
         var options = ScenarioCounterTests.options()
-        options.iterations = 1
-        options.warmup = 0
-        options.timeoutSeconds = 0.3
+        options.configuration.iterations = 1
+        options.configuration.warmup = 0
+        options.configuration.timeoutSeconds = 0.3
         let endless = Scenario(name: "Endless", summary: "never ends on its own", dataSet: .selfies) { run in
             let context = run.context()
             try context.perform {
@@ -287,9 +287,9 @@ import Testing
     /// events it dropped, and the counters and insights are still whole.
     @Test func droppedEventsAreReported() throws {
         var options = RunOptions()
-        options.scale = 0.02
-        options.iterations = 1
-        options.warmup = 0
+        options.configuration.scale = 0.02
+        options.configuration.iterations = 1
+        options.configuration.warmup = 0
         options.keptEvents = 5
         let runner = ScenarioRunner(options: options, cache: ScenarioCounterTests.cache)
         let report = runner.run(.singleFault)

@@ -11,10 +11,10 @@ import Testing
 @Suite(.serialized) struct WhatIfTests {
     @Test func theToOneListsAdviceIsMeasured() throws {
         var options = RunOptions()
-        options.scale = 0.02
-        options.iterations = 3
-        options.warmup = 1
-        options.measuresFixes = true
+        options.configuration.scale = 0.02
+        options.configuration.iterations = 3
+        options.configuration.warmup = 1
+        options.configuration.measuresFixes = true
         let runner = ScenarioRunner(options: options, cache: ScenarioCounterTests.cache)
         let report = try #require(runner.run([.toOneList]).first)
         #expect(report.status == .passed)
@@ -34,7 +34,7 @@ import Testing
         #expect(index.before.counters[.fullScanSteps] == 199 && index.after?.counters[.fullScanSteps] == 49)
         // The data set itself has no such index: the next run scans again.
         var plain = options
-        plain.measuresFixes = false
+        plain.configuration.measuresFixes = false
         let again = try #require(ScenarioRunner(options: plain, cache: ScenarioCounterTests.cache).run([.toOneList]).first)
         #expect(again.counters[.fullScanSteps] == 199)
         #expect(again.insights.allSatisfy { $0.whatIf == nil })

@@ -111,26 +111,6 @@ public enum JUnitFormat: ReportFormat {
         String(format: "%.3f", value.isFinite && value >= 0 ? value : 0)
     }
 
-    /// Text for an XML attribute or element: the five markup characters as
-    /// entities, and characters XML 1.0 cannot hold (controls other than
-    /// tab, line feed and carriage return; lone surrogates never reach a
-    /// Swift string) as U+FFFD.
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&apos;"
-            case "\t", "\n", "\r": escaped.unicodeScalars.append(scalar)
-            default:
-                let value = scalar.value
-                if value < 0x20 || value == 0xFFFE || value == 0xFFFF { escaped += "\u{FFFD}" } else { escaped.unicodeScalars.append(scalar) }
-            }
-        }
-        return escaped
-    }
+    /// Text for an XML attribute or element (``escapeMarkup(_:forXML:)``).
+    static func escape(_ text: String) -> String { escapeMarkup(text, forXML: true) }
 }

@@ -75,33 +75,8 @@ public struct Report: Codable, Equatable, Sendable {
         }
     }
 
-    public struct Configuration: Codable, Equatable, Sendable {
-        public var scale: Double
-        public var seed: UInt64
-        public var iterations: Int
-        public var warmup: Int
-        public var store: String
-        public var timeoutSeconds: Double?
-        /// Insight rule thresholds the run set (`--insight-threshold`, an
-        /// insights file), by rule name; nil when every rule ran with its default.
-        public var insightThresholds: [String: Int]?
-        /// Whether each prefetch and index advice was measured (`--what-if`).
-        public var whatIf: Bool?
-
-        public init(
-            scale: Double, seed: UInt64, iterations: Int, warmup: Int, store: String, timeoutSeconds: Double?,
-            insightThresholds: [String: Int]? = nil, whatIf: Bool? = nil
-        ) {
-            self.scale = scale
-            self.seed = seed
-            self.iterations = iterations
-            self.warmup = warmup
-            self.store = store
-            self.timeoutSeconds = timeoutSeconds
-            self.insightThresholds = insightThresholds
-            self.whatIf = whatIf
-        }
-    }
+    /// What the run measured: the configuration it ran with, as it was.
+    public typealias Configuration = RunConfiguration
 }
 
 /// What one scenario did.

@@ -13,19 +13,12 @@ public enum RunReport {
         experiments: [ExperimentReference] = [], tool: ToolIdentity = .perfRun
     ) -> Report {
         ReportBuilder.build(
-            scenarios: scenarios, configuration: options.reportConfiguration, environment: RunEnvironment.current(),
+            scenarios: scenarios, configuration: options.recordedConfiguration, environment: RunEnvironment.current(),
             tool: Report.Tool(name: tool.name, version: tool.version, commandLine: commandLine), experiments: experiments)
     }
 }
 
 extension RunOptions {
-    /// The options as the report records them: every option that changes
-    /// what a run measures.
-    public var reportConfiguration: Report.Configuration {
-        Report.Configuration(
-            scale: scale, seed: seed, iterations: iterations, warmup: warmup, store: store.rawValue, timeoutSeconds: timeoutSeconds,
-            insightThresholds: insights.thresholds.isEmpty
-                ? nil : Dictionary(uniqueKeysWithValues: insights.thresholds.map { ($0.key.rawValue, $0.value) }),
-            whatIf: measuresFixes ? true : nil)
-    }
+    @available(*, deprecated, renamed: "configuration", message: "the report stores the run's configuration as it is")
+    public var reportConfiguration: Report.Configuration { recordedConfiguration }
 }

@@ -105,7 +105,10 @@ public struct RunSession {
 
     /// Runs `scenarios` and writes nothing: the outcome has the report, its
     /// timeline and the trace file's bytes.
+    /// A configuration out of range (``RunConfiguration/validate()``) is
+    /// the error, before any work.
     public func measure(_ scenarios: [Scenario], progress: @escaping (RunProgress) -> Void = { _ in }) throws -> Outcome {
+        try settings.options.recordedConfiguration.validate()
         var options = settings.options
         if let accepted = settings.accepted { options.insights.accepted.formUnion(accepted.identities) }
         var sqlLog: SQLDebugLogSink?

@@ -5,35 +5,98 @@ import Probes
 import Reporting
 import ToolSupport
 
-/// How to run scenarios.
+/// How to run scenarios: what the run measures (``configuration``, which
+/// the report stores as it is) and what it is wired to (sinks, kept events,
+/// fixes applied).
 public struct RunOptions: Sendable {
-    public enum StoreKind: String, Sendable, CaseIterable { case file, memory }
+    public typealias StoreKind = RunConfiguration.StoreKind
 
-    public var scale: Double = 1
-    public var seed: UInt64 = 1
-    public var iterations = 10
-    public var warmup = 1
-    public var store: StoreKind = .file
+    /// What the run measures: scale, seed, iterations, warm-up, store,
+    /// time limit, insight thresholds, whether advice is measured. The
+    /// runner validates it before any work (``RunConfiguration/validate()``).
+    public var configuration = RunConfiguration()
     /// More sinks for every scenario's store (the SQL debug log, LTTng).
     public var sinks: [any EventSink] = []
-    /// A scenario running longer than this (all its iterations) is stopped
-    /// and marked failed; nil means no limit.
-    public var timeoutSeconds: Double?
     /// Keep the recorded events of each scenario's last measured iteration
     /// (for a trace file), at most this many per scenario; 0 keeps none.
     public var keptEvents = 0
-    /// Thresholds and accepted insights for every scenario (a scenario's
-    /// own intentions are added to them).
+    /// Accepted insights, intentions and thresholds for every scenario (a
+    /// scenario's own intentions are added to them). Thresholds set here
+    /// join the configuration's (``RunConfiguration/insightThresholds``,
+    /// which win for a rule both set), and the report records them all
+    /// (``recordedConfiguration``).
     public var insights = InsightSettings()
     /// Fixes applied to every scenario's store (``WhatIf``): how
     /// `--what-if` measures an insight's advice.
     public var whatIf = WhatIf()
-    /// Measure each prefetch and index advice (`--what-if`): run the
-    /// scenario again with the fix applied, and attach the comparison to
-    /// the insight (``Insight/whatIf``).
-    public var measuresFixes = false
 
+    /// Options with perf-run's default configuration.
     public init() {}
+
+    /// Options that run `configuration`.
+    public init(_ configuration: RunConfiguration) { self.configuration = configuration }
+
+    /// The configuration the run has: ``configuration`` with the
+    /// thresholds ``insights`` sets as well. The runner validates and
+    /// reads it, and the report stores it.
+    public var recordedConfiguration: RunConfiguration {
+        guard !insights.thresholds.isEmpty else { return configuration }
+        var recorded = configuration
+        recorded.thresholds = insights.thresholds.merging(configuration.thresholds) { $1 }
+        return recorded
+    }
+
+    /// The insight settings every scenario runs with: ``insights`` with
+    /// the recorded configuration's thresholds.
+    var insightSettings: InsightSettings {
+        var settings = insights
+        settings.thresholds = recordedConfiguration.thresholds
+        return settings
+    }
+}
+
+extension RunOptions {
+    @available(*, deprecated, renamed: "configuration.scale")
+    public var scale: Double {
+        get { configuration.scale }
+        set { configuration.scale = newValue }
+    }
+
+    @available(*, deprecated, renamed: "configuration.seed")
+    public var seed: UInt64 {
+        get { configuration.seed }
+        set { configuration.seed = newValue }
+    }
+
+    @available(*, deprecated, renamed: "configuration.iterations")
+    public var iterations: Int {
+        get { configuration.iterations }
+        set { configuration.iterations = newValue }
+    }
+
+    @available(*, deprecated, renamed: "configuration.warmup")
+    public var warmup: Int {
+        get { configuration.warmup }
+        set { configuration.warmup = newValue }
+    }
+
+    @available(*, deprecated, renamed: "configuration.store")
+    public var store: StoreKind {
+        get { configuration.store }
+        set { configuration.store = newValue }
+    }
+
+    @available(*, deprecated, renamed: "configuration.timeoutSeconds")
+    public var timeoutSeconds: Double? {
+        get { configuration.timeoutSeconds }
+        set { configuration.timeoutSeconds = newValue }
+    }
+
+    @available(*, deprecated, renamed: "configuration.measuresFixes")
+    public var measuresFixes: Bool {
+        get { configuration.measuresFixes }
+        set { configuration.measuresFixes = newValue }
+    }
 }
 
 /// Runs scenarios: builds or reuses their data sets, runs warm-up and
@@ -176,7 +239,7 @@ public final class ScenarioRunner {
     /// Removes the work directories of runs whose process is gone (a
     /// SIGKILL leaves its copies of the data sets behind).
     public func prepare() throws {
-        guard options.store == .file else { return }
+        guard options.configuration.store == .file else { return }
         do {
             try cache.prepare()
             Self.removeDeadRuns(in: workDirectory.deletingLastPathComponent())
@@ -203,14 +266,21 @@ public final class ScenarioRunner {
             report.error = "not run: \(cancellation.reason ?? "interrupted")"
             return report
         }
+        do {
+            try options.recordedConfiguration.validate()
+        } catch {
+            report.status = .failed
+            report.error = error.description
+            return report
+        }
         let number = cancellation.begin()
-        if let limit = options.timeoutSeconds {
+        if let limit = options.configuration.timeoutSeconds {
             let cancellation = self.cancellation
             DispatchQueue.global().asyncAfter(deadline: .now() + limit) {
                 cancellation.timeOut(number, "timed out after \(limit) s")
             }
         }
-        if options.store == .memory, let reason = scenario.needsFileStore {
+        if options.configuration.store == .memory, let reason = scenario.needsFileStore {
             report.status = .skipped
             report.error = "needs a file store: \(reason)"
             return report
@@ -222,7 +292,7 @@ public final class ScenarioRunner {
             report.error = describe(error)
         }
         progress(.finished(scenario: scenario.name, status: report.status.rawValue))
-        if options.measuresFixes, report.status == .passed { measureFixes(scenario, in: &report) }
+        if options.configuration.measuresFixes, report.status == .passed { measureFixes(scenario, in: &report) }
         return report
     }
 
@@ -286,12 +356,12 @@ public final class ScenarioRunner {
         configuration.sinks = [arm.recorder] + (quietly ? [] : options.sinks)
         configuration.persistentHistoryTracking = scenario.persistentHistory
         configuration.whatIf = arm.whatIf
-        switch options.store {
+        switch options.configuration.store {
         case .file:
             let kind = scenario.dataSet.name
             let cancellation = self.cancellation
             let source = try cache.file(
-                for: scenario.dataSet, scale: options.scale, seed: options.seed, progress: { progress(.building($0)) },
+                for: scenario.dataSet, scale: options.configuration.scale, seed: options.configuration.seed, progress: { progress(.building($0)) },
                 step: { progress(.buildStep(dataSet: kind, done: $0, total: $1)) }, stopReason: { cancellation.reason })
             let copy: String
             if let previous = arm.copy, arm.copyMethod == .bytes, try DataSetCache.restore(previous, from: source) != nil {
@@ -318,7 +388,7 @@ public final class ScenarioRunner {
             return store
         case .memory:
             let store = try Store(model: scenario.dataSet.model, location: .memory, configuration: configuration)
-            try scenario.dataSet.build(into: store, scale: options.scale, seed: options.seed)
+            try scenario.dataSet.build(into: store, scale: options.configuration.scale, seed: options.configuration.seed)
             cancellation.attach(store)
             return store
         }
@@ -390,14 +460,14 @@ public final class ScenarioRunner {
         let arms = whatIfs.enumerated().map { number, whatIf in
             Arm(whatIf: whatIf, recorder: Self.recorder(keeping: number == 0 && !quietly ? options.keptEvents : 0))
         }
-        let total = options.warmup + options.iterations
+        let total = options.configuration.warmup + options.configuration.iterations
         for index in 0..<total {
-            let measured = index >= options.warmup
-            let number = measured ? index - options.warmup + 1 : index - options.warmup
+            let measured = index >= options.configuration.warmup
+            let number = measured ? index - options.configuration.warmup + 1 : index - options.configuration.warmup
             if !quietly {
                 progress(measured
-                    ? .iteration(scenario: scenario.name, index: number, total: options.iterations, warmup: false)
-                    : .iteration(scenario: scenario.name, index: index + 1, total: options.warmup, warmup: true))
+                    ? .iteration(scenario: scenario.name, index: number, total: options.configuration.iterations, warmup: false)
+                    : .iteration(scenario: scenario.name, index: index + 1, total: options.configuration.warmup, warmup: true))
             }
             // In alternate order: neither arm always runs just after the other.
             let order = index % 2 == 0 ? Array(arms.indices) : Array(arms.indices.reversed())
@@ -418,7 +488,7 @@ public final class ScenarioRunner {
                 recorder.reset()
                 store.instrumentation.resetPeak()
                 let iteration = ScenarioIteration(
-                    store: store, scale: options.scale, seed: options.seed, scenario: scenario.name, recorder: recorder)
+                    store: store, scale: options.configuration.scale, seed: options.configuration.seed, scenario: scenario.name, recorder: recorder)
                 emit(store, scenario.name, phase: .iterationBegin, iteration: number)
                 if measured { TerminationSignals.checkpoint("run.scenario") }
                 let memoryReset = ProcessMeasurements.resetPeakResident()
@@ -443,7 +513,7 @@ public final class ScenarioRunner {
                 arm.breakdowns.append(
                     TimeBreakdown(sqliteSeconds: sqlite, rowCacheSeconds: rowCache, otherSeconds: max(0, wall - sqlite - rowCache)))
                 if index == total - 1 {
-                    reports[position].insights = InsightEngine(settings: scenario.insights.merging(options.insights)).insights(snapshot.evidence)
+                    reports[position].insights = InsightEngine(settings: scenario.insights.merging(options.insightSettings)).insights(snapshot.evidence)
                 }
                 if index == total - 1, position == 0, !quietly, options.keptEvents > 0 {
                     events += snapshot.events

@@ -62,9 +62,9 @@ import Testing
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("blog-\(UUID()).log").path
         defer { try? FileManager.default.removeItem(atPath: log) }
         var options = RunOptions()
-        options.scale = 0.1
-        options.iterations = 1
-        options.warmup = 0
+        options.configuration.scale = 0.1
+        options.configuration.iterations = 1
+        options.configuration.warmup = 0
         options.sinks = [try SQLDebugLogSink(level: 2, destination: .file(log))]
         let runner = ScenarioRunner(options: options)
         try runner.prepare()
