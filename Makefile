@@ -44,7 +44,10 @@ test-suite:
 # An application's package and the benchmark's, each depending on Faultline,
 # built without debug information (a smoke build: about a tenth faster).
 PACKAGE_BUILD = $(SWIFT) build -j $(JOBS) -debug-info-format none
+# Their runs keep their data sets apart from the suite's, which runs beside them.
+test-packages: export TMPDIR := $(CURDIR)/.build/test-packages-tmp
 test-packages:
+	mkdir -p $(TMPDIR)
 	# SwiftPM keeps a path dependency's file list in the build plan: a file
 	# added to Faultline stays unseen until the plan is made again.
 	rm -f Examples/Blog/.build/*.yaml Benchmarks/.build/*.yaml
