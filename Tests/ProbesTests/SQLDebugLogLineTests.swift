@@ -262,8 +262,11 @@ import Testing
         #expect(Self.unmarked("VALUES(?, ?)") { $0.continuesStatement })
         #expect(!Self.unmarked("FROMAGE") { $0.continuesStatement })
         #expect(Self.unmarked("<x-coredata://A/Country/p4>") { $0.isObjectURI })
-        for line in ["2024-01-10 x", "٣ things", "sqlite> .mode", "x: sql: SELECT", "CoreData stuff"] {
+        for line in ["2024-01-10 x", "٣ things", "sqlite> .mode", "x: sql: SELECT", "sql: x: annotation: y", "CoreData stuff", "faultline"] {
             #expect(Self.unmarked(line) { $0.startsLikeALogLine }, "\(line)")
+        }
+        for line in ["(", "a", "sql: x", ": sq", "x:sql: SELECT"] {
+            #expect(!Self.unmarked(line) { $0.startsLikeALogLine }, "\(line)")
         }
         #expect(!Self.unmarked("ORDER BY t0.ZNAME") { $0.startsLikeALogLine })
         // A plan row a page wrapped.

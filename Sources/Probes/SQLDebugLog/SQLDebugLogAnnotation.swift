@@ -187,8 +187,11 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
             while index < range.upperBound, isTimeByte(text[index]) { index += 1 }
             /// The digits of `, <name>: <digits>` at `index`, moving past them.
             func field(_ name: StaticString) -> Range<Int>? {
-                guard text.starts(index..<range.upperBound, with: name) else { return nil }
-                let start = index + name.utf8CodeUnitCount
+                let separator = G.figureSeparator.utf8CodeUnitCount
+                guard text.starts(index..<range.upperBound, with: G.figureSeparator),
+                      text.starts((index + separator)..<range.upperBound, with: name)
+                else { return nil }
+                let start = index + separator + name.utf8CodeUnitCount
                 index = text.digitsEnd(from: start, to: range.upperBound)
                 return start..<index
             }
@@ -199,16 +202,16 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
                     let purpose = (index + G.purpose.utf8CodeUnitCount)..<range.upperBound
                     self.rows = text.int(rows)
                     self.changed = text.int(changed)
-                    self.scanned = (scanned.map { text.int($0) } ?? text.number(after: "scanned: ", in: purpose)) ?? 0
-                    self.sorts = (sorts.map { text.int($0) } ?? text.number(after: "sorts: ", in: purpose)) ?? 0
+                    self.scanned = (scanned.map { text.int($0) } ?? text.number(after: G.scanned, in: purpose)) ?? 0
+                    self.sorts = (sorts.map { text.int($0) } ?? text.number(after: G.sorts, in: purpose)) ?? 0
                     self.purpose = purpose
                     return
                 }
             }
-            rows = text.number(after: "rows: ", in: range)
-            changed = text.number(after: "changed: ", in: range)
-            scanned = text.number(after: "scanned: ", in: range) ?? 0
-            sorts = text.number(after: "sorts: ", in: range) ?? 0
+            rows = text.number(after: G.rows, in: range)
+            changed = text.number(after: G.changed, in: range)
+            scanned = text.number(after: G.scanned, in: range) ?? 0
+            sorts = text.number(after: G.sorts, in: range) ?? 0
             purpose = text.find(G.purpose, in: range).map { $0.upperBound..<range.upperBound }
         }
     }
@@ -544,24 +547,29 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
     }
 
     /// The time after the first ` in 0`, else the first ` in 1` (`in
-    /// 0.000012s`), in nanoseconds; 0 without one. Found by `memchr` for the `i`.
+    /// 0.000012s`), in nanoseconds; 0 without one. Found by `memchr` for
+    /// the phrase's second byte (rarer than a space).
     package static func nanoseconds(_ text: SQLDebugLogBytes, _ range: Range<Int>) -> UInt64 {
+        let phrase = SQLDebugLogGrammar.inTime
+        let length = phrase.utf8CodeUnitCount
         guard let base = text.bytes.baseAddress else { return 0 }
         var (zero, one): (Int?, Int?) = (nil, nil)
         var offset = range.lowerBound + 1
-        while offset + 4 <= range.upperBound, let hit = memchr(base + offset, Int32(UInt8(ascii: "i")), range.upperBound - 3 - offset) {
-            let at = base.distance(to: UnsafeRawPointer(hit))
-            if text[at - 1] == 0x20, text[at + 1] == UInt8(ascii: "n"), text[at + 2] == 0x20 {
-                if text[at + 3] == UInt8(ascii: "0") {
-                    zero = at - 1
+        while offset + length <= range.upperBound,
+              let hit = memchr(base + offset, Int32(phrase.utf8Start[1]), range.upperBound - (length - 1) - offset)
+        {
+            let start = base.distance(to: UnsafeRawPointer(hit)) - 1
+            if memcmp(base + start, phrase.utf8Start, length) == 0 {
+                if text[start + length] == UInt8(ascii: "0") {
+                    zero = start
                     break
                 }
-                if text[at + 3] == UInt8(ascii: "1"), one == nil { one = at - 1 }
+                if text[start + length] == UInt8(ascii: "1"), one == nil { one = start }
             }
-            offset = at + 1
+            offset = start + 2
         }
         guard let start = zero ?? one else { return 0 }
-        let digits = start + 4
+        let digits = start + length
         var end = digits
         while end < range.upperBound, text[end] &- 0x30 < 10 || text[end] == UInt8(ascii: ".") { end += 1 }
         guard let seconds = text.double(digits..<end), seconds.isFinite, seconds >= 0 else { return 0 }
@@ -667,10 +675,8 @@ package struct SQLDebugLogLazyLoad: Equatable, Sendable {
             var start = part.lowerBound
             while start < part.upperBound, text[start] == 0x20 { start += 1 }
             let item = start..<part.upperBound
-            if text.equals(item, "absent") {
-                reason = .absent
-            } else if text.equals(item, "stale") {
-                reason = .stale
+            if let word = CacheMissReason(rawValue: text.string(item)) {
+                reason = word
             } else if text.starts(item, with: G.readAt) {
                 read = SQLDebugLogCallSite(text, (item.lowerBound + G.readAt.utf8CodeUnitCount)..<item.upperBound)
             } else if text.starts(item, with: G.fromFetch) {
@@ -686,8 +692,8 @@ package struct SQLDebugLogLazyLoad: Equatable, Sendable {
                     }
                     words.count += 1
                 }
-                guard words.count >= 5, let execution = UInt64(text.string(words.parts.0)), text.equals(words.parts.1, "of"),
-                      text.equals(words.parts.3, "at")
+                guard words.count >= 5, let execution = UInt64(text.string(words.parts.0)), text.equals(words.parts.1, word: G.of),
+                      text.equals(words.parts.3, word: G.at)
                 else { return }
                 let rest = words.parts.4
                 let through = text.find(G.through, in: rest)

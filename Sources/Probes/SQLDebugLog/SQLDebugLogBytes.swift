@@ -123,6 +123,13 @@ package struct SQLDebugLogBytes {
         range.count == text.utf8CodeUnitCount && starts(range, with: text)
     }
 
+    /// Whether `range` is the word of `phrase`, a word between two spaces
+    /// (` of ` → `of`).
+    package func equals(_ range: Range<Int>, word phrase: StaticString) -> Bool {
+        let length = phrase.utf8CodeUnitCount - 2
+        return range.count == length && memcmp(bytes.baseAddress! + range.lowerBound, phrase.utf8Start + 1, length) == 0
+    }
+
     /// `range` split at `separator` as `split(separator:maxSplits:)` splits
     /// (empty parts omitted; after `maxSplits` splits, the rest is one part,
     /// from just after the last separator).

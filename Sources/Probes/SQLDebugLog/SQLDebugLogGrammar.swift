@@ -14,6 +14,8 @@ package enum SQLDebugLogGrammar {
     package static let faultlineMarker: StaticString = "faultline: "
     /// Core Data's marker (Xcode's console).
     package static let coreDataMarker: StaticString = "CoreData: "
+    /// A marker's end: the colon and space after its word.
+    package static let markerEnd: StaticString = ": "
     /// The end of Core Data's marker: found also when a paste cut its start
     /// (`oreData: `).
     package static let coreDataMarkerEnd: StaticString = "reData: "
@@ -71,18 +73,19 @@ package enum SQLDebugLogGrammar {
     package static let fullScanMark: StaticString = "[full scan]"
     /// What the writer puts between a full scan's row and its mark.
     package static let fullScanMarkSeparator: StaticString = "  "
-    /// Plan rows are indented by this per level.
-    package static let planIndent: StaticString = "  "
 
     // MARK: annotation: a statement's figures
 
     /// `sql execution time: <t>s, rows: <n>, changed: <n>[, scanned: <n>][, sorts: <n>], purpose: <purpose>`
     /// (Faultline); Core Data prints the time alone (a pragma's).
     package static let sqlExecutionTime: StaticString = "sql execution time: "
-    package static let rows: StaticString = ", rows: "
-    package static let changed: StaticString = ", changed: "
-    package static let scanned: StaticString = ", scanned: "
-    package static let sorts: StaticString = ", sorts: "
+    /// Before each of a statement's figures.
+    package static let figureSeparator: StaticString = ", "
+    package static let rows: StaticString = "rows: "
+    package static let changed: StaticString = "changed: "
+    package static let scanned: StaticString = "scanned: "
+    package static let sorts: StaticString = "sorts: "
+    /// The purpose ends the line (it may hold any text).
     package static let purpose: StaticString = ", purpose: "
 
     // MARK: annotation: faults
@@ -109,10 +112,10 @@ package enum SQLDebugLogGrammar {
     package static let fromFetch: StaticString = "from fetch "
     package static let through: StaticString = " through "
     package static let readAt: StaticString = "read at "
-    /// The words of a fault's source (``FaultSource``'s raw values).
+    /// The words of a fault's source (``FaultSource``'s raw values); any
+    /// other is the row cache.
     package static let database: StaticString = "database"
     package static let context: StaticString = "context"
-    package static let rowCache: StaticString = "row cache"
     /// Core Data names an object by its URI.
     package static let objectURI: StaticString = "x-coredata:"
     package static let objectURIInBrackets: StaticString = "<x-coredata:"
@@ -146,6 +149,8 @@ package enum SQLDebugLogGrammar {
     package static let prefetchedFor: StaticString = "prefetched for "
     package static let objectsReadFor: StaticString = " objects, "
     package static let readFor: StaticString = "read for "
+    /// Ends the list before the call site: `read for <n>, at <site>`.
+    package static let listEnd: StaticString = ","
     /// Between a fault's source and its object, a total's time and its rows.
     package static let forWord: StaticString = " for "
     /// Between a batch's kind and its entity, a fetch's run and its entity.

@@ -235,9 +235,9 @@ package struct SQLDebugLogUnmarkedLine {
         guard colon.lowerBound > start, SQLDebugLogLine.startsWithKind(text, at: after) else { return nil }
         let head = text.slice(start..<colon.lowerBound)
         let marker: SQLDebugLogLine.Marker
-        if Self.isSuffix(head, of: "CoreData") {
+        if Self.isEnd(head, ofWordOf: SQLDebugLogGrammar.coreDataMarker) {
             marker = .coreData
-        } else if Self.isSuffix(head, of: "faultline") {
+        } else if Self.isEnd(head, ofWordOf: SQLDebugLogGrammar.faultlineMarker) {
             marker = .faultline
         } else {
             return nil
@@ -245,9 +245,16 @@ package struct SQLDebugLogUnmarkedLine {
         return SQLDebugLogLine(SQLDebugLogBytes(text.slice(after..<text.count)), marker: marker)
     }
 
-    private static func isSuffix(_ bytes: UnsafeRawBufferPointer, of word: StaticString) -> Bool {
-        let length = word.utf8CodeUnitCount
-        return bytes.count <= length && memcmp(word.utf8Start + (length - bytes.count), bytes.baseAddress!, bytes.count) == 0
+    /// Whether `bytes` end the word of `marker` (`ata` of `CoreData: `).
+    private static func isEnd(_ bytes: UnsafeRawBufferPointer, ofWordOf marker: StaticString) -> Bool {
+        let length = marker.utf8CodeUnitCount - SQLDebugLogGrammar.markerEnd.utf8CodeUnitCount
+        return bytes.count <= length && memcmp(marker.utf8Start + (length - bytes.count), bytes.baseAddress!, bytes.count) == 0
+    }
+
+    /// Whether `range` starts with the word of `marker` (`CoreData`).
+    private static func starts(_ text: SQLDebugLogBytes, _ range: Range<Int>, withWordOf marker: StaticString) -> Bool {
+        let length = marker.utf8CodeUnitCount - SQLDebugLogGrammar.markerEnd.utf8CodeUnitCount
+        return range.count >= length && memcmp(text.bytes.baseAddress! + range.lowerBound, marker.utf8Start, length) == 0
     }
 
     /// A log line pasted without its prefix (`sql: …`, `annotation: …`,
@@ -264,9 +271,21 @@ package struct SQLDebugLogUnmarkedLine {
         guard start < text.count else { return false }
         if Self.startsWithDecimalDigit(text, at: start) { return true }
         let rest = self.rest
-        let starts: [StaticString] = ["sqlite>", "...>", "20", "CoreData", "faultline", "```", "#", "//", "$ "]
+        let starts: [StaticString] = ["sqlite>", "...>", "20", "```", "#", "//", "$ "]
         if starts.contains(where: { text.starts(rest, with: $0) }) { return true }
-        return text.find(": sql: ", in: rest) != nil || text.find(": annotation: ", in: rest) != nil
+        if Self.starts(text, rest, withWordOf: SQLDebugLogGrammar.coreDataMarker) || Self.starts(text, rest, withWordOf: SQLDebugLogGrammar.faultlineMarker) {
+            return true
+        }
+        // A marker's end then `sql: ` or `annotation: `, anywhere.
+        for kind in [SQLDebugLogGrammar.Kind.sql, .annotation] {
+            let end = SQLDebugLogGrammar.markerEnd.utf8CodeUnitCount
+            var from = rest.lowerBound + end
+            while from < text.count, let found = text.find(kind.word, in: from..<text.count) {
+                if text.starts((found.lowerBound - end)..<found.lowerBound, with: SQLDebugLogGrammar.markerEnd) { return true }
+                from = found.lowerBound + 1
+            }
+        }
+        return false
     }
 
     /// Whether the character at `index` is a decimal digit (Unicode's

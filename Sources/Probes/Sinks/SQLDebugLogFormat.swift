@@ -32,9 +32,9 @@ public enum SQLDebugLogFormat {
             }
             // Full-scan steps and sorts only when there were some, before
             // the purpose, which ends the line.
-            var figures = "\(G.rows)\(e.rowsReturned)\(G.changed)\(e.rowsChanged)"
-            if e.fullScanSteps > 0 { figures += "\(G.scanned)\(e.fullScanSteps)" }
-            if e.sorts > 0 { figures += "\(G.sorts)\(e.sorts)" }
+            var figures = "\(G.figureSeparator)\(G.rows)\(e.rowsReturned)\(G.figureSeparator)\(G.changed)\(e.rowsChanged)"
+            if e.fullScanSteps > 0 { figures += "\(G.figureSeparator)\(G.scanned)\(e.fullScanSteps)" }
+            if e.sorts > 0 { figures += "\(G.figureSeparator)\(G.sorts)\(e.sorts)" }
             lines.append(line(.annotation, "\(G.sqlExecutionTime)\(seconds(e.durationNanoseconds))\(figures)\(G.purpose)\(e.purpose)"))
             return lines
 
@@ -85,7 +85,7 @@ public enum SQLDebugLogFormat {
             guard let usage = e.prefetchUsage else { return [] }
             return [
                 line(.annotation, "\(G.prefetchOf)\(usage.relationship)\(G.inContext)\(e.context)\(G.colon)\(G.prefetchedFor)\(usage.prefetched)"
-                    + "\(G.objectsReadFor)\(G.readFor)\(usage.read),\(G.at)\(usage.callSite)")
+                    + "\(G.objectsReadFor)\(G.readFor)\(usage.read)\(G.listEnd)\(G.at)\(usage.callSite)")
             ]
 
         case .cacheMiss, .scenario:
