@@ -280,11 +280,12 @@ extension SQLLogAnalyzer {
             analysis.skippedLines += 1
             return
         }
-        let mentionsQueryPlan = SQLDebugLogUnmarkedLine.mentionsQueryPlan(bytes)
-        SQLDebugLogUnmarkedLine.read(bytes) { unmarked($0, length: bytes.count, mentionsQueryPlan: mentionsQueryPlan) }
+        SQLDebugLogUnmarkedLine.read(bytes) { unmarked($0, raw: bytes) }
     }
 
-    private mutating func unmarked(_ line: SQLDebugLogUnmarkedLine, length: Int, mentionsQueryPlan: Bool) {
+    /// ``consumeUnmarked(_:)`` of a line that may be a log line (`raw`: its bytes).
+    private mutating func unmarked(_ line: SQLDebugLogUnmarkedLine, raw: UnsafeRawBufferPointer) {
+        let length = raw.count
         let text = line.text
         // A plan row (the lines after an EXPLAIN): held, the next line may continue it.
         if expectingPlan || planWait != nil, let row = line.planRow {
@@ -311,7 +312,7 @@ extension SQLLogAnalyzer {
             }
             flushPlanRow()
         }
-        if mentionsQueryPlan {
+        if SQLDebugLogUnmarkedLine.mentionsQueryPlan(raw) {
             planWait = Self.planWindow
         } else if let wait = planWait {
             planWait = wait > 1 ? wait - 1 : nil

@@ -10,14 +10,18 @@ import Probes
 /// as the unified log does (`log stream`, `log show`, Console.app:
 /// `MyApp: (CoreData) [com.apple.coredata:sql] sql: …`), wherever the
 /// marker stands in the line: after timestamps and NSLog prefixes, with a
-/// prefix cut short (`oreData: sql:`), with ANSI colour codes. Query plan rows may follow as the sqlite3 shell prints them
-/// (`0|0|0|SCAN TABLE …`). Every other line is skipped, and counted.
+/// prefix cut short (`oreData: sql:`), with ANSI colour codes. Query plan
+/// rows may follow as the sqlite3 shell prints them (`0|0|0|SCAN TABLE …`).
+/// Every other line is skipped, and counted.
 ///
-/// Core Data's annotations go to the statement they follow, prefetches
-/// nested in their fetch, one fetch counted once at any level, level 3's
-/// SQL and values read (SQLLogAnalyzer+Fetches.swift); statements, plan
-/// rows and fault lines printed over several lines are joined
-/// (SQLLogAnalyzer+Continuation.swift, SQLLogAnalyzer+Plans.swift).
+/// Each line is tokenized once, by the log's one grammar in Probes
+/// (`SQLDebugLogLine`, the grammar `SQLDebugLogFormat` writes with); the
+/// analyzer acts on the typed line (SQLLogAnalyzer+Lines.swift). Core
+/// Data's annotations go to the statement they follow, prefetches nested
+/// in their fetch, one fetch counted once at any level, level 3's SQL and
+/// values read (SQLLogAnalyzer+Fetches.swift); statements, plan rows and
+/// fault lines printed over several lines are joined
+/// (SQLLogAnalyzer+Lines.swift, SQLLogAnalyzer+Plans.swift).
 ///
 /// Memory is bounded whatever the input: at most `maximumShapes` statement
 /// shapes, and per shape at most `maximumValueSets` distinct value hashes

@@ -3,6 +3,8 @@ import Foundation
 /// One line of a SQL debug log, tokenized: its kind and fields as byte
 /// ranges of its text (``text``), read by the one tokenizer of the log's
 /// grammar (``SQLDebugLogGrammar``), Faultline's lines and Core Data's alike.
+/// An annotation's larger fields (a fault's, a fetch's, a statement's
+/// figures) are read by its kind's type (``SQLDebugLogAnnotation``).
 ///
 /// A line is bytes, ASCII or not: a carriage return at its end is dropped
 /// (CRLF line ends), and a line that is not plain ASCII is decoded first
