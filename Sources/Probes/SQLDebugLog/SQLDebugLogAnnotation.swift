@@ -675,9 +675,7 @@ package struct SQLDebugLogLazyLoad: Equatable, Sendable {
             var start = part.lowerBound
             while start < part.upperBound, text[start] == 0x20 { start += 1 }
             let item = start..<part.upperBound
-            if let word = CacheMissReason(rawValue: text.string(item)) {
-                reason = word
-            } else if text.starts(item, with: G.readAt) {
+            if text.starts(item, with: G.readAt) {
                 read = SQLDebugLogCallSite(text, (item.lowerBound + G.readAt.utf8CodeUnitCount)..<item.upperBound)
             } else if text.starts(item, with: G.fromFetch) {
                 // `12 of Post at Site[ through key.path]`: the first five words.
@@ -701,6 +699,8 @@ package struct SQLDebugLogLazyLoad: Equatable, Sendable {
                 fetchEntity = words.parts.2
                 fetchSite = SQLDebugLogCallSite(text, through.map { rest.lowerBound..<$0.lowerBound } ?? rest)
                 keyPath = through.map { $0.upperBound..<rest.upperBound }
+            } else if let word = CacheMissReason(rawValue: text.string(item)) {
+                reason = word
             }
         }
     }

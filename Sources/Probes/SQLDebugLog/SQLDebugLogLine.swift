@@ -89,6 +89,7 @@ package struct SQLDebugLogLine {
     /// none. Faultline's lines start with their marker; otherwise its first
     /// occurrence, then Core Data's end `reData: `, then the unified log's
     /// sender and bracket.
+    @inline(__always)
     package static func marker(in bytes: UnsafeRawBufferPointer) -> FoundMarker? {
         let text = SQLDebugLogBytes(bytes)
         let faultline = SQLDebugLogGrammar.faultlineMarker
@@ -112,6 +113,7 @@ package struct SQLDebugLogLine {
 
     /// Calls `body` with the typed line of `bytes` (a line's raw bytes,
     /// without its newline), whose marker is `found`.
+    @inline(__always)
     package static func read(_ bytes: UnsafeRawBufferPointer, marker found: FoundMarker, _ body: (SQLDebugLogLine) -> Void) {
         let text = SQLDebugLogBytes.droppingReturn(UnsafeRawBufferPointer(rebasing: bytes[found.textStart...]))
         // Most lines are plain ASCII: read in place.
