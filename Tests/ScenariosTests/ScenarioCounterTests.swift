@@ -254,7 +254,10 @@ import Testing
         }
         let start = Date()
         let reports = ScenarioRunner(options: options, cache: ScenarioCounterTests.cache).run([endless, .fetchAll])
-        #expect(Date().timeIntervalSince(start) < 20)
+        // A bound on liveness only (the endless scenario must stop at all),
+        // not a timing: it includes the data set's build, and make test
+        // runs the suite beside other builds.
+        #expect(Date().timeIntervalSince(start) < 120)
         #expect(reports[0].status == .failed)
         #expect(reports[0].error == "stopped: timed out after 0.3 s")
         #expect(reports[1].status == .passed)
