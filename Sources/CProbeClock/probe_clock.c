@@ -20,6 +20,10 @@ static pthread_mutex_t deciding = PTHREAD_MUTEX_INITIALIZER;
 /// The first paired reading: every measurement of the scale spans the time
 /// since it, so the scale grows more exact the longer the program runs.
 static uint64_t first_tick, first_ns;
+/// CLOCK_MONOTONIC_RAW just after the first paired reading, for tests: the
+/// kernel's slewing of CLOCK_MONOTONIC since then (NTP) is what the
+/// measured scale averages.
+static uint64_t first_raw_ns;
 /// The first measurement after 1 ms; each next one after 5 times the time
 /// since the first reading, at most a second later.
 static const uint64_t first_interval_ns = 1000000;
@@ -179,6 +183,9 @@ uint64_t faultline_clock_slow(void) {
     if (seen == undecided) {
         if (counter_usable()) {
             paired_reading(&first_tick, &first_ns);
+            struct timespec raw;
+            clock_gettime(CLOCK_MONOTONIC_RAW, &raw);
+            first_raw_ns = (uint64_t)raw.tv_sec * 1000000000u + (uint64_t)raw.tv_nsec;
             __atomic_store_n(&state, calibrating, __ATOMIC_RELEASE);
         } else {
             __atomic_store_n(&state, kernel, __ATOMIC_RELEASE);
@@ -219,6 +226,23 @@ int faultline_clock_measure_for_testing(int preempted) {
     return made;
 #else
     (void)preempted;
+    return 0;
+#endif
+}
+
+int faultline_clock_first_reading_for_testing(uint64_t *monotonic_ns, uint64_t *raw_ns) {
+#if defined(__x86_64__)
+    pthread_mutex_lock(&deciding);
+    int counting = __atomic_load_n(&state, __ATOMIC_ACQUIRE) == counter;
+    if (counting) {
+        *monotonic_ns = first_ns;
+        *raw_ns = first_raw_ns;
+    }
+    pthread_mutex_unlock(&deciding);
+    return counting;
+#else
+    (void)monotonic_ns;
+    (void)raw_ns;
     return 0;
 #endif
 }

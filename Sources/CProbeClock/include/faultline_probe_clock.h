@@ -13,7 +13,10 @@
  * 5, 25, 125… milliseconds and every second after that, each time over
  * the whole time since the first reading and steered to meet the kernel's
  * clock by the next measurement: readings stay within microseconds of
- * CLOCK_MONOTONIC, however long the program runs. Anywhere else,
+ * CLOCK_MONOTONIC, however long the program runs, while the kernel runs it
+ * at a steady rate. While NTP slews CLOCK_MONOTONIC away from that rate,
+ * readings can differ by what it slewed in the last two seconds (the
+ * scale is the average rate since the first reading). Anywhere else,
  * or with FAULTLINE_CLOCK=kernel in the environment, every reading is
  * clock_gettime(CLOCK_MONOTONIC).
  *
@@ -53,6 +56,12 @@ void faultline_clock_while_deciding(void (*body)(void *), void *context);
 /// two readings). Returns 1 if new parameters were published, 0 if not (a
 /// pairing too wide to trust, or the counter not in use).
 int faultline_clock_measure_for_testing(int preempted);
+
+/// For tests: CLOCK_MONOTONIC (the first paired reading's) and
+/// CLOCK_MONOTONIC_RAW at the counter's first paired reading, the start of
+/// the span every measurement of the scale averages over. Returns 1 while
+/// the counter is in use, else 0 (and writes nothing).
+int faultline_clock_first_reading_for_testing(uint64_t *monotonic_ns, uint64_t *raw_ns);
 
 /// clock_gettime(CLOCK_MONOTONIC) in nanoseconds, whatever the state.
 uint64_t faultline_clock_kernel(void);
