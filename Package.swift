@@ -177,6 +177,7 @@ let package = Package(
             exclude: ["Fixtures"]),
         // What the tests share: finding and running the built products.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "EventSamples", dependencies: ["Probes"], path: "Tests/EventSamples"),
         .testTarget(
             name: "ScenariosTests",
             dependencies: [
@@ -198,7 +199,7 @@ let package = Package(
         .testTarget(
             name: "BridgesTests",
             dependencies: [
-                "FaultlineLogging", "FaultlineMetrics", "FaultlineTracing", "Probes", "ObjectGraph",
+                "FaultlineLogging", "FaultlineMetrics", "FaultlineTracing", "Probes", "ObjectGraph", "EventSamples",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
@@ -206,7 +207,7 @@ let package = Package(
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]
         ),
-        .testTarget(name: "ProbesTests", dependencies: ["Probes", "ObjectGraph", "Scenarios", "BuiltInScenarios", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "ProbesTests", dependencies: ["Probes", "ObjectGraph", "Scenarios", "BuiltInScenarios", "TestSupport", "EventSamples"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

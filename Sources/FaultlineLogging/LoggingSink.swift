@@ -1,5 +1,5 @@
 import Logging
-import Probes
+@_spi(FastPath) import Probes
 import Synchronization
 
 /// The SQL debug log as swift-log records: a sink that hands each statement,
@@ -120,7 +120,7 @@ public final class LoggingSink: EventSink {
     public func isEnabled(_ kind: EventKind) -> Bool {
         switch kind {
         case .sql, .fetch, .fault, .relationshipFault, .save, .batchRequest, .context: shows(recordLevel)
-        case .cacheMiss, .scenario: false
+        case .scenario: false
         }
     }
 
@@ -131,7 +131,7 @@ public final class LoggingSink: EventSink {
 
     /// The SQL debug level's parts: bound values from 2, object values from
     /// 3, query plans at 4.
-    public var possibleDetails: EventDetails {
+    @_spi(FastPath) public var possibleDetails: EventDetails {
         var details: EventDetails = []
         if sqlDebugLevel >= 2 { details.insert(.sqlArguments) }
         if sqlDebugLevel >= 3 { details.insert(.objectValues) }
@@ -148,18 +148,18 @@ public final class LoggingSink: EventSink {
         case .save(let e): log(e)
         case .batchRequest(let e): log(e)
         case .context(let e): receive(context: e)
-        case .cacheMiss, .scenario: break
+        case .scenario: break
         }
     }
 
     // MARK: Statements
 
-    public func receive(sql e: SQLEvent) {
+    @_spi(FastPath) public func receive(sql e: SQLEvent) {
         logStatement(StatementParts(e), StatementTexts(e))
     }
 
     /// From the figures and texts: no ``SQLEvent`` is made.
-    public func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent) {
+    @_spi(FastPath) public func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent) {
         guard shows(recordLevel) else { return }
         logStatement(parts, texts())
     }
@@ -182,7 +182,7 @@ public final class LoggingSink: EventSink {
 
     // MARK: Faults
 
-    public func receive(fault e: FaultEvent) {
+    @_spi(FastPath) public func receive(fault e: FaultEvent) {
         let level = e.source == .database ? recordLevel : .trace
         guard shows(level) else { return }
         var metadata: Logger.Metadata = [
@@ -199,7 +199,7 @@ public final class LoggingSink: EventSink {
 
     /// A fault from the row cache or the context is a `trace` record: with
     /// the logger above `trace`, it costs this check and no event.
-    public func receiveFault(
+    @_spi(FastPath) public func receiveFault(
         entity: String, primaryKey: Int64, context: String, source: FaultSource, durationNanoseconds: UInt64,
         callSite: () -> CallSite, event: () -> FaultEvent
     ) {
@@ -207,7 +207,7 @@ public final class LoggingSink: EventSink {
         receive(fault: event())
     }
 
-    public func receiveFault(
+    @_spi(FastPath) public func receiveFault(
         entity: String, primaryKey: Int64, context: String, source: FaultSource, missReason: CacheMissReason?,
         durationNanoseconds: UInt64, origin: () -> FaultOrigin?, callSite: () -> CallSite, event: () -> FaultEvent
     ) {
@@ -278,7 +278,7 @@ public final class LoggingSink: EventSink {
 
     /// Only the prefetch usage of a context that prefetched, as the SQL
     /// debug log has it; refreshes are not asked for.
-    public func receive(context e: ContextEvent) {
+    @_spi(FastPath) public func receive(context e: ContextEvent) {
         guard let usage = e.prefetchUsage, shows(recordLevel) else { return }
         let metadata: Logger.Metadata = [
             "prefetch.relationship": .string(usage.relationship),
@@ -328,4 +328,26 @@ struct OriginText: CustomStringConvertible, Sendable {
         if !origin.keyPath.isEmpty { text += " through \(origin.keyPath)" }
         return text
     }
+}
+
+@_spi(FastPath) extension LoggingSink: FastPathEventSink {}
+
+extension LoggingSink {
+    /// The event fields it does not write, and why (EventFieldCoverageTests
+    /// checks the list against what it writes).
+    public static let fieldsLeftOut: [EventField: String] = EventField.leftOut([
+        ("a record's time and thread are the logging backend's, taken as it is written", [
+            .fetch: ["start", "thread"], .fault: ["start", "thread"], .relationshipFault: ["start", "thread"],
+            .save: ["start", "thread"], .batchRequest: ["start", "thread"], .sql: ["start", "thread"],
+            .context: ["start", "thread"],
+        ]),
+        ("records say what the SQL debug log says (which names no context on a fault or fetch)", [
+            .fetch: ["context", "includesPendingChanges", "includesPropertyValues", "returnsObjectsAsFaults"],
+            .fault: ["context"], .relationshipFault: ["context"],
+            .sql: ["autoIndexes", "facts", "shapeID", "textID", "vmSteps"],
+        ]),
+        ("a context change is a record only for a prefetch's usage", [
+            .context: ["kind", "objectsRegistered", "objectsRegisteredPeak"],
+        ]),
+    ])
 }

@@ -1,5 +1,5 @@
 import CoreMetrics
-import Probes
+@_spi(FastPath) import Probes
 
 /// The engine's counters as swift-metrics counters and timers, for any
 /// metrics back end (Prometheus, StatsD, OpenTelemetry…): fetches, faults
@@ -68,13 +68,13 @@ public final class MetricsSink: EventSink, @unchecked Sendable {
     public func isEnabled(_ kind: EventKind) -> Bool {
         switch kind {
         case .fetch, .fault, .relationshipFault, .save, .batchRequest, .sql: true
-        case .cacheMiss, .context, .scenario: false
+        case .context, .scenario: false
         }
     }
 
     /// No optional parts: metrics need none.
     public var details: EventDetails { [] }
-    public var possibleDetails: EventDetails { [] }
+    @_spi(FastPath) public var possibleDetails: EventDetails { [] }
 
     public func receive(_ event: Event) {
         switch event {
@@ -84,18 +84,18 @@ public final class MetricsSink: EventSink, @unchecked Sendable {
         case .save(let e): count(e)
         case .batchRequest(let e): count(e)
         case .sql(let e): receive(sql: e)
-        case .cacheMiss, .context, .scenario: break
+        case .context, .scenario: break
         }
     }
 
     // MARK: Faults
 
-    public func receive(fault e: FaultEvent) {
+    @_spi(FastPath) public func receive(fault e: FaultEvent) {
         countFault(entity: e.entity, source: e.source, missReason: e.missReason, durationNanoseconds: e.durationNanoseconds)
     }
 
     /// From the parts: no event, no origin, no call site.
-    public func receiveFault(
+    @_spi(FastPath) public func receiveFault(
         entity: String, primaryKey: Int64, context: String, source: FaultSource, missReason: CacheMissReason?,
         durationNanoseconds: UInt64, origin: () -> FaultOrigin?, callSite: () -> CallSite, event: () -> FaultEvent
     ) {
@@ -104,7 +104,7 @@ public final class MetricsSink: EventSink, @unchecked Sendable {
 
     /// A producer that gives no miss reason: the event of a fault from the
     /// database has it.
-    public func receiveFault(
+    @_spi(FastPath) public func receiveFault(
         entity: String, primaryKey: Int64, context: String, source: FaultSource, durationNanoseconds: UInt64,
         callSite: () -> CallSite, event: () -> FaultEvent
     ) {
@@ -167,12 +167,12 @@ public final class MetricsSink: EventSink, @unchecked Sendable {
 
     // MARK: Statements
 
-    public func receive(sql e: SQLEvent) {
+    @_spi(FastPath) public func receive(sql e: SQLEvent) {
         count(StatementParts(e)) { StatementTexts(e) }
     }
 
     /// From the figures: the texts only for a shape seen for the first time.
-    public func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent) {
+    @_spi(FastPath) public func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent) {
         count(parts, texts: texts)
     }
 
@@ -353,4 +353,25 @@ extension Dictionary {
         self[key] = made
         return made
     }
+}
+
+@_spi(FastPath) extension MetricsSink: FastPathEventSink {}
+
+extension MetricsSink {
+    /// The event fields it does not write, and why (EventFieldCoverageTests
+    /// checks the list against what it writes).
+    public static let fieldsLeftOut: [EventField: String] = EventField.leftOut([
+        ("metrics are totals and durations by a few dimensions: an event's time, thread, objects, texts and call site are not dimensions", [
+            .fetch: ["start", "thread", "context", "callSite", "predicate", "sort", "prefetch", "objects", "resultCount",
+                     "fetchLimit", "fetchOffset", "fetchBatchSize", "includesPendingChanges", "includesPropertyValues",
+                     "returnsObjectsAsFaults"],
+            .fault: ["start", "thread", "context", "callSite", "primaryKey", "values", "origin"],
+            .relationshipFault: ["start", "thread", "context", "callSite", "primaryKey", "relationship", "destinationEntity",
+                                 "destinationCount", "durationNanoseconds", "origin"],
+            .save: ["start", "thread", "context", "callSite", "error", "inserted", "updated", "deleted"],
+            .batchRequest: ["start", "thread", "callSite"],
+            .sql: ["start", "thread", "sql", "shape", "shapeID", "textID", "arguments", "callSite", "purpose", "queryPlan", "facts",
+                   "fullScanSteps", "sorts", "autoIndexes", "vmSteps"],
+        ]),
+    ])
 }

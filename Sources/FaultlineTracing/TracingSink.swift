@@ -1,4 +1,4 @@
-import Probes
+@_spi(FastPath) import Probes
 import Tracing
 
 /// Fetches, saves, batch requests and SQL statements as spans of
@@ -61,13 +61,13 @@ public final class TracingSink: EventSink, @unchecked Sendable {
         guard !isOff else { return false }
         switch kind {
         case .fetch, .fault, .relationshipFault, .save, .batchRequest, .sql: return true
-        case .cacheMiss, .context, .scenario: return false
+        case .context, .scenario: return false
         }
     }
 
     /// No bound values, object values or plans: `db.query.text` is the shape.
     public var details: EventDetails { [] }
-    public var possibleDetails: EventDetails { [] }
+    @_spi(FastPath) public var possibleDetails: EventDetails { [] }
 
     public func receive(_ event: Event) {
         switch event {
@@ -78,25 +78,25 @@ public final class TracingSink: EventSink, @unchecked Sendable {
         case .relationshipFault(let e):
             tally { $0.relationshipFault(fromDatabase: e.source == .database) }
         case .sql(let e): receive(sql: e)
-        case .cacheMiss, .context, .scenario: break
+        case .context, .scenario: break
         }
     }
 
     // MARK: Faults: counted on the thread's open run
 
-    public func receive(fault e: FaultEvent) {
+    @_spi(FastPath) public func receive(fault e: FaultEvent) {
         tally { $0.fault(e.source) }
     }
 
     /// From the parts: a count, and a clock reading only when a run starts.
-    public func receiveFault(
+    @_spi(FastPath) public func receiveFault(
         entity: String, primaryKey: Int64, context: String, source: FaultSource, missReason: CacheMissReason?,
         durationNanoseconds: UInt64, origin: () -> FaultOrigin?, callSite: () -> CallSite, event: () -> FaultEvent
     ) {
         tally { $0.fault(source) }
     }
 
-    public func receiveFault(
+    @_spi(FastPath) public func receiveFault(
         entity: String, primaryKey: Int64, context: String, source: FaultSource, durationNanoseconds: UInt64,
         callSite: () -> CallSite, event: () -> FaultEvent
     ) {
@@ -115,12 +115,12 @@ public final class TracingSink: EventSink, @unchecked Sendable {
 
     // MARK: Statements: held until their enclosing operation or the flush
 
-    public func receive(sql e: SQLEvent) {
+    @_spi(FastPath) public func receive(sql e: SQLEvent) {
         hold(StatementParts(e), start: e.start, texts: StatementTexts(e))
     }
 
     /// From the figures and texts: no ``SQLEvent`` is made.
-    public func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent) {
+    @_spi(FastPath) public func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent) {
         let texts = texts()
         hold(parts, start: ProbeClock.now() &- parts.durationNanoseconds, texts: texts)
     }
@@ -198,7 +198,7 @@ public final class TracingSink: EventSink, @unchecked Sendable {
 
     /// Sends on what this thread holds: the engine calls it when a
     /// context's outermost `perform` returns, on the thread that ran it.
-    public func flush() {
+    @_spi(FastPath) public func flush() {
         let thread = ProbeClock.threadID()
         let pending = lock.withLock { take(thread) }
         guard !pending.isEmpty else { return }
@@ -223,7 +223,7 @@ public final class TracingSink: EventSink, @unchecked Sendable {
 
     /// The current span's context, bound again where async `perform` runs
     /// its body, so that the spans made there and at its flush nest under it.
-    public func carryTaskContext() -> TaskContextCarrier? {
+    @_spi(FastPath) public func carryTaskContext() -> TaskContextCarrier? {
         guard !isOff, let context = ServiceContext.current else { return nil }
         return { body in ServiceContext.withValue(context) { body() } }
     }
@@ -475,4 +475,25 @@ private final class PendingWork {
         if !open.isEmpty { items.append(.faults(open)) }
         tally = nil
     }
+}
+
+@_spi(FastPath) extension TracingSink: FastPathEventSink {}
+
+extension TracingSink {
+    /// The event fields it does not write, and why (EventFieldCoverageTests
+    /// checks the list against what it writes).
+    public static let fieldsLeftOut: [EventField: String] = EventField.leftOut([
+        ("a span belongs to the thread the sink runs on, not to the event's thread field", [
+            .fetch: ["thread"], .save: ["thread"], .batchRequest: ["thread"], .sql: ["thread"],
+        ]),
+        ("faults are counted on the span they happened in (by source), not traced one by one: a span per fault would bury the operations", [
+            .fault: ["start", "thread", "context", "entity", "primaryKey", "callSite", "durationNanoseconds", "values", "missReason", "origin"],
+            .relationshipFault: ["start", "thread", "context", "entity", "relationship", "primaryKey", "destinationEntity",
+                                 "destinationCount", "callSite", "durationNanoseconds", "missReason", "origin"],
+        ]),
+        ("a span carries OpenTelemetry's database attributes: the statement's shape, not its values, plan or facts", [
+            .sql: ["sql", "arguments", "queryPlan", "facts", "shapeID", "textID", "sorts", "autoIndexes", "vmSteps"],
+            .fetch: ["predicate", "objects", "includesPendingChanges", "includesPropertyValues", "returnsObjectsAsFaults"],
+        ]),
+    ])
 }

@@ -3,7 +3,7 @@ import Foundation
 import InMemoryLogging
 import Logging
 import ObjectGraph
-import Probes
+@_spi(FastPath) import Probes
 import Testing
 
 @Suite struct LoggingSinkTests {

@@ -2,7 +2,7 @@ import CoreMetrics
 import FaultlineMetrics
 import MetricsTestKit
 import ObjectGraph
-import Probes
+@_spi(FastPath) import Probes
 import Testing
 
 @Suite struct MetricsSinkTests {
@@ -90,7 +90,7 @@ import Testing
         let sink = MetricsSink(factory: TestMetrics())
         #expect(sink.details.isEmpty)
         #expect(sink.possibleDetails.isEmpty)
-        #expect(!sink.isEnabled(.context) && !sink.isEnabled(.cacheMiss) && !sink.isEnabled(.scenario))
+        #expect(!sink.isEnabled(.context) && !sink.isEnabled(.scenario))
         #expect(sink.isEnabled(.fault) && sink.isEnabled(.sql) && sink.isEnabled(.fetch))
     }
 

@@ -1,7 +1,7 @@
 import FaultlineTracing
 import InMemoryTracing
 import ObjectGraph
-import Probes
+@_spi(FastPath) import Probes
 import Testing
 import Tracing
 

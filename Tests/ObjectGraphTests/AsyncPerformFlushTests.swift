@@ -1,5 +1,5 @@
 import Foundation
-import Probes
+@_spi(FastPath) import Probes
 import Synchronization
 import Testing
 @testable import ObjectGraph
@@ -8,7 +8,7 @@ import Testing
 /// sent on what they held back, as the synchronous `perform` returns.
 @Suite struct AsyncPerformFlushTests {
     /// A sink whose flush takes a while and says when it ended.
-    final class SlowFlushSink: EventSink, Sendable {
+    final class SlowFlushSink: FastPathEventSink, Sendable {
         let flushes = Mutex(0)
         func receive(_ event: Event) {}
         func flush() {

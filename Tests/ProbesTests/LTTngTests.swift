@@ -1,6 +1,7 @@
+import EventSamples
 import Foundation
 import ObjectGraph
-import Probes
+@_spi(FastPath) import Probes
 @testable import Scenarios
 import Synchronization
 import Testing
@@ -384,6 +385,56 @@ import Testing
             let shapes = TracedShapeCheck(trace.lines)
             shapes.expectEachShapeOnceBeforeItsUse()
             #expect(trace.occurrences(of: "ProbesTests/LTTngTests.swift") == 1, "the call sites' file, once in each session")
+        }
+    }
+
+    /// Every field of every event is in its tracepoint, or in
+    /// `LTTngSink.fieldsLeftOut` (the in-process writers are walked by
+    /// BridgesTests' EventFieldCoverageTests): each kind's sample event and
+    /// the sample with each field changed in turn are traced from one
+    /// thread, and a field is carried when its event's fields as
+    /// babeltrace2 reads them differ from the sample's.
+    @Test func everyEventFieldIsTracedOrListed() throws {
+        // The provider must load in the test build (the error says why not).
+        let sink = try LTTngSink.load().get()
+        var emitted: [(kind: EventKind, field: String?)] = []
+        let thread = Mutex<Int32>(0)
+        let trace = try traced { track in
+            try track(getpid())
+            let deadline = Date().addingTimeInterval(30)
+            while !EventKind.allCases.allSatisfy(sink.isEnabled), Date() < deadline { usleep(20_000) }
+            try #require(EventKind.allCases.allSatisfy(sink.isEnabled), "this process's faultline tracepoints were not enabled within 30 s")
+            thread.withLock { $0 = ProbeClock.threadID() }
+            for kind in EventSamples.kinds {
+                let sample = try #require(EventSamples.sample(kind))
+                for (field, event) in [(String?.none, sample.event)] + sample.changed.map({ (Optional($0.field), $0.event) }) {
+                    sink.receive(event)
+                    sink.flush()
+                    emitted.append((kind, field))
+                }
+            }
+            return getpid()
+        }
+        let tid = thread.withLock { $0 }
+        // This thread's events, in order, without the shapes' and files'
+        // texts told once (an empty `call_site_file` is printed as an
+        // earlier event's by babeltrace2 2.0.4: the file's number decides).
+        let payloads = trace.lines.filter { $0.contains("vtid = \(tid) }") && !$0.contains(" faultline:sql_shape: ") }.map { line in
+            let payload = line[(line.range(of: "}, { ", options: .backwards)?.upperBound ?? line.startIndex)...]
+            return payload.replacing(#/call_site_file = "[^"]*", /#, with: "")
+        }
+        try #require(payloads.count == emitted.count, "\(emitted.count) events traced as \(payloads.count) lines")
+        var base = ""
+        for (payload, event) in zip(payloads, emitted) {
+            guard let field = event.field else {
+                base = String(payload)
+                continue
+            }
+            let id = EventField(event.kind, field)
+            let traced = payload != base
+            let listed = LTTngSink.fieldsLeftOut[id] != nil
+            #expect(traced || listed, "the \(event.kind.rawValue) tracepoint neither carries \(id) nor does LTTngSink.fieldsLeftOut list it")
+            #expect(!(traced && listed), "the \(event.kind.rawValue) tracepoint carries \(id), which LTTngSink.fieldsLeftOut lists")
         }
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 import ObjectGraph
-import Probes
+@_spi(FastPath) import Probes
 import Testing
 
 @Suite struct RecorderTests {
@@ -157,16 +157,14 @@ import Testing
 @Suite struct FaultPartsTests {
     final class Collector: EventSink, @unchecked Sendable {
         var faults: [FaultEvent] = []
-        var misses = 0
         func receive(_ event: Event) {
             if case .fault(let e) = event { faults.append(e) }
-            if case .cacheMiss = event { misses += 1 }
         }
     }
 
     /// Keeps the context events it receives; asks for every context change
     /// if `everyChange`.
-    final class ContextCollector: EventSink, @unchecked Sendable {
+    final class ContextCollector: FastPathEventSink, @unchecked Sendable {
         let everyChange: Bool
         var events: [ContextEvent] = []
         init(everyChange: Bool) { self.everyChange = everyChange }
@@ -321,7 +319,7 @@ import Testing
 
     /// Keeps the texts of the statements it receives, as the LTTng sink
     /// takes them.
-    final class TextsCollector: EventSink, @unchecked Sendable {
+    final class TextsCollector: FastPathEventSink, @unchecked Sendable {
         var texts: [StatementTexts] = []
         func receive(_ event: Event) {}
         func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent) {
@@ -400,46 +398,6 @@ import Testing
             }
         }
         #expect(made == 2)
-    }
-
-    /// The deprecated cache-miss entry points still work for a program
-    /// that sends them (the engine does not): no event without a buffer,
-    /// since the fault carries the miss's reason; made once behind several
-    /// sinks. Nothing counts them.
-    @Test func aCacheMissReachesTheRecorderOnlyWithABuffer() {
-        let legacy: any CacheMissSender = LegacyCacheMissSender()
-        var made = 0
-        legacy.miss("absent", to: Recorder()) { made += 1 }
-        legacy.miss("stale", to: Recorder()) { made += 1 }
-        #expect(made == 0)
-        let keeping = Recorder(bufferCapacity: 4)
-        legacy.miss("stale", to: keeping) { made += 1 }
-        #expect(made == 1 && keeping.snapshot().events.count == 1)
-        #expect(keeping.counters == Counters())
-        // Several sinks: made once, for those that need it.
-        let (a, b) = (Collector(), Collector())
-        let sinks = MultiplexSink([a, Recorder(), b])
-        made = 0
-        legacy.miss("absent", to: sinks) { made += 1 }
-        #expect(made == 1)
-        #expect(a.misses == 1 && b.misses == 1)
-    }
-}
-
-/// Code written against the deprecated cache-miss API
-/// (`EventSink.receiveCacheMiss`, `CacheMissEvent`), called through a
-/// protocol so that the suite builds without deprecation warnings.
-protocol CacheMissSender {
-    func miss(_ reason: String, to sink: any EventSink, made: () -> Void)
-}
-
-struct LegacyCacheMissSender: CacheMissSender {
-    @available(*, deprecated)
-    func miss(_ reason: String, to sink: any EventSink, made: () -> Void) {
-        sink.receiveCacheMiss(entity: "Person", primaryKey: 7, reason: reason) {
-            made()
-            return CacheMissEvent(start: 0, thread: 1, entity: "Person", primaryKey: 7, reason: reason)
-        }
     }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
 import ObjectGraph
-@testable import Probes
+@_spi(FastPath) @testable import Probes
 import Testing
 
 /// A context's run of row-cache faults, extended in place: what continues
@@ -90,7 +90,7 @@ import Testing
     }
 
     /// A sink that keeps runs, switched on and off like a tracepoint.
-    private final class RunKeepingSink: EventSink, @unchecked Sendable {
+    private final class RunKeepingSink: FastPathEventSink, @unchecked Sendable {
         let lock = PlainLock()
         var enabled = true
         var open: RowCacheFaultRun?

@@ -1,6 +1,6 @@
 import Foundation
 import ObjectGraph
-import Probes
+@_spi(FastPath) import Probes
 import Synchronization
 import Testing
 

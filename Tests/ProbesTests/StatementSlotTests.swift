@@ -1,6 +1,6 @@
 import Foundation
 import ObjectGraph
-import Probes
+@_spi(FastPath) import Probes
 import Synchronization
 import Testing
 
@@ -12,7 +12,7 @@ import Testing
     final class Mark: Sendable {}
 
     /// Statements' figures as a sink gets them, with their purposes.
-    final class PartsSink: EventSink {
+    final class PartsSink: FastPathEventSink {
         let seen = Mutex<[(isTransaction: Bool, purpose: String)]>([])
         var details: EventDetails { [] }
         var possibleDetails: EventDetails { [] }

@@ -1,4 +1,4 @@
-import Probes
+@_spi(FastPath) import Probes
 import Synchronization
 import Testing
 
@@ -12,7 +12,7 @@ import Testing
     }
 
     /// A sink that carries something, noting when its carrier runs.
-    final class CarryingSink: EventSink {
+    final class CarryingSink: FastPathEventSink {
         let name: String
         let log: Log
         let carries: Bool
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func aSinkCarriesNothingByDefault() {
-        #expect(NoOpSink().carryTaskContext() == nil)
+        #expect(NoOpSink().fastPath.carryTaskContext() == nil)
         #expect(Recorder().carryTaskContext() == nil)
         #expect(MultiplexSink([NoOpSink(), Recorder()]).carryTaskContext() == nil)
     }

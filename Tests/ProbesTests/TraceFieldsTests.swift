@@ -1,5 +1,5 @@
 import ObjectGraph
-@testable import Probes
+@_spi(FastPath) @testable import Probes
 import Synchronization
 import Testing
 
@@ -117,7 +117,7 @@ extension TraceFieldsTests {
 }
 
 /// A sink that takes statements' texts lent and keeps what it was lent.
-private final class LendingSink: EventSink {
+private final class LendingSink: FastPathEventSink {
     struct Lent: Sendable {
         var sql: String
         var sqlIsShape: Bool
@@ -151,7 +151,7 @@ private final class CountingValues: BoundValues {
 }
 
 /// A sink of the older entry point: figures and texts made on demand.
-private final class TextsSink: EventSink {
+private final class TextsSink: FastPathEventSink {
     let readsTexts: Bool
     let texts = Mutex<[StatementTexts]>([])
     init(readsTexts: Bool) { self.readsTexts = readsTexts }

@@ -1,4 +1,4 @@
-import Probes
+@_spi(FastPath) import Probes
 
 /// `perform` for async code: the body runs on the context's queue, as the
 /// synchronous `perform`'s does, while the calling task is suspended

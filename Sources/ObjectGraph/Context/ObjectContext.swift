@@ -1,5 +1,5 @@
 import Dispatch
-import Probes
+@_spi(FastPath) import Probes
 
 /// A scratchpad of objects on one ``Store``: the identity map, change
 /// tracking, fetching and saving.

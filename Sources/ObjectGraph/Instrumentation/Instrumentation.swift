@@ -1,4 +1,4 @@
-import Probes
+@_spi(FastPath) import Probes
 import Synchronization
 
 /// The one place the engine emits events (docs/tracepoints.md lists them).
@@ -8,12 +8,12 @@ import Synchronization
 /// time it is compiled out. Every sink is treated alike (the LTTng
 /// tracepoints, the recorder, the SQL debug log, a test's collector): the
 /// store's sinks are combined into one, and the most frequent events reach
-/// it through the sink's typed entry points (``EventSink/receive(fault:)``
+/// it through the sink's typed entry points (``FastPathEventSink/receive(fault:)``
 /// and its siblings) rather than as an ``Event``. It also keeps the count of
 /// objects registered in all contexts of the store, and the peak.
 public final class Instrumentation: Sendable {
     /// The sinks, combined; nil when there are none.
-    let sink: (any EventSink)?
+    let sink: (any FastPathEventSink)?
     /// Whether some sink may ever ask for an event per refreshed object:
     /// when none can, a refresh does not even ask.
     private let refreshEventsPossible: Bool
@@ -24,11 +24,11 @@ public final class Instrumentation: Sendable {
     /// only a store with some sink pays for it.
     let tracksOrigins: Bool
     /// Whether the sinks take statements' texts lent
-    /// (``EventSink/takesLentStatementTexts``) rather than made on demand.
+    /// (``FastPathEventSink/takesLentStatementTexts``) rather than made on demand.
     let lendsStatementTexts: Bool
 
     /// The store's count of row-cache faults, when a sink reads them from
-    /// it (``EventSink/rowCacheFaultDelivery``): each context counts in a
+    /// it (``FastPathEventSink/rowCacheFaultDelivery``): each context counts in a
     /// cell of its own.
     let rowCacheFaultTally: RowCacheFaultTally?
     /// Whether a store with a tally also sends each row-cache fault (to the
@@ -36,17 +36,17 @@ public final class Instrumentation: Sendable {
     let sendsEachRowCacheFault: Bool
     /// Whether each context keeps its run of row-cache faults
     /// (``RowCacheFaultRun``) for the sinks, which take runs only
-    /// (``EventSink/keepsRowCacheFaultRuns``).
+    /// (``FastPathEventSink/keepsRowCacheFaultRuns``).
     let keepsRowCacheFaultRuns: Bool
     /// Whether each context keeps its run of refreshes (``RefreshRun``)
-    /// for the sinks, which take runs only (``EventSink/keepsRefreshRuns``).
+    /// for the sinks, which take runs only (``FastPathEventSink/keepsRefreshRuns``).
     let keepsRefreshRuns: Bool
     /// The sinks of a multiplex that keep the runs, asked whether they want
     /// faults (or context changes) now before a context extends its run:
     /// ``isOn(_:)`` asks every sink. Nil for a store with one sink, which
     /// `isOn` asks.
-    private let rowCacheFaultRunKeeper: (any EventSink)?
-    private let refreshRunKeeper: (any EventSink)?
+    private let rowCacheFaultRunKeeper: (any FastPathEventSink)?
+    private let refreshRunKeeper: (any FastPathEventSink)?
 
     /// Instrumentation for `sinks`, sending every row-cache fault one by one.
     public convenience init(sinks: [any EventSink]) {
@@ -59,7 +59,7 @@ public final class Instrumentation: Sendable {
     init(sinks: [any EventSink], entityNames: [String]?) {
         switch sinks.count {
         case 0: sink = nil
-        case 1: sink = sinks[0]
+        case 1: sink = sinks[0].fastPath
         default: sink = MultiplexSink(sinks)
         }
         #if FAULTLINE_NO_INSTRUMENTATION
@@ -215,7 +215,7 @@ public final class Instrumentation: Sendable {
     }
 
     /// What the sinks need carried from the calling task to the context's
-    /// queue (``EventSink/carryTaskContext()``), for async `perform`.
+    /// queue (``FastPathEventSink/carryTaskContext()``), for async `perform`.
     func carryTaskContext() -> TaskContextCarrier? {
         #if FAULTLINE_NO_INSTRUMENTATION
         return nil

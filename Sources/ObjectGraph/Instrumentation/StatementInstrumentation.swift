@@ -1,4 +1,4 @@
-import Probes
+@_spi(FastPath) import Probes
 
 /// Turns executed statements into SQL events: the shape is computed once
 /// per prepared statement (kept with the statement), bound

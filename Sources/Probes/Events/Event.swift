@@ -3,7 +3,7 @@ import CTracepoints
 /// One thing the engine did, as plain values (strings and numbers, never
 /// engine types), for every sink alike.
 ///
-/// Each case but the deprecated `cacheMiss` corresponds to one LTTng
+/// Each case corresponds to one LTTng
 /// tracepoint of the `faultline` provider (docs/tracepoints.md). Times are
 /// nanoseconds on the monotonic clock; `start` + `duration` bound what the
 /// event measured.
@@ -14,13 +14,6 @@ public enum Event: Sendable {
     case fault(FaultEvent)
     /// A to-many relationship fault fired.
     case relationshipFault(RelationshipFaultEvent)
-    /// A fault the row cache could not serve. The engine no longer emits
-    /// it: a cache miss is a field of the fault that followed it, whose
-    /// source is the database (``FaultEvent/missReason``,
-    /// ``RelationshipFaultEvent/missReason``). Kept so that code that
-    /// matches or makes it still compiles.
-    @available(*, deprecated, message: "the engine no longer emits cache-miss events: a fault or relationship fault whose source is .database carries the miss in its missReason")
-    case cacheMiss(CacheMissEvent)
     /// A context saved, or failed to.
     case save(SaveEvent)
     /// A batch request ran.
@@ -39,7 +32,6 @@ public enum Event: Sendable {
         case .fetch: .fetch
         case .fault: .fault
         case .relationshipFault: .relationshipFault
-        case .cacheMiss: .cacheMiss
         case .save: .save
         case .batchRequest: .batchRequest
         case .sql: .sql
@@ -54,7 +46,6 @@ public enum Event: Sendable {
         case .fetch(let e): e.start
         case .fault(let e): e.start
         case .relationshipFault(let e): e.start
-        case .cacheMiss(let e): e.start
         case .save(let e): e.start
         case .batchRequest(let e): e.start
         case .sql(let e): e.start
@@ -72,7 +63,7 @@ public enum Event: Sendable {
         case .save(let e): e.durationNanoseconds
         case .batchRequest(let e): e.durationNanoseconds
         case .sql(let e): e.durationNanoseconds
-        case .cacheMiss, .context, .scenario: 0
+        case .context, .scenario: 0
         }
     }
 
@@ -82,7 +73,6 @@ public enum Event: Sendable {
         case .fetch(let e): e.thread
         case .fault(let e): e.thread
         case .relationshipFault(let e): e.thread
-        case .cacheMiss(let e): e.thread
         case .save(let e): e.thread
         case .batchRequest(let e): e.thread
         case .sql(let e): e.thread
@@ -97,10 +87,6 @@ public enum EventKind: String, Sendable, CaseIterable, Codable {
     case fetch
     case fault
     case relationshipFault = "relationship_fault"
-    /// The kind of the deprecated `Event.cacheMiss`, which the engine no
-    /// longer emits (a fault from the database carries the miss's
-    /// reason); no tracepoint of this name exists any more.
-    case cacheMiss = "cache_miss"
     case save
     case batchRequest = "batch_request"
     case sql

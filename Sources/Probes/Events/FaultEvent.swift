@@ -105,38 +105,6 @@ public struct RelationshipFaultEvent: Sendable {
     }
 }
 
-/// A fault the row cache could not serve.
-///
-/// The engine no longer emits it: a cache miss is a field of the fault that
-/// followed it, whose source is the database (``FaultEvent/missReason``,
-/// ``RelationshipFaultEvent/missReason``); the recorder counts misses from
-/// those. Kept so that code that makes or matches it still compiles.
-@available(*, deprecated, message: "the engine no longer emits cache-miss events: a fault or relationship fault whose source is .database carries the miss in its missReason")
-public struct CacheMissEvent: Sendable {
-    /// When the miss happened, in monotonic nanoseconds.
-    public var start: UInt64
-    /// The Linux thread ID of the thread it happened on.
-    public var thread: Int32
-    /// The object's entity.
-    public var entity: String
-    /// The object's primary key.
-    public var primaryKey: Int64
-    /// `absent` or `stale`.
-    public var reason: String
-
-    /// A cache-miss event with these fields.
-    public init(start: UInt64, thread: Int32, entity: String, primaryKey: Int64, reason: String) {
-        self.start = start
-        self.thread = thread
-        self.entity = entity
-        self.primaryKey = primaryKey
-        self.reason = reason
-    }
-
-    /// `Entity/pN`.
-    public var objectID: String { "\(entity)/p\(primaryKey)" }
-}
-
 extension FaultEvent {
     /// `Entity/pN`.
     public var objectID: String { "\(entity)/p\(primaryKey)" }

@@ -226,7 +226,7 @@ public struct InsightEvidence: Sendable {
         case .save(let e): add(save: e)
         case .context(let e): add(context: e)
         case .fetch(let e): add(fetch: e)
-        case .cacheMiss, .batchRequest, .scenario: return
+        case .batchRequest, .scenario: return
         }
     }
 

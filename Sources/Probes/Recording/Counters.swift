@@ -80,40 +80,49 @@ public struct Counters: Codable, Equatable, Sendable {
 
     /// Counts one event.
     public mutating func count(_ event: Event) {
+        if let counted = CountedEvent(event) { count(counted) }
+    }
+
+    /// Counts what one event adds: the one rule the recorder and the
+    /// trace read-back share. A fault from the row cache is a hit, one
+    /// from the database (object or relationship) a miss.
+    @inline(__always)
+    public mutating func count(_ event: CountedEvent) {
         switch event {
         case .fetch: fetches += 1
-        case .fault(let e): count(fault: e)
-        case .relationshipFault(let e):
+        case .fault(let source, let times):
+            faultsFired += times
+            if source == .rowCache { cacheHits += times }
+            if source == .database { cacheMisses += times }
+        case .relationshipFault(let source):
             relationshipFaultsFired += 1
-            if e.source == .database { cacheMisses += 1 }
-        case .sql(let e): count(sql: e)
+            if source == .database { cacheMisses += 1 }
+        case .sql(let rowsReturned, let rowsChanged, let fullScanSteps):
+            sqlStatements += 1
+            rowsRead += rowsReturned
+            rowsWritten += rowsChanged
+            self.fullScanSteps += fullScanSteps
         case .save: saves += 1
         case .batchRequest: batchRequests += 1
-        case .context(let e): count(context: e)
-        case .cacheMiss, .scenario: break
+        case .context(let peak): objectsRegisteredPeak = max(objectsRegisteredPeak, peak)
         }
     }
 
     /// Counts an object fault.
     @inline(__always)
     public mutating func count(fault e: FaultEvent) {
-        faultsFired += 1
-        if e.source == .rowCache { cacheHits += 1 }
-        if e.source == .database { cacheMisses += 1 }
+        count(.fault(source: e.source, times: 1))
     }
 
     /// Counts a statement.
     @inline(__always)
     public mutating func count(sql e: SQLEvent) {
-        sqlStatements += 1
-        rowsRead += e.rowsReturned
-        rowsWritten += e.rowsChanged
-        fullScanSteps += e.fullScanSteps
+        count(.sql(rowsReturned: e.rowsReturned, rowsChanged: e.rowsChanged, fullScanSteps: e.fullScanSteps))
     }
 
     /// Follows the registered objects' peak.
     @inline(__always)
     public mutating func count(context e: ContextEvent) {
-        objectsRegisteredPeak = max(objectsRegisteredPeak, e.objectsRegisteredPeak)
+        count(.context(objectsRegisteredPeak: e.objectsRegisteredPeak))
     }
 }

@@ -61,7 +61,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
     /// it keeps events.
     public let details: EventDetails
     /// The recorder's details do not change.
-    public var possibleDetails: EventDetails { details }
+    @_spi(FastPath) public var possibleDetails: EventDetails { details }
 
     /// - Parameters:
     ///   - bufferCapacity: recent events kept for timelines (0: none, and
@@ -77,15 +77,10 @@ public final class Recorder: EventSink, @unchecked Sendable {
     }
 
     /// Counts the event, adds it to the evidence and keeps it in the buffer
-    /// when there is one. A cache miss is only kept, in a buffer: its fault
-    /// counts it.
+    /// when there is one.
     public func receive(_ event: Event) {
         switch event {
         case .fault(let e): receive(fault: e)
-        case .cacheMiss:
-            // Counted by its fault; only kept, as it was given.
-            guard bufferCapacity > 0 else { return }
-            lock.withLock { keep(event) }
         case .sql(let e): receive(sql: e)
         case .context(let e): receive(context: e)
         default:
@@ -99,7 +94,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
 
     /// Counts the fault (a hit or a miss by its source), adds it to the
     /// evidence, and keeps it when there is a buffer.
-    public func receive(fault e: FaultEvent) {
+    @_spi(FastPath) public func receive(fault e: FaultEvent) {
         lock.withLock {
             state.counters.count(fault: e)
             state.evidence.add(fault: e)
@@ -113,20 +108,18 @@ public final class Recorder: EventSink, @unchecked Sendable {
     /// produced (a lazy load) it also adds to the lazy loads of its origin,
     /// whose call site is made only for a path seen for the first time. No
     /// event is made.
-    public func receiveFault(
+    @_spi(FastPath) public func receiveFault(
         entity: String, primaryKey: Int64, context: String, source: FaultSource, missReason: CacheMissReason?,
         durationNanoseconds: UInt64, origin: () -> FaultOrigin?, callSite: () -> CallSite, event: () -> FaultEvent
     ) {
         guard bufferCapacity == 0 else { return receive(fault: event()) }
         lock.withLock {
-            state.counters.faultsFired += 1
+            state.counters.count(.fault(source: source, times: 1))
             switch source {
             case .rowCache:
-                state.counters.cacheHits += 1
                 state.rowCacheNanoseconds &+= durationNanoseconds
                 state.evidence.noteFaulted(entity)
             case .database:
-                state.counters.cacheMisses += 1
                 if let origin = origin() {
                     state.evidence.addLazyLoad(
                         entity: entity, origin: origin, stale: missReason == .stale, nanoseconds: durationNanoseconds, read: callSite)
@@ -143,11 +136,11 @@ public final class Recorder: EventSink, @unchecked Sendable {
     /// a store from its tally: each fault is then one addition in the
     /// context that fires it, not a call and a lock here. With a buffer it
     /// takes each fault, to keep it.
-    public var rowCacheFaultDelivery: RowCacheFaultDelivery { bufferCapacity == 0 ? .tally : .eachFault }
+    @_spi(FastPath) public var rowCacheFaultDelivery: RowCacheFaultDelivery { bufferCapacity == 0 ? .tally : .eachFault }
 
     /// Starts reading the row-cache faults `tally` counts from now on; does
     /// nothing for a recorder with an event buffer, which takes each fault.
-    public func countRowCacheFaults(from tally: RowCacheFaultTally) {
+    @_spi(FastPath) public func countRowCacheFaults(from tally: RowCacheFaultTally) {
         guard bufferCapacity == 0 else { return }
         lock.withLock {
             if let index = tallied.firstIndex(where: { $0.tally === tally }) {
@@ -160,7 +153,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
 
     /// Ignored when the recorder reads `tally` (the fault is counted
     /// there); otherwise counted as any fault is.
-    public func receiveRowCacheFault(
+    @_spi(FastPath) public func receiveRowCacheFault(
         entity: String, primaryKey: Int64, context: String, durationNanoseconds: UInt64, tally: RowCacheFaultTally,
         callSite: () -> CallSite, event: () -> FaultEvent
     ) {
@@ -209,8 +202,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
         let counts = entry.tally.counts().since(entry.baseline)
         var entities: [String] = []
         for (position, faults) in counts.faults.enumerated() where faults > 0 {
-            counters.faultsFired += Int(faults)
-            counters.cacheHits += Int(faults)
+            counters.count(.fault(source: .rowCache, times: Int(faults)))
             entities.append(entry.tally.entityNames[position])
         }
         return (counts.nanoseconds, entities)
@@ -227,7 +219,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
     /// A fault given by its parts without its origin (a producer other
     /// than the engine): the event of a fault from the database says where
     /// its object came from and why the row cache missed.
-    public func receiveFault(
+    @_spi(FastPath) public func receiveFault(
         entity: String, primaryKey: Int64, context: String, source: FaultSource, durationNanoseconds: UInt64,
         callSite: () -> CallSite, event: () -> FaultEvent
     ) {
@@ -238,29 +230,13 @@ public final class Recorder: EventSink, @unchecked Sendable {
         ) { made ?? event() }
     }
 
-    /// A cache miss (which the engine no longer sends) is kept only in an
-    /// event buffer: its fault carries the miss's reason, which is what the
-    /// counters and the evidence need. Without a buffer it takes no lock and
-    /// makes no event.
-    @available(*, deprecated, message: "the engine no longer sends cache misses: a fault whose source is .database carries the miss in its missReason")
-    public func receiveCacheMiss(entity: String, primaryKey: Int64, reason: String, event: () -> CacheMissEvent) {
-        guard bufferCapacity > 0 else { return }
-        receive(cacheMiss: event())
-    }
 
-    /// Keeps the cache miss when there is a buffer; it counts nothing (its
-    /// fault does).
-    @available(*, deprecated, message: "the engine no longer sends cache misses: a fault whose source is .database carries the miss in its missReason")
-    public func receive(cacheMiss e: CacheMissEvent) {
-        guard bufferCapacity > 0 else { return }
-        lock.withLock { keep(.cacheMiss(e)) }
-    }
 
     /// Without an event buffer or details, a statement whose shape and text
     /// were seen before (and that has no full scan to note) only adds to
     /// the counters, its aggregate and its repetition count: no event is
     /// made. Anything else takes the event.
-    public func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent) {
+    @_spi(FastPath) public func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent) {
         guard bufferCapacity == 0, details.isEmpty, !parts.hasDetails, parts.fullScanSteps == 0,
               lock.withLock({ count(parts) })
         else { return receive(sql: event()) }
@@ -272,9 +248,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
         guard let aggregate = state.aggregates.index(forKey: InternedNumber(parts.shapeID)),
               state.evidence.countExecution(text: parts.textID, isTransaction: parts.isTransaction)
         else { return false }
-        state.counters.sqlStatements += 1
-        state.counters.rowsRead += parts.rowsReturned
-        state.counters.rowsWritten += parts.rowsChanged
+        state.counters.count(.sql(rowsReturned: parts.rowsReturned, rowsChanged: parts.rowsChanged, fullScanSteps: parts.fullScanSteps))
         state.sqlNanoseconds &+= parts.durationNanoseconds
         state.aggregates.values[aggregate].add(parts)
         return true
@@ -283,7 +257,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
     /// Counts the statement, adds it to its shape's aggregate and to the
     /// evidence (its distinct lists of values when the recorder tracks
     /// arguments), and keeps it when there is a buffer.
-    public func receive(sql e: SQLEvent) {
+    @_spi(FastPath) public func receive(sql e: SQLEvent) {
         // The list of values hashed once, outside the lock, for both the
         // evidence and the shape's distinct lists.
         let list = e.arguments.isEmpty ? nil : ArgumentList(e.arguments)
@@ -321,7 +295,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
 
     /// Follows the registered objects' peak, adds a prefetch's usage to the
     /// evidence, and keeps the event when there is a buffer.
-    public func receive(context e: ContextEvent) {
+    @_spi(FastPath) public func receive(context e: ContextEvent) {
         lock.withLock {
             state.counters.count(context: e)
             state.evidence.add(context: e)
@@ -385,3 +359,5 @@ public final class Recorder: EventSink, @unchecked Sendable {
         }
     }
 }
+
+@_spi(FastPath) extension Recorder: FastPathEventSink {}

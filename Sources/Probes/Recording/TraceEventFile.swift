@@ -48,7 +48,7 @@ public enum TraceEventFile {
                 args = ["object": e.objectID, "source": e.source.rawValue, "context": e.context, "callSite": e.callSite.description]
                 if e.source == .database, let reason = e.missReason {
                     slices.append(Slice(
-                        name: "cache miss \(e.entity)", cat: EventKind.cacheMiss.rawValue, ph: "i", ts: ts, dur: nil, pid: processID,
+                        name: "cache miss \(e.entity)", cat: "cache_miss", ph: "i", ts: ts, dur: nil, pid: processID,
                         tid: e.thread, s: "t", args: ["object": e.objectID, "reason": reason.rawValue]))
                 }
             case .relationshipFault(let e):
@@ -66,9 +66,6 @@ public enum TraceEventFile {
                 name = "sql \(e.purpose)"
                 args = ["sql": e.sql, "rows": String(e.rowsReturned), "changed": String(e.rowsChanged),
                         "fullScanSteps": String(e.fullScanSteps), "callSite": e.callSite.description]
-            case .cacheMiss(let e):
-                name = "cache miss \(e.entity)"
-                args = ["object": e.objectID, "reason": e.reason]
             case .context(let e):
                 name = "\(e.kind.rawValue) \(e.context)"
                 args = ["objectsRegistered": String(e.objectsRegistered)]
@@ -78,7 +75,7 @@ public enum TraceEventFile {
             }
             let instant: Bool
             switch event {
-            case .cacheMiss, .context, .scenario: instant = true
+            case .context, .scenario: instant = true
             default: instant = false
             }
             slices.append(Slice(
@@ -89,4 +86,26 @@ public enum TraceEventFile {
         encoder.outputFormatting = [.sortedKeys]
         return try encoder.encode(File(traceEvents: slices, displayTimeUnit: "ms", otherData: ["producer": "faultline"]))
     }
+}
+
+extension TraceEventFile {
+    /// The event fields it does not write, and why (EventFieldCoverageTests
+    /// checks the list against what it writes).
+    public static let fieldsLeftOut: [EventField: String] = EventField.leftOut([
+        ("times are relative to the file's first event (a file of one event starts at 0)", [
+            .fetch: ["start"], .fault: ["start"], .relationshipFault: ["start"], .save: ["start"], .batchRequest: ["start"],
+            .sql: ["start"], .context: ["start"], .scenario: ["start"],
+        ]),
+        ("a slice's arguments are what a timeline shows at a glance; the SQL debug log and the report have the rest", [
+            .fetch: ["fetchBatchSize", "fetchLimit", "fetchOffset", "includesPendingChanges", "includesPropertyValues", "objects", "returnsObjectsAsFaults"],
+            .fault: ["origin", "values"],
+            .relationshipFault: ["context", "destinationEntity", "origin"],
+            .sql: ["arguments", "autoIndexes", "facts", "queryPlan", "shape", "shapeID", "sorts", "textID", "vmSteps"],
+            .context: ["objectsRegisteredPeak", "prefetchUsage"],
+            .scenario: ["phase"],
+        ]),
+        ("a fault from the database adds a cache-miss slice with its reason; a relationship fault's miss is its source", [
+            .relationshipFault: ["missReason"],
+        ]),
+    ])
 }

@@ -6,7 +6,7 @@ public final class InMemorySink: EventSink {
     /// The optional parts the sink asks for, always.
     public let details: EventDetails
     /// ``details``: they never change.
-    public var possibleDetails: EventDetails { details }
+    @_spi(FastPath) public var possibleDetails: EventDetails { details }
 
     /// - Parameter details: by default every context change too.
     public init(details: EventDetails = [.contextChanges]) { self.details = details }
@@ -22,3 +22,5 @@ public final class InMemorySink: EventSink {
     /// Forgets the events received so far.
     public func removeAll() { storage.withLock { $0.removeAll() } }
 }
+
+@_spi(FastPath) extension InMemorySink: FastPathEventSink {}

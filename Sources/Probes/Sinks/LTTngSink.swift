@@ -115,15 +115,13 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
         return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(providerFileName).path
     }
 
-    /// Whether a session enabled the tracepoint of `kind` now; never for
-    /// cache misses, which have none.
+    /// Whether a session enabled the tracepoint of `kind` now.
     public func isEnabled(_ kind: EventKind) -> Bool {
         let on: Bool =
             switch kind {
             case .fetch: faultline_tp_fetch_enabled() != 0
             case .fault: faultline_tp_fault_enabled() != 0
             case .relationshipFault: faultline_tp_relationship_fault_enabled() != 0
-            case .cacheMiss: false
             case .save: faultline_tp_save_enabled() != 0
             case .batchRequest: faultline_tp_batch_request_enabled() != 0
             case .sql: faultline_tp_sql_enabled() != 0
@@ -145,21 +143,20 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
     }
 
     /// What an enabled `sql` or `context` tracepoint asks for.
-    public var possibleDetails: EventDetails { [.sqlArguments, .contextChanges] }
+    @_spi(FastPath) public var possibleDetails: EventDetails { [.sqlArguments, .contextChanges] }
 
     /// Every text of every statement goes into its `sql` event: lent, not
     /// copied.
-    public var takesLentStatementTexts: Bool { true }
+    @_spi(FastPath) public var takesLentStatementTexts: Bool { true }
 
     /// Traces the event: a row-cache fault or a refresh joins (or starts)
     /// its run; any other event ends the runs held back, then is traced
-    /// alone. Cache misses are dropped.
+    /// alone.
     public func receive(_ event: Event) {
         switch event {
         case .fetch(let e): alone { trace(e) }
         case .fault(let e): receive(fault: e)
         case .relationshipFault(let e): alone { trace(e) }
-        case .cacheMiss: return
         case .save(let e): alone { trace(e) }
         case .batchRequest(let e): alone { trace(e) }
         case .sql(let e): receive(sql: e)
@@ -241,7 +238,7 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
     /// row-cache faults: a fault from the database is traced from its
     /// parts, its miss's reason with it, and a row-cache fault that
     /// continues the pending run only adds to its count and duration.
-    public func receiveFault(
+    @_spi(FastPath) public func receiveFault(
         entity: String, primaryKey: Int64, context: String, source: FaultSource, missReason: CacheMissReason?,
         durationNanoseconds: UInt64, origin: () -> FaultOrigin?, callSite: () -> CallSite, event: () -> FaultEvent
     ) {
@@ -267,11 +264,11 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
 
     /// Row-cache faults by runs that each context extends in place: the
     /// sink gets a run's first fault only.
-    public var keepsRowCacheFaultRuns: Bool { true }
+    @_spi(FastPath) public var keepsRowCacheFaultRuns: Bool { true }
 
     /// Opens `run` with its first fault as the pending fault run, after
     /// the run it ends (a pending one, held here or another context's).
-    public func startRowCacheFaultRun(_ run: RowCacheFaultRun, durationNanoseconds: UInt64, event: () -> FaultEvent) {
+    @_spi(FastPath) public func startRowCacheFaultRun(_ run: RowCacheFaultRun, durationNanoseconds: UInt64, event: () -> FaultEvent) {
         lockToTrace()
         // Off since the engine asked (a session that just ended): the runs
         // end, and this one stays closed (the context asks again).
@@ -286,11 +283,11 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
     /// Refreshes by runs that each context extends in place: the sink gets
     /// a run's first refresh only. (Every refresh is traced while the
     /// `context` tracepoint is on, which ``details`` says.)
-    public var keepsRefreshRuns: Bool { true }
+    @_spi(FastPath) public var keepsRefreshRuns: Bool { true }
 
     /// Opens `run` with its first refresh as the pending refresh run, after
     /// the run it ends.
-    public func startRefreshRun(_ run: RefreshRun, event: () -> ContextEvent) {
+    @_spi(FastPath) public func startRefreshRun(_ run: RefreshRun, event: () -> ContextEvent) {
         lockToTrace()
         if faultline_tp_context_enabled() == 0 {
             endRuns()
@@ -302,7 +299,7 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
 
     /// A fault given by its parts without its miss's reason (a producer
     /// other than the engine): the event of a fault from the database has it.
-    public func receiveFault(
+    @_spi(FastPath) public func receiveFault(
         entity: String, primaryKey: Int64, context: String, source: FaultSource, durationNanoseconds: UInt64,
         callSite: () -> CallSite, event: () -> FaultEvent
     ) {
@@ -314,7 +311,7 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
 
     /// Adds a row-cache fault to its run; traces any other fault alone,
     /// after the runs held back.
-    public func receive(fault e: FaultEvent) {
+    @_spi(FastPath) public func receive(fault e: FaultEvent) {
         guard e.source == .rowCache else { return alone { trace(fault: e, count: 1, durationNanoseconds: e.durationNanoseconds) } }
         lock.withLock {
             forgetWhatAnEndedSessionWasTold()
@@ -322,28 +319,22 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
         }
     }
 
-    /// No tracepoint: a cache miss is the `miss_reason` of its fault.
-    @available(*, deprecated, message: "the engine no longer sends cache misses: a fault whose source is .database carries the miss in its missReason")
-    public func receive(cacheMiss e: CacheMissEvent) {}
 
-    /// No tracepoint: a cache miss is the `miss_reason` of its fault.
-    @available(*, deprecated, message: "the engine no longer sends cache misses: a fault whose source is .database carries the miss in its missReason")
-    public func receiveCacheMiss(entity: String, primaryKey: Int64, reason: String, event: () -> CacheMissEvent) {}
 
     /// Traces the statement after the runs held back, its shape first when
     /// the shape was not traced yet in this session.
-    public func receive(sql e: SQLEvent) {
+    @_spi(FastPath) public func receive(sql e: SQLEvent) {
         alone { trace(StatementParts(e), StatementTexts(e)) }
     }
 
     /// From the figures and texts: no ``SQLEvent`` is made.
-    public func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent) {
+    @_spi(FastPath) public func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent) {
         alone { trace(parts, texts()) }
     }
 
     /// From the figures and the texts lent: nothing is copied, and no
     /// ``SQLEvent`` or ``StatementTexts`` made.
-    public func receiveStatement(
+    @_spi(FastPath) public func receiveStatement(
         _ parts: StatementParts, sql: String, shape: String, sqlIsShape: Bool, arguments: StatementArguments, purpose: String,
         queryPlan: [String]?, callSite: CallSite, event: () -> SQLEvent
     ) {
@@ -358,7 +349,7 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
 
     /// Adds a refresh to its run; traces any other change alone, after the
     /// runs held back.
-    public func receive(context e: ContextEvent) {
+    @_spi(FastPath) public func receive(context e: ContextEvent) {
         guard e.kind == .refresh else { return alone { traceContext(e, count: 1) } }
         lock.withLock {
             forgetWhatAnEndedSessionWasTold()
@@ -368,7 +359,7 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
 
     /// A refresh that continues the pending run only updates its count and
     /// registration counts: no event is made for it.
-    public func receiveRefresh(context: String, objectsRegistered: Int, objectsRegisteredPeak: Int, event: () -> ContextEvent) {
+    @_spi(FastPath) public func receiveRefresh(context: String, objectsRegistered: Int, objectsRegisteredPeak: Int, event: () -> ContextEvent) {
         lock.withLock {
             forgetWhatAnEndedSessionWasTold()
             let extended = runs.extendRefreshes(
@@ -585,4 +576,28 @@ public struct LTTngUnavailable: Error, Sendable, CustomStringConvertible {
     public let reason: String
     /// ``reason``.
     public var description: String { reason }
+}
+
+@_spi(FastPath) extension LTTngSink: FastPathEventSink {}
+
+extension LTTngSink {
+    /// The event fields its tracepoints do not carry, and why (a test
+    /// traces every field changed in turn and checks this list against
+    /// what babeltrace2 reads back).
+    public static let fieldsLeftOut: [EventField: String] = EventField.leftOut([
+        ("the tracer stamps each event with its own clock, process and thread (vpid, vtid)", [
+            .fetch: ["start", "thread"], .fault: ["start", "thread"], .relationshipFault: ["start", "thread"],
+            .save: ["start", "thread"], .batchRequest: ["start", "thread"], .sql: ["start", "thread"],
+            .context: ["start", "thread"], .scenario: ["start", "thread"],
+        ]),
+        ("a shape's text is told once per session, in its sql_shape event; each sql event carries its number", [
+            .sql: ["shape"],
+        ]),
+        ("the recorder's own: where an object came from (its lazy loads by origin; a trace has the fetch before the fault), a text's number, the facts its rules read", [
+            .fault: ["origin"], .relationshipFault: ["origin"], .sql: ["textID", "facts"],
+        ]),
+        ("objects' IDs and values are for level-3 SQL debug logs (EventDetails.objectValues), which the tracepoints never ask for", [
+            .fault: ["values"], .fetch: ["objects"],
+        ]),
+    ])
 }

@@ -48,11 +48,11 @@ public final class MeasurementSlot: EventSink, @unchecked Sendable {
 
     /// A recorder attached later may count row-cache faults from a tally
     /// or take each one.
-    public var rowCacheFaultDelivery: RowCacheFaultDelivery { .tallyAndEachFault }
+    @_spi(FastPath) public var rowCacheFaultDelivery: RowCacheFaultDelivery { .tallyAndEachFault }
 
     /// Keeps `tally` for every recorder attached from now on, and hands it to
     /// the one attached now.
-    public func countRowCacheFaults(from tally: RowCacheFaultTally) {
+    @_spi(FastPath) public func countRowCacheFaults(from tally: RowCacheFaultTally) {
         lock.withLock {
             tallies.append(tally)
             if let attached {
@@ -64,7 +64,7 @@ public final class MeasurementSlot: EventSink, @unchecked Sendable {
 
     /// Passes the fault to the attached recorder, unless it counts it from a
     /// tally; drops it when none is attached.
-    public func receiveRowCacheFault(
+    @_spi(FastPath) public func receiveRowCacheFault(
         entity: String, primaryKey: Int64, context: String, durationNanoseconds: UInt64, tally: RowCacheFaultTally,
         callSite: () -> CallSite, event: () -> FaultEvent
     ) {
@@ -89,18 +89,15 @@ public final class MeasurementSlot: EventSink, @unchecked Sendable {
     public var details: EventDetails { current?.details ?? [] }
     /// What an attached recorder may ask for: bound values, to count
     /// repeated statements, and every refresh, when it keeps events.
-    public var possibleDetails: EventDetails { [.sqlArguments, .contextChanges] }
+    @_spi(FastPath) public var possibleDetails: EventDetails { [.sqlArguments, .contextChanges] }
     /// Passes the event to the attached recorder, if any.
     public func receive(_ event: Event) { current?.receive(event) }
     /// Passes the fault to the attached recorder, if any.
-    public func receive(fault: FaultEvent) { current?.receive(fault: fault) }
-    /// Passes the cache miss to the attached recorder, if any.
-    @available(*, deprecated, message: "the engine no longer sends cache misses: a fault whose source is .database carries the miss in its missReason")
-    public func receive(cacheMiss: CacheMissEvent) { current?.receive(cacheMiss: cacheMiss) }
+    @_spi(FastPath) public func receive(fault: FaultEvent) { current?.receive(fault: fault) }
     /// Passes the fault's parts to the attached recorder, if any. (A fault
     /// with a miss reason and origin arrives here without them, and the
     /// recorder makes the event to read them.)
-    public func receiveFault(
+    @_spi(FastPath) public func receiveFault(
         entity: String, primaryKey: Int64, context: String, source: FaultSource, durationNanoseconds: UInt64,
         callSite: () -> CallSite, event: () -> FaultEvent
     ) {
@@ -108,17 +105,12 @@ public final class MeasurementSlot: EventSink, @unchecked Sendable {
             entity: entity, primaryKey: primaryKey, context: context, source: source,
             durationNanoseconds: durationNanoseconds, callSite: callSite, event: event)
     }
-    /// Passes the cache miss's parts to the attached recorder, if any.
-    @available(*, deprecated, message: "the engine no longer sends cache misses: a fault whose source is .database carries the miss in its missReason")
-    public func receiveCacheMiss(entity: String, primaryKey: Int64, reason: String, event: () -> CacheMissEvent) {
-        current?.receiveCacheMiss(entity: entity, primaryKey: primaryKey, reason: reason, event: event)
-    }
     /// Passes the statement to the attached recorder, if any.
-    public func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent) {
+    @_spi(FastPath) public func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent) {
         current?.receiveStatement(parts, texts: texts, event: event)
     }
     /// Passes the statement, its texts lent, to the attached recorder, if any.
-    public func receiveStatement(
+    @_spi(FastPath) public func receiveStatement(
         _ parts: StatementParts, sql: String, shape: String, sqlIsShape: Bool, arguments: StatementArguments, purpose: String,
         queryPlan: [String]?, callSite: CallSite, event: () -> SQLEvent
     ) {
@@ -127,12 +119,14 @@ public final class MeasurementSlot: EventSink, @unchecked Sendable {
             callSite: callSite, event: event)
     }
     /// Passes the statement to the attached recorder, if any.
-    public func receive(sql: SQLEvent) { current?.receive(sql: sql) }
+    @_spi(FastPath) public func receive(sql: SQLEvent) { current?.receive(sql: sql) }
     /// Passes the context change to the attached recorder, if any.
-    public func receive(context: ContextEvent) { current?.receive(context: context) }
+    @_spi(FastPath) public func receive(context: ContextEvent) { current?.receive(context: context) }
     /// Passes the refresh to the attached recorder, if any.
-    public func receiveRefresh(context: String, objectsRegistered: Int, objectsRegisteredPeak: Int, event: () -> ContextEvent) {
+    @_spi(FastPath) public func receiveRefresh(context: String, objectsRegistered: Int, objectsRegisteredPeak: Int, event: () -> ContextEvent) {
         current?.receiveRefresh(
             context: context, objectsRegistered: objectsRegistered, objectsRegisteredPeak: objectsRegisteredPeak, event: event)
     }
 }
+
+@_spi(FastPath) extension MeasurementSlot: FastPathEventSink {}

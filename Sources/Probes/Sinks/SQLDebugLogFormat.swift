@@ -88,7 +88,7 @@ public enum SQLDebugLogFormat {
                     + "\(G.objectsReadFor)\(G.readFor)\(usage.read)\(G.listEnd)\(G.at)\(usage.callSite)")
             ]
 
-        case .cacheMiss, .scenario:
+        case .scenario:
             return []
         }
     }

@@ -117,13 +117,13 @@ public final class SQLDebugLogSink: EventSink {
     /// not asked for (``details`` has no ``EventDetails/contextChanges``).
     public func isEnabled(_ kind: EventKind) -> Bool {
         switch kind {
-        case .cacheMiss, .scenario: false
+        case .scenario: false
         default: true
         }
     }
 
     /// The level does not change.
-    public var possibleDetails: EventDetails { details }
+    @_spi(FastPath) public var possibleDetails: EventDetails { details }
 
     /// What the level shows: bound values from level 2, object values from
     /// 3, query plans from 4.
@@ -281,4 +281,33 @@ struct TextOutput: ~Copyable {
     private static func newlines(in bytes: Substring.UTF8View) -> Int {
         bytes.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
     }
+}
+
+@_spi(FastPath) extension SQLDebugLogSink: FastPathEventSink {}
+
+extension SQLDebugLogSink {
+    /// The event fields it does not write, and why (EventFieldCoverageTests
+    /// checks the list against what it writes).
+    public static let fieldsLeftOut: [EventField: String] = EventField.leftOut([
+        ("a line gives a duration, not a clock time or a thread, as Core Data's log does", [
+            .fetch: ["start", "thread"], .fault: ["start", "thread"], .relationshipFault: ["start", "thread"],
+            .save: ["start", "thread"], .batchRequest: ["start", "thread"], .sql: ["start", "thread"],
+            .context: ["start", "thread"],
+        ]),
+        ("a fault or fetch line names no context, as Core Data's do not (a save's and a prefetch's do)", [
+            .fetch: ["context"], .fault: ["context"], .relationshipFault: ["context"],
+        ]),
+        ("a context change has a line only for a prefetch's usage: resets, refreshes, merges and registration counts are the recorder's", [
+            .context: ["kind", "objectsRegistered", "objectsRegisteredPeak"],
+        ]),
+        ("the fetch line describes the request as Core Data's does (entity, predicate, sort, prefetch, result); its limit and offset are in its SQL", [
+            .fetch: ["fetchBatchSize", "fetchLimit", "fetchOffset", "includesPendingChanges", "includesPropertyValues"],
+        ]),
+        ("a failed save's line gives its error instead of the counts of a save that succeeded", [
+            .save: ["inserted", "updated", "deleted"],
+        ]),
+        ("a statement's line is its SQL, its bound values and figures; its call site is on the fetch, fault or save line, and shape numbers, VM steps, auto-indexes and facts are the recorder's", [
+            .sql: ["callSite", "shape", "shapeID", "textID", "vmSteps", "autoIndexes", "facts"],
+        ]),
+    ])
 }

@@ -82,33 +82,31 @@ public struct TraceCounters {
             case "sql_shape":
                 // Traced once per session, whenever the shape first ran in it.
                 if let number = Int(Self.field(line, "shape") ?? ""), let text = Self.field(line, "text") { shapes[number] = text }
-            case "fetch" where inIteration:
-                current.fetches += 1
-            case "fault" where inIteration:
-                // One event stands for a run of `count` row-cache faults.
-                let count = Int(Self.field(line, "count") ?? "") ?? 1
-                current.faultsFired += count
-                switch Self.field(line, "source") {
-                case "row cache": current.cacheHits += count
-                case "database": current.cacheMisses += count
-                default: break
-                }
-            case "relationship_fault" where inIteration:
-                current.relationshipFaultsFired += 1
-                if Self.field(line, "source") == "database" { current.cacheMisses += 1 }
-            case "sql" where inIteration:
-                currentStatements[shapeText(line), default: 0] += 1
-                current.sqlStatements += 1
-                current.rowsRead += Int(Self.field(line, "rows_returned") ?? "") ?? 0
-                current.rowsWritten += Int(Self.field(line, "rows_changed") ?? "") ?? 0
-                current.fullScanSteps += Int(Self.field(line, "full_scan_steps") ?? "") ?? 0
-            case "save" where inIteration:
-                current.saves += 1
-            case "batch_request" where inIteration:
-                current.batchRequests += 1
             default:
+                guard inIteration, let kind = EventKind(rawValue: String(name)), let counted = Self.counted(kind, line) else { return }
+                if kind == .sql { currentStatements[shapeText(line), default: 0] += 1 }
+                current.count(counted)
                 return
             }
+        }
+    }
+
+    /// What a tracepoint of `kind` adds to the counters, from its fields
+    /// (the same rule as the recorder's, ``Counters/count(_:)``); nil for
+    /// one no counter reads.
+    private static func counted(_ kind: EventKind, _ line: Substring) -> CountedEvent? {
+        func number(_ name: String) -> Int { Int(field(line, name) ?? "") ?? 0 }
+        func source() -> FaultSource { field(line, "source").flatMap { FaultSource(rawValue: String($0)) } ?? .context }
+        switch kind {
+        case .fetch: return .fetch
+        // One event stands for a run of `count` row-cache faults.
+        case .fault: return .fault(source: source(), times: field(line, "count").flatMap { Int($0) } ?? 1)
+        case .relationshipFault: return .relationshipFault(source: source())
+        case .sql:
+            return .sql(rowsReturned: number("rows_returned"), rowsChanged: number("rows_changed"), fullScanSteps: number("full_scan_steps"))
+        case .save: return .save
+        case .batchRequest: return .batchRequest
+        case .context, .scenario: return nil
         }
     }
 
