@@ -1,13 +1,33 @@
 import Foundation
 import ToolSupport
 
-/// Known findings: an accepted-insights file lists insight identities
-/// (`rule/entity/keyPath`), one per line; `#` starts a comment. Accepted
-/// insights are marked in reports, and comparisons fail only on new ones.
+/// Known findings: an accepted-insights file lists insights
+/// (``AcceptedInsight``: `rule/entity/keyPath` for every site,
+/// `rule/entity/keyPath@File.swift:42` for one), one per line; `#` starts a
+/// comment. Accepted insights are marked in reports, and comparisons fail
+/// only on new ones. An entry that matches no insight is said
+/// (``unmatched(by:)``), never ignored in silence.
 public struct AcceptedInsights: Sendable, Equatable {
+    /// The entries as written.
     public let identities: Set<String>
+    /// The entries read (an entry that is no ``AcceptedInsight`` matches
+    /// nothing).
+    public let entries: [AcceptedInsight]
 
-    public init(identities: Set<String>) { self.identities = identities }
+    public init(identities: Set<String>) {
+        self.identities = identities
+        entries = identities.sorted().compactMap(AcceptedInsight.init)
+    }
+
+    /// Whether some entry accepts `insight`.
+    public func accepts(_ insight: Insight) -> Bool {
+        entries.contains { $0.accepts(insight) }
+    }
+
+    /// The entries that accept none of `insights`, in order.
+    public func unmatched(by insights: [Insight]) -> [AcceptedInsight] {
+        entries.filter { entry in !insights.contains { entry.accepts($0) } }
+    }
 
     /// Reads a file (any readable file, ``InputFile``: a pipe too): an
     /// insights file's accepted list (``InsightSettings``), or a list of
@@ -23,19 +43,19 @@ public struct AcceptedInsights: Sendable, Equatable {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first?
                 .trimmingCharacters(in: .whitespaces) ?? ""
             guard !line.isEmpty else { continue }
-            guard line.split(separator: "/", omittingEmptySubsequences: false).count >= 3 else {
-                throw ReportError("\(path):\(number + 1): expected rule/entity/keyPath, got \"\(line)\"")
+            guard AcceptedInsight(line) != nil else {
+                throw ReportError("\(path):\(number + 1): expected \(AcceptedInsight.form), got \"\(line)\"")
             }
             identities.insert(line)
         }
-        self.identities = identities
+        self.init(identities: identities)
     }
 
     /// The insights with `accepted` set.
     public func mark(_ insights: [Insight]) -> [Insight] {
         insights.map { insight in
             var marked = insight
-            marked.accepted = identities.contains(insight.identity)
+            marked.accepted = accepts(insight)
             return marked
         }
     }

@@ -55,13 +55,19 @@ public struct Insight: Codable, Equatable, Sendable {
         self.init(rule: InsightRuleID(rule), entity: entity, keyPath: keyPath, message: message, evidence: evidence, callSite: callSite)
     }
 
-    /// `rule/entity/keyPath`.
-    public var identity: String { "\(rule.rawValue)/\(entity)/\(keyPath)" }
+    /// What it is about, whatever the site: `rule/entity/keyPath`.
+    public var subject: String { "\(rule.rawValue)/\(entity)/\(keyPath)" }
+
+    /// Its identity: `rule/entity/keyPath@Module/File.swift:42`, the subject
+    /// at its site (the fetch's for an N+1, the statement's otherwise), so
+    /// that two screens with one N+1 are two insights, each accepted or
+    /// compared on its own; the subject alone for an insight with no site.
+    public var identity: String { callSite.isEmpty ? subject : "\(subject)@\(callSite)" }
 
     /// Whether it is advice to act on: not accepted, not on purpose, and
     /// not measured to make no difference.
     public var isActionable: Bool {
-        accepted != true && intended == nil && whatIf?.verdict != .noGain && whatIf?.verdict != .slower
+        accepted != true && intended == nil && whatIf?.withdrawsTheAdvice != true
     }
 }
 

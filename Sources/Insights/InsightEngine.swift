@@ -22,10 +22,11 @@ public struct InsightEngine: Sendable {
     /// The insights of the evidence, rule by rule, each marked accepted or
     /// intended as the settings say.
     public func insights(_ evidence: InsightEvidence) -> [Insight] {
-        Self.rules.flatMap { rule in
+        let accepted = settings.acceptedInsights
+        return Self.rules.flatMap { rule in
             rule.insights(in: evidence, threshold: settings.threshold(for: rule)).map { insight in
                 var marked = insight
-                if settings.accepted.contains(insight.identity) { marked.accepted = true }
+                if accepted.accepts(insight) { marked.accepted = true }
                 if let reason = settings.intended[rule.id] { marked.intended = reason }
                 return marked
             }

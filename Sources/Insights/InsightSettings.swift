@@ -23,7 +23,8 @@ public struct InsightSettings: Sendable, Equatable {
     /// Rules whose findings are done on purpose here, with why: their
     /// insights are reported as such, never as regressions or advice.
     public var intended: [InsightRuleID: String]
-    /// Known insights by identity (`rule/entity/keyPath`).
+    /// Known insights: ``AcceptedInsight`` entries as written
+    /// (`rule/entity/keyPath`, or with `@File.swift:line` for one site).
     public var accepted: Set<String>
 
     public init(thresholds: [InsightRuleID: Int] = [:], intended: [InsightRuleID: String] = [:], accepted: Set<String> = []) {
@@ -94,7 +95,7 @@ public struct InsightSettings: Sendable, Equatable {
     /// What a value at a key path must be, for errors.
     private static func expectation(for path: [any CodingKey]) -> String {
         switch path.first?.stringValue {
-        case "accepted": "expected a list of \"rule/entity/keyPath\""
+        case "accepted": "expected a list of \"\(AcceptedInsight.form)\""
         case "thresholds": "expected a whole number of 1 or more for each rule"
         case "intended": "expected a reason (a string) for each rule"
         default: "expected a JSON object with accepted, thresholds and intended"
@@ -129,11 +130,11 @@ private struct SettingsFile: Decodable {
             switch key.stringValue {
             case "accepted":
                 guard let list = try? root.decode([String].self, forKey: key) else {
-                    throw Failure(description: "accepted: expected a list of \"rule/entity/keyPath\"")
+                    throw Failure(description: "accepted: expected a list of \"\(AcceptedInsight.form)\"")
                 }
                 for (index, identity) in list.enumerated() {
-                    guard identity.split(separator: "/", omittingEmptySubsequences: false).count >= 3 else {
-                        throw Failure(description: "accepted[\(index)]: expected \"rule/entity/keyPath\", got \"\(identity)\"")
+                    guard AcceptedInsight(identity) != nil else {
+                        throw Failure(description: "accepted[\(index)]: expected \"\(AcceptedInsight.form)\", got \"\(identity)\"")
                     }
                     accepted.insert(identity)
                 }

@@ -7,12 +7,22 @@ import Probes
 /// (`WhatIfOutcome.judge`).
 public struct WhatIfOutcome: Codable, Equatable, Sendable {
     /// What the measurement says of the fix.
+    ///
+    /// Work decides first, time second: the counters are exact, and a fix
+    /// that takes 99 statements away may hide in one machine's noise yet be
+    /// the whole difference on a slower device or a store across a network.
     public enum Verdict: String, Codable, Sendable {
         /// Faster beyond the interval, with fewer statements or rows.
         case faster
-        /// No change the measurement can tell from noise.
+        /// Less work (fewer statements, rows, faults or VM steps, and none
+        /// more by over a tenth), and no time change the measurement can
+        /// tell from noise: the advice stands.
+        case lessWork = "less work"
+        /// No less work, and no change the measurement can tell from noise:
+        /// the advice is withdrawn.
         case noGain = "no gain"
-        /// Slower beyond the interval: the advice would hurt here.
+        /// Slower beyond the interval: the advice would hurt here (and is
+        /// withdrawn, whatever the work).
         case slower
         /// The run with the fix failed (the reason says why).
         case failed
@@ -23,13 +33,18 @@ public struct WhatIfOutcome: Codable, Equatable, Sendable {
 
     /// The iterations a side needs for a verdict on time.
     public static let minimumSamples = 3
-    /// The counters shown beside the time: what a fix is expected to change.
-    public static let counters: [CounterName] = [.sqlStatements, .rowsRead, .faultsFired, .cacheMisses, .fullScanSteps]
+    /// The counters shown beside the time, and the work a fix is judged by
+    /// first: what a fix is expected to change.
+    public static let counters: [CounterName] = [.sqlStatements, .rowsRead, .faultsFired, .cacheMisses, .fullScanSteps, .vmSteps]
+
+    /// Whether a fix withdrawn by its measurement: no less work and no
+    /// faster, or slower.
+    public var withdrawsTheAdvice: Bool { verdict == .noGain || verdict == .slower }
 
     /// One side: the run as it was, or with the fix.
     public struct Side: Codable, Equatable, Sendable {
         /// The cost counters of one measured iteration (statements, rows
-        /// read, faults, cache misses, full-scan steps).
+        /// read, faults, cache misses, full-scan steps, VM steps).
         public var counters: [String: Int]
         /// The iterations' wall times.
         public var samples: [Double]

@@ -30,7 +30,9 @@ extension PerfRun {
         @Option(name: .customLong("noise-floor"), help: "A noise floor JSON, or the JSON comparison of an A/A pair.")
         var noiseFloor: String?
 
-        @Option(name: .customLong("accepted-insights"), help: "Known insights (rule/entity/keyPath per line) that do not fail.")
+        @Option(
+            name: .customLong("accepted-insights"),
+            help: "Known insights that do not fail: rule/entity/keyPath per line (every site), or with @File.swift:line (one site).")
         var acceptedInsights: String?
 
         @Flag(name: .customLong("allow-missing"), help: "HEAD may lack scenarios (missing or skipped) and counters of BASE: a subset run on purpose.")
@@ -49,8 +51,12 @@ extension PerfRun {
             if let thresholds { comparer.thresholds = try Thresholds.read(thresholds) }
             if let noiseFloor { comparer.noiseFloor = try NoiseFloor.read(noiseFloor) }
             if let acceptedInsights { comparer.accepted = try AcceptedInsights(contentsOf: acceptedInsights) }
-            let comparison = comparer.compare(try ReportFile.read(base), try ReportFile.read(head), basePath: base, headPath: head)
+            let headReport = try ReportFile.read(head)
+            let comparison = comparer.compare(try ReportFile.read(base), headReport, basePath: base, headPath: head)
             try plan.writeAll(comparison)
+            for entry in comparer.accepted.unmatched(by: headReport.scenarios.flatMap(\.insights)) {
+                Console.warn("--accepted-insights: \(entry) matches no insight of \(head)")
+            }
             if comparison.hasRegression { throw CommandExit(.failure) }
         }
     }

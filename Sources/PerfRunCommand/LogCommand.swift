@@ -75,6 +75,9 @@ extension PerfRun {
             let analysis = analyzer.finish()
             guard analysis.logLines > 0 else { throw noLogLines(in: analysis) }
             try plan.writeAll(SQLLogDocument(analysis, title: title, limit: limit))
+            for entry in try insights.settings().acceptedInsights.unmatched(by: analysis.insights) {
+                Console.warn("--accepted-insights: \(entry) matches no insight of \(name)")
+            }
         }
 
         /// The file's name in messages.

@@ -31,7 +31,7 @@ struct InsightOptions: ParsableArguments {
 
     @Option(
         name: .customLong("accepted-insights"),
-        help: "An insights file: known insights (rule/entity/keyPath per line), or the JSON form with accepted, thresholds and intended (docs/insights.md).")
+        help: "An insights file: known insights (rule/entity/keyPath per line, @File.swift:line for one site), or the JSON form with accepted, thresholds and intended (docs/insights.md).")
     var acceptedInsights: String?
 
     func validate() throws {

@@ -245,6 +245,9 @@ extension PerfRun {
                 }
             }
             for line in outcome.traceDisagreements + outcome.droppedEvents { Console.warn(line) }
+            for entry in outcome.report.unmatchedAcceptedInsights ?? [] {
+                Console.warn("--accepted-insights: \(entry) matches no insight of this run")
+            }
             if !quiet {
                 if let directory = outcome.traceDirectory { try console.say("LTTng trace: \(directory) (babeltrace2 \(directory))") }
                 if let relay = settings.lttngRelay, let path = outcome.relayTracePath {

@@ -22,6 +22,7 @@ import Testing
         expected.rowsRead = recorder.counters.rowsRead
         expected.rowsWritten = 4
         expected.fullScanSteps = recorder.counters.fullScanSteps
+        expected.vmSteps = recorder.counters.vmSteps
         expected.objectsRegisteredPeak = recorder.counters.objectsRegisteredPeak
         #expect(recorder.counters == expected)
         let statements = events.events.compactMap { event -> String? in

@@ -93,7 +93,7 @@ final class Essay: ManagedObject, EntityNamed {
 
     /// The insights of one rule, as the parts that must agree.
     static func found(_ insights: [Insight], _ rule: InsightRuleID) -> [String] {
-        insights.filter { $0.rule == rule }.map { "\($0.identity) ×\($0.count ?? -1): \($0.message)" }
+        insights.filter { $0.rule == rule }.map { "\($0.subject) ×\($0.count ?? -1): \($0.message)" }
     }
 
     /// Both sources found the same insights of `rule`, and these are them.

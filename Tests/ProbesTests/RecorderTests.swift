@@ -4,6 +4,36 @@ import ObjectGraph
 import Testing
 
 @Suite struct RecorderTests {
+    /// `vmSteps` is SQLite's VM step counter summed over the statements: the
+    /// sum of the statements' own (the recorder that keeps events and the
+    /// one that adds statements up from their figures agree), and the same
+    /// work gives the same count again.
+    @Test func vmStepsAreTheStatementsSum() throws {
+        let path = try Workload.populate(people: 4, selfies: 6, networks: 3)
+        func run() throws -> (counting: Recorder, keeping: Recorder) {
+            let counting = Recorder()
+            let keeping = Recorder(bufferCapacity: 50_000)
+            let store = try Workload.store(path, sinks: [counting, keeping])
+            let context = ObjectContext(store: store, name: "main")
+            try context.perform {
+                for selfie in try context.fetch(FetchRequest<ManagedObject>(entityName: "Selfie")) {
+                    for person in try selfie.objects(forKey: "people") { _ = try person.value(forKey: "name") }
+                }
+            }
+            return (counting, keeping)
+        }
+        let first = try run()
+        let statements = first.keeping.snapshot().events.compactMap { event -> SQLEvent? in
+            if case .sql(let e) = event { return e }
+            return nil
+        }
+        #expect(statements.count > 10)
+        #expect(first.keeping.counters.vmSteps == statements.reduce(0) { $0 + $1.vmSteps })
+        #expect(first.counting.counters.vmSteps == first.keeping.counters.vmSteps)
+        #expect(first.counting.counters.vmSteps > statements.count)
+        #expect(try run().counting.counters.vmSteps == first.counting.counters.vmSteps)
+    }
+
     /// A prefetching fetch with two key paths, then touching every object.
     @Test func countersOfAPrefetchingFetchAreExact() throws {
         let path = try Workload.populate(people: 4, selfies: 6, networks: 3)
@@ -25,6 +55,10 @@ import Testing
         expected.rowsRead = 6 + (24 + 4) + (18 + 3)
         expected.fullScanSteps = 5  // the scan of 6 selfies steps 5 times
         expected.objectsRegisteredPeak = 0  // known from context events, and none came
+        // SQLite's own figure (it changes with SQLite's version): the sum of
+        // the statements' own, checked in vmStepsAreTheStatementsSum.
+        #expect(recorder.counters.vmSteps > 0)
+        expected.vmSteps = recorder.counters.vmSteps
         #expect(recorder.counters == expected)
 
         let snapshot = recorder.snapshot()

@@ -52,7 +52,7 @@ import ToolSupport
         #expect(xml.contains("<failure type=\"failed\" message=\"stopped: timed out after 0.3 s &lt;&amp;&quot;&#39;&gt; \u{FFFD}[31m\">"))
         #expect(xml.contains("<skipped message=\"not on this platform\"/>"))
         // The unaccepted insight fails its scenario; the accepted and the intended ones do not.
-        #expect(xml.contains("<failure type=\"insight n-plus-one\" message=\"n-plus-one/Person/selfies: faulted selfies one by one\">100 queries\nat App/List.swift:42</failure>"))
+        #expect(xml.contains("<failure type=\"insight n-plus-one\" message=\"n-plus-one/Person/selfies@App/List.swift:42: faulted selfies one by one\">100 queries\nat App/List.swift:42</failure>"))
         #expect(!xml.contains("Person/owner") && !xml.contains("Person/networks"))
     }
 

@@ -38,7 +38,7 @@ import Testing
         let analysis = Self.analyze(Self.coreDataFetch(thenAuthorFaults: 3))
         let insight = try #require(analysis.insights.first { $0.rule == .nPlusOne })
         // The key path is not in a Core Data log: the entity it leads to is.
-        #expect(insight.identity == "n-plus-one/ZPOST/(Author)")
+        #expect(insight.subject == "n-plus-one/ZPOST/(Author)")
         #expect(insight.count == 3)
         #expect(insight.message == "N+1: Author objects loaded one at a time for the ZPOST objects of one fetch (3 queries); "
             + "prefetch the relationship of ZPOST that leads to them")
@@ -63,7 +63,7 @@ import Testing
         let analysis = Self.analyze(lines)
         // The relationship's SELECT is not a fetch: the relationship faults
         // and the comments' faults after them belong to the posts' fetch.
-        #expect(analysis.insights.map(\.identity) == ["n-plus-one/ZPOST/comments"])
+        #expect(analysis.insights.map(\.subject) == ["n-plus-one/ZPOST/comments"])
         let insight = try #require(analysis.insights.first)
         #expect(insight.count == 6)
         #expect(insight.evidence.hasPrefix("6 queries for the objects of one run of the fetch of ZPOST at app.log:1 (3 faults of Comment, "
@@ -82,7 +82,7 @@ import Testing
             "0|0|0|USE TEMP B-TREE FOR ORDER BY",
         ]
         let analysis = Self.analyze(lines)
-        #expect(analysis.insights.map(\.identity).sorted() == ["full-scan/ZPERSON/ZAGE", "sort-without-index/ZPERSON/ZNAME"])
+        #expect(analysis.insights.map(\.subject).sorted() == ["full-scan/ZPERSON/ZAGE", "sort-without-index/ZPERSON/ZNAME"])
         #expect(analysis.insights.first { $0.rule == .fullScan }?.message
             == "full table scans of ZPERSON: 1 execution (the plan scans the table; the log gives no step count); an index on ZPERSON.ZAGE would serve")
         #expect(analysis.insights.first { $0.rule == .sortWithoutIndex }?.message.contains("for a LIMIT of them") == true)
@@ -116,7 +116,7 @@ import Testing
         }
         let one = Self.analyze(fault(1, execution: 1) + fault(2, execution: 1))
         let insight = try #require(one.insights.first)
-        #expect(insight.identity == "n-plus-one/Post/author")
+        #expect(insight.identity == "n-plus-one/Post/author@App/List.swift:12")
         #expect(insight.callSite == "App/List.swift:12")
         #expect(insight.evidence == "2 queries for the objects of one run of the fetch of Post at App/List.swift:12 (2 faults of Author; "
             + "first read at App/List.swift:14)")
@@ -132,7 +132,7 @@ import Testing
 
     @Test func faultlinesSaveAndPrefetchLinesFeedTheirRules() {
         let saves = (0..<3).map { _ in "faultline: annotation: save of context main: 1 inserted, 0 updated, 0 deleted in 0.000100s at App/Import.swift:20" }
-        #expect(Self.analyze(saves).insights.map(\.identity) == ["save-in-loop//main"])
+        #expect(Self.analyze(saves).insights.map(\.identity) == ["save-in-loop//main@App/Import.swift:20"])
         let prefetch = ["faultline: annotation: prefetch of Post.tags in context main: prefetched for 4 objects, read for 0, at App/List.swift:12"]
         #expect(Self.analyze(prefetch).insights.map(\.message) == [
             "Post.tags was prefetched for 4 objects and read for none; drop `tags` from the prefetch key paths",

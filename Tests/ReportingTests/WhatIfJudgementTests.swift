@@ -28,8 +28,26 @@ import Testing
         #expect(same.verdict == .noGain)
         #expect(same.reason.contains("no counter changed") && same.reason.hasSuffix("no gain the measurement can tell from noise"))
         #expect(same.gainSeconds == nil)
+        // 99 fewer statements and no time change this machine can tell:
+        // the work decides, and the advice stands.
+        let lessWork = WhatIfOutcome.judge(
+            Self.fix, before: Self.scenario(Self.slow, statements: 104), after: Self.scenario(Self.slow.reversed(), statements: 5))
+        #expect(lessWork.verdict == .lessWork && !lessWork.withdrawsTheAdvice && lessWork.gainSeconds == nil)
+        #expect(lessWork.reason.hasPrefix("prefetch `author`: sqlStatements 104 → 5; median 10.0 ms → 10.0 ms"))
+        #expect(lessWork.reason.hasSuffix("less work; no time gain measurable here (this iteration spends about 96.2 µs per statement)"))
+        var advice = Insight(rule: .nPlusOne, entity: "Post", keyPath: "author", message: "", evidence: "", callSite: "", fix: Self.fix)
+        advice.whatIf = lessWork
+        #expect(advice.isActionable)
+        // Fewer statements for a tenth more rows is still less work; for
+        // more than that, it is not.
+        var mixed = Self.scenario(Self.slow.reversed(), statements: 5)
+        mixed.counters["rowsRead"] = 11
+        #expect(WhatIfOutcome.judge(Self.fix, before: Self.scenario(Self.slow, statements: 104), after: mixed).verdict == .lessWork)
+        mixed.counters["rowsRead"] = 12
+        #expect(WhatIfOutcome.judge(Self.fix, before: Self.scenario(Self.slow, statements: 104), after: mixed).verdict == .noGain)
+        #expect(same.withdrawsTheAdvice)
         let slower = WhatIfOutcome.judge(Self.fix, before: Self.scenario(Self.fast, statements: 12), after: Self.scenario(Self.slow, statements: 3))
-        #expect(slower.verdict == .slower)
+        #expect(slower.verdict == .slower && slower.withdrawsTheAdvice)
         let few = WhatIfOutcome.judge(Self.fix, before: Self.scenario([0.01, 0.01], statements: 12), after: Self.scenario([0.005, 0.005], statements: 3))
         #expect(few.verdict == .inconclusive)
         let failed = WhatIfOutcome.judge(Self.fix, before: before, after: Self.scenario([], statements: 0, status: .failed))
@@ -61,7 +79,7 @@ import Testing
         let markdown = ReportMarkdown.render(report)
         #expect(markdown.contains("### What to fix first\n\n1. [List](#list): measured (saves 5.00 ms per iteration (measured); App/List.swift:3)"))
         #expect(markdown.contains("| List | prefetch \\`author\\` | 12 → 3 | 10 → 10 | 4 → 4 |"))
-        #expect(markdown.contains("- useless (App/List.swift:3; `n-plus-one/Post/useless`): advice withdrawn, measured prefetch"))
+        #expect(markdown.contains("- useless (App/List.swift:3; `n-plus-one/Post/useless@App/List.swift:3`): advice withdrawn, measured prefetch"))
         let html = HTMLReport.render(report)
         #expect(html.contains("<section class=\"fix-first\"><h2>What to fix first</h2><ol><li><a href=\"#scenario-List\">List</a>: measured"))
         #expect(html.contains("<th>what if: prefetch `author`</th><th>as it is</th><th>with the fix</th>"))

@@ -79,7 +79,7 @@ import Testing
         let measured = try Self.measured(.toOneList)
         for insights in [run, log, measured] {
             let nPlusOne = try #require(insights.first { $0.rule == .nPlusOne })
-            #expect(nPlusOne.identity == "n-plus-one/Fireball/group")
+            #expect(nPlusOne.identity == "n-plus-one/Fireball/group@BuiltInScenarios/ToOneList.swift:40")
             // At this scale the list's 50 fireballs belong to 2 groups.
             #expect(nPlusOne.count == 2)
             #expect(nPlusOne.message == "N+1: `group` loaded one object at a time for the Fireball objects of one fetch (2 queries); "

@@ -51,6 +51,7 @@ import Testing
         expected.sqlStatements = 3
         expected.rowsRead = 201
         expected.fullScanSteps = 199
+        expected.vmSteps = 1_015  // the sql lines' vm_steps: 1,000 + 12 + 3
         #expect(counters == ["SingleFault": expected])
     }
 

@@ -12,8 +12,9 @@ extension InsightRuleID {
 /// authors one by one are enough. The fix is to load them with the fetch:
 /// prefetch the key path that led there, or load the values.
 ///
-/// One insight per fetched entity and key path, whichever fetches of that
-/// entity showed it. Re-reads of rows a staleness interval made stale are
+/// One insight per fetch site, entity and key path: two screens that load
+/// the same key path one by one are two insights (one may be accepted, the
+/// other a regression). Re-reads of rows a staleness interval made stale are
 /// left out (a prefetch would not save them), and so are relationship
 /// faults whose destinations are never read (``RepeatedCountRule``'s
 /// advice fits those).
@@ -28,7 +29,7 @@ struct NPlusOneRule: InsightRule {
             let (count, executions) = loads.loads(inExecutionsWithAtLeast: threshold)
             guard count > 0 else { continue }
             if loads.objectFaults == 0, RepeatedCountRule.destinationsUnread(loads, in: evidence) { continue }
-            let key = path.fetchEntity + "\u{0}" + path.keyPath
+            let key = path.fetchEntity + "\u{0}" + path.keyPath + "\u{0}" + path.fetchSite.description
             if var group = groups[key] {
                 group.sites.append(path.fetchSite)
                 group.total.objectFaults.addSaturated(loads.objectFaults)

@@ -11,7 +11,7 @@ public enum CountedEvent: Sendable, Equatable {
     /// A to-many relationship fault from `source`.
     case relationshipFault(source: FaultSource)
     /// A statement ran.
-    case sql(rowsReturned: Int, rowsChanged: Int, fullScanSteps: Int)
+    case sql(rowsReturned: Int, rowsChanged: Int, fullScanSteps: Int, vmSteps: Int)
     /// A context saved, or failed to.
     case save
     /// A batch request ran.
@@ -27,7 +27,8 @@ public enum CountedEvent: Sendable, Equatable {
         case .fetch: self = .fetch
         case .fault(let e): self = .fault(source: e.source, times: 1)
         case .relationshipFault(let e): self = .relationshipFault(source: e.source)
-        case .sql(let e): self = .sql(rowsReturned: e.rowsReturned, rowsChanged: e.rowsChanged, fullScanSteps: e.fullScanSteps)
+        case .sql(let e):
+            self = .sql(rowsReturned: e.rowsReturned, rowsChanged: e.rowsChanged, fullScanSteps: e.fullScanSteps, vmSteps: e.vmSteps)
         case .save: self = .save
         case .batchRequest: self = .batchRequest
         case .context(let e): self = .context(objectsRegisteredPeak: e.objectsRegisteredPeak)

@@ -12,12 +12,13 @@ public enum CounterName: String, Sendable, CaseIterable, Codable, Hashable, Comp
     case saves
     case batchRequests
     case fullScanSteps
+    case vmSteps
     case objectsRegisteredPeak
 
     /// What a change of the counter means.
     public enum Direction: String, Sendable, Codable {
         /// More means slower: statements, rows, faults, misses, full-scan
-        /// steps, writes. An increase is a regression.
+        /// and VM steps, writes. An increase is a regression.
         case cost
         /// More is neither slower nor faster by itself (fetches, cache
         /// hits, saves, batch requests): a change is reported, not judged.
@@ -29,7 +30,8 @@ public enum CounterName: String, Sendable, CaseIterable, Codable, Hashable, Comp
     /// Whether more of it means slower.
     public var direction: Direction {
         switch self {
-        case .sqlStatements, .rowsRead, .rowsWritten, .faultsFired, .relationshipFaultsFired, .cacheMisses, .fullScanSteps: .cost
+        case .sqlStatements, .rowsRead, .rowsWritten, .faultsFired, .relationshipFaultsFired, .cacheMisses, .fullScanSteps, .vmSteps:
+            .cost
         case .fetches, .cacheHits, .saves, .batchRequests: .neutral
         case .objectsRegisteredPeak: .advisory
         }

@@ -25,6 +25,10 @@ public struct Counters: Codable, Equatable, Sendable {
     public var batchRequests = 0
     /// SQLite's full-scan step counter, summed.
     public var fullScanSteps = 0
+    /// SQLite's virtual-machine step counter (SQLITE_STMTSTATUS_VM_STEP),
+    /// summed: the SQL work done, the same on every machine for the same
+    /// work on the same data and SQLite version.
+    public var vmSteps = 0
     /// The most objects registered in all contexts at once (advisory: it
     /// depends on when Swift frees objects).
     public var objectsRegisteredPeak = 0
@@ -63,6 +67,7 @@ public struct Counters: Codable, Equatable, Sendable {
         case .saves: saves
         case .batchRequests: batchRequests
         case .fullScanSteps: fullScanSteps
+        case .vmSteps: vmSteps
         case .objectsRegisteredPeak: objectsRegisteredPeak
         }
     }
@@ -97,11 +102,12 @@ public struct Counters: Codable, Equatable, Sendable {
         case .relationshipFault(let source):
             relationshipFaultsFired += 1
             if source == .database { cacheMisses += 1 }
-        case .sql(let rowsReturned, let rowsChanged, let fullScanSteps):
+        case .sql(let rowsReturned, let rowsChanged, let fullScanSteps, let vmSteps):
             sqlStatements += 1
             rowsRead += rowsReturned
             rowsWritten += rowsChanged
             self.fullScanSteps += fullScanSteps
+            self.vmSteps += vmSteps
         case .save: saves += 1
         case .batchRequest: batchRequests += 1
         case .context(let peak): objectsRegisteredPeak = max(objectsRegisteredPeak, peak)
@@ -117,7 +123,7 @@ public struct Counters: Codable, Equatable, Sendable {
     /// Counts a statement.
     @inline(__always)
     public mutating func count(sql e: SQLEvent) {
-        count(.sql(rowsReturned: e.rowsReturned, rowsChanged: e.rowsChanged, fullScanSteps: e.fullScanSteps))
+        count(.sql(rowsReturned: e.rowsReturned, rowsChanged: e.rowsChanged, fullScanSteps: e.fullScanSteps, vmSteps: e.vmSteps))
     }
 
     /// Follows the registered objects' peak.

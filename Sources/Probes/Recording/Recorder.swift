@@ -248,7 +248,8 @@ public final class Recorder: EventSink, @unchecked Sendable {
         guard let aggregate = state.aggregates.index(forKey: InternedNumber(parts.shapeID)),
               state.evidence.countExecution(text: parts.textID, isTransaction: parts.isTransaction)
         else { return false }
-        state.counters.count(.sql(rowsReturned: parts.rowsReturned, rowsChanged: parts.rowsChanged, fullScanSteps: parts.fullScanSteps))
+        state.counters.count(
+            .sql(rowsReturned: parts.rowsReturned, rowsChanged: parts.rowsChanged, fullScanSteps: parts.fullScanSteps, vmSteps: parts.vmSteps))
         state.sqlNanoseconds &+= parts.durationNanoseconds
         state.aggregates.values[aggregate].add(parts)
         return true

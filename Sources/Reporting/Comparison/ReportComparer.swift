@@ -69,7 +69,7 @@ public struct ReportComparer: Sendable {
             let known = Set(baseScenario.insights.map(\.identity))
             // Done on purpose, or accepted when the run was made: no regression.
             comparison.newInsights = headScenario.insights.filter {
-                !known.contains($0.identity) && !accepted.identities.contains($0.identity) && $0.intended == nil && $0.accepted != true
+                !known.contains($0.identity) && !accepted.accepts($0) && $0.intended == nil && $0.accepted != true
             }
             let (timing, test) = self.timing(
                 baseScenario.samples.map(\.wallSeconds), headScenario.samples.map(\.wallSeconds), reason: timingReason)

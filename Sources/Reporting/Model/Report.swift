@@ -22,6 +22,10 @@ public struct Report: Codable, Equatable, Sendable {
     /// The published experiments whose two sides both ran, each with the
     /// source's figures, the measured ratio and a verdict.
     public var experiments: [ExperimentReport]?
+    /// Entries of the run's accepted list that matched no insight of the
+    /// run (a misspelling, a site whose line moved, a finding fixed): said,
+    /// never ignored in silence. Nil when every entry matched.
+    public var unmatchedAcceptedInsights: [String]?
 
     public init(
         tool: Tool, environment: Environment, configuration: Configuration, scenarios: [ScenarioReport],

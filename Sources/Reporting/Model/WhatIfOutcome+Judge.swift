@@ -46,16 +46,26 @@ extension WhatIfOutcome {
             outcome.ratioLow = interval.low
             outcome.ratioHigh = interval.high
         }
-        outcome.verdict = interval.high < 1 ? .faster : interval.low > 1 ? .slower : .noGain
+        let work = Work(before: beforeSide.counters, after: afterSide.counters)
+        outcome.verdict = interval.low > 1 ? .slower : interval.high < 1 ? .faster : work.drops ? .lessWork : .noGain
         let range = outcome.ratioLow.map { low in " (\(Self.ratio(ratio))x, 95% interval \(Self.ratio(low))x–\(Self.ratio(outcome.ratioHigh!))x)" }
             ?? " (\(Self.ratio(ratio))x)"
         let judged = switch outcome.verdict {
         case .faster: "faster"
         case .slower: "slower: the advice would hurt here"
-        default: "no gain the measurement can tell from noise"
+        case .lessWork: "less work; no time gain measurable here\(Self.perStatement(beforeSide))"
+        default: "no less work, and no gain the measurement can tell from noise"
         }
         outcome.reason = "\(fix.summary): \(changed); \(times)\(range): \(judged)"
         return outcome
+    }
+
+    /// What a statement costs here, for a fix that saves statements but no
+    /// measurable time: ` (this iteration spends about 2 µs per statement)`, from the
+    /// iteration's median over its statements.
+    private static func perStatement(_ side: Side) -> String {
+        guard let statements = side.counters[.sqlStatements], statements > 0, side.medianSeconds > 0 else { return "" }
+        return " (this iteration spends about \(TimeText.seconds(side.medianSeconds / Double(statements))) per statement)"
     }
 
     private static func ratio(_ value: Double) -> String {
@@ -63,4 +73,26 @@ extension WhatIfOutcome {
         return value >= 10 ? String(Int(value.rounded())) : "\((value * 100).rounded() / 100)"
     }
 
+}
+
+/// The work a fix changes, from the cost counters of the two sides: it
+/// drops when some counter falls and none rises by more than a tenth (a
+/// prefetch's one query steps a little more than the lazy loads' each did:
+/// 5,336 VM steps against 5,354 where 51 statements became 2; a prefetch
+/// that reads 250,000 join rows where the faults read 1,000 is more work).
+/// A counter a side lacks, as in a report from before it was counted, is
+/// left out.
+struct Work {
+    let drops: Bool
+
+    init(before: [String: Int], after: [String: Int]) {
+        var fell = false
+        var rose = false
+        for counter in WhatIfOutcome.counters {
+            guard let b = before[counter], let a = after[counter] else { continue }
+            if a < b { fell = true }
+            if Double(a) > Double(b) * 1.1 { rose = true }
+        }
+        drops = fell && !rose
+    }
 }

@@ -103,7 +103,9 @@ public struct TraceCounters {
         case .fault: return .fault(source: source(), times: field(line, "count").flatMap { Int($0) } ?? 1)
         case .relationshipFault: return .relationshipFault(source: source())
         case .sql:
-            return .sql(rowsReturned: number("rows_returned"), rowsChanged: number("rows_changed"), fullScanSteps: number("full_scan_steps"))
+            return .sql(
+                rowsReturned: number("rows_returned"), rowsChanged: number("rows_changed"), fullScanSteps: number("full_scan_steps"),
+                vmSteps: number("vm_steps"))
         case .save: return .save
         case .batchRequest: return .batchRequest
         case .context, .scenario: return nil

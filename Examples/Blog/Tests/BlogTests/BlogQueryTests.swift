@@ -32,7 +32,7 @@ import Testing
         #expect(measurement.counters.relationshipFaultsFired == 50)
         // Two N+1s: each post's author (a to-one) and each post's comments.
         let found = measurement.insights.filter { $0.rule == .nPlusOne }
-        #expect(found.map(\.identity) == ["n-plus-one/Post/author", "n-plus-one/Post/comments"])
+        #expect(found.map(\.subject) == ["n-plus-one/Post/author", "n-plus-one/Post/comments"])
         // The 50 most liked posts have 15 authors: a query each.
         #expect(found.first?.count == 15)
         #expect(found.first?.message == "N+1: `author` loaded one object at a time for the Post objects of one fetch (15 queries); "

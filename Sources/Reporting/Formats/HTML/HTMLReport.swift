@@ -93,7 +93,7 @@ public enum HTMLReport {
         if !insight.isActionable { classes.append("withdrawn") }
         var html = "<li\(classes.isEmpty ? "" : " class=\"\(classes.joined(separator: " "))\"")><strong>\(escapeHTML(insight.message))</strong>"
         if let intended = insight.intended { html += "<br><span class=\"note\">on purpose here: \(escapeHTML(intended))</span>" }
-        if let outcome = insight.whatIf, outcome.verdict == .noGain || outcome.verdict == .slower {
+        if let outcome = insight.whatIf, outcome.withdrawsTheAdvice {
             html += "<br><span class=\"note\">advice withdrawn: measured, \(escapeHTML(outcome.reason))</span>"
         }
         html += "<br><span class=\"evidence\">\(escapeHTML(insight.evidence))</span> "
