@@ -343,12 +343,11 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
         /// The fields of `annotation` (``Kind/fetch``).
         package init(_ annotation: SQLDebugLogAnnotation, in text: SQLDebugLogBytes) {
             typealias G = SQLDebugLogGrammar
-            let range = annotation.range
-            let head = range.lowerBound..<annotation.phrase.lowerBound
-            site = SQLDebugLogCallSite(text, annotation.phrase.upperBound..<range.upperBound)
-            let description = (range.lowerBound + G.fetchOf.utf8CodeUnitCount)..<(text.findLast(G.colon, in: head)?.lowerBound ?? head.upperBound)
-            entity = SQLDebugLogAnnotation.entityName(text, description)
-            var rest = entity.upperBound..<description.upperBound
+            let operation = SQLDebugLogAnnotation.Operation(annotation, in: text, after: G.fetchOf)
+            let head = operation.head
+            site = operation.site
+            entity = operation.entity
+            var rest = operation.rest
             if let found = text.findLast(G.prefetching, in: rest) {
                 prefetch = found.upperBound..<rest.upperBound
                 rest = rest.lowerBound..<found.lowerBound
@@ -357,7 +356,7 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
                 sort = found.upperBound..<rest.upperBound
                 rest = rest.lowerBound..<found.lowerBound
             }
-            if text.starts(rest, with: G.whereClause) { predicate = (rest.lowerBound + G.whereClause.utf8CodeUnitCount)..<rest.upperBound }
+            predicate = SQLDebugLogAnnotation.Operation.predicate(text, rest)
             if let (result, time) = SQLDebugLogAnnotation.result(text, head) {
                 self.time = time
                 let words = text.split(result, separator: 0x20, maxSplits: 3)
@@ -380,15 +379,11 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
 
         /// The fields of `annotation` (``Kind/count``).
         package init(_ annotation: SQLDebugLogAnnotation, in text: SQLDebugLogBytes) {
-            typealias G = SQLDebugLogGrammar
-            let range = annotation.range
-            let head = range.lowerBound..<annotation.phrase.lowerBound
-            site = SQLDebugLogCallSite(text, annotation.phrase.upperBound..<range.upperBound)
-            let description = (range.lowerBound + G.countOf.utf8CodeUnitCount)..<(text.findLast(G.colon, in: head)?.lowerBound ?? head.upperBound)
-            entity = SQLDebugLogAnnotation.entityName(text, description)
-            let rest = entity.upperBound..<description.upperBound
-            if text.starts(rest, with: G.whereClause) { predicate = (rest.lowerBound + G.whereClause.utf8CodeUnitCount)..<rest.upperBound }
-            if let (result, time) = SQLDebugLogAnnotation.result(text, head) {
+            let operation = SQLDebugLogAnnotation.Operation(annotation, in: text, after: SQLDebugLogGrammar.countOf)
+            site = operation.site
+            entity = operation.entity
+            predicate = SQLDebugLogAnnotation.Operation.predicate(text, operation.rest)
+            if let (result, time) = SQLDebugLogAnnotation.result(text, operation.head) {
                 self.time = time
                 count = text.int(result)
             }
@@ -702,6 +697,35 @@ package struct SQLDebugLogLazyLoad: Equatable, Sendable {
             } else if let word = CacheMissReason(rawValue: text.string(item)) {
                 reason = word
             }
+        }
+    }
+}
+
+extension SQLDebugLogAnnotation {
+    /// What a fetch's and a count's lines share:
+    /// `<prefix><Entity>…: <result> in <t>s at <site>`.
+    struct Operation {
+        /// Up to the phrase before the site (` at `).
+        let head: Range<Int>
+        let site: SQLDebugLogCallSite
+        let entity: Range<Int>
+        /// After the entity, up to the colon before the result.
+        let rest: Range<Int>
+
+        init(_ annotation: SQLDebugLogAnnotation, in text: SQLDebugLogBytes, after prefix: StaticString) {
+            let range = annotation.range
+            head = range.lowerBound..<annotation.phrase.lowerBound
+            site = SQLDebugLogCallSite(text, annotation.phrase.upperBound..<range.upperBound)
+            let end = text.findLast(SQLDebugLogGrammar.colon, in: head)?.lowerBound ?? head.upperBound
+            let description = (range.lowerBound + prefix.utf8CodeUnitCount)..<end
+            entity = SQLDebugLogAnnotation.entityName(text, description)
+            rest = entity.upperBound..<description.upperBound
+        }
+
+        /// ` where <predicate>` at the start of `rest`.
+        static func predicate(_ text: SQLDebugLogBytes, _ rest: Range<Int>) -> Range<Int>? {
+            guard text.starts(rest, with: SQLDebugLogGrammar.whereClause) else { return nil }
+            return (rest.lowerBound + SQLDebugLogGrammar.whereClause.utf8CodeUnitCount)..<rest.upperBound
         }
     }
 }

@@ -81,12 +81,7 @@ public final class MultiplexSink: EventSink {
             sink.receiveRowCacheFault(
                 entity: entity, primaryKey: primaryKey, context: context, durationNanoseconds: durationNanoseconds, tally: tally,
                 callSite: callSite
-            ) {
-                if let made { return made }
-                let new = event()
-                made = new
-                return new
-            }
+            ) { Self.once(&made, event) }
         }
     }
 
@@ -127,12 +122,7 @@ public final class MultiplexSink: EventSink {
             sink.receiveFault(
                 entity: entity, primaryKey: primaryKey, context: context, source: source,
                 durationNanoseconds: durationNanoseconds, callSite: callSite
-            ) {
-                if let made { return made }
-                let new = event()
-                made = new
-                return new
-            }
+            ) { Self.once(&made, event) }
         }
     }
 
@@ -155,12 +145,7 @@ public final class MultiplexSink: EventSink {
                     return new
                 },
                 callSite: callSite
-            ) {
-                if let made { return made }
-                let new = event()
-                made = new
-                return new
-            }
+            ) { Self.once(&made, event) }
         }
     }
 
@@ -170,12 +155,7 @@ public final class MultiplexSink: EventSink {
     @_spi(FastPath) public func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent) {
         var made: SQLEvent?
         for sink in fast where sink.isEnabled(.sql) {
-            sink.receiveStatement(parts, texts: { made.map(StatementTexts.init) ?? texts() }) {
-                if let made { return made }
-                let new = event()
-                made = new
-                return new
-            }
+            sink.receiveStatement(parts, texts: { made.map(StatementTexts.init) ?? texts() }) { Self.once(&made, event) }
         }
     }
 
@@ -193,12 +173,7 @@ public final class MultiplexSink: EventSink {
             sink.receiveStatement(
                 parts, sql: sql, shape: shape, sqlIsShape: sqlIsShape, arguments: arguments, purpose: purpose,
                 queryPlan: queryPlan, callSite: callSite
-            ) {
-                if let made { return made }
-                let new = event()
-                made = new
-                return new
-            }
+            ) { Self.once(&made, event) }
         }
     }
 
@@ -224,12 +199,7 @@ public final class MultiplexSink: EventSink {
         for sink in fast where sink.isEnabled(.context) && sink.details.contains(.contextChanges) {
             sink.receiveRefresh(
                 context: context, objectsRegistered: objectsRegistered, objectsRegisteredPeak: objectsRegisteredPeak
-            ) {
-                if let made { return made }
-                let new = event()
-                made = new
-                return new
-            }
+            ) { Self.once(&made, event) }
         }
     }
 
@@ -257,4 +227,14 @@ public final class MultiplexSink: EventSink {
     }
 }
 
-@_spi(FastPath) extension MultiplexSink: FastPathEventSink {}
+@_spi(FastPath) extension MultiplexSink: FastPathEventSink {
+    /// `made`, made by `make` the first time it is asked for: an event the
+    /// sinks share is made at most once.
+    @inline(__always)
+    private static func once<T>(_ made: inout T?, _ make: () -> T) -> T {
+        if let made { return made }
+        let new = make()
+        made = new
+        return new
+    }
+}
