@@ -24,9 +24,13 @@ public struct AcceptedInsights: Sendable, Equatable {
         entries.contains { $0.accepts(insight) }
     }
 
-    /// The entries that accept none of `insights`, in order.
-    public func unmatched(by insights: [Insight]) -> [AcceptedInsight] {
-        entries.filter { entry in !insights.contains { entry.accepts($0) } }
+    /// The entries as written that accept none of `insights`, in order:
+    /// a malformed one given in code (a file's is refused when read) too.
+    public func unmatched(by insights: [Insight]) -> [String] {
+        identities.sorted().filter { identity in
+            guard let entry = AcceptedInsight(identity) else { return true }
+            return !insights.contains { entry.accepts($0) }
+        }
     }
 
     /// Reads a file (any readable file, ``InputFile``: a pipe too): an

@@ -157,7 +157,7 @@ public struct RunSession {
         var report = RunReport.make(
             results, options: options, commandLine: settings.commandLine, experiments: settings.experiments, tool: settings.tool)
         let unmatched = options.insights.acceptedInsights.unmatched(by: report.scenarios.flatMap(\.insights))
-        if !unmatched.isEmpty { report.unmatchedAcceptedInsights = unmatched.map(\.description) }
+        if !unmatched.isEmpty { report.unmatchedAcceptedInsights = unmatched }
         var disagreements: [String] = []
         if let recording {
             // A trace that cannot be read back is said, and fails the run,
