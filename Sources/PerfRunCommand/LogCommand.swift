@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ModelImport
 import Reporting
 import SQLLogViewer
 import ToolSupport
@@ -23,6 +24,12 @@ extension PerfRun {
         var limit = 20
 
         @OptionGroup var insights: InsightOptions
+
+        @Option(help: ArgumentHelp(
+            "The Core Data model (.xcdatamodeld, .xcdatamodel or its contents file) whose entities a Core Data log's tables hold.",
+            discussion: "Insights then name entities as the model does (Post, not ZPOST). Without it, the names the log shows (objects' URIs) are used.",
+            valueName: "path"))
+        var model: String?
 
         @Flag(help: ArgumentHelp(
             "Keep reading the file as it grows and print the summary again after each change (until Ctrl-C).",
@@ -57,6 +64,7 @@ extension PerfRun {
             let outputs = try options.outputs("log", formats: ReportFormats.formats(of: .log), default: .text)
             var inputs = [OutputPlan.Input(option: "FILE", path: file)]
             if let accepted = insights.acceptedInsights { inputs.append(.init(option: "--accepted-insights", path: accepted)) }
+            if let model { inputs.append(.init(option: "--model", path: model)) }
             return try OutputPlan(inputs: inputs, outputs: outputs)
         }
 
@@ -67,6 +75,7 @@ extension PerfRun {
             let plan = try plan()
             if follow { return try runFollowing(plan) }
             var analyzer = SQLLogAnalyzer(sourceName: title, settings: try insights.settings())
+            analyzer.entityNames = try entityNames()
             if file == "-" {
                 try analyzer.consume(.standardInput, path: "standard input")
             } else {
@@ -77,6 +86,17 @@ extension PerfRun {
             try plan.writeAll(SQLLogDocument(analysis, title: title, limit: limit))
             for entry in try insights.settings().acceptedInsights.unmatched(by: analysis.insights) {
                 Console.warn("--accepted-insights: \(entry) matches no insight of \(name)")
+            }
+        }
+
+        /// The entities of `--model` by table; a model that cannot be read is bad usage of the option.
+        private func entityNames() throws -> [String: String] {
+            guard let model else { return [:] }
+            let location = try ModelCommand.locate(CoreDataModelReference(argument: model), version: nil, option: "--model")
+            do {
+                return try CoreDataModelXML.read(location.contents).entitiesByTable
+            } catch {
+                throw UsageError(option: "--model", "\(model): \(error)")
             }
         }
 
@@ -99,8 +119,10 @@ extension PerfRun {
             let output = plan.outputs[0]
             let console = Console(plan: nil)
             let settings = try insights.settings()
+            let names = try entityNames()
             var follower = file == "-"
-                ? LogFollower(stream: .standardInput, name: name, insights: settings) : LogFollower(path: file, insights: settings)
+                ? LogFollower(stream: .standardInput, name: name, insights: settings, entityNames: names)
+                : LogFollower(path: file, insights: settings, entityNames: names)
             var restarts = 0
             while true {
                 let changed = try follower.poll()

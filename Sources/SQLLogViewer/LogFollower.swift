@@ -33,18 +33,21 @@ public struct LogFollower {
 
     /// Follows the file (or FIFO) at `path`; a FIFO is opened at the first
     /// poll, which waits for a writer as `cat` does.
-    public init(path: String, insights: InsightSettings = InsightSettings()) {
+    /// `entityNames` names a Core Data log's tables (``SQLLogAnalyzer/entityNames``).
+    public init(path: String, insights: InsightSettings = InsightSettings(), entityNames: [String: String] = [:]) {
         self.path = path
         isStream = LogFile.isStream(path)
         analyzer = SQLLogAnalyzer(sourceName: URL(fileURLWithPath: path).lastPathComponent, settings: insights)
+        analyzer.entityNames = entityNames
     }
 
     /// Follows a stream that is already open (standard input), named `name`.
-    public init(stream: FileHandle, name: String, insights: InsightSettings = InsightSettings()) {
+    public init(stream: FileHandle, name: String, insights: InsightSettings = InsightSettings(), entityNames: [String: String] = [:]) {
         path = name
         handle = stream
         isStream = true
         analyzer = SQLLogAnalyzer(sourceName: name, settings: insights)
+        analyzer.entityNames = entityNames
     }
 
     /// Reads what is new. Returns whether anything was read; throws when the

@@ -76,8 +76,13 @@ public struct SQLLogAnalysis: Codable, Equatable, Sendable {
     public var fullScans: [String] = []
     /// What the insight rules found in the log: the same rules, words and
     /// thresholds as a run's (``InsightEngine``), as far as the log shows
-    /// the evidence.
+    /// the evidence. For a log that marks a run's iterations, the insights
+    /// of ``scenarios``, one after another.
     public var insights: [Insight] = []
+    /// The scenarios of a run whose log marks its iterations, each with the
+    /// insights of one iteration, as the run's report judges them (nil for
+    /// a log without such marks, which is judged whole).
+    public var scenarios: [JudgedScenario]?
     /// Activity along the log: statements, faults and statement time per
     /// stretch of `linesPerBucket` lines (at most 128 stretches; they widen,
     /// doubling, as the log grows, so memory stays bounded).

@@ -24,6 +24,8 @@ extension SQLLogAnalyzer {
         var scanned = 0
         var sorts = 0
         var purpose: String?
+        /// Level 1's digest of the bound values, which stands for them.
+        var valuesDigest: String?
     }
 
     /// The most statements kept waiting for their call site.
@@ -80,7 +82,7 @@ extension SQLLogAnalyzer {
         } else {
             facts = statement.control == nil ? LoggedStatementFacts.facts(sql: statement.sql, arguments: statement.binds) : nil
         }
-        let purpose = statement.control != nil ? SQLEvent.transactionPurpose : figures?.purpose ?? "statement"
+        let purpose = statement.control != nil ? SQLEvent.transactionPurpose : figures?.purpose ?? SQLEvent.unknownPurpose
         let read = (entity: facts?.entity ?? "?", isKeyLookup: facts.map { $0.filters.isEmpty && $0.hasOtherConditions } ?? true)
         guard let shapeIndex else { return read }
         var sql: String?
@@ -167,12 +169,21 @@ extension SQLLogAnalyzer {
                 hasDetails: recent.plan != nil || recent.values != nil))
             if statementAggregates[slot].queryPlan == nil, let plan = recent.plan { statementAggregates[slot].queryPlan = plan }
             if statementAggregates[slot].facts == nil, let facts = recent.facts { statementAggregates[slot].facts = facts }
+            let place = site ?? CallSite(file: sourceName, line: recent.line)
+            // Counted in place by shape and site only when the pair is
+            // known, and then whatever else the event would add.
+            if !isTransaction, !evidence.countSiteExecution(shape: shapeIndex, site: place, nanoseconds: recent.nanoseconds) {
+                let counting = valuesShown && checksRepetitions(purpose: recent.purpose, sql: sql, known: known)
+                let textID = counting ? evidenceTextID(sql, known: known) : nil
+                return evidence.add(sql: event(recent, sql: sql, site: site, textID: textID), countingRepetitions: counting, shapeNumber: shapeIndex)
+            }
             guard valuesShown, checksRepetitions(purpose: recent.purpose, sql: sql, known: known) else { return }
             let textID = evidenceTextID(sql, known: known)
             let counted = recent.values.map { evidence.countExecution(text: textID, arguments: $0, isTransaction: isTransaction) }
                 ?? evidence.countExecution(text: textID, isTransaction: isTransaction)
             guard !counted else { return }
-            return evidence.add(sql: event(recent, sql: sql, site: site, textID: textID), countingRepetitions: true)
+            // Its execution at its site is counted already.
+            return evidence.add(sql: event(recent, sql: sql, site: site, textID: textID), countingRepetitions: true, countingSite: false)
         }
         let counting = valuesShown && checksRepetitions(purpose: recent.purpose, sql: sql, known: known)
         let textID = counting ? evidenceTextID(sql, known: known) : nil
@@ -183,14 +194,14 @@ extension SQLLogAnalyzer {
                 shape: event.shape, purpose: event.purpose, firstCallSite: event.callSite, facts: event.facts))
         }
         statementAggregates[aggregateSlots[shapeIndex]].add(event)
-        evidence.add(sql: event, countingRepetitions: counting)
+        evidence.add(sql: event, countingRepetitions: counting, shapeNumber: shapeIndex)
     }
 
     /// The event of a waiting statement.
     private func event(_ recent: RecentStatement, sql: String, site: CallSite?, textID: Int?) -> SQLEvent {
         SQLEvent(
             start: 0, durationNanoseconds: recent.nanoseconds, thread: 0, sql: sql, shape: shapeTable[recent.shapeIndex].summary.shape,
-            shapeID: 0, arguments: recent.binds, rowsReturned: recent.rows, rowsChanged: 0, fullScanSteps: recent.scanned,
+            shapeID: recent.shapeIndex, arguments: recent.binds, rowsReturned: recent.rows, rowsChanged: 0, fullScanSteps: recent.scanned,
             sorts: recent.sorts, autoIndexes: 0, vmSteps: 0, purpose: recent.purpose, queryPlan: recent.plan,
             callSite: site ?? CallSite(file: sourceName, line: recent.line), textID: textID, facts: recent.facts)
     }
@@ -244,8 +255,17 @@ extension SQLLogAnalyzer {
         var keyPath: String
         if ofFetch {
             keyPath = relationship
-            if !relationship.isEmpty { lastRelationship = (relationship, fetch.execution) }
-        } else if relationship.isEmpty, let last = lastRelationship, last.execution == fetch.execution {
+            if !relationship.isEmpty {
+                // The relationship's own SELECT, just read, names its destinations' table.
+                let table = lastFinished.map(\.entity).flatMap { $0 == "?" ? nil : $0 }
+                lastRelationship = (relationship, fetch.execution, table)
+            }
+        } else if relationship.isEmpty, let last = lastRelationship, last.execution == fetch.execution,
+            last.destinationTable.map({ Self.isTable($0, of: entity) || $0 == entity }) ?? true
+        {
+            // A destination of the last relationship (another entity's
+            // fault is a to-one of the fetch's objects, whose key path the
+            // log does not name).
             keyPath = last.keyPath
         } else {
             keyPath = LazyLoadPath.unknownKeyPath(to: relationship.isEmpty ? entity : relationship)
@@ -292,6 +312,7 @@ extension SQLLogAnalyzer {
     /// An object fault, its line read: the entity and key of its object,
     /// what its lazy load adds, its time.
     mutating func noteFault(entity: String, key: Int64, loaded: LazyLoadSuffix, nanoseconds: UInt64, source faultSource: FaultSource, line: Int) {
+        if !loaded.isFaultline { learnEntityName(entity) }
         var inferred: FaultOrigin?
         if faultSource == .database, loaded.origin == nil, !loaded.isFaultline {
             // Core Data: the fault's own SELECT by key is no fetch.
@@ -317,6 +338,7 @@ extension SQLLogAnalyzer {
         var origin = loaded.origin
         var count = destination?.count ?? 0
         if !loaded.isFaultline {
+            learnEntityName(entity)
             // Core Data: the SELECT before the annotation is the relationship's, not a fetch.
             candidateFetch = nil
             count = got ?? 0
@@ -337,7 +359,26 @@ extension SQLLogAnalyzer {
         // Step and sort counts are Faultline's; Core Data's log has plans only.
         evidence.scanStepsKnown = sawStatementFigures
         evidence.statements = statementAggregates
+        evidence.renameEntities(learnedEntityNames.merging(entityNames) { $1 })
+        if !marksIterations {
+            // A log judged whole may span a run's iterations or an app's screens.
+            evidence.spansIterations = true
+        }
         return InsightEngine(settings: settings).insights(evidence)
+    }
+}
+
+extension SQLLogAnalyzer {
+    /// The most entity names learned from a log.
+    static let maximumLearnedEntityNames = 1_000
+
+    /// Learns the table of an entity a Core Data log names (in an object's
+    /// URI, `x-coredata://…/Post/p1`, or a fetch's `on entity 'Post'`):
+    /// Core Data keeps entity `Post` in table `ZPOST`.
+    mutating func learnEntityName(_ entity: String) {
+        guard !entity.isEmpty, entity != "?", !entity.hasPrefix("("), learnedEntityNames.count < Self.maximumLearnedEntityNames else { return }
+        let table = "Z" + entity.uppercased()
+        if learnedEntityNames[table] == nil { learnedEntityNames[table] = entity }
     }
 }
 

@@ -146,6 +146,7 @@ extension SQLLogAnalyzer {
     /// its SQL (a paste of the annotation alone), a statement of its own.
     mutating func noteFetchUsing(_ fetch: FetchUsing, line: Int) {
         analysis.rowCountAnnotations += 1
+        if let entity = fetch.entity { learnEntityName(entity) }
         finishPendingFetch()
         let shape = fetch.sql.map { sql in
             guard let known = knownStatement(sql) else { return keep(SQLShape.normalize(sql)) }

@@ -133,6 +133,7 @@ extension SQLLogAnalyzer {
             figures.scanned = time.scanned
             figures.sorts = time.sorts
             figures.purpose = time.purpose.map { texts.text(text, $0) }
+            figures.valuesDigest = time.valuesDigest
             finishStatement(seconds: seconds, rows: time.rows, figures: figures)
         case .connectionFetchTime(let time):
             // Core Data: the statement just read is a fetch under way.
@@ -213,6 +214,9 @@ extension SQLLogAnalyzer {
             evidence.add(context: ContextEvent(
                 start: 0, thread: 0, context: text.string(usage.context), kind: .prefetchUsage, objectsRegistered: 0, objectsRegisteredPeak: 0,
                 prefetchUsage: PrefetchUsage(relationship: text.string(usage.relationship), prefetched: usage.prefetched, read: usage.read, callSite: site)))
+        case .iteration:
+            finishStatement(seconds: nil, rows: nil)
+            noteIteration(SQLDebugLogAnnotation.Iteration(annotation, in: text), text)
         case .other:
             break
         }

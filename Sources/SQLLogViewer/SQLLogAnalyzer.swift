@@ -113,13 +113,32 @@ public struct SQLLogAnalyzer {
 
     /// How the insight rules run on the log (thresholds, accepted list).
     public var settings = InsightSettings()
+    /// Entities by table, as the model names them (`ZPOST`: `Post`; from
+    /// `perf-run log --model`): a Core Data log names tables, and insights
+    /// name entities. Without it, the names the log itself shows (objects'
+    /// URIs, `on entity '…'`) name their tables; a table never named so
+    /// keeps its own name.
+    public var entityNames: [String: String] = [:]
+    /// The tables of entities the log named (``learnEntityName(_:)``).
+    var learnedEntityNames: [String: String] = [:]
     /// The name call sites of the log's own lines carry (the file's name).
-    public var sourceName = "log"
+    public var sourceName = "log" {
+        didSet { evidence.logName = sourceName }
+    }
     /// What the insight rules read, fed with the log's lines turned into
     /// the engine's events (SQLLogAnalyzer+Evidence.swift). Its statements
     /// are added up here, by place in the statements table
     /// (``statementAggregates``), and given to it for the rules.
-    var evidence = InsightEvidence(aggregatingStatements: false)
+    var evidence: InsightEvidence = {
+        var evidence = InsightEvidence(aggregatingStatements: false)
+        evidence.logName = "log"
+        return evidence
+    }()
+    /// Whether the log marks a run's iterations (SQLLogAnalyzer+Iterations.swift),
+    /// the iteration under way, and the scenarios judged so far.
+    var marksIterations = false
+    var currentIteration: (scenario: String, number: Int)?
+    var judgedScenarios: [SQLLogAnalysis.JudgedScenario] = []
     /// Statements finished but not yet added to the evidence: they wait
     /// for the operation annotation that names their call site, and for
     /// query plan rows Core Data prints after them.
@@ -156,7 +175,8 @@ public struct SQLLogAnalyzer {
     var fetchExecutions: UInt64 = 0
     /// Core Data's last relationship fault of the current fetch's objects:
     /// faults of another entity after it are its destinations'.
-    var lastRelationship: (keyPath: String, execution: UInt64)?
+    /// Its destinations' table is the one its SELECT read (nil when not known).
+    var lastRelationship: (keyPath: String, execution: UInt64, destinationTable: String?)?
     /// Whether Faultline's statement figures (`rows:`, `scanned:`) were read.
     var sawStatementFigures = false
     /// Open transactions, innermost last. Logs of several connections
@@ -326,6 +346,7 @@ public struct SQLLogAnalyzer {
     public init(sourceName: String, settings: InsightSettings = InsightSettings()) {
         self.sourceName = sourceName
         self.settings = settings
+        evidence.logName = sourceName
     }
 
     /// Whether a line with a `faultline: ` or `CoreData: ` prefix was read:
@@ -379,7 +400,9 @@ public struct SQLLogAnalyzer {
         }
         // The insight rules see the listed shapes only: their memory is bounded too.
         // The bound values, hashed once: for the values table below and the evidence's repetitions.
-        let values = statement.binds.isEmpty ? nil : ArgumentList(statement.binds)
+        // Level 1 shows a digest of the values instead: it stands for them.
+        let values = statement.binds.isEmpty
+            ? figures?.valuesDigest.map { ArgumentList(["values #\($0)"]) } : ArgumentList(statement.binds)
         let read = noteStatement(statement, values: values, shape: key, seconds: seconds, rows: rows, figures: figures, shapeIndex: index)
         statementSerial += 1
         let isSelect = statement.known?.isSelect ?? (statement.control == nil && Self.isSelect(statement.shape))
@@ -390,7 +413,7 @@ public struct SQLLogAnalyzer {
         if let index {
             // The values: the bound ones, or the statement's literals.
             let hash: ValueHash
-            if statement.binds.isEmpty, let known = statement.known {
+            if statement.binds.isEmpty, figures?.valuesDigest == nil, let known = statement.known {
                 hash = ValueHash(value: known.hashWithoutBinds)
             } else if let values {
                 // Hashed as the evidence hashes lists of values (no SipHash).
@@ -608,7 +631,13 @@ public struct SQLLogAnalyzer {
         result.prefetches = sorted(prefetches)
         result.fullScans = fullScans.sorted()
         result.planRows = planRowList.sorted { $0.firstLine != $1.firstLine ? $0.firstLine < $1.firstLine : $0.row < $1.row }
-        result.insights = insights()
+        if marksIterations {
+            // Each scenario's judged iteration; what follows the last one is not judged.
+            result.scenarios = judgedScenarios
+            result.insights = judgedScenarios.flatMap(\.insights)
+        } else {
+            result.insights = insights()
+        }
         result.timeline = timeline
         result.linesPerBucket = linesPerBucket
         result.limitsReached = limitDescriptions

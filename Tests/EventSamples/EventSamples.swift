@@ -141,10 +141,10 @@ public enum EventSamples {
         ])
 
     static let scenario = sample(
-        ScenarioEvent(start: 1_000_000, thread: 11, scenario: "SingleFault", phase: .step, step: "read names", iteration: 2),
+        ScenarioEvent(start: 1_000_000, thread: 11, scenario: "SingleFault", phase: .iterationBegin, step: "read names", iteration: 2),
         Event.scenario,
         [
             ("start", { $0.start = 7_000_000 }), ("thread", { $0.thread = 23 }), ("scenario", { $0.scenario = "Prefetch" }),
-            ("phase", { $0.phase = .iterationBegin }), ("step", { $0.step = "read ages" }), ("iteration", { $0.iteration = 5 }),
+            ("phase", { $0.phase = .step }), ("step", { $0.step = "read ages" }), ("iteration", { $0.iteration = 5 }),
         ])
 }

@@ -170,6 +170,63 @@ final class Essay: ManagedObject, EntityNamed {
         #expect(Self.agree(read, .repeatedCount).isEmpty)
     }
 
+    /// A fetch by key per element, or an existing object per ID: one
+    /// site running one shape with other values each time. Found at its
+    /// line in a run, as a run of one statement in the log (which names no
+    /// site for a statement); not for one fetch of them all, not where the
+    /// N+1 rule explains the loads, not below the threshold.
+    @Test func queryInLoopByShapeAndSite() throws {
+        let fixture = try Fixture()
+        let titles = ["Essay 1.1", "Essay 1.2", "Essay 2.1", "Essay 2.2", "Essay 3.1", "Essay 3.2"]
+        let line = #line + 2
+        let byKey = try fixture.observe { context in
+            for title in titles { _ = try context.fetch(FetchRequest<Essay>(predicate: Key("title") == .string(title))).first?.title }
+        }
+        let shape = #"SELECT t0.pk, t0."title", t0."words", t0."writer_pk" FROM "Essay" t0 WHERE t0."title" = ?"#
+        let run = try #require(byKey.run.first { $0.rule == .queryInLoop })
+        #expect(run.identity == "query-in-loop/Essay/\(shape)@FaultlineTests/InsightRuleTests.swift:\(line)")
+        #expect(run.count == 6)
+        #expect(run.message == "query in a loop: the same Essay statement ran 6 times at FaultlineTests/InsightRuleTests.swift:\(line), "
+            + "one value at a time; fetch them at once: one request whose predicate takes the keys (#Predicate: `keys.contains($0.key)`; "
+            + "NSPredicate: `key IN %@`)")
+        let logged = byKey.log.filter { $0.rule == .queryInLoop }
+        #expect(logged.map(\.subject) == [run.subject] && logged.map(\.count) == [6], "\(logged)")
+        // One fetch of them all.
+        let once = try fixture.observe { context in
+            _ = try context.fetch(FetchRequest<Essay>(predicate: try ObjectPredicate(format: "title IN %@", titles))).map(\.title)
+        }
+        #expect(once.run.filter { $0.rule == .queryInLoop }.isEmpty && once.log.filter { $0.rule == .queryInLoop }.isEmpty)
+        // Four keys: below the threshold of 5.
+        let four = try fixture.observe { context in
+            for title in titles.prefix(4) { _ = try context.fetch(FetchRequest<Essay>(predicate: Key("title") == .string(title))).first }
+        }
+        #expect(four.run.filter { $0.rule == .queryInLoop }.isEmpty)
+        // The N+1 rule's loop (the essays of one fetch read their writers)
+        // is reported once, by it.
+        let nPlusOne = try fixture.observe(InsightSettings(thresholds: [.queryInLoop: 3])) { context in
+            for essay in try context.fetch(FetchRequest<Essay>()) { _ = essay.writer?.name }
+        }
+        #expect(nPlusOne.run.contains { $0.rule == .nPlusOne })
+        #expect(nPlusOne.run.filter { $0.rule == .queryInLoop }.isEmpty, "\(nPlusOne.run.map(\.identity))")
+    }
+
+    /// `existingObject(with:)` per ID: faults of objects no fetch produced,
+    /// which the N+1 rule cannot see.
+    @Test func queryInLoopOfObjectsByID() throws {
+        let fixture = try Fixture()
+        let reader = ObjectContext(store: fixture.store, name: "ids")
+        let ids = try reader.perform { try reader.fetchObjectIDs(FetchRequest<Essay>()) }
+        let line = #line + 2
+        let byID = try fixture.observe { context in
+            for id in ids { _ = (try context.existingObject(with: id) as? Essay)?.title }
+        }
+        let run = try #require(byID.run.first { $0.rule == .queryInLoop }, "\(byID.run.map(\.identity))")
+        #expect(run.callSite == "FaultlineTests/InsightRuleTests.swift:\(line)")
+        #expect(run.count == 6)
+        #expect(run.message.hasSuffix("fetch the objects at once, one request whose predicate takes their keys, instead of faulting each by its ID"))
+        #expect(byID.run.filter { $0.rule == .nPlusOne }.isEmpty)
+    }
+
     @Test func repeatedStatementAtItsThreshold() throws {
         let fixture = try Fixture()
         let request = FetchRequest<Essay>(predicate: Key("words") > 100)

@@ -27,9 +27,9 @@ import Testing
          "--format: no format xml: compare writes text, json, markdown, html, junit\n"),
         (["explain", "Selfie", "rating < 5", "--scale", "9"], "--scale must be between 0.01 and 4, not 9.0\n"),
         (["run", "--insight-threshold", "n-plus-one=0"], "--insight-threshold n-plus-one=0: the value must be a whole number of 1 or more\n"),
-        (["run", "--insight-threshold", "n-plus-one"], "--insight-threshold n-plus-one: expected rule=value (full-scan, n-plus-one, repeated-count, "
+        (["run", "--insight-threshold", "n-plus-one"], "--insight-threshold n-plus-one: expected rule=value (full-scan, n-plus-one, query-in-loop, repeated-count, "
             + "repeated-statement, save-in-loop, sort-without-index, unused-prefetch)\n"),
-        (["log", "-", "--insight-threshold", "fault-storm=3"], "--insight-threshold fault-storm=3: unknown rule fault-storm (full-scan, n-plus-one, "
+        (["log", "-", "--insight-threshold", "fault-storm=3"], "--insight-threshold fault-storm=3: unknown rule fault-storm (full-scan, n-plus-one, query-in-loop, "
             + "repeated-count, repeated-statement, save-in-loop, sort-without-index, unused-prefetch)\n"),
     ])
     func badUsageExitsWithTwoAndOneLine(arguments: [String], message: String) throws {

@@ -73,7 +73,7 @@ import ToolSupport
     /// summary; the names reports have used are kept.
     @Test func theRulesAreListedByTheBuild() {
         let names = InsightEngine.rules.map(\.id.rawValue)
-        #expect(names == ["full-scan", "n-plus-one", "repeated-count", "repeated-statement", "save-in-loop", "sort-without-index", "unused-prefetch"])
+        #expect(names == ["full-scan", "n-plus-one", "query-in-loop", "repeated-count", "repeated-statement", "save-in-loop", "sort-without-index", "unused-prefetch"])
         #expect(InsightEngine.rules.allSatisfy { $0.threshold.defaultValue >= 1 && !$0.summary.isEmpty && !$0.threshold.counts.isEmpty })
         // Reports of schema version 2 and before named fault storms so; they still read.
         #expect(InsightRuleID.faultStorm.rawValue == "fault-storm")

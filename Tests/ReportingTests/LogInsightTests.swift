@@ -38,6 +38,7 @@ import Testing
         let analysis = Self.analyze(Self.coreDataFetch(thenAuthorFaults: 3))
         let insight = try #require(analysis.insights.first { $0.rule == .nPlusOne })
         // The key path is not in a Core Data log: the entity it leads to is.
+        // No line names the posts' entity: their table stands for it.
         #expect(insight.subject == "n-plus-one/ZPOST/(Author)")
         #expect(insight.count == 3)
         #expect(insight.message == "N+1: Author objects loaded one at a time for the ZPOST objects of one fetch (3 queries); "
@@ -63,12 +64,78 @@ import Testing
         let analysis = Self.analyze(lines)
         // The relationship's SELECT is not a fetch: the relationship faults
         // and the comments' faults after them belong to the posts' fetch.
-        #expect(analysis.insights.map(\.subject) == ["n-plus-one/ZPOST/comments"])
+        #expect(analysis.insights.map(\.subject) == ["n-plus-one/Post/comments"])
         let insight = try #require(analysis.insights.first)
         #expect(insight.count == 6)
-        #expect(insight.evidence.hasPrefix("6 queries for the objects of one run of the fetch of ZPOST at app.log:1 (3 faults of Comment, "
+        // The posts' table is named as the URIs name its entity.
+        #expect(insight.evidence.hasPrefix("6 queries for the objects of one run of the fetch of Post at app.log:1 (3 faults of Comment, "
             + "3 relationship faults of comments"))
         #expect(insight.fix?.keyPath == "comments")
+    }
+
+    /// A fetch by key per element in Core Data's log, which names no call
+    /// site: the pattern is one statement shape again and again in a row,
+    /// with other values each time (level 2 shows them).
+    @Test func coreDataQueryInALoopIsARunOfOneShape() throws {
+        func fetch(_ key: Int) -> [String] {
+            [
+                "CoreData: sql: SELECT 0, t0.Z_PK, t0.ZNAME FROM ZRECIPE t0 WHERE  t0.ZKEY = ? ",
+                "CoreData: details: SQLite bind[0] = \(key)",
+                "CoreData: annotation: sql connection fetch time: 0.0001s",
+                "CoreData: annotation: total fetch execution time: 0.0002s for 1 rows.",
+            ]
+        }
+        let loop = Self.analyze((1...6).flatMap(fetch))
+        let insight = try #require(loop.insights.first { $0.rule == .queryInLoop }, "\(loop.insights.map(\.identity))")
+        #expect(insight.subject == "query-in-loop/ZRECIPE/SELECT ?, t0.Z_PK, t0.ZNAME FROM ZRECIPE t0 WHERE t0.ZKEY = ?")
+        #expect(insight.count == 6)
+        #expect(insight.callSite == "")
+        #expect(insight.message.hasPrefix("query in a loop: the same ZRECIPE statement ran 6 times in a row (the log names no call site)"))
+        #expect(loop.insights.count == 1)
+        // Four statements of other shapes between two lookups: no run.
+        let other = (0..<4).flatMap { table in
+            [
+                "CoreData: sql: SELECT 0, t0.Z_PK FROM ZOTHER\(table) t0 ",
+                "CoreData: annotation: sql connection fetch time: 0.0001s",
+                "CoreData: annotation: total fetch execution time: 0.0002s for 0 rows.",
+            ]
+        }
+        #expect(!Self.analyze((1...6).flatMap { fetch($0) + other }).insights.contains { $0.rule == .queryInLoop })
+        // Three statements between: still a loop (a body that reads a row
+        // and two of its relationships).
+        #expect(Self.analyze((1...6).flatMap { fetch($0) + other.prefix(9) }).insights.contains { $0.rule == .queryInLoop })
+        // One key six times: a repeated statement, not a loop over keys.
+        #expect(Self.analyze((1...6).flatMap { _ in fetch(1) }).insights.map(\.rule) == [.repeatedStatement])
+    }
+
+    /// Each post's author (a to-one: a fault by key) and each post's
+    /// comments (a to-many): two N+1s, named as the log's URIs name the
+    /// entities (Post, not ZPOST), or as the model does.
+    @Test func coreDataToOneAndToManyPerRowAreTwoInsights() throws {
+        var lines = Self.coreDataFetch(thenAuthorFaults: 0)
+        for key in 1...3 {
+            lines += [
+                "CoreData: sql: SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME FROM ZAUTHOR t0 WHERE  t0.Z_PK = ? ",
+                "CoreData: annotation: sql connection fetch time: 0.0001s",
+                "CoreData: annotation: fault fulfilled from database for : 0x8a1c0000000a0002 <x-coredata://9F0C/Author/p\(key)>",
+                "CoreData: sql: SELECT 0, t0.Z_PK FROM ZCOMMENT t0 WHERE  t0.ZPOST = ? ",
+                "CoreData: annotation: sql connection fetch time: 0.0001s",
+                "CoreData: annotation: total fetch execution time: 0.0002s for 2 rows.",
+                "CoreData: annotation: to-many relationship fault \"comments\" for objectID 0x8a1c <x-coredata://9F0C/Post/p\(key)> "
+                    + "fulfilled from database.  Got 2 rows",
+                "CoreData: annotation: fault fulfilled from database for : 0x8a1d <x-coredata://9F0C/Comment/p\(key)>",
+            ]
+        }
+        let insights = Self.analyze(lines).insights
+        #expect(insights.filter { $0.rule == .nPlusOne }.map(\.subject) == ["n-plus-one/Post/(Author)", "n-plus-one/Post/comments"])
+        // Three authors; three relationship faults and three comments.
+        #expect(insights.filter { $0.rule == .nPlusOne }.map(\.count) == [3, 6])
+        #expect(!insights.contains { $0.rule == .queryInLoop }, "\(insights.map(\.identity))")
+        // A model's name wins over the table's.
+        var analyzer = SQLLogAnalyzer(sourceName: "app.log")
+        analyzer.entityNames = ["ZPOST": "BlogPost"]
+        for line in Self.coreDataFetch(thenAuthorFaults: 3) { analyzer.consume(line: Data(line.utf8)) }
+        #expect(analyzer.finish().insights.map(\.subject) == ["n-plus-one/BlogPost/(Author)"])
     }
 
     @Test func coreDataPlansShowFullScansAndSorts() throws {

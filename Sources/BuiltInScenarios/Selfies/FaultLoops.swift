@@ -110,7 +110,8 @@ extension Scenario {
             compiled to a join-table lookup), and the loop walks those results instead of the relationships. \
             Compare relationshipFaultsFired, rowsRead and fetches with BatchFault and SingleFault.
             """,
-        dataSet: .selfies
+        dataSet: .selfies,
+        insights: InsightSettings(intended: [.queryInLoop: "the variant fetches each selfie's destinations, a fetch per selfie; Prefetch is the fix"])
     ) { run in
         let context = run.context()
         try context.perform {

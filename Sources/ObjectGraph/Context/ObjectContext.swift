@@ -179,11 +179,11 @@ public final class ObjectContext {
     }
 
     /// The object for an ID, with its values loaded; throws when the row
-    /// does not exist.
+    /// does not exist. The query that loads it runs at `file`:`line`.
     public func existingObject(with id: ObjectID, file: String = #fileID, line: Int = #line) throws(ObjectGraphError) -> ManagedObject {
         ConcurrencyGuard.check(self, "existingObject(with: \(id))")
         let object = object(with: id)
-        try fulfill(object)
+        try withCallSite(CallSite(file: file, line: line)) { () throws(ObjectGraphError) in try fulfill(object) }
         return object
     }
 

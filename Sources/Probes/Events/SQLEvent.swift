@@ -38,6 +38,8 @@ public struct SQLEvent: Sendable {
     public var purpose: String
     /// The purpose of the BEGIN and COMMIT statements the store runs itself.
     public static let transactionPurpose = "transaction"
+    /// The purpose of a statement whose source says none (a Core Data log's).
+    public static let unknownPurpose = "statement"
     /// `EXPLAIN QUERY PLAN` rows (`SCAN Person`), when a sink asked for plans
     /// and this is the first execution of its shape.
     public var queryPlan: [String]?

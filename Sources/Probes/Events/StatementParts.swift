@@ -24,12 +24,15 @@ public struct StatementParts: Sendable {
     public var isTransaction: Bool
     /// Whether the event would carry a query plan or bound values.
     public var hasDetails: Bool
+    /// ``SQLEvent/callSite``: where it ran (a pending one is named later).
+    public var callSite: CallSite
 
     /// Figures with these values.
     public init(
         shapeID: Int, textID: Int, durationNanoseconds: UInt64, rowsReturned: Int, rowsChanged: Int, fullScanSteps: Int,
-        sorts: Int, autoIndexes: Int, vmSteps: Int, isTransaction: Bool, hasDetails: Bool
+        sorts: Int, autoIndexes: Int, vmSteps: Int, isTransaction: Bool, hasDetails: Bool, callSite: CallSite = .unknown
     ) {
+        self.callSite = callSite
         self.shapeID = shapeID
         self.textID = textID
         self.durationNanoseconds = durationNanoseconds
@@ -49,6 +52,6 @@ public struct StatementParts: Sendable {
             shapeID: event.shapeID, textID: event.textID ?? -1, durationNanoseconds: event.durationNanoseconds,
             rowsReturned: event.rowsReturned, rowsChanged: event.rowsChanged, fullScanSteps: event.fullScanSteps, sorts: event.sorts,
             autoIndexes: event.autoIndexes, vmSteps: event.vmSteps, isTransaction: event.purpose == SQLEvent.transactionPurpose,
-            hasDetails: event.queryPlan != nil || !event.arguments.isEmpty)
+            hasDetails: event.queryPlan != nil || !event.arguments.isEmpty, callSite: event.callSite)
     }
 }

@@ -191,6 +191,88 @@ public struct InsightEvidence: Sendable {
     /// ``distinctArgumentListsPerStatement`` lists of values already.
     public private(set) var uncountedExecutions = 0
 
+    // MARK: Statements by call site
+
+    private var sites = SiteTallies()
+    /// Whether the evidence may span repeats of the same work (a log that
+    /// does not mark a run's iterations: an application's, Core Data's): a
+    /// statement per screen or per iteration then adds up to a loop that is
+    /// none, and the query-in-a-loop rule counts runs of a statement
+    /// (``SiteExecutions/longestRun``) instead of its executions.
+    public var spansIterations = false
+    /// The name a log's own lines carry as call sites (a statement whose
+    /// operation names no site is placed at its line of the log): such a
+    /// place is not the application's code, and the query-in-a-loop rule
+    /// counts the statement as of no known site.
+    public var logName: String?
+    /// Executions of each statement shape from each call site, whatever
+    /// their bound values (the query-in-a-loop rule's evidence).
+    public var siteExecutions: [SiteExecutions] {
+        sites.entries.sorted { ($0.callSite.file, $0.callSite.line, $0.shape) < ($1.callSite.file, $1.callSite.line, $1.shape) }
+    }
+    /// Counts an execution of a shape from a call site both seen before,
+    /// in place; false (and nothing counted) when the pair is new (its
+    /// event says its shape and purpose).
+    public mutating func countSiteExecution(shape: Int, site: CallSite, nanoseconds: UInt64) -> Bool {
+        sites.countIfKnown(SiteTallies.Key(shape: shape, site: tallied(site)), nanoseconds: nanoseconds)
+    }
+
+    /// Whether an execution of a shape from a call site could be counted
+    /// in place (``countSiteExecution(shape:site:nanoseconds:)``).
+    public func knowsSiteExecution(shape: Int, site: CallSite) -> Bool {
+        sites.slot(of: SiteTallies.Key(shape: shape, site: tallied(site))) != nil
+    }
+
+    /// The site a statement's executions are counted at: none for a place
+    /// in a log (``logName``).
+    @inline(__always)
+    private func tallied(_ site: CallSite) -> CallSite {
+        logName != nil && site.file == logName ? CallSite.unknown : site
+    }
+
+    // MARK: Names
+
+    /// Names entities as the model names them, where a source named them
+    /// otherwise: a Core Data log names a fetch's and a statement's entity
+    /// by its table (`ZPOST`); `names` maps tables to entities (`ZPOST`:
+    /// `Post`). Lazy loads, statements, site executions, read entities and
+    /// prefetch usage are renamed; two tables named alike are added up.
+    public mutating func renameEntities(_ names: [String: String]) {
+        guard !names.isEmpty else { return }
+        func name(_ entity: String) -> String { names[entity] ?? entity }
+        var renamed: [LazyLoadPath: LazyLoadTally] = [:]
+        for (path, tally) in tallies {
+            var path = path
+            path.fetchEntity = name(path.fetchEntity)
+            var tally = tally
+            tally.loads.destinationEntity = name(tally.loads.destinationEntity)
+            if renamed[path] == nil { renamed[path] = tally }
+        }
+        tallies = renamed
+        recentPaths.removeAll()
+        nextRecentPath = 0
+        lastFaultedEntity = ""
+        faultedEntities = Set(faultedEntities.map(name))
+        fetchedWithValues = Set(fetchedWithValues.map(name))
+        var usage: [String: PrefetchTotals] = [:]
+        for (key, totals) in prefetchUsage {
+            let dot = key.firstIndex(of: ".") ?? key.endIndex
+            usage[name(String(key[..<dot])) + key[dot...], default: totals] = totals
+        }
+        prefetchUsage = usage
+        func renaming(_ aggregate: StatementAggregate) -> StatementAggregate {
+            var aggregate = aggregate
+            if let entity = aggregate.facts?.entity { aggregate.facts?.entity = name(entity) }
+            return aggregate
+        }
+        if let own = ownStatements {
+            ownStatements = own.mapValues(renaming)
+        } else {
+            givenStatements = givenStatements.map(renaming)
+        }
+        sites.renameEntities(name)
+    }
+
     // MARK: Saves, reads, prefetches
 
     /// Saves of one or two objects, by context.
@@ -282,6 +364,8 @@ public struct InsightEvidence: Sendable {
         _ origin: FaultOrigin, destination: String, relationship: String, read: () -> CallSite, nanoseconds: UInt64,
         _ update: (inout LazyLoads) -> Bool?
     ) {
+        // The statement just counted was this load's: the N+1 rule's.
+        sites.explainLast()
         let position = position(of: origin, destination: destination, read: read)
         // In place: reading through `tallies.values[position]` copied the tally.
         tallies.values[position].add(
@@ -392,18 +476,31 @@ public struct InsightEvidence: Sendable {
 
     /// Adds a statement. `countingRepetitions` false leaves it out of
     /// ``repetitions`` (a log that does not show its bound values).
-    public mutating func add(sql e: SQLEvent, countingRepetitions: Bool = true) {
-        add(sql: e, countingRepetitions: countingRepetitions, list: nil)
+    /// `shapeNumber` is the shape's number where the producer numbers
+    /// shapes itself (a log's statements table); otherwise the event's
+    /// interned ``SQLEvent/shapeID``, or for an event without one
+    /// (``SQLEvent/textID`` nil: built by hand) a number of its shape's text.
+    /// `countingSite` false leaves it out of ``siteExecutions`` (counted
+    /// there already: ``countSiteExecution(shape:site:nanoseconds:)``).
+    public mutating func add(sql e: SQLEvent, countingRepetitions: Bool = true, shapeNumber: Int? = nil, countingSite: Bool = true) {
+        add(sql: e, countingRepetitions: countingRepetitions, list: nil, shapeNumber: shapeNumber, countingSite: countingSite)
     }
 
     /// Adds a statement whose list of values (not empty) a producer made
     /// already (the recorder, which counts distinct lists per shape).
     mutating func add(sql e: SQLEvent, list: ArgumentList) {
-        add(sql: e, countingRepetitions: true, list: list)
+        add(sql: e, countingRepetitions: true, list: list, shapeNumber: nil, countingSite: true)
     }
 
-    private mutating func add(sql e: SQLEvent, countingRepetitions: Bool, list: ArgumentList?) {
+    private mutating func add(sql e: SQLEvent, countingRepetitions: Bool, list: ArgumentList?, shapeNumber: Int?, countingSite: Bool) {
         if ownStatements != nil { aggregate(e) }
+        if countingSite, e.purpose != SQLEvent.transactionPurpose {
+            let shape = shapeNumber ?? (e.textID == nil ? sites.number(ofShape: e.shape) : e.shapeID)
+            let site = tallied(e.callSite)
+            sites.count(SiteTallies.Key(shape: shape, site: site), nanoseconds: e.durationNanoseconds) {
+                SiteExecutions(shape: e.shape, purpose: e.purpose, callSite: site, entity: e.facts?.entity, isRead: Self.isRead(e.sql))
+            }
+        }
         guard countingRepetitions, e.purpose != SQLEvent.transactionPurpose else { return }
         let text = InternedNumber(e.textID ?? textID(of: e.sql))
         // Found by index and updated through it: one lookup per level, in

@@ -245,9 +245,15 @@ public final class Recorder: EventSink, @unchecked Sendable {
     /// Counts a statement from its figures if nothing it adds needs its
     /// texts; false (and nothing counted) otherwise. Under the lock.
     private func count(_ parts: StatementParts) -> Bool {
+        // The call site checked first: counting the execution changes the
+        // evidence, and a new pair of shape and site needs the event.
         guard let aggregate = state.aggregates.index(forKey: InternedNumber(parts.shapeID)),
+              parts.isTransaction || state.evidence.knowsSiteExecution(shape: parts.shapeID, site: parts.callSite),
               state.evidence.countExecution(text: parts.textID, isTransaction: parts.isTransaction)
         else { return false }
+        if !parts.isTransaction {
+            _ = state.evidence.countSiteExecution(shape: parts.shapeID, site: parts.callSite, nanoseconds: parts.durationNanoseconds)
+        }
         state.counters.count(
             .sql(rowsReturned: parts.rowsReturned, rowsChanged: parts.rowsChanged, fullScanSteps: parts.fullScanSteps, vmSteps: parts.vmSteps))
         state.sqlNanoseconds &+= parts.durationNanoseconds

@@ -7,9 +7,10 @@ import Foundation
 ///
 /// An annotation is read by its first phrase, in this order: `Bound
 /// intarray`, `sql execution time:`, `sql connection fetch time:`, `total
-/// count request execution time:`, `total fetch execution time:`, `fetch
-/// using`, then `fault fulfilled from`, `relationship fault "` and
-/// `Prefetching with key '` anywhere in it, then Faultline's operations
+/// count request execution time:`, `total fetch execution time:`,
+/// Faultline's `iteration <n> begins:` and `ends:`, `fetch using`, then
+/// `fault fulfilled from`, `relationship fault "` and `Prefetching with
+/// key '` anywhere in it, then Faultline's operations
 /// (`fetch of`, `count of`, `save of context`, `batch`, `prefetch of`),
 /// which end with a call site.
 ///
@@ -67,6 +68,8 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
         case batch
         /// `prefetch of <Entity>.<relationship> in context …` (Faultline; ``PrefetchUsage``).
         case prefetchUsage
+        /// `iteration <n> begins: <scenario>` or `… ends: …` (Faultline; ``Iteration``).
+        case iteration
         /// An annotation of no kind above (Core Data's level 3 `count
         /// request … returned <n>`, a line the reader does not know).
         case other
@@ -94,6 +97,9 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
         } else if text.starts(range, with: G.totalFetchExecutionTime) {
             phrase = range.lowerBound..<(range.lowerBound + G.totalFetchExecutionTime.utf8CodeUnitCount)
             kind = .totalFetchTime(.read(text, phrase.upperBound..<range.upperBound), rows: text.number(after: G.forWord, in: range))
+        } else if let marker = Self.iteration(text, range) {
+            phrase = marker
+            kind = .iteration
         } else if let (returned, rows) = Self.fetchUsing(text, range) {
             phrase = returned
             kind = .fetchUsing(rows: rows)
@@ -114,7 +120,9 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
             phrase = range.upperBound..<range.upperBound
             kind = .other
         }
-        isWhole = SQLDebugLogContinuation.isComplete(text, range) || text.find(G.purpose, in: range) != nil || hasValues
+        // An iteration's line ends with its scenario's name, which may end any way.
+        isWhole = kind == .iteration || SQLDebugLogContinuation.isComplete(text, range) || text.find(G.purpose, in: range) != nil
+            || hasValues
     }
 
     /// The annotation whose text is all of `text` (one held for a line
@@ -134,6 +142,22 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
               let rows = text.int(returned.upperBound..<text.digitsEnd(from: returned.upperBound, to: range.upperBound))
         else { return nil }
         return (returned, rows)
+    }
+
+    /// The phrase of an iteration's line (` begins: `, ` ends: `): after
+    /// `iteration ` and a whole number.
+    private static func iteration(_ text: SQLDebugLogBytes, _ range: Range<Int>) -> Range<Int>? {
+        typealias G = SQLDebugLogGrammar
+        guard text.starts(range, with: G.iteration) else { return nil }
+        var start = range.lowerBound + G.iteration.utf8CodeUnitCount
+        if start < range.upperBound, text[start] == UInt8(ascii: "-") { start += 1 }
+        let end = text.digitsEnd(from: start, to: range.upperBound)
+        guard end > start else { return nil }
+        let rest = end..<range.upperBound
+        for phrase in [G.begins, G.ends] where text.starts(rest, with: phrase) {
+            return end..<(end + phrase.utf8CodeUnitCount)
+        }
+        return nil
     }
 
     /// The kind of a Faultline operation (which ends with ` at <site>`).
@@ -165,6 +189,8 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
         /// SQLite's full-scan steps and sorts (0 when not given).
         package var scanned = 0
         package var sorts = 0
+        /// Level 1's digest of the bound values (``SQLDebugLogValuesDigest``), as written.
+        package var valuesDigest: String?
         package var purpose: Range<Int>?
 
         /// The figures of `annotation` (``Kind/statementTime``), read field
@@ -198,7 +224,9 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
             if let rows = field(G.rows), let changed = field(G.changed) {
                 let scanned = field(G.scanned)
                 let sorts = field(G.sorts)
+                let values = field(G.values)
                 if text.starts(index..<range.upperBound, with: G.purpose) {
+                    self.valuesDigest = values.flatMap { text.string($0).isEmpty ? nil : text.string($0) }
                     let purpose = (index + G.purpose.utf8CodeUnitCount)..<range.upperBound
                     self.rows = text.int(rows)
                     self.changed = text.int(changed)
@@ -499,6 +527,26 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
             prefetched = text.number(after: G.prefetchedFor, in: range) ?? 0
             read = text.number(after: G.readFor, in: range) ?? 0
             site = SQLDebugLogCallSite(text, annotation.phrase.upperBound..<range.upperBound)
+        }
+    }
+
+    /// `iteration <n> begins: <scenario>`, `iteration <n> ends: <scenario>`.
+    package struct Iteration: Equatable, Sendable {
+        /// The iteration's number (warm-up ones 0 and below).
+        package var number: Int
+        /// Whether it begins (or ends).
+        package var begins: Bool
+        package var scenario: Range<Int>
+
+        /// The fields of `annotation` (``Kind/iteration``).
+        package init(_ annotation: SQLDebugLogAnnotation, in text: SQLDebugLogBytes) {
+            typealias G = SQLDebugLogGrammar
+            let digits = (annotation.range.lowerBound + G.iteration.utf8CodeUnitCount)..<annotation.phrase.lowerBound
+            let negative = text[digits.lowerBound] == UInt8(ascii: "-")
+            let magnitude = text.int((negative ? digits.lowerBound + 1 : digits.lowerBound)..<digits.upperBound) ?? 0
+            number = negative ? -magnitude : magnitude
+            begins = text.starts(annotation.phrase, with: G.begins)
+            scenario = annotation.phrase.upperBound..<annotation.range.upperBound
         }
     }
 

@@ -76,7 +76,7 @@ package enum SQLDebugLogGrammar {
 
     // MARK: annotation: a statement's figures
 
-    /// `sql execution time: <t>s, rows: <n>, changed: <n>[, scanned: <n>][, sorts: <n>], purpose: <purpose>`
+    /// `sql execution time: <t>s, rows: <n>, changed: <n>[, scanned: <n>][, sorts: <n>][, values: <digest>], purpose: <purpose>`
     /// (Faultline); Core Data prints the time alone (a pragma's).
     package static let sqlExecutionTime: StaticString = "sql execution time: "
     /// Before each of a statement's figures.
@@ -85,6 +85,10 @@ package enum SQLDebugLogGrammar {
     package static let changed: StaticString = "changed: "
     package static let scanned: StaticString = "scanned: "
     package static let sorts: StaticString = "sorts: "
+    /// Level 1's digest of a statement's bound values (``SQLDebugLogValuesDigest``),
+    /// which level 2 shows instead: executions with the same values show
+    /// the same digest, so the reader tells repeats at every level.
+    package static let values: StaticString = "values: "
     /// The purpose ends the line (it may hold any text).
     package static let purpose: StaticString = ", purpose: "
 
@@ -163,6 +167,16 @@ package enum SQLDebugLogGrammar {
     package static let at: StaticString = " at "
     /// Seconds end with `s`: `0.000123s`.
     package static let secondsUnit: StaticString = "s"
+
+    // MARK: annotation: a run's iterations (Faultline)
+
+    /// `iteration <n> begins: <scenario>` and `iteration <n> ends:
+    /// <scenario>`: the iterations of a run's scenarios (warm-up ones are
+    /// numbered 0 and below), the scenario's name last (it may hold any
+    /// text). The reader judges each iteration's work apart, as a run does.
+    package static let iteration: StaticString = "iteration "
+    package static let begins: StaticString = " begins: "
+    package static let ends: StaticString = " ends: "
 
     // MARK: annotation: Core Data's fetches
 

@@ -10,8 +10,9 @@ public enum SQLDebugLogFormat {
     public static let prefix = "\(SQLDebugLogGrammar.faultlineMarker)"
 
     /// The log lines for `event` at `level` (1 to 4), each starting with
-    /// ``prefix``: a statement, its bound values from level 2 and its query
-    /// plan from level 4; a fault (its values from level 3), a relationship
+    /// ``prefix``: a statement, its bound values from level 2 (at level 1
+    /// their digest, ``SQLDebugLogValuesDigest``) and its query plan from
+    /// level 4; a fault (its values from level 3), a relationship
     /// fault, a fetch (its objects from level 3), a save, a batch request,
     /// a prefetch's usage.
     /// Other events (scenarios, other context changes, cache misses) have no
@@ -35,6 +36,9 @@ public enum SQLDebugLogFormat {
             var figures = "\(G.figureSeparator)\(G.rows)\(e.rowsReturned)\(G.figureSeparator)\(G.changed)\(e.rowsChanged)"
             if e.fullScanSteps > 0 { figures += "\(G.figureSeparator)\(G.scanned)\(e.fullScanSteps)" }
             if e.sorts > 0 { figures += "\(G.figureSeparator)\(G.sorts)\(e.sorts)" }
+            if level < 2, !e.arguments.isEmpty {
+                figures += "\(G.figureSeparator)\(G.values)\(SQLDebugLogValuesDigest.digest(e.arguments))"
+            }
             lines.append(line(.annotation, "\(G.sqlExecutionTime)\(seconds(e.durationNanoseconds))\(figures)\(G.purpose)\(e.purpose)"))
             return lines
 
@@ -88,8 +92,12 @@ public enum SQLDebugLogFormat {
                     + "\(G.objectsReadFor)\(G.readFor)\(usage.read)\(G.listEnd)\(G.at)\(usage.callSite)")
             ]
 
-        case .scenario:
-            return []
+        case .scenario(let e):
+            switch e.phase {
+            case .iterationBegin: return [line(.annotation, "\(G.iteration)\(e.iteration)\(G.begins)\(oneLine(e.scenario))")]
+            case .iterationEnd: return [line(.annotation, "\(G.iteration)\(e.iteration)\(G.ends)\(oneLine(e.scenario))")]
+            case .begin, .end, .step: return []
+            }
         }
     }
 

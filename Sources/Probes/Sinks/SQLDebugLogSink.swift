@@ -113,23 +113,18 @@ public final class SQLDebugLogSink: EventSink {
         output = Mutex(TextOutput(write: write))
     }
 
-    /// Context events only for the prefetch usage lines; refreshes are
-    /// not asked for (``details`` has no ``EventDetails/contextChanges``).
-    public func isEnabled(_ kind: EventKind) -> Bool {
-        switch kind {
-        case .scenario: false
-        default: true
-        }
-    }
+    /// Every kind: scenario events for the iterations' lines, context
+    /// events for the prefetch usage lines (refreshes are not asked for:
+    /// ``details`` has no ``EventDetails/contextChanges``).
+    public func isEnabled(_ kind: EventKind) -> Bool { true }
 
     /// The level does not change.
     @_spi(FastPath) public var possibleDetails: EventDetails { details }
 
-    /// What the level shows: bound values from level 2, object values from
-    /// 3, query plans from 4.
+    /// What the level shows: bound values from level 2 (their digest at
+    /// level 1), object values from 3, query plans from 4.
     public var details: EventDetails {
-        var details: EventDetails = []
-        if level >= 2 { details.insert(.sqlArguments) }
+        var details: EventDetails = [.sqlArguments]
         if level >= 3 { details.insert(.objectValues) }
         if level >= 4 { details.insert(.queryPlans) }
         return details
@@ -292,7 +287,10 @@ extension SQLDebugLogSink {
         ("a line gives a duration, not a clock time or a thread, as Core Data's log does", [
             .fetch: ["start", "thread"], .fault: ["start", "thread"], .relationshipFault: ["start", "thread"],
             .save: ["start", "thread"], .batchRequest: ["start", "thread"], .sql: ["start", "thread"],
-            .context: ["start", "thread"],
+            .context: ["start", "thread"], .scenario: ["start", "thread"],
+        ]),
+        ("a scenario has lines only for its iterations' begins and ends (the reader judges each iteration apart); its steps are the trace's", [
+            .scenario: ["step"],
         ]),
         ("a fault or fetch line names no context, as Core Data's do not (a save's and a prefetch's do)", [
             .fetch: ["context"], .fault: ["context"], .relationshipFault: ["context"],
