@@ -27,7 +27,7 @@ struct SaveInLoopRule: InsightRule {
             let context = saves.first.context
             return Insight(
                 rule: id, entity: "", keyPath: context,
-                message: "\(saves.count) saves at \(site) (\(NPlusOneRule.plural(saves.objects, "object")) in all), a transaction each; "
+                message: "\(saves.count) saves from one call site (\(NPlusOneRule.plural(saves.objects, "object")) in all), a transaction each; "
                     + "save once after the loop, or use a batch insert",
                 evidence: "\(saves.count) saves, \(saves.objects) objects in all, in context \(context) first",
                 callSite: site.description, count: saves.count)
