@@ -129,6 +129,16 @@ import Testing
             for essay in try context.fetch(FetchRequest<Essay>()).prefix(3) { _ = essay.title }
         }
         #expect(Self.agree(half, .fetchWithoutBatchSize).isEmpty)
+        // Objects loaded with their values are read in place by a typed
+        // property: the first read of each counts, once.
+        let loaded = try fixture.observe(InsightSettings(thresholds: [.fetchWithoutBatchSize: 2])) { context in
+            var request = FetchRequest<Essay>(sortKeys: [SortKey("title")])
+            request.returnsObjectsAsFaults = false
+            let essays = try context.fetch(request)
+            for _ in 0..<3 { for essay in essays.prefix(2) { _ = essay.title } }
+        }
+        #expect(Self.agree(loaded, .fetchWithoutBatchSize).map { $0.hasPrefix("fetch-without-batch-size/Essay/ ×4: ") } == [true])
+        #expect(Self.agree(loaded, .countByFetch).isEmpty)
         // Below the threshold by default.
         let small = try fixture.observe { context in _ = try context.fetch(FetchRequest<Essay>()).first?.title }
         #expect(Self.agree(small, .fetchWithoutBatchSize).isEmpty)
