@@ -276,10 +276,13 @@ public final class LoggingSink: EventSink {
         record(recordLevel, "batch \(e.kind)", metadata, at: e.callSite)
     }
 
-    /// Only the prefetch usage of a context that prefetched, as the SQL
-    /// debug log has it; refreshes are not asked for.
+    /// Only the prefetch usage of a context that prefetched and the usage
+    /// of a context's fetches, as the SQL debug log has them; refreshes are
+    /// not asked for.
     @_spi(FastPath) public func receive(context e: ContextEvent) {
-        guard let usage = e.prefetchUsage, shows(recordLevel) else { return }
+        guard shows(recordLevel) else { return }
+        if let usage = e.fetchUsage { recordFetchUsage(usage, context: e.context) }
+        guard let usage = e.prefetchUsage else { return }
         let metadata: Logger.Metadata = [
             "prefetch.relationship": .string(usage.relationship),
             "prefetch.prefetched": .stringConvertible(usage.prefetched),
@@ -288,6 +291,23 @@ public final class LoggingSink: EventSink {
             "call_site": .stringConvertible(usage.callSite),
         ]
         record(recordLevel, "prefetch usage", metadata, at: usage.callSite)
+    }
+
+    /// The usage of a fetch site's objects, as one record.
+    private func recordFetchUsage(_ usage: FetchUsage, context: String) {
+        let metadata: Logger.Metadata = [
+            "fetch.entity": .string(usage.entity),
+            "fetch.runs": .stringConvertible(usage.runs),
+            "fetch.objects": .stringConvertible(usage.objects),
+            "fetch.read": .stringConvertible(usage.read),
+            "fetch.runs_read_none": .stringConvertible(usage.runsReadNone),
+            "fetch.largest_read_none": .stringConvertible(usage.largestReadNone),
+            "fetch.most_unread": .stringConvertible(usage.mostUnread),
+            "fetch.most_unread_of": .stringConvertible(usage.mostUnreadOf),
+            "fetch.context": .string(context),
+            "call_site": .stringConvertible(usage.callSite),
+        ]
+        record(recordLevel, "fetch usage", metadata, at: usage.callSite)
     }
 
     // MARK: Records
@@ -346,7 +366,7 @@ extension LoggingSink {
             .fault: ["context"], .relationshipFault: ["context"],
             .sql: ["autoIndexes", "facts", "shapeID", "textID", "vmSteps"],
         ]),
-        ("a context change is a record only for a prefetch's usage", [
+        ("a context change is a record only for a prefetch's or a fetch site's usage", [
             .context: ["kind", "objectsRegistered", "objectsRegisteredPeak"],
         ]),
     ])

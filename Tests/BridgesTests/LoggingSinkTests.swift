@@ -35,7 +35,8 @@ import Testing
         #expect(entries.filter { $0.message == "relationship fault" }.count == 2)
         #expect(entries.filter { $0.message == "save" }.count == 1)
         #expect(entries.filter { $0.message == "batch update" }.count == 1)
-        #expect(entries.count == 15 + 2 + 2 + 2 + 1 + 1)
+        #expect(entries.filter { $0.message == "fetch usage" }.count == 1)
+        #expect(entries.count == 15 + 2 + 2 + 2 + 1 + 1 + 1)
 
         let fetchStatement = try #require(statements.first { $0.metadata["sql.purpose"] == "fetch Selfie" })
         #expect(fetchStatement.message == #"SELECT t0.pk, t0."name", t0."rating" FROM "Selfie" t0"#)
@@ -56,6 +57,14 @@ import Testing
         let fetch = try #require(entries.first { $0.message == "fetch" })
         #expect(fetch.metadata["fetch.entity"] == "Selfie")
         #expect(fetch.metadata["fetch.result_count"] == .stringConvertible(3))
+        // When the context goes: what became of the fetch's objects (all three read).
+        let usage = try #require(entries.first { $0.message == "fetch usage" })
+        #expect(usage.metadata["fetch.entity"] == "Selfie")
+        #expect(usage.metadata["fetch.runs"] == .stringConvertible(1))
+        #expect(usage.metadata["fetch.objects"] == .stringConvertible(3))
+        #expect(usage.metadata["fetch.read"] == .stringConvertible(3))
+        #expect(usage.metadata["fetch.runs_read_none"] == .stringConvertible(0))
+        #expect(usage.metadata["call_site"]?.description == "BridgesTests/BridgeWorkload.swift:74")
     }
 
     /// SQL debug level 2 on a logger at `trace`: the same records at
@@ -71,7 +80,7 @@ import Testing
         #expect(entries.allSatisfy { $0.level == .trace })
         #expect(entries.filter { $0.message == "fault" }.count == 5)
         #expect(entries.filter { $0.message == "fault" && $0.metadata["fault.source"] == "row cache" }.count == 3)
-        #expect(entries.count == 15 + 2 + 5 + 2 + 1 + 1)
+        #expect(entries.count == 15 + 2 + 5 + 2 + 1 + 1 + 1)
         let update = try #require(entries.first { $0.metadata["sql.purpose"] == "save" })
         #expect(update.metadata["sql.arguments"] == "9, 1")
     }
@@ -124,7 +133,7 @@ import Testing
         close(descriptors[1])
         let output = FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true).readDataToEndOfFile()
         let lines = String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
-        #expect(lines.count == 23)
+        #expect(lines.count == 24)
         #expect(lines.allSatisfy { $0.contains(" debug app.db: ") && $0.contains("[Faultline]") })
         let fetch = try #require(lines.first { $0.hasSuffix(#"[Faultline] SELECT t0.pk, t0."name", t0."rating" FROM "Selfie" t0"#) })
         #expect(fetch.contains("sql.purpose=fetch Selfie"))

@@ -138,6 +138,11 @@ public enum EventSamples {
             ("kind", { $0.kind = .reset }), ("objectsRegistered", { $0.objectsRegistered = 53 }),
             ("objectsRegisteredPeak", { $0.objectsRegisteredPeak = 57 }),
             ("prefetchUsage", { $0.prefetchUsage = PrefetchUsage(relationship: "owner", prefetched: 11, read: 3, callSite: otherSite) }),
+            ("fetchUsage", {
+                $0.fetchUsage = FetchUsage(
+                    entity: "Selfie", callSite: otherSite, runs: 3, objects: 500, read: 20, runsReadNone: 1, largestReadNone: 100,
+                    mostUnread: 380, mostUnreadOf: 400)
+            }),
         ])
 
     static let scenario = sample(

@@ -284,8 +284,9 @@ final class Essay: ManagedObject, EntityNamed {
         #expect(Self.agree(served, .sortWithoutIndex).isEmpty)
     }
 
-    @Test func saveInLoopCountsSmallSavesOfOneContext() throws {
+    @Test func saveInLoopCountsSavesFromOneCallSite() throws {
         let fixture = try Fixture()
+        let line = #line + 5
         let loop = try fixture.observe { context in
             for number in 0..<3 {
                 let essay = try context.insert(Essay.self)
@@ -294,13 +295,43 @@ final class Essay: ManagedObject, EntityNamed {
             }
         }
         #expect(Self.agree(loop, .saveInLoop) == [
-            "save-in-loop//context ×3: 3 saves of one or two objects each in context context; save once after the loop, or use a batch insert",
+            "save-in-loop//context ×3: 3 saves from one call site (3 objects in all), a transaction each; save once after the loop, "
+                + "or use a batch insert",
+        ])
+        #expect(loop.run.first { $0.rule == .saveInLoop }?.callSite == "FaultlineTests/InsightRuleTests.swift:\(line)")
+        // Whatever the objects per save: a writer with two essays, inserted
+        // and linked (the writer's inverse is updated too), per save.
+        let larger = try fixture.observe { context in
+            for number in 0..<3 {
+                let writer = try context.insert(Writer.self)
+                try writer.setValue(.string("W\(number)"), forKey: "name")
+                for essay in 0..<2 {
+                    let object = try context.insert(Essay.self)
+                    object.title = "E\(number).\(essay)"
+                    object.writer = writer
+                }
+                try context.save()
+            }
+        }
+        #expect(Self.agree(larger, .saveInLoop) == [
+            "save-in-loop//context ×3: 3 saves from one call site (9 objects in all), a transaction each; save once after the loop, "
+                + "or use a batch insert",
         ])
         let once = try fixture.observe { context in
             for number in 0..<3 { try context.insert(Essay.self).title = "New \(number)" }
             try context.save()
         }
         #expect(Self.agree(once, .saveInLoop).isEmpty)
+        // Three saves from three lines are three actions, not a loop.
+        let apart = try fixture.observe { context in
+            try context.insert(Essay.self).title = "A"
+            try context.save()
+            try context.insert(Essay.self).title = "B"
+            try context.save()
+            try context.insert(Essay.self).title = "C"
+            try context.save()
+        }
+        #expect(Self.agree(apart, .saveInLoop).isEmpty)
     }
 
     @Test func unusedPrefetchWhenNoObjectReadsIt() throws {

@@ -27,10 +27,12 @@ import Testing
          "--format: no format xml: compare writes text, json, markdown, html, junit\n"),
         (["explain", "Selfie", "rating < 5", "--scale", "9"], "--scale must be between 0.01 and 4, not 9.0\n"),
         (["run", "--insight-threshold", "n-plus-one=0"], "--insight-threshold n-plus-one=0: the value must be a whole number of 1 or more\n"),
-        (["run", "--insight-threshold", "n-plus-one"], "--insight-threshold n-plus-one: expected rule=value (full-scan, n-plus-one, query-in-loop, repeated-count, "
-            + "repeated-statement, save-in-loop, sort-without-index, unused-prefetch)\n"),
-        (["log", "-", "--insight-threshold", "fault-storm=3"], "--insight-threshold fault-storm=3: unknown rule fault-storm (full-scan, n-plus-one, query-in-loop, "
-            + "repeated-count, repeated-statement, save-in-loop, sort-without-index, unused-prefetch)\n"),
+        (["run", "--insight-threshold", "n-plus-one"], "--insight-threshold n-plus-one: expected rule=value (count-by-fetch, "
+            + "fetch-without-batch-size, full-scan, n-plus-one, query-in-loop, repeated-count, repeated-statement, save-in-loop, "
+            + "sort-without-index, unused-prefetch)\n"),
+        (["log", "-", "--insight-threshold", "fault-storm=3"], "--insight-threshold fault-storm=3: unknown rule fault-storm (count-by-fetch, "
+            + "fetch-without-batch-size, full-scan, n-plus-one, query-in-loop, repeated-count, repeated-statement, save-in-loop, "
+            + "sort-without-index, unused-prefetch)\n"),
     ])
     func badUsageExitsWithTwoAndOneLine(arguments: [String], message: String) throws {
         let result = try Self.perfRun(arguments)
@@ -324,14 +326,14 @@ extension PerfRunCommandTests {
         let golden = root.appendingPathComponent("ProbesTests/Golden/sql-debug-level-2.log").path  // shared golden file
         let read = try Self.perfRun(["log", golden])
         #expect(read.status == 0, "\(read.stderr)")
-        #expect(read.stdout.hasPrefix("38 log lines (faultline) of 38 read\n12 statements in 10 shapes"))
+        #expect(read.stdout.hasPrefix("39 log lines (faultline) of 39 read\n12 statements in 10 shapes"))
 
         let html = FileManager.default.temporaryDirectory.appendingPathComponent("perf-run-log-\(UUID()).html").path
         defer { try? FileManager.default.removeItem(atPath: html) }
         let json = try Self.perfRun(["log", golden, "--json", "--html", html])
         #expect(json.status == 0, "\(json.stderr)")
         let decoded = try JSONDecoder().decode(SQLLogAnalysis.self, from: Data(json.stdout.utf8))
-        #expect(decoded.logLines == 38)
+        #expect(decoded.logLines == 39)
         #expect(try String(contentsOfFile: html, encoding: .utf8).contains("<h1>SQL debug log: sql-debug-level-2.log</h1>"))
 
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("perf-run-empty-\(UUID()).log").path

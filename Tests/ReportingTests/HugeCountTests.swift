@@ -137,12 +137,20 @@ import Testing
         for _ in 1...3 {
             lines.append("faultline: annotation: save of context main: \(Int.max) inserted, \(Int.max) updated, \(Int.max) deleted in 0.000100s at App/Save.swift:9")
             lines.append("faultline: annotation: prefetch of Selfie.people in context main: prefetched for \(Int.max) objects, read for 0, at App/List.swift:4")
+            lines.append("faultline: annotation: fetch use of Selfie in context main: \(Int.max) runs, \(Int.max) objects, 1 read; \(Int.max) runs "
+                + "read none, up to \(Int.max) objects; up to \(Int.max - 1) of \(Int.max) unread without batch size, at App/List.swift:6")
         }
         let analysis = Self.analyze(lines)
         #expect(analysis.insights.first { $0.rule == .fullScan }?.count == Int.max)
         #expect(analysis.insights.first { $0.rule == .sortWithoutIndex }?.count == Int.max)
         #expect(analysis.insights.first { $0.rule == .unusedPrefetch }?.count == Int.max)
-        #expect(analysis.insights.first { $0.rule == .saveInLoop } == nil)  // saves of more than two objects
+        let saves = try #require(analysis.insights.first { $0.rule == .saveInLoop })
+        #expect(saves.count == 3)
+        #expect(saves.evidence == "3 saves, \(Int.max) objects in all, in context main first")
+        let counting = try #require(analysis.insights.first { $0.rule == .countByFetch })
+        #expect(counting.count == Int.max)
+        #expect(counting.evidence == "\(Int.max) runs, \(Int.max) objects, 3 read; \(Int.max) runs read none, up to \(Int.max) objects")
+        #expect(analysis.insights.first { $0.rule == .fetchWithoutBatchSize }?.count == Int.max - 1)
     }
 
     @Test func aLogAnalysisOfHugeCountsRendersEverywhere() throws {

@@ -35,7 +35,7 @@ import ToolSupport
 
     @Test(arguments: [
         (#"{ "acepted": [] }"#, "acepted: unknown key (accepted, thresholds, intended)"),
-        (#"{ "thresholds": { "ful-scan": 10 } }"#, "thresholds.ful-scan: unknown rule (full-scan, n-plus-one"),
+        (#"{ "thresholds": { "ful-scan": 10 } }"#, "thresholds.ful-scan: unknown rule (count-by-fetch, fetch-without-batch-size, full-scan, n-plus-one"),
         (#"{ "thresholds": { "full-scan": 0 } }"#, "thresholds.full-scan: 0 is below 1"),
         (#"{ "thresholds": { "full-scan": 1.5 } }"#, "thresholds.full-scan: expected a whole number of 1 or more for each rule"),
         (#"{ "thresholds": { "full-scan": "many" } }"#, "thresholds.full-scan: expected a whole number of 1 or more for each rule"),
@@ -73,7 +73,10 @@ import ToolSupport
     /// summary; the names reports have used are kept.
     @Test func theRulesAreListedByTheBuild() {
         let names = InsightEngine.rules.map(\.id.rawValue)
-        #expect(names == ["full-scan", "n-plus-one", "query-in-loop", "repeated-count", "repeated-statement", "save-in-loop", "sort-without-index", "unused-prefetch"])
+        #expect(names == [
+            "count-by-fetch", "fetch-without-batch-size", "full-scan", "n-plus-one", "query-in-loop", "repeated-count", "repeated-statement",
+            "save-in-loop", "sort-without-index", "unused-prefetch",
+        ])
         #expect(InsightEngine.rules.allSatisfy { $0.threshold.defaultValue >= 1 && !$0.summary.isEmpty && !$0.threshold.counts.isEmpty })
         // Reports of schema version 2 and before named fault storms so; they still read.
         #expect(InsightRuleID.faultStorm.rawValue == "fault-storm")

@@ -50,7 +50,9 @@ import Testing
         // One save per object (80 statements), one save for 20 objects (BEGIN,
         // the group check, 20 INSERTs, COMMIT), one batch insert (23).
         "BatchInsert": [0, 0, 0, 0, 0, 126, 20, 60, 21, 1, 0],
-        "HistoryMerge": [4, 207, 0, 207, 0, 35, 818, 16, 2, 0, 800],
+        // The import and the other author fetch only the fireballs they
+        // change (a LIMIT): the sorts still step through every row.
+        "HistoryMerge": [4, 207, 0, 207, 0, 35, 419, 16, 2, 0, 800],
         "DerivedCount": [2, 4, 2, 4, 2, 4, 204, 0, 0, 0, 2],
         "FetchBatchSize": [2, 200, 0, 200, 0, 4, 600, 0, 0, 0, 398],
         // The 50 most recent of 200 fireballs (a full scan and a sort),

@@ -1,3 +1,4 @@
+import Insights
 import ObjectGraph
 import Reporting
 import Scenarios
@@ -11,7 +12,8 @@ extension Scenario {
             kept in the row cache. The baseline cost of loading the whole graph's objects (as faults) without \
             touching a relationship; compare rowsRead with the other scenarios.
             """,
-        dataSet: .selfies
+        dataSet: .selfies,
+        insights: InsightSettings(intended: [.countByFetch: "the scenario measures loading every object; it counts them only to check"])
     ) { run in
         let context = run.context()
         try context.perform {

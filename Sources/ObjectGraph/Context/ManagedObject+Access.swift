@@ -46,6 +46,7 @@ extension ManagedObject {
     /// Sets a to-one relationship; the inverse follows.
     public final func setObject(_ object: ManagedObject?, forKey key: String, file: String = #fileID, line: Int = #line) throws(ObjectGraphError) {
         let context = try usableContext(key)
+        object?.noteUse()
         try context.withCallSite(CallSite(file: file, line: line)) { () throws(ObjectGraphError) in
             try context.setToOne(self, key, object)
         }
@@ -63,6 +64,7 @@ extension ManagedObject {
     /// Replaces the destinations of a to-many relationship; inverses follow.
     public final func setObjects(_ objects: [ManagedObject], forKey key: String, file: String = #fileID, line: Int = #line) throws(ObjectGraphError) {
         let context = try usableContext(key)
+        for object in objects { object.noteUse() }
         try context.withCallSite(CallSite(file: file, line: line)) { () throws(ObjectGraphError) in
             try context.setToMany(self, key, objects)
         }
@@ -71,6 +73,7 @@ extension ManagedObject {
     /// Adds one destination to a to-many relationship.
     public final func addObject(_ object: ManagedObject, forKey key: String, file: String = #fileID, line: Int = #line) throws(ObjectGraphError) {
         let context = try usableContext(key)
+        object.noteUse()
         try context.withCallSite(CallSite(file: file, line: line)) { () throws(ObjectGraphError) in
             try context.addToMany(self, key, object, adding: true)
         }
@@ -79,6 +82,7 @@ extension ManagedObject {
     /// Removes one destination from a to-many relationship.
     public final func removeObject(_ object: ManagedObject, forKey key: String, file: String = #fileID, line: Int = #line) throws(ObjectGraphError) {
         let context = try usableContext(key)
+        object.noteUse()
         try context.withCallSite(CallSite(file: file, line: line)) { () throws(ObjectGraphError) in
             try context.addToMany(self, key, object, adding: false)
         }
@@ -93,11 +97,30 @@ extension ManagedObject {
         }
     }
 
+    /// The object's context for an access by the application, which uses
+    /// the object (``noteUse()``).
     private func usableContext(_ key: String) throws(ObjectGraphError) -> ObjectContext {
         if case .invalidated = state { throw .objectInvalidated(objectID, reason: invalidationReason) }
         guard let context = _context else { throw .objectInvalidated(objectID, reason: "its context was released") }
         ConcurrencyGuard.check(context, "access to \(objectID.entityName).\(key) of \(objectID)")
+        noteUse()
         return context
+    }
+
+    /// Notes that the application used the object (read or set a property,
+    /// deleted it, set it as a relationship's value): the first use after a
+    /// fetch returned it counts for that fetch's run. A flag test.
+    @inline(__always)
+    final func noteUse() {
+        if unusedFetchRun != 0 { noteFirstUse() }
+    }
+
+    /// The first use since a fetch returned the object.
+    @inline(never)
+    final func noteFirstUse() {
+        let run = unusedFetchRun
+        unusedFetchRun = 0
+        contextReference?._withUnsafeGuaranteedRef { $0.noteUse(ofFetchRun: run) }
     }
 
     // MARK: Typed access
@@ -133,7 +156,9 @@ extension ManagedObject {
     /// payload.
     @inlinable @inline(__always)
     final func loadedAttributePosition(_ key: String) -> Int? {
-        guard case .loaded = state, hasFastAccess else { return nil }
+        // An object a fetch returned and the application has not used
+        // takes the out-of-line path once, which notes its first use.
+        guard case .loaded = state, unusedFetchRun == 0, hasFastAccess else { return nil }
         return objectID.entity.scannedAttributePosition(key)
     }
 
@@ -169,6 +194,7 @@ extension ManagedObject {
         // The names' bits first (a few word compares), the full lookup for
         // a key they do not find.
         let entity = objectID.entity
+        if unusedFetchRun != 0 { noteFirstUse() }
         if hasFastAccess, let index = entity.scannedAttributePosition(key) ?? entity.attributePosition(key) {
             switch state {
             case .loaded: return values[index]
@@ -219,6 +245,7 @@ extension ManagedObject {
             return typed
         }
         set {
+            newValue?.noteUse()
             typed(key) { () throws(ObjectGraphError) in try self.usableContext(key).setToOne(self, key, newValue) }
         }
     }
@@ -242,6 +269,7 @@ extension ManagedObject {
             }
         }
         set {
+            for object in newValue { object.noteUse() }
             typed(key) { () throws(ObjectGraphError) in try self.usableContext(key).setToMany(self, key, newValue) }
         }
     }

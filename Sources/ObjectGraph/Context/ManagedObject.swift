@@ -70,6 +70,13 @@ open class ManagedObject {
     /// The fetch the object came from and the key path that led to it,
     /// for its faults' events.
     @exclusivity(unchecked) final var origin = ObjectOrigin.none
+    /// The run of a fetch that returned the object last, while the
+    /// application has not used the object since: its number in its
+    /// context's fetch runs (``ObjectContext/noteUse(ofFetchRun:)``), for
+    /// the fetch-usage insights. 0 once used, and when no sink asks. A read
+    /// in place (a typed property of a loaded object) tests it; the first
+    /// use clears it.
+    @usableFromInline @exclusivity(unchecked) final var unusedFetchRun: UInt32 = 0
     @exclusivity(unchecked) final var isInsertedFlag = false
     @exclusivity(unchecked) final var isDeletedFlag = false
 

@@ -36,6 +36,7 @@ extension ObjectContext {
     public func delete(_ object: ManagedObject) throws(ObjectGraphError) {
         ConcurrencyGuard.check(self, "delete(\(object.objectID))")
         try checkUsable(object)
+        object.noteUse()
         guard !object.isDeletedFlag else { return }
         try fulfill(object)
         let entity = object.entity

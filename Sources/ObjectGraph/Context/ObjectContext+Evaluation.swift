@@ -6,6 +6,7 @@ extension ObjectContext {
     /// against the model first, so a wrong key or type is an error here too.
     public func evaluate(_ predicate: ObjectPredicate, on object: ManagedObject) throws(ObjectGraphError) -> Bool {
         try checkUsable(object)
+        object.noteUse()
         var builder = QueryBuilder(model: store.model, root: object.entity)
         _ = try builder.compile(predicate)
         do {
@@ -24,6 +25,7 @@ extension ObjectContext {
         var builder = QueryBuilder(model: store.model, root: first.entity)
         _ = try builder.compile(predicate)
         let evaluator = self.evaluator()
+        for object in objects { object.noteUse() }
         do {
             return try objects.filter { try evaluator.evaluate(predicate, on: $0) }
         } catch let error as ObjectGraphError {

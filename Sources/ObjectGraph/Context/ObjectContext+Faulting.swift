@@ -165,7 +165,10 @@ extension ObjectContext {
     func toOne(_ object: ManagedObject, _ relationship: RelationshipDescription) throws(ObjectGraphError) -> ManagedObject? {
         try fulfill(object)
         guard case .toOne(let id, let cached) = object.slots[relationship.index] else { return nil }
-        if let cached { return cached }
+        if let cached {
+            if object.unreadPrefetches != 0 { notePrefetchRead(object, relationship) }
+            return cached
+        }
         guard let id else { return nil }
         let destination: ManagedObject
         if let registeredObject = registered[id]?.object {
@@ -195,10 +198,7 @@ extension ObjectContext {
     func toMany(_ object: ManagedObject, _ relationship: RelationshipDescription) throws(ObjectGraphError) -> [ManagedObject] {
         try fulfill(object)
         if case .toMany(let objects) = object.slots[relationship.index] {
-            if object.unreadPrefetches != 0, relationship.index < 64, object.unreadPrefetches & (1 << UInt64(relationship.index)) != 0 {
-                object.unreadPrefetches &= ~(1 << UInt64(relationship.index))
-                prefetchUsage["\(object.entity.name).\(relationship.name)", default: (0, 0, currentCallSite)].read += 1
-            }
+            if object.unreadPrefetches != 0 { notePrefetchRead(object, relationship) }
             return objects
         }
         let id = object.objectID
@@ -228,6 +228,16 @@ extension ObjectContext {
                 origin: originPaths.faultOrigin(destinationOrigin))))
         }
         return objects
+    }
+
+    /// The first read of a relationship a prefetch loaded for `object`
+    /// (to-one or to-many), for the unused-prefetch insight.
+    @inline(never)
+    func notePrefetchRead(_ object: ManagedObject, _ relationship: RelationshipDescription) {
+        let bit: UInt64 = relationship.index < 64 ? 1 << UInt64(relationship.index) : 0
+        guard object.unreadPrefetches & bit != 0 else { return }
+        object.unreadPrefetches &= ~bit
+        prefetchUsage["\(object.entity.name).\(relationship.name)", default: (0, 0, currentCallSite)].read += 1
     }
 
     /// One SELECT of a to-many relationship's destination keys, in key order.

@@ -9,7 +9,7 @@ extension ObjectContext {
         throws(ObjectGraphError) -> FetchedResults<Object>
     {
         try instrumented(request, "objects", CallSite(file: file, line: line)) { () throws(ObjectGraphError) in
-            let results = try fetchObjects(request)
+            let results = try fetchObjects(request, tracksUse: true)
             return (results, results.count, results.objectsIfLoaded)
         }
     }
@@ -76,7 +76,12 @@ extension ObjectContext {
 
     // MARK: Implementations
 
-    func fetchObjects<Object: ManagedObject>(_ request: FetchRequest<Object>) throws(ObjectGraphError) -> FetchedResults<Object> {
+    /// - Parameter tracksUse: track which of the objects the application
+    ///   then uses (``FetchRuns``): for the application's own fetches, not
+    ///   the engine's.
+    func fetchObjects<Object: ManagedObject>(_ request: FetchRequest<Object>, tracksUse: Bool = false) throws(ObjectGraphError)
+        -> FetchedResults<Object>
+    {
         let entity = try store.model.entity(request.entityName)
         var request = request
         if let amendment = store.configuration.whatIf.amendment(for: entity.name, at: currentCallSite) {
@@ -93,13 +98,16 @@ extension ObjectContext {
             var ids = try selectIDs(&query, purpose: purpose)
             if pending { ids = try mergePending(ids.map { object(with: $0) }, request, entity).map(\.objectID) }
             let site = currentCallSite
+            let run = tracksUse ? startBatchedFetchRun(count: ids.count, origin: origin) : nil
             let batched = BatchedObjects(ids: ids, batchSize: request.fetchBatchSize) { [unowned self] page in
                 let loaded = try? withCallSite(site) { () throws(ObjectGraphError) in
                     try registering(from: origin) { () throws(ObjectGraphError) in
                         try loadRows(page, entity: entity, purpose: "batch page \(entity.name)")
                     }
                 }
-                return loaded ?? page.map { self.object(with: $0) }
+                let objects = loaded ?? page.map { self.object(with: $0) }
+                if let run { for object in objects { object.unusedFetchRun = run } }
+                return objects
             }
             return FetchedResults(storage: .batched(batched))
         }
@@ -126,6 +134,7 @@ extension ObjectContext {
         }
         if pending { objects = try mergePending(objects, request, entity) }
         if !prefetchPaths.isEmpty { try prefetch(prefetchPaths, from: objects, origin: origin) }
+        if tracksUse { noteFetchRun(objects, origin: origin) }
         return FetchedResults(storage: .objects(objects))
     }
 

@@ -75,11 +75,15 @@ extension ObjectContext {
                 if let id = try toOneID(source, relationship) { ids.insert(id) }
             }
             let loaded = try loadMissing(ids.sorted(), of: destination, purpose: purpose)
+            var tally = PrefetchTally()
             for source in sources {
                 if case .toOne(let id?, nil) = source.slots[relationship.index] {
                     source.slots[relationship.index] = .toOne(id, loaded[id])
+                    markPrefetched(source, relationship)
+                    tally.add(source.entity)
                 }
             }
+            note(tally, relationship)
             return ids.sorted().compactMap { loaded[$0] }
 
         case .destinationRowsByForeignKey(let sql):
@@ -175,9 +179,15 @@ extension ObjectContext {
     private func setLoaded(_ source: ManagedObject, _ relationship: RelationshipDescription, _ objects: [ManagedObject]) -> Bool {
         guard case .fault = source.slots[relationship.index] else { return false }
         source.slots[relationship.index] = .toMany(objects)
-        if relationship.index < 64 { source.unreadPrefetches |= 1 << UInt64(relationship.index) }
+        markPrefetched(source, relationship)
         if usesRowCache { rowCache.storeToMany(objects.map(\.objectID), for: source.objectID, relationship: relationship.index) }
         return true
+    }
+
+    /// Marks `relationship` of `source` loaded by a prefetch and not read
+    /// since (``ManagedObject/unreadPrefetches``; the first 64 relationships).
+    private func markPrefetched(_ source: ManagedObject, _ relationship: RelationshipDescription) {
+        if relationship.index < 64 { source.unreadPrefetches |= 1 << UInt64(relationship.index) }
     }
 
     /// Adds a step's loaded sources to the prefetch usage (for the

@@ -68,6 +68,8 @@ public final class ObjectContext {
     /// Per prefetched relationship (`Entity.relationship`): objects it was
     /// prefetched for, and how many of those then read it.
     @exclusivity(unchecked) var prefetchUsage: [String: (prefetched: Int, read: Int, site: CallSite)] = [:]
+    /// The runs of this context's fetches whose objects' use is tracked.
+    @exclusivity(unchecked) var fetchRuns = FetchRuns()
     /// Recorded as the author of this context's saves in persistent history.
     public var transactionAuthor: String?
     /// The call site of the innermost enclosing `perform` block or API call
@@ -268,6 +270,7 @@ public final class ObjectContext {
 
     func invalidateAll(reason: String) {
         reportPrefetchUsage()
+        reportFetchUsage()
         let objects = registered.values.compactMap(\.object)
         let ids = Array(registered.keys)
         registered.removeAll()

@@ -74,6 +74,12 @@ struct OriginPaths {
         return number
     }
 
+    /// The entity and call site of the fetch of `path`.
+    func fetchSite(of path: UInt32) -> FetchUsage.Site {
+        let path = paths[Int(path)]
+        return FetchUsage.Site(entity: path.fetchEntity, callSite: path.fetchSite)
+    }
+
     /// The origin of an object, as events carry it; nil for none.
     func faultOrigin(_ origin: ObjectOrigin) -> FaultOrigin? {
         guard origin.path != 0 else { return nil }

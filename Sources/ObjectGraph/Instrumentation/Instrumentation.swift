@@ -293,15 +293,15 @@ public final class Instrumentation: Sendable {
     /// (one per object in a fault loop) goes only to sinks that ask for
     /// every context change.
     @inline(__always)
-    func contextChanged(_ context: String, kind: ContextChange, prefetchUsage: PrefetchUsage? = nil) {
+    func contextChanged(_ context: String, kind: ContextChange, prefetchUsage: PrefetchUsage? = nil, fetchUsage: FetchUsage? = nil) {
         #if !FAULTLINE_NO_INSTRUMENTATION
         // Inlined into the caller: a fault loop's refreshes stop here.
         if kind == .refresh, !refreshEventsPossible { return }
-        emitContextChange(context, kind: kind, prefetchUsage: prefetchUsage)
+        emitContextChange(context, kind: kind, prefetchUsage: prefetchUsage, fetchUsage: fetchUsage)
         #endif
     }
 
-    private func emitContextChange(_ context: String, kind: ContextChange, prefetchUsage: PrefetchUsage?) {
+    private func emitContextChange(_ context: String, kind: ContextChange, prefetchUsage: PrefetchUsage?, fetchUsage: FetchUsage? = nil) {
         #if !FAULTLINE_NO_INSTRUMENTATION
         guard let sink, sink.isEnabled(.context) else { return }
         if kind == .refresh {
@@ -315,7 +315,8 @@ public final class Instrumentation: Sendable {
         }
         sink.receive(context: ContextEvent(
             start: ProbeClock.now(), thread: ProbeClock.threadID(), context: context, kind: kind,
-            objectsRegistered: objectsRegistered, objectsRegisteredPeak: objectsRegisteredPeak, prefetchUsage: prefetchUsage))
+            objectsRegistered: objectsRegistered, objectsRegisteredPeak: objectsRegisteredPeak, prefetchUsage: prefetchUsage,
+            fetchUsage: fetchUsage))
         #endif
     }
 

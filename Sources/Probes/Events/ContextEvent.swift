@@ -1,6 +1,6 @@
 /// A change of a context's state (a reset, a refresh, a merge, a save, or
-/// the usage of its prefetches), and how many objects are registered in all
-/// contexts of the store afterwards.
+/// the usage of its prefetches and fetches), and how many objects are
+/// registered in all contexts of the store afterwards.
 public struct ContextEvent: Sendable {
     /// When the change happened, in monotonic nanoseconds (``ProbeClock/now()``).
     public var start: UInt64
@@ -18,12 +18,16 @@ public struct ContextEvent: Sendable {
     /// For ``ContextChange/prefetchUsage``: what became of one prefetched
     /// relationship; nil for the other kinds.
     public var prefetchUsage: PrefetchUsage?
+    /// For ``ContextChange/fetchUsage``: what became of the objects of one
+    /// fetch site; nil for the other kinds.
+    public var fetchUsage: FetchUsage?
 
     /// An event with these fields; `prefetchUsage` only for
-    /// ``ContextChange/prefetchUsage``.
+    /// ``ContextChange/prefetchUsage``, `fetchUsage` only for
+    /// ``ContextChange/fetchUsage``.
     public init(
         start: UInt64, thread: Int32, context: String, kind: ContextChange, objectsRegistered: Int, objectsRegisteredPeak: Int,
-        prefetchUsage: PrefetchUsage? = nil
+        prefetchUsage: PrefetchUsage? = nil, fetchUsage: FetchUsage? = nil
     ) {
         self.start = start
         self.thread = thread
@@ -32,11 +36,21 @@ public struct ContextEvent: Sendable {
         self.objectsRegistered = objectsRegistered
         self.objectsRegisteredPeak = objectsRegisteredPeak
         self.prefetchUsage = prefetchUsage
+        self.fetchUsage = fetchUsage
     }
 
     /// The event's detail as text (the `detail` field of the `context`
-    /// tracepoint): the prefetch usage's ``PrefetchUsage/description``, or "".
-    public var detail: String { prefetchUsage?.description ?? "" }
+    /// tracepoint): the prefetch usage's ``PrefetchUsage/description``, the
+    /// fetch usage's ``FetchUsage/description`` (both, `; ` between, when
+    /// an event carries both), or "".
+    public var detail: String {
+        switch (prefetchUsage, fetchUsage) {
+        case (let prefetch?, let fetch?): "\(prefetch); \(fetch)"
+        case (let prefetch?, nil): prefetch.description
+        case (nil, let fetch?): fetch.description
+        case (nil, nil): ""
+        }
+    }
 }
 
 /// What changed in a context; raw values are the names in traces and logs.
@@ -52,6 +66,9 @@ public enum ContextChange: String, Sendable, Codable {
     /// A context that prefetched was reset or released: one event per
     /// prefetched relationship, with its ``PrefetchUsage``.
     case prefetchUsage = "prefetch-usage"
+    /// A context that fetched objects was reset or released: one event
+    /// per fetch site, with its ``FetchUsage``.
+    case fetchUsage = "fetch-usage"
 }
 
 /// What became of one prefetched relationship in one context: for how many

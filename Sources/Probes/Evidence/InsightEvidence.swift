@@ -14,8 +14,9 @@
 ///   bound values. The one bound: at most
 ///   ``distinctArgumentListsPerStatement`` lists are counted per statement
 ///   text (``uncountedExecutions`` says how many executions that left out).
-/// - Saves of one or two objects, prefetch usage, and which entities were
-///   read (faulted, or fetched with values).
+/// - Saves that succeeded, by call site; prefetch usage; fetch usage (what
+///   the application read of each fetch site's objects); and which
+///   entities were read (faulted, or fetched with values).
 public struct InsightEvidence: Sendable {
     /// Executions of one statement text with one list of bound values.
     public struct Repetition: Sendable {
@@ -102,6 +103,21 @@ public struct InsightEvidence: Sendable {
                 start: start, durationNanoseconds: durationNanoseconds, thread: thread, sql: sql, shape: shape, shapeID: shapeID,
                 arguments: arguments, rowsReturned: 0, rowsChanged: 0, fullScanSteps: 0, sorts: 0, autoIndexes: 0, vmSteps: 0,
                 purpose: purpose, queryPlan: nil, callSite: callSite, textID: textID, facts: facts)
+        }
+    }
+
+    /// The saves that succeeded from one call site.
+    public struct SiteSaves: Sendable {
+        /// How many saves succeeded there.
+        public var count = 0
+        /// The objects those saves inserted, updated and deleted, together.
+        public var objects = 0
+        /// The first of them.
+        public var first: SaveEvent
+
+        mutating func add(objects: Int) {
+            count = count.addingSaturated(1)
+            self.objects = self.objects.addingSaturated(objects)
         }
     }
 
@@ -275,8 +291,12 @@ public struct InsightEvidence: Sendable {
 
     // MARK: Saves, reads, prefetches
 
-    /// Saves of one or two objects, by context.
-    public private(set) var smallSaves: [String: SmallSaves] = [:]
+    /// The saves that succeeded, by call site.
+    public private(set) var saves: [CallSite: SiteSaves] = [:]
+    /// Saves of one or two objects that succeeded, by context.
+    @available(*, deprecated, message: "the save-in-loop rule reads saves, by call site, whatever the objects per save")
+    public var smallSaves: [String: SmallSaves] { smallSavesByContext }
+    private var smallSavesByContext: [String: SmallSaves] = [:]
     /// Entities of which some object fault fired.
     public private(set) var faultedEntities: Set<String> = []
     /// Entities some fetch returned as objects with their values.
@@ -284,6 +304,9 @@ public struct InsightEvidence: Sendable {
     /// What became of each prefetched relationship, by `Entity.relationship`,
     /// over every context that reported it.
     public private(set) var prefetchUsage: [String: PrefetchTotals] = [:]
+    /// What became of the objects of each fetch site, over every context
+    /// that reported it.
+    public private(set) var fetchUsage: [FetchUsage.Site: FetchUsage] = [:]
     private var lastFaultedEntity = ""
 
     /// - Parameter aggregatingStatements: add the statements up here
@@ -402,11 +425,13 @@ public struct InsightEvidence: Sendable {
             && path.fetchSite.file == origin.fetchSite.file
     }
 
-    /// Adds a save: only saves of one or two objects are evidence.
+    /// Adds a save: only a save that succeeded is evidence (a failed one
+    /// wrote nothing).
     public mutating func add(save e: SaveEvent) {
+        guard e.success else { return }
         let objects = e.inserted.addingSaturated(e.updated).addingSaturated(e.deleted)
-        guard objects <= 2 else { return }
-        smallSaves[e.context, default: SmallSaves(first: e)].add(objects: objects)
+        saves[e.callSite, default: SiteSaves(first: e)].add(objects: objects)
+        if objects <= 2 { smallSavesByContext[e.context, default: SmallSaves(first: e)].add(objects: objects) }
     }
 
     /// Adds a fetch: objects that come back with their values are there to be read.
@@ -463,8 +488,12 @@ public struct InsightEvidence: Sendable {
         return first == UInt8(ascii: "s") && second == UInt8(ascii: "e") && (bytes.next() ?? 0) | 0x20 == UInt8(ascii: "l")
     }
 
-    /// Adds a context change: only prefetch usage is evidence.
+    /// Adds a context change: only prefetch and fetch usage are evidence.
     public mutating func add(context e: ContextEvent) {
+        if let usage = e.fetchUsage {
+            let site = usage.site
+            fetchUsage[site] = fetchUsage[site].map { $0.adding(usage) } ?? usage
+        }
         guard let usage = e.prefetchUsage else { return }
         let current = prefetchUsage[usage.relationship]
             ?? PrefetchTotals(prefetched: 0, read: 0, context: e.context, callSite: usage.callSite.description)

@@ -101,7 +101,7 @@ extension TraceEventFile {
             .fault: ["origin", "values"],
             .relationshipFault: ["context", "destinationEntity", "origin"],
             .sql: ["arguments", "autoIndexes", "facts", "queryPlan", "shape", "shapeID", "sorts", "textID", "vmSteps"],
-            .context: ["objectsRegisteredPeak", "prefetchUsage"],
+            .context: ["objectsRegisteredPeak", "prefetchUsage", "fetchUsage"],
             .scenario: ["phase"],
         ]),
         ("a fault from the database adds a cache-miss slice with its reason; a relationship fault's miss is its source", [

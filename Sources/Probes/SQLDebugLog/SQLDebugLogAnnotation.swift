@@ -11,7 +11,8 @@ import Foundation
 /// Faultline's `iteration <n> begins:` and `ends:`, `fetch using`, then
 /// `fault fulfilled from`, `relationship fault "` and `Prefetching with
 /// key '` anywhere in it, then Faultline's operations
-/// (`fetch of`, `count of`, `save of context`, `batch`, `prefetch of`),
+/// (`fetch of`, `count of`, `save of context`, `batch`, `prefetch of`,
+/// `fetch use of`),
 /// which end with a call site.
 ///
 /// The annotation says its kind and where the phrase that says it stands;
@@ -70,6 +71,8 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
         case prefetchUsage
         /// `iteration <n> begins: <scenario>` or `… ends: …` (Faultline; ``Iteration``).
         case iteration
+        /// `fetch use of <Entity> in context …` (Faultline; ``FetchUse``).
+        case fetchUsage
         /// An annotation of no kind above (Core Data's level 3 `count
         /// request … returned <n>`, a line the reader does not know).
         case other
@@ -170,6 +173,7 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
             return text.find(G.colon, in: range) != nil ? .save : .other
         }
         if text.starts(range, with: G.batch) { return .batch }
+        if text.starts(range, with: G.fetchUseOf), text.find(G.inContext, in: range) != nil { return .fetchUsage }
         if text.starts(range, with: G.prefetchOf), text.find(G.inContext, in: range) != nil, text.number(after: G.prefetchedFor, in: range) != nil,
            text.number(after: G.readFor, in: range) != nil
         {

@@ -155,6 +155,17 @@ package enum SQLDebugLogGrammar {
     package static let readFor: StaticString = "read for "
     /// Ends the list before the call site: `read for <n>, at <site>`.
     package static let listEnd: StaticString = ","
+    /// `fetch use of <Entity> in context <name>: <n> runs, <n> objects, <n>
+    /// read; <n> runs read none, up to <n> objects; up to <n> of <n> unread
+    /// without batch size, at <site>` (``FetchUsage``): seven numbers, in
+    /// this order.
+    package static let fetchUseOf: StaticString = "fetch use of "
+    package static let runsComma: StaticString = " runs, "
+    package static let objectsComma: StaticString = " objects, "
+    package static let readSemicolon: StaticString = " read; "
+    package static let runsReadNoneUpTo: StaticString = " runs read none, up to "
+    package static let objectsSemicolonUpTo: StaticString = " objects; up to "
+    package static let unreadWithoutBatchSize: StaticString = " unread without batch size"
     /// Between a fault's source and its object, a total's time and its rows.
     package static let forWord: StaticString = " for "
     /// Between a batch's kind and its entity, a fetch's run and its entity.

@@ -14,7 +14,7 @@ public enum SQLDebugLogFormat {
     /// their digest, ``SQLDebugLogValuesDigest``) and its query plan from
     /// level 4; a fault (its values from level 3), a relationship
     /// fault, a fetch (its objects from level 3), a save, a batch request,
-    /// a prefetch's usage.
+    /// a prefetch's usage, a fetch site's usage.
     /// Other events (scenarios, other context changes, cache misses) have no
     /// line.
     public static func lines(for event: Event, level: Int) -> [String] {
@@ -86,11 +86,13 @@ public enum SQLDebugLogFormat {
             ]
 
         case .context(let e):
-            guard let usage = e.prefetchUsage else { return [] }
-            return [
-                line(.annotation, "\(G.prefetchOf)\(usage.relationship)\(G.inContext)\(e.context)\(G.colon)\(G.prefetchedFor)\(usage.prefetched)"
-                    + "\(G.objectsReadFor)\(G.readFor)\(usage.read)\(G.listEnd)\(G.at)\(usage.callSite)")
-            ]
+            var lines: [String] = []
+            if let usage = e.prefetchUsage {
+                lines.append(line(.annotation, "\(G.prefetchOf)\(usage.relationship)\(G.inContext)\(e.context)\(G.colon)\(G.prefetchedFor)\(usage.prefetched)"
+                    + "\(G.objectsReadFor)\(G.readFor)\(usage.read)\(G.listEnd)\(G.at)\(usage.callSite)"))
+            }
+            if let usage = e.fetchUsage { lines.append(line(.annotation, fetchUse(usage, context: e.context))) }
+            return lines
 
         case .scenario(let e):
             switch e.phase {
@@ -99,6 +101,15 @@ public enum SQLDebugLogFormat {
             case .begin, .end, .step: return []
             }
         }
+    }
+
+    /// A fetch site's usage: `fetch use of Recipe in context main: 3 runs,
+    /// 1500 objects, 20 read; 2 runs read none, up to 500 objects; up to
+    /// 480 of 500 unread without batch size, at App/List.swift:12`.
+    static func fetchUse(_ usage: FetchUsage, context: String) -> String {
+        "\(G.fetchUseOf)\(usage.entity)\(G.inContext)\(context)\(G.colon)\(usage.runs)\(G.runsComma)\(usage.objects)\(G.objectsComma)"
+            + "\(usage.read)\(G.readSemicolon)\(usage.runsReadNone)\(G.runsReadNoneUpTo)\(usage.largestReadNone)\(G.objectsSemicolonUpTo)"
+            + "\(usage.mostUnread)\(G.of)\(usage.mostUnreadOf)\(G.unreadWithoutBatchSize)\(G.listEnd)\(G.at)\(usage.callSite)"
     }
 
     /// A line of `kind`: the marker, the kind's word, the text.

@@ -114,8 +114,8 @@ public final class SQLDebugLogSink: EventSink {
     }
 
     /// Every kind: scenario events for the iterations' lines, context
-    /// events for the prefetch usage lines (refreshes are not asked for:
-    /// ``details`` has no ``EventDetails/contextChanges``).
+    /// events for the prefetch and fetch usage lines (refreshes are not
+    /// asked for: ``details`` has no ``EventDetails/contextChanges``).
     public func isEnabled(_ kind: EventKind) -> Bool { true }
 
     /// The level does not change.
@@ -295,7 +295,7 @@ extension SQLDebugLogSink {
         ("a fault or fetch line names no context, as Core Data's do not (a save's and a prefetch's do)", [
             .fetch: ["context"], .fault: ["context"], .relationshipFault: ["context"],
         ]),
-        ("a context change has a line only for a prefetch's usage: resets, refreshes, merges and registration counts are the recorder's", [
+        ("a context change has a line only for a prefetch's or a fetch site's usage: resets, refreshes, merges and registration counts are the recorder's", [
             .context: ["kind", "objectsRegistered", "objectsRegisteredPeak"],
         ]),
         ("the fetch line describes the request as Core Data's does (entity, predicate, sort, prefetch, result); its limit and offset are in its SQL", [
