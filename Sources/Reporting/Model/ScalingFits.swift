@@ -32,9 +32,18 @@ public struct ScalingFits: Codable, Equatable, Sendable {
         self.fits = fits
     }
 
+    /// What the formats show: the counters' fits, and the statements'
+    /// that are not constant, as it is and with each fix.
+    public var shown: [ScalingFit] { fits.filter { $0.shape == nil || $0.growth != .constant } }
+
+    /// What a slope means, for the formats.
+    public static let note = "a slope is per data set at scale 1; 0 is constant"
+
     /// The counters fitted for a whole iteration: the cost counters
     /// (``Probes/CounterName/Direction/cost``).
-    public static let counters: [CounterName] = CounterName.allCases.filter { $0.direction == .cost }
+    public static let counters: [CounterName] = [
+        .sqlStatements, .rowsRead, .rowsWritten, .faultsFired, .relationshipFaultsFired, .cacheMisses, .fullScanSteps, .vmSteps,
+    ]
 
     /// The fits of a scenario's runs, one per scale (in the order of
     /// `scales`): `runs` as it is, and for each fix measured the run
@@ -169,10 +178,12 @@ public struct ScalingFit: Codable, Equatable, Sendable {
         return text
     }
 
-    /// `sqlStatements at App/List.swift:41 = 1 + 50·N`, with the residuals
-    /// when there are some.
+    /// `sqlStatements at App/List.swift:41 = 50·N for SELECT t0.name
+    /// FROM ZGROUP t0 WHERE …`: the shape's first 60 characters tell two
+    /// shapes of one site apart; with the residuals when there are some.
     public var description: String {
         var text = "\(subject) = \(equation)"
+        if let shape { text += " for \(shape.count > 60 ? shape.prefix(60) + "…" : shape)" }
         if growth == .notLinear, let residuals {
             text += " (not a line: residuals \(residuals.map(Self.number).joined(separator: ", ")))"
         }

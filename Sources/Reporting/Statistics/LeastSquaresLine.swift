@@ -33,8 +33,8 @@ public struct LeastSquaresLine: Equatable, Sendable {
         if abs(intercept) <= rounding { intercept = 0 }
         // Counts on a line give a slope and an intercept that are whole or
         // short decimals: floating point's last digit is rounding.
-        slope = Self.snapped(slope, rounding)
-        intercept = Self.snapped(intercept, rounding)
+        slope = Self.snapped(slope)
+        intercept = Self.snapped(intercept)
         self.slope = slope
         self.intercept = intercept
         residuals = points.map { point in
@@ -46,10 +46,11 @@ public struct LeastSquaresLine: Equatable, Sendable {
     /// Whether the points lie on the line (every residual 0).
     public var isExact: Bool { residuals.allSatisfy { $0 == 0 } }
 
-    /// `value` rounded to 9 decimal places when that moves it by no more
-    /// than `rounding`.
-    private static func snapped(_ value: Double, _ rounding: Double) -> Double {
-        let rounded = (value * 1e9).rounded() / 1e9
-        return abs(rounded - value) <= rounding ? rounded : value
+    /// `value` rounded to 6 decimal places when that moves it by no more
+    /// than floating point's rounding (a billionth of it): 99.99999999999999
+    /// is 100, 36/7 stays as it is.
+    private static func snapped(_ value: Double) -> Double {
+        let rounded = (value * 1e6).rounded() / 1e6
+        return abs(rounded - value) <= 1e-9 * max(1, abs(value)) ? rounded : value
     }
 }
