@@ -106,7 +106,7 @@ public struct RunConfiguration: Codable, Equatable, Sendable {
         let list = scales.map { ScalingFit.number($0) }.joined(separator: ",")
         guard scales.count >= 2 else { throw problem("needs at least two scales to fit a line, not \(list.isEmpty ? "none" : list)") }
         if let wrong = scales.first(where: { !Self.scales.contains($0) }) {
-            throw problem("must be scales between 0.01 and 4, not \(wrong)")
+            throw problem("takes scales between 0.01 and 4, not \(wrong)")
         }
         if let twice = scales.enumerated().first(where: { scales[..<$0.offset].contains($0.element) })?.element {
             throw problem("names the scale \(ScalingFit.number(twice)) twice")
