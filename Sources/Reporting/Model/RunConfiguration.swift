@@ -75,10 +75,11 @@ public struct RunConfiguration: Codable, Equatable, Sendable {
 
     /// Checks every value's range; the first one out of range is the error.
     public func validate() throws(Problem) {
+        // The scales first: the scale is one of them.
+        if let scales { try Self.validate(scales: scales, reported: scale) }
         guard Self.scales.contains(scale) else {
             throw Problem(key: "scale", option: "--scale", description: "--scale must be between 0.01 and 4, not \(scale)")
         }
-        if let scales { try Self.validate(scales: scales, reported: scale) }
         guard (1...Self.maximumIterations).contains(iterations) else {
             throw Problem(
                 key: "iterations", option: "--iterations", description: "--iterations must be 1 to \(Self.maximumIterations), not \(iterations)")
