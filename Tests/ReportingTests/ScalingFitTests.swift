@@ -79,6 +79,9 @@ import ToolSupport
         // The formats show the counters and the statements that grow.
         #expect(!fits.shown.contains { $0.shape == Self.fetchShape && $0.counter == "sqlStatements" })
         #expect(fits.shown.contains { $0.shape == Self.faultShape })
+        // A fix's line that is the run's own is not shown again; one that differs is.
+        #expect(fits.shown.contains { $0.fix == fixed && $0.counter == "sqlStatements" && $0.shape == nil })
+        #expect(!fits.shown.contains { $0.fix == fixed && $0.counter == "rowsRead" && $0.shape == Self.fetchShape })
         // A fix whose run failed at one scale has no fit.
         var failed = Self.run(recipes: 50, perRecipe: 0)
         failed.status = .failed

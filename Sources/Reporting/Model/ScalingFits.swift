@@ -33,8 +33,19 @@ public struct ScalingFits: Codable, Equatable, Sendable {
     }
 
     /// What the formats show: the counters' fits, and the statements'
-    /// that are not constant, as it is and with each fix.
-    public var shown: [ScalingFit] { fits.filter { $0.shape == nil || $0.growth != .constant } }
+    /// that are not constant, as it is; and each fix's that differ from
+    /// the run as it is (a line of its own, or one the run has not).
+    public var shown: [ScalingFit] {
+        let asItIs = Dictionary(fits.filter { $0.fix == nil }.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
+        return fits.filter { fit in
+            guard fit.shape == nil || fit.growth != .constant else { return false }
+            guard fit.fix != nil else { return true }
+            var plain = fit
+            plain.fix = nil
+            let same = asItIs[plain.key]
+            return !(same?.slope == fit.slope && same?.intercept == fit.intercept)
+        }
+    }
 
     /// What a slope means, for the formats.
     public static let note = "a slope is per data set at scale 1; 0 is constant"
