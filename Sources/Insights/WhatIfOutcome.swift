@@ -91,3 +91,46 @@ public struct WhatIfOutcome: Codable, Equatable, Sendable {
         return before.medianSeconds - after.medianSeconds
     }
 }
+
+extension WhatIfOutcome {
+    private enum CodingKeys: String, CodingKey {
+        case fix, before, after, ratio, ratioLow, ratioHigh, verdict, reason
+    }
+
+    /// `before` may be absent: a scenario's report (schema 4) writes the
+    /// run as it is once, as the scenario's own figures, and its reader
+    /// puts them back (``Side/unwritten`` until then).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        fix = try container.decode(InsightFix.self, forKey: .fix)
+        before = try container.decodeIfPresent(Side.self, forKey: .before) ?? .unwritten
+        after = try container.decodeIfPresent(Side.self, forKey: .after)
+        ratio = try container.decodeIfPresent(Double.self, forKey: .ratio)
+        ratioLow = try container.decodeIfPresent(Double.self, forKey: .ratioLow)
+        ratioHigh = try container.decodeIfPresent(Double.self, forKey: .ratioHigh)
+        verdict = try container.decode(Verdict.self, forKey: .verdict)
+        reason = try container.decode(String.self, forKey: .reason)
+    }
+
+    /// Leaves `before` out when it is ``Side/unwritten``.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(fix, forKey: .fix)
+        if !before.isUnwritten { try container.encode(before, forKey: .before) }
+        try container.encodeIfPresent(after, forKey: .after)
+        try container.encodeIfPresent(ratio, forKey: .ratio)
+        try container.encodeIfPresent(ratioLow, forKey: .ratioLow)
+        try container.encodeIfPresent(ratioHigh, forKey: .ratioHigh)
+        try container.encode(verdict, forKey: .verdict)
+        try container.encode(reason, forKey: .reason)
+    }
+}
+
+extension WhatIfOutcome.Side {
+    /// The side a scenario's report leaves out because it is the
+    /// scenario's own figures: no counters, no samples.
+    public static let unwritten = Self(counters: [:], samples: [], medianSeconds: 0)
+
+    /// Whether this is ``unwritten``.
+    public var isUnwritten: Bool { counters.isEmpty && samples.isEmpty }
+}

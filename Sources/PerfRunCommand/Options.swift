@@ -61,8 +61,13 @@ struct InsightOptions: ParsableArguments {
 }
 
 struct ScaleOption: ParsableArguments {
-    @Option(parsing: .unconditional, help: "Data set scale, 0.01 to 4: entity counts are max(1, round(base × scale)).")
-    var scale = 1.0
+    @Option(
+        name: .customLong("scale"), parsing: .unconditional,
+        help: "Data set scale, 0.01 to 4 (default 1): entity counts are max(1, round(base × scale)).")
+    var given: Double?
+
+    /// The scale given, else 1.
+    var scale: Double { given ?? 1 }
 
     func validate() throws {
         do {

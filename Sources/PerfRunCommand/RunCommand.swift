@@ -21,6 +21,18 @@ extension PerfRun {
 
         @OptionGroup var scale: ScaleOption
 
+        @Option(
+            name: .customLong("scales"), parsing: .unconditional,
+            help: ArgumentHelp(
+                "Run each scenario at each of these data set scales (at least two, separated by commas: 0.5,1) and fit its counts against the scale.",
+                discussion: """
+                    Each cost counter, and each statement shape's executions and rows, gets a least-squares line against N, the \
+                    scale: sqlStatements at List.swift:41 = 1 + 50·N. The report's figures are those at the last scale; the \
+                    others run one measured iteration after the warm-up (docs/cli.md).
+                    """,
+                valueName: "scales"))
+        var scales: String?
+
         @Option(parsing: .unconditional, help: "Seed of the data generator, 0 to 18446744073709551615.", transform: Self.seed)
         var seed: UInt64 = 1
 
@@ -105,14 +117,26 @@ extension PerfRun {
         /// thresholds of `insights` (the options' own, or with an insights
         /// file's).
         func runConfiguration(insights settings: InsightSettings) -> RunConfiguration {
+            // validate() refused a list that does not parse.
+            let scales = self.scales.flatMap { try? RunConfiguration.scales(parsing: $0) }
             var configuration = RunConfiguration(
-                scale: scale.scale, seed: seed, iterations: iterations, warmup: warmup, store: store, timeoutSeconds: timeout)
+                scale: scales?.last ?? scale.scale, seed: seed, iterations: iterations, warmup: warmup, store: store,
+                timeoutSeconds: timeout)
+            configuration.scales = scales
             configuration.thresholds = settings.thresholds
             configuration.measuresFixes = whatIf
             return configuration
         }
 
         func validate() throws {
+            if let scales {
+                if scale.given != nil { throw ValidationError("--scale and --scales: give one scale, or the scales to fit against") }
+                do {
+                    _ = try RunConfiguration.scales(parsing: scales)
+                } catch {
+                    throw ValidationError(error.description)
+                }
+            }
             do {
                 try runConfiguration(insights: InsightSettings()).validate()
             } catch {

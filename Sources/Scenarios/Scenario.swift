@@ -27,7 +27,14 @@ public struct Scenario: Sendable {
     /// an N+1 or a repeated statement), which its report shows as intended,
     /// never as advice or a regression.
     public let insights: InsightSettings
+    /// One iteration's work. For a scenario declared with an async body,
+    /// this runs that body to completion on the calling thread
+    /// (``asyncBody``): a benchmark or a test may call it by hand either way.
     public let body: @Sendable (ScenarioIteration) throws -> Void
+    /// The async form of one iteration's work, when the scenario was
+    /// declared with one (an app's screens are async: `try await
+    /// context.perform { … }`); nil for a synchronous body.
+    public let asyncBody: (@Sendable (ScenarioIteration) async throws -> Void)?
 
     /// Why it runs the same statement again on purpose, if it does (the
     /// `repeated-statement` rule's entry of ``insights``' intentions).
@@ -43,6 +50,51 @@ public struct Scenario: Sendable {
         persistentHistory: Bool = false, timingDependent: Bool = false, repeatsStatements: String? = nil,
         insights: InsightSettings = InsightSettings(), body: @escaping @Sendable (ScenarioIteration) throws -> Void
     ) {
+        self.init(
+            name: name, summary: summary, dataSet: dataSet, writes: writes, needsFileStore: needsFileStore,
+            persistentHistory: persistentHistory, timingDependent: timingDependent, repeatsStatements: repeatsStatements,
+            insights: insights, synchronousBody: body, asyncBody: nil)
+    }
+
+    /// A scenario whose iteration is async code, as an app's screens are:
+    ///
+    /// ```swift
+    /// Scenario(name: "RecipeList", summary: "…", dataSet: .cookbook) { iteration in
+    ///     let context = iteration.context()
+    ///     let titles = try await context.perform { try context.fetch(FetchRequest<Recipe>()).map(\.title) }
+    ///     try iteration.check(titles.count == 100, "\(titles.count) recipes")
+    /// }
+    /// ```
+    ///
+    /// The runner is synchronous: it runs the body to completion on its
+    /// own thread each iteration, as a task whose jobs that thread runs
+    /// (no thread of Swift's cooperative pool waits for it, so none can
+    /// deadlock on it; docs/scenarios.md). The time measured is the
+    /// body's. Work the body must do on the main actor cannot run while
+    /// perf-run holds the main thread: keep such a scenario's work off the
+    /// main actor, as a context's `perform` is.
+    public init(
+        name: String, summary: String, dataSet: DataSetKind, writes: Bool = false, needsFileStore: String? = nil,
+        persistentHistory: Bool = false, timingDependent: Bool = false, repeatsStatements: String? = nil,
+        insights: InsightSettings = InsightSettings(), body: @escaping @Sendable (ScenarioIteration) async throws -> Void
+    ) {
+        self.init(
+            name: name, summary: summary, dataSet: dataSet, writes: writes, needsFileStore: needsFileStore,
+            persistentHistory: persistentHistory, timingDependent: timingDependent, repeatsStatements: repeatsStatements,
+            insights: insights, synchronousBody: { iteration in
+                // The iteration goes to the body's task and comes back when
+                // it ends: one thread uses it at a time (AsyncBodyDriver).
+                nonisolated(unsafe) let iteration = iteration
+                try AsyncBodyDriver.run { try await body(iteration) }
+            }, asyncBody: body)
+    }
+
+    private init(
+        name: String, summary: String, dataSet: DataSetKind, writes: Bool, needsFileStore: String?, persistentHistory: Bool,
+        timingDependent: Bool, repeatsStatements: String?, insights: InsightSettings,
+        synchronousBody: @escaping @Sendable (ScenarioIteration) throws -> Void,
+        asyncBody: (@Sendable (ScenarioIteration) async throws -> Void)?
+    ) {
         var insights = insights
         if let repeatsStatements { insights.intended[.repeatedStatement] = repeatsStatements }
         self.insights = insights
@@ -53,7 +105,8 @@ public struct Scenario: Sendable {
         self.dataSet = dataSet
         self.writes = writes
         self.needsFileStore = needsFileStore
-        self.body = body
+        self.body = synchronousBody
+        self.asyncBody = asyncBody
     }
 }
 
@@ -113,6 +166,12 @@ public final class ScenarioIteration {
         let before = recorder?.totals
         let start = ProbeClock.now()
         let result = try body()
+        finishPhase(name, start: start, before: before)
+        return result
+    }
+
+    /// Records a phase that began at `start`, with the recorder's totals then.
+    private func finishPhase(_ name: String, start: UInt64, before: (counters: Counters, sqlNanoseconds: UInt64)?) {
         let seconds = Double(ProbeClock.nanoseconds(since: start)) / 1e9
         record("\(name)Seconds", seconds)
         if let before, let after = recorder?.totals {
@@ -120,6 +179,16 @@ public final class ScenarioIteration {
                 name: name, seconds: seconds, sqliteSeconds: Double(after.sqlNanoseconds &- before.sqlNanoseconds) / 1e9,
                 counters: after.counters.difference(from: before.counters)))
         }
+    }
+}
+
+extension ScenarioIteration {
+    /// ``phase(_:_:)`` for an async body: `try await iteration.phase("cold") { try await context.perform { … } }`.
+    public func phase<T>(_ name: String, _ body: () async throws -> T) async rethrows -> T {
+        let before = recorder?.totals
+        let start = ProbeClock.now()
+        let result = try await body()
+        finishPhase(name, start: start, before: before)
         return result
     }
 }

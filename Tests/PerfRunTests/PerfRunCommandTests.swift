@@ -19,6 +19,12 @@ import Testing
         (["run", "--scale", "0"], "--scale must be between 0.01 and 4, not 0.0\n"),
         (["run", "--scale", "5"], "--scale must be between 0.01 and 4, not 5.0\n"),
         (["run", "NoSuchScenario"], "unknown scenario NoSuchScenario (perf-run list shows them)\n"),
+        (["run", "--scales", "0.5,x"], "--scales takes scales separated by commas, such as 0.5,1: 'x' is not a number (in '0.5,x')\n"),
+        (["run", "--scales", "0.5,,1"], "--scales takes scales separated by commas, such as 0.5,1: an empty one is not a number (in '0.5,,1')\n"),
+        (["run", "--scales", "1"], "--scales needs at least two scales to fit a line, not 1\n"),
+        (["run", "--scales", "0.5,9"], "--scales takes scales between 0.01 and 4, not 9.0\n"),
+        (["run", "--scales", "0.5,1,0.5"], "--scales names the scale 0.5 twice\n"),
+        (["run", "--scales", "0.5,1", "--scale", "1"], "--scale and --scales: give one scale, or the scales to fit against\n"),
         (["run", "FetchAll", "--json", "/proc/nowhere/report.json"], "/proc/nowhere/report.json: cannot write: cannot create /proc/nowhere: No such file or directory\n"),
         (["run", "--store", "tape"], "The value 'tape' is invalid for '--store <store>'. Please provide one of 'file' and 'memory'.\n"),
         (["explain", "Selfie", "rating < 5", "--dataset", "nope"],
@@ -73,6 +79,34 @@ import Testing
         }
         let markdown = try Self.perfRun(["report", json, "--markdown", "-"])
         #expect(markdown.stdout.contains("### Fixes measured (--what-if)"))
+        #expect(markdown.stdout.components(separatedBy: "| as it is |").count == 2)
+    }
+
+    /// `--scales` fits each count against the scale; `compare` of two such
+    /// reports compares the slopes, and of one without says so.
+    @Test func scalesFitTheCountsAndCompareComparesTheSlopes() throws {
+        let directory = NSTemporaryDirectory()
+        let (scaled, plain) = (directory + "scales-\(UUID()).json", directory + "plain-\(UUID()).json")
+        defer { for path in [scaled, plain] { try? FileManager.default.removeItem(atPath: path) } }
+        let result = try Self.perfRun([
+            "run", "FetchAll", "--scales", "0.02,0.04", "--iterations", "1", "--warmup", "0", "--store", "memory", "--json", scaled,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("FetchAll: at scale 0.02"))
+        #expect(result.stdout.contains("how the work grows with the data (N = the data set's scale;"))
+        let report = try ReportFile.read(scaled)
+        #expect(report.configuration.scale == 0.04 && report.configuration.scales == [0.02, 0.04])
+        let scaling = try #require(report.scenarios[0].scaling)
+        // FetchAll runs the same statements whatever the data's size: a
+        // constant, the report's own count.
+        let statements = try #require(scaling.fits.first { $0.counter == "sqlStatements" && $0.shape == nil })
+        let count = try #require(report.scenarios[0].counters["sqlStatements"])
+        #expect(statements.growth == .constant && statements.counts == [count, count] && statements.equation == "\(count)")
+        let same = try Self.perfRun(["compare", scaled, scaled])
+        #expect(same.status == 0, "\(same.stdout)")
+        #expect(try Self.perfRun(["run", "FetchAll", "--scale", "0.04", "--iterations", "1", "--store", "memory", "--json", plain, "--quiet"]).status == 0)
+        let mixed = try Self.perfRun(["compare", plain, scaled])
+        #expect(mixed.stdout.contains("fits: not comparable (\(scaled) has fits of how the work grows with the data and \(plain) has none"))
     }
 
     @Test func lttngWithoutTheToolsStopsWithAReason() throws {
@@ -297,7 +331,7 @@ import Testing
         }
         let cases: [(String, String)] = [
             (try file("{\"schemaVersion\": 1, \"tool\""), "not JSON"),
-            (try file("{\"schemaVersion\": 4}"), "schema version 4 is not supported (this tool reads 1 to 3)"),
+            (try file("{\"schemaVersion\": 5}"), "schema version 5 is not supported (this tool reads 1 to 4)"),
             (try file("{\"schemaVersion\": 1}"), "missing field tool"),
             (try file("hello"), "not JSON"),
             (NSTemporaryDirectory() + "missing-\(UUID()).json", "cannot read the file"),

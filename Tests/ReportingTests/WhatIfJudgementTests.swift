@@ -34,7 +34,16 @@ import Testing
             Self.fix, before: Self.scenario(Self.slow, statements: 104), after: Self.scenario(Self.slow.reversed(), statements: 5))
         #expect(lessWork.verdict == .lessWork && !lessWork.withdrawsTheAdvice && lessWork.gainSeconds == nil)
         #expect(lessWork.reason.hasPrefix("prefetch `author`: sqlStatements 104 → 5; median 10.0 ms → 10.0 ms"))
-        #expect(lessWork.reason.hasSuffix("less work; no time gain measurable here (this iteration spends about 96.2 µs per statement)"))
+        #expect(lessWork.reason.hasSuffix("99 fewer statements; no time gain measurable here"))
+        // With the run's time in SQLite, what a statement costs on this machine.
+        var measured = Self.scenario(Self.slow, statements: 104)
+        measured.timeBreakdown = TimeBreakdown(sqliteSeconds: 0.000208, rowCacheSeconds: 0, otherSeconds: 0.0098)
+        var fewer = Self.scenario(Self.slow.reversed(), statements: 5)
+        fewer.counters["faultsFired"] = 1
+        let plain = WhatIfOutcome.judge(Self.fix, before: measured, after: fewer)
+        #expect(plain.verdict == .lessWork)
+        #expect(plain.reason.hasSuffix(
+            "99 fewer statements, 3 fewer faults; no time gain measurable here (a statement costs about 2.00 µs on this machine)"))
         var advice = Insight(rule: .nPlusOne, entity: "Post", keyPath: "author", message: "", evidence: "", callSite: "", fix: Self.fix)
         advice.whatIf = lessWork
         #expect(advice.isActionable)
@@ -78,11 +87,14 @@ import Testing
         #expect(FixPriority.rank(report).map(\.insight.keyPath) == ["measured", "costly", "cheap"])
         let markdown = ReportMarkdown.render(report)
         #expect(markdown.contains("### What to fix first\n\n1. [List](#list): measured (saves 5.00 ms per iteration (measured); App/List.swift:3)"))
-        #expect(markdown.contains("| List | prefetch \\`author\\` | 12 → 3 | 10 → 10 | 4 → 4 |"))
+        // One "as it is" for the scenario, each fix's figures beside it.
+        #expect(markdown.contains("| List | as it is | 12 | 10 | 4 | 10.0 ms | |\n| List | with prefetch \\`author\\` | 3 | 10 | 4 | 5.00 ms (0.50x, "))
+        #expect(markdown.components(separatedBy: "| as it is |").count == 2)
         #expect(markdown.contains("- useless (App/List.swift:3; `n-plus-one/Post/useless@App/List.swift:3`): advice withdrawn, measured prefetch"))
         let html = HTMLReport.render(report)
         #expect(html.contains("<section class=\"fix-first\"><h2>What to fix first</h2><ol><li><a href=\"#scenario-List\">List</a>: measured"))
-        #expect(html.contains("<th>what if: prefetch `author`</th><th>as it is</th><th>with the fix</th>"))
+        #expect(html.contains("<th></th><th>as it is</th><th>with prefetch `author`</th><th>with prefetch `author`</th></tr>"))
+        #expect(html.components(separatedBy: "<th>as it is</th>").count == 2)
         #expect(html.contains("advice withdrawn: measured, prefetch `author`: no counter changed"))
         let text = try #require(ReportText.fixFirst(report))
         #expect(text.hasPrefix("what to fix first\n1. List: measured\n   saves 5.00 ms per iteration (measured)"))

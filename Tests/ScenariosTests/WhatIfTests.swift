@@ -3,6 +3,7 @@ import Foundation
 import Insights
 import ObjectGraph
 import Probes
+import Reporting
 @testable import Scenarios
 import Testing
 
@@ -33,6 +34,14 @@ import Testing
         let index = try #require(report.insights.first { $0.rule == .sortWithoutIndex }?.whatIf)
         #expect(index.fix == InsightFix(kind: .index, entity: "Fireball", keyPath: "timestamp"))
         #expect(index.before.counters[.fullScanSteps] == 199 && index.after?.counters[.fullScanSteps] == 49)
+        // Both fixes were measured in one stretch against one "as it is":
+        // the run's own figures.
+        #expect(prefetch.before == index.before && prefetch.before == report.asItIs)
+        #expect(prefetch.before.samples == report.samples.map(\.wallSeconds))
+        // The report writes that side once: as the scenario's own figures.
+        let json = String(decoding: try JSONEncoder().encode(report), as: UTF8.self)
+        #expect(!json.contains("\"before\""))
+        #expect(try JSONDecoder().decode(ScenarioReport.self, from: Data(json.utf8)) == report)
         // The data set itself has no such index: the next run scans again.
         var plain = options
         plain.configuration.measuresFixes = false

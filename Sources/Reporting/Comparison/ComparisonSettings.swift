@@ -20,15 +20,20 @@ public struct CounterAllowance: Codable, Equatable, Sendable {
     }
 }
 
-/// Counter allowances, per counter for every scenario and per scenario:
+/// Counter allowances, per counter for every scenario and per scenario,
+/// and the slopes' allowance (``SlopeAllowance``):
 ///
 /// ```json
 /// { "counters": { "sqlStatements": { "relative": 0.1 } },
-///   "scenarios": { "Prefetch": { "rowsRead": { "absolute": 100 } } } }
+///   "scenarios": { "Prefetch": { "rowsRead": { "absolute": 100 } } },
+///   "slopes": { "relative": 0.1, "absolute": 1 } }
 /// ```
 public struct Thresholds: Codable, Equatable, Sendable {
     public var counters: [String: CounterAllowance]
     public var scenarios: [String: [String: CounterAllowance]]
+    /// How much a fit's slope may grow (`"slopes": {"relative": 0.1,
+    /// "absolute": 1}`); nil takes ``SlopeAllowance/init(relative:absolute:)``'s defaults.
+    public var slopes: SlopeAllowance?
 
     public init(counters: [String: CounterAllowance] = [:], scenarios: [String: [String: CounterAllowance]] = [:]) {
         self.counters = counters
@@ -43,6 +48,7 @@ public struct Thresholds: Codable, Equatable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         counters = try container.decodeIfPresent([String: CounterAllowance].self, forKey: .counters) ?? [:]
         scenarios = try container.decodeIfPresent([String: [String: CounterAllowance]].self, forKey: .scenarios) ?? [:]
+        slopes = try container.decodeIfPresent(SlopeAllowance.self, forKey: .slopes)
     }
 
     /// Reads a thresholds file from any readable file (``InputFile``: a

@@ -7,7 +7,7 @@ import Probes
 enum ComparisonSettingsCheck {
     /// The first problem of a thresholds file, as `key.path: what is wrong`.
     static func thresholdsProblem(_ object: Any) -> String? {
-        guard let top = object as? [String: Any] else { return "not a JSON object (counters, scenarios)" }
+        guard let top = object as? [String: Any] else { return "not a JSON object (counters, scenarios, slopes)" }
         for (key, value) in top.sorted(by: { $0.key < $1.key }) {
             switch key {
             case "counters":
@@ -17,8 +17,16 @@ enum ComparisonSettingsCheck {
                 for (name, counters) in scenarios.sorted(by: { $0.key < $1.key }) {
                     if let problem = countersProblem(counters, at: "scenarios.\(name)") { return problem }
                 }
+            case "slopes":
+                guard let fields = value as? [String: Any] else { return "slopes: not an object (relative, absolute)" }
+                for (field, number) in fields.sorted(by: { $0.key < $1.key }) {
+                    guard ["relative", "absolute"].contains(field) else { return "slopes.\(field): unknown key (relative, absolute)" }
+                    guard let value = number as? Double, value >= 0, value.isFinite else {
+                        return "slopes.\(field): a number of 0 or more, not \(number)"
+                    }
+                }
             default:
-                return "\(key): unknown key (counters, scenarios)"
+                return "\(key): unknown key (counters, scenarios, slopes)"
             }
         }
         return nil

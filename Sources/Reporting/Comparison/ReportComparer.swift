@@ -29,6 +29,12 @@ import Probes
 ///   `minimumSamples` samples a side the verdict is "inconclusive". Reports
 ///   from another CPU, Swift version or build configuration still compare
 ///   counters; their timings are "not comparable".
+/// - Fits (`--scales`): each fit of head as it is against base's of the
+///   same counter and shape, whatever the scales each ran at: a slope
+///   steeper beyond the allowance (``Thresholds/slopes``, by default a
+///   tenth or 1 per unit of scale) is a regression, and so is a new
+///   statement shape whose slope is beyond it from 0. A report with fits
+///   against one without says so (``ReportComparison/scalingNotComparable``).
 public struct ReportComparer: Sendable {
     public var exactCounters = false
     public var thresholds = Thresholds()
@@ -65,6 +71,9 @@ public struct ReportComparer: Sendable {
             if counterReason == nil, baseScenario.dataSet == headScenario.dataSet {
                 comparison.counters = counters(baseScenario, headScenario)
                 comparison.statements = statementChanges(baseScenario, headScenario)
+            }
+            if baseScenario.dataSet == headScenario.dataSet, let before = baseScenario.scaling, let after = headScenario.scaling {
+                comparison.slopes = ReportComparison.slopes(before, after, allowance: thresholds.slopes ?? SlopeAllowance())
             }
             let known = Set(baseScenario.insights.map(\.identity))
             // Done on purpose, or accepted when the run was made: no regression.
@@ -110,12 +119,23 @@ public struct ReportComparer: Sendable {
             let scenario = scenarios[index]
             scenarios[index].regression = scenario.regression
                 || scenario.counters.contains { $0.verdict.isRegression }
+                || scenario.slopes.contains { $0.isRegression }
                 || !scenario.newInsights.isEmpty || scenario.timing?.verdict == .slower
                 || scenario.phases.contains { $0.timing.verdict == .slower }
         }
         return ReportComparison(
             base: basePath, head: headPath, countersNotComparable: counterReason, timingsNotComparable: timingReason,
-            scenarios: scenarios, hasRegression: scenarios.contains { $0.regression }, noiseFloorGiven: noiseFloor != nil)
+            scenarios: scenarios, hasRegression: scenarios.contains { $0.regression }, noiseFloorGiven: noiseFloor != nil,
+            scalingNotComparable: Self.scalingIncomparability(base, head, basePath: basePath, headPath: headPath))
+    }
+
+    /// Why fits cannot be compared: one report has fits (`--scales`) and
+    /// the other has none.
+    static func scalingIncomparability(_ base: Report, _ head: Report, basePath: String, headPath: String) -> String? {
+        let (inBase, inHead) = (base.scenarios.contains { $0.scaling != nil }, head.scenarios.contains { $0.scaling != nil })
+        guard inBase != inHead else { return nil }
+        let (with, without) = inBase ? (basePath, headPath) : (headPath, basePath)
+        return "\(with) has fits of how the work grows with the data and \(without) has none (run both with --scales): slopes not compared"
     }
 
     static func counterIncomparability(_ base: Report, _ head: Report) -> String? {

@@ -19,6 +19,10 @@ public struct ReportComparison: Codable, Equatable, Sendable {
     /// Whether timings were judged against a noise floor that was given
     /// (`--noise-floor`); nil in comparisons written before this field.
     public var noiseFloorGiven: Bool?
+    /// Why the fits of how work grows with the data (`--scales`) were not
+    /// compared: one report has them and the other has not. Nil when both
+    /// have them (``ScenarioComparison/slopes``) or neither has.
+    public var scalingNotComparable: String?
 
     public struct ScenarioComparison: Codable, Equatable, Sendable {
         public var name: String
@@ -32,6 +36,9 @@ public struct ReportComparison: Codable, Equatable, Sendable {
         /// The scenario's phases (``PhaseReport``) present in both reports,
         /// each compared as samples like the scenario's time.
         public var phases: [PhaseTiming]
+        /// With fits in both reports (`--scales`): each fit's slope as it is,
+        /// base against head (``SlopeComparison``).
+        public var slopes: [SlopeComparison]
         /// Whether this scenario makes the comparison a regression (false
         /// when read from a comparison written before the field existed).
         public var regression: Bool
@@ -47,6 +54,7 @@ public struct ReportComparison: Codable, Equatable, Sendable {
             self.newInsights = newInsights
             self.timing = timing
             self.phases = []
+            self.slopes = []
             self.regression = regression
         }
 
@@ -59,6 +67,7 @@ public struct ReportComparison: Codable, Equatable, Sendable {
             newInsights = try container.decode([Insight].self, forKey: .newInsights)
             timing = try container.decodeIfPresent(TimingComparison.self, forKey: .timing)
             phases = try container.decodeIfPresent([PhaseTiming].self, forKey: .phases) ?? []
+            slopes = try container.decodeIfPresent([SlopeComparison].self, forKey: .slopes) ?? []
             regression = try container.decodeIfPresent(Bool.self, forKey: .regression) ?? false
         }
     }

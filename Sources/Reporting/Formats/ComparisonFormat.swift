@@ -50,6 +50,7 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
         lines.append(comparison.countersNotComparable.map { "counters: not comparable (\($0))" } ?? "counters: compared exactly")
         lines.append(comparison.timingsNotComparable.map { "timings: not comparable (\($0))" }
             ?? "timings: compared as samples; only meaningful from the same machine, ideally the same job")
+        if let reason = comparison.scalingNotComparable { lines.append("fits: not comparable (\(reason))") }
         if comparison.timingsNotComparable == nil, comparison.noiseFloorGiven == false {
             lines.append("timings: no noise floor given, so a default of 5% is assumed; measure this machine's with an A/A pair (--noise-floor)")
         }
@@ -68,6 +69,9 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
             for insight in scenario.newInsights {
                 lines.append("  new insight \(insight.identity): \(insight.message)")
             }
+            for slope in scenario.slopes where slope.verdict != .same {
+                lines.append("  \(slopeSummary(slope))")
+            }
         }
         lines.append("")
         lines.append(comparison.hasRegression ? "verdict: regression" : "verdict: no regression")
@@ -80,6 +84,7 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
         var lines = ["## Faultline comparison: \(comparison.hasRegression ? "❌ regression" : "✅ no regression")", ""]
         if let reason = comparison.countersNotComparable { lines.append("Counters are not comparable: \(escapeMarkdown(reason)).") }
         if let reason = comparison.timingsNotComparable { lines.append("Timings are not comparable: \(escapeMarkdown(reason)).") }
+        if let reason = comparison.scalingNotComparable { lines.append("Fits are not comparable: \(escapeMarkdown(reason)).") }
         lines += ["", "| scenario | counters | timing | new insights |", "| --- | --- | --- | --- |"]
         for scenario in comparison.scenarios {
             let name = scenario.status == .compared ? scenario.name : "\(scenario.name) (\(scenario.status))\(missingNote(scenario))"
@@ -96,6 +101,17 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
                     + markdownCode(change.shape))
             }
         }
+        let slopes = comparison.scenarios.flatMap { scenario in scenario.slopes.filter { $0.verdict != .same }.map { (scenario.name, $0) } }
+        if !slopes.isEmpty {
+            lines += ["", "How the work grows with the data (N = the data set's scale):", ""]
+            for (name, slope) in slopes { lines.append("- \(escapeMarkdown(name)): \(escapeMarkdown(slopeSummary(slope)))") }
+        }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `slope grew: sqlStatements at App/List.swift:41: 2 → 2 + 50·N (a regression)`.
+    static func slopeSummary(_ slope: ReportComparison.SlopeComparison) -> String {
+        let lines = "\(slope.baseLine ?? "none") → \(slope.headLine ?? "none")"
+        return "slope \(slope.verdict.rawValue): \(slope.subject): \(lines)\(slope.isRegression ? " (a regression)" : "")"
     }
 }

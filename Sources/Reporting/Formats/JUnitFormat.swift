@@ -33,6 +33,7 @@ public enum JUnitFormat: ReportFormat {
             var notes: [String] = []
             if let reason = comparison.countersNotComparable { notes.append("counters not comparable: \(reason)") }
             if let reason = comparison.timingsNotComparable { notes.append("timings not comparable: \(reason)") }
+            if let reason = comparison.scalingNotComparable { notes.append("fits not comparable: \(reason)") }
             return document(suite: "perf-run compare", cases: comparison.scenarios.map(testCase), output: notes)
         case .log, .trend:
             throw OutputError(format, reason: "not a format of this output (\(ReportFormats.formats(of: content.kind).map(\.rawValue).joined(separator: ", ")))")
@@ -71,6 +72,7 @@ public enum JUnitFormat: ReportFormat {
                 + (statement.callSite.map { " at \($0)" } ?? ""))
         }
         for insight in scenario.newInsights { details.append("new insight \(insight.identity): \(insight.message)") }
+        for slope in scenario.slopes where slope.isRegression { details.append(ComparisonFormat.slopeSummary(slope)) }
         let summary = details.count > 1 ? details[1] : details[0]
         test.failures.append(("regression", "regression: \(summary)", details.joined(separator: "\n")))
         return test

@@ -1,4 +1,5 @@
 import Foundation
+import Insights
 import Probes
 
 /// A run's report as text for a terminal: the summary table of its
@@ -70,6 +71,47 @@ public enum ReportText {
         for (scenario, insight, outcome) in withdrawn {
             lines.append("- \(scenario): \(insight.message)")
             lines.append("  measured \(outcome.reason); \(insight.callSite)")
+        }
+        return lines.isEmpty ? nil : lines.joined(separator: "\n")
+    }
+
+    /// Each scenario's fixes measured (`--what-if`): the run as it is once,
+    /// then each fix's figures and verdict; nil when none was measured.
+    public static func measuredFixes(_ report: Report) -> String? {
+        var lines: [String] = []
+        for scenario in report.scenarios {
+            let outcomes = scenario.insights.compactMap(\.whatIf)
+            guard !outcomes.isEmpty else { continue }
+            if lines.isEmpty { lines.append("fixes measured (--what-if)") }
+            var rows = [["", "median", "sql", "rows read", "faults", "verdict"]]
+            let asItIs = outcomes[0].before
+            rows.append(["\(scenario.name) as it is", TimeText.seconds(asItIs.medianSeconds)] + figures(asItIs) + [""])
+            for outcome in outcomes {
+                let median = outcome.after.map { TimeText.seconds($0.medianSeconds) } ?? "-"
+                rows.append(["  with \(outcome.fix.summary)", median] + (outcome.after.map(figures) ?? ["-", "-", "-"]) + [outcome.verdict.rawValue])
+            }
+            lines.append(table(rows))
+            for outcome in outcomes { lines.append("  \(outcome.reason)") }
+        }
+        return lines.isEmpty ? nil : lines.joined(separator: "\n")
+    }
+
+    private static func figures(_ side: WhatIfOutcome.Side) -> [String] {
+        [CounterName.sqlStatements, .rowsRead, .faultsFired].map { side.counters[$0].map(String.init) ?? "-" }
+    }
+
+    /// How each scenario's work grows with the data (`--scales`): its
+    /// counters' lines and those of the statements that grow, as it is and
+    /// with each fix; nil for a run at one scale.
+    public static func scaling(_ report: Report) -> String? {
+        var lines: [String] = []
+        for scenario in report.scenarios {
+            guard let scaling = scenario.scaling else { continue }
+            if lines.isEmpty {
+                lines.append("how the work grows with the data (N = the data set's scale; \(ScalingFits.note))")
+            }
+            lines.append("\(scenario.name), at scales \(scaling.scales.map(ScalingFit.number).joined(separator: ", "))")
+            for fit in scaling.shown { lines.append("  \(fit.description)\(fit.advisory == true ? " (advisory)" : "")") }
         }
         return lines.isEmpty ? nil : lines.joined(separator: "\n")
     }

@@ -12,7 +12,11 @@ public struct Report: Codable, Equatable, Sendable {
     /// (it replaces `fault-storm`), `sort-without-index`, thresholds as data;
     /// an insight has `count`, `fix`, `costSeconds`, `intended` and
     /// `whatIf`; the configuration has `insightThresholds` and `whatIf`.
-    public static let currentSchemaVersion = 3
+    /// 4: the fixes of a scenario (`--what-if`) are measured against one
+    /// "as it is", the scenario's own figures, which a fix's `whatIf` no
+    /// longer repeats (`before` left out); `--scales` adds each scenario's
+    /// `scaling` fits and the configuration's `scales`.
+    public static let currentSchemaVersion = 4
 
     public var schemaVersion: Int
     public var tool: Tool
@@ -122,6 +126,9 @@ public struct ScenarioReport: Codable, Equatable, Sendable {
     /// then start later than the iteration); absent when none were dropped.
     /// Counters, statements and insights never depend on the buffer.
     public var droppedEvents: Int?
+    /// With `--scales`: each figure's line against the data set's scale
+    /// (``ScalingFits``); nil for a run at one scale.
+    public var scaling: ScalingFits?
 
     public init(
         name: String, description: String, dataSet: String, status: Status, error: String? = nil, samples: [Sample] = [],
@@ -141,6 +148,75 @@ public struct ScenarioReport: Codable, Equatable, Sendable {
         self.values = values
         self.statements = statements
         self.insights = insights
+    }
+}
+
+extension ScenarioReport {
+    /// The run as it is, as each fix measured (`--what-if`) was judged
+    /// against: the scenario's own figures, written once (schema 4). A
+    /// report of version 3 or before holds a copy in each fix's
+    /// `whatIf.before`, read as it is.
+    public var asItIs: WhatIfOutcome.Side { WhatIfOutcome.Side(report: self) }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, description, dataSet, status, error, samples, summary, counters, advisoryCounters, values, valueStatistics, phases
+        case statements, insights, timeBreakdown, traceCounters, droppedEvents, scaling
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        description = try container.decode(String.self, forKey: .description)
+        dataSet = try container.decode(String.self, forKey: .dataSet)
+        status = try container.decode(Status.self, forKey: .status)
+        error = try container.decodeIfPresent(String.self, forKey: .error)
+        samples = try container.decode([Sample].self, forKey: .samples)
+        summary = try container.decodeIfPresent(Summary.self, forKey: .summary)
+        counters = try container.decode([String: Int].self, forKey: .counters)
+        advisoryCounters = try container.decode([String].self, forKey: .advisoryCounters)
+        values = try container.decode([String: Double].self, forKey: .values)
+        valueStatistics = try container.decodeIfPresent([String: Statistics].self, forKey: .valueStatistics)
+        phases = try container.decodeIfPresent([PhaseReport].self, forKey: .phases)
+        statements = try container.decode([StatementReport].self, forKey: .statements)
+        insights = try container.decode([Insight].self, forKey: .insights)
+        timeBreakdown = try container.decodeIfPresent(TimeBreakdown.self, forKey: .timeBreakdown)
+        traceCounters = try container.decodeIfPresent([String: Int].self, forKey: .traceCounters)
+        droppedEvents = try container.decodeIfPresent(Int.self, forKey: .droppedEvents)
+        scaling = try container.decodeIfPresent(ScalingFits.self, forKey: .scaling)
+        let asItIs = self.asItIs
+        for index in insights.indices where insights[index].whatIf?.before.isUnwritten == true {
+            insights[index].whatIf?.before = asItIs
+        }
+    }
+
+    /// Writes each fix's "as it is" once: where it is the scenario's own
+    /// figures, a fix's `whatIf` leaves it out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(description, forKey: .description)
+        try container.encode(dataSet, forKey: .dataSet)
+        try container.encode(status, forKey: .status)
+        try container.encodeIfPresent(error, forKey: .error)
+        try container.encode(samples, forKey: .samples)
+        try container.encodeIfPresent(summary, forKey: .summary)
+        try container.encode(counters, forKey: .counters)
+        try container.encode(advisoryCounters, forKey: .advisoryCounters)
+        try container.encode(values, forKey: .values)
+        try container.encodeIfPresent(valueStatistics, forKey: .valueStatistics)
+        try container.encodeIfPresent(phases, forKey: .phases)
+        try container.encode(statements, forKey: .statements)
+        let asItIs = self.asItIs
+        let written = insights.map { insight in
+            var insight = insight
+            if insight.whatIf?.before == asItIs { insight.whatIf?.before = .unwritten }
+            return insight
+        }
+        try container.encode(written, forKey: .insights)
+        try container.encodeIfPresent(timeBreakdown, forKey: .timeBreakdown)
+        try container.encodeIfPresent(traceCounters, forKey: .traceCounters)
+        try container.encodeIfPresent(droppedEvents, forKey: .droppedEvents)
+        try container.encodeIfPresent(scaling, forKey: .scaling)
     }
 }
 

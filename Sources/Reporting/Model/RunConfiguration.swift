@@ -1,3 +1,4 @@
+import Foundation
 import Insights
 import ToolSupport
 
@@ -33,6 +34,12 @@ public struct RunConfiguration: Codable, Equatable, Sendable {
     /// Whether each prefetch and index advice is measured (`--what-if`);
     /// nil is no.
     public var whatIf: Bool?
+    /// With `--scales`: every scale each scenario runs at, in the order
+    /// given (at least two, distinct, each from 0.01 to 4),
+    /// to fit its counts against the scale (``ScalingFits``); ``scale`` is
+    /// one of them, the one whose figures the report holds (perf-run's:
+    /// the last). Nil for a run at one scale.
+    public var scales: [Double]?
 
     /// The scales a run takes.
     public static let scales: ClosedRange<Double> = 0.01...4
@@ -68,6 +75,8 @@ public struct RunConfiguration: Codable, Equatable, Sendable {
 
     /// Checks every value's range; the first one out of range is the error.
     public func validate() throws(Problem) {
+        // The scales first: the scale is one of them.
+        if let scales { try Self.validate(scales: scales, reported: scale) }
         guard Self.scales.contains(scale) else {
             throw Problem(key: "scale", option: "--scale", description: "--scale must be between 0.01 and 4, not \(scale)")
         }
@@ -89,6 +98,40 @@ public struct RunConfiguration: Codable, Equatable, Sendable {
                 throw Problem(key: "insightThresholds.\(rule)", option: "--insight-threshold", description: error.description)
             }
         }
+    }
+
+    /// `--scales`' values: at least two, each in range, none twice, and
+    /// `reported` one of them.
+    static func validate(scales: [Double], reported: Double) throws(Problem) {
+        func problem(_ text: String) -> Problem { Problem(key: "scales", option: "--scales", description: "--scales \(text)") }
+        let list = scales.map { ScalingFit.number($0) }.joined(separator: ",")
+        guard scales.count >= 2 else { throw problem("needs at least two scales to fit a line, not \(list.isEmpty ? "none" : list)") }
+        if let wrong = scales.first(where: { !Self.scales.contains($0) }) {
+            throw problem("takes scales between 0.01 and 4, not \(wrong)")
+        }
+        if let twice = scales.enumerated().first(where: { scales[..<$0.offset].contains($0.element) })?.element {
+            throw problem("names the scale \(ScalingFit.number(twice)) twice")
+        }
+        guard scales.contains(reported) else { throw problem("does not hold the scale \(ScalingFit.number(reported)) the report is of") }
+    }
+
+    /// The scales each scenario runs at: ``scales``, or ``scale`` alone.
+    public var scalesRun: [Double] { scales ?? [scale] }
+
+    /// Reads `--scales`' value, `0.5,1`: scales separated by commas. The
+    /// error names the option and the part that is not a number.
+    public static func scales(parsing text: String) throws(Problem) -> [Double] {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        var scales: [Double] = []
+        for part in parts {
+            guard let value = Double(part), value.isFinite else {
+                throw Problem(
+                    key: "scales", option: "--scales",
+                    description: "--scales takes scales separated by commas, such as 0.5,1: \(part.isEmpty ? "an empty one" : "'\(part)'") is not a number (in '\(text)')")
+            }
+            scales.append(value)
+        }
+        return scales
     }
 
     /// Whether each prefetch and index advice is measured.

@@ -13,6 +13,9 @@ public enum RunProgress: Sendable, Equatable {
     case finished(scenario: String, status: String)
     /// A scenario runs again with an insight's fix applied (`--what-if`).
     case whatIf(scenario: String, fix: String)
+    /// A scenario runs at another of the run's scales (`--scales`), to fit
+    /// its counts against the scale.
+    case scale(scenario: String, scale: Double)
     /// A data set could not be built, copied or verified, or its cache is
     /// not safe to use: one line naming the file and the reason. The run
     /// stops (exit code 2); shown even when quiet.
@@ -57,6 +60,8 @@ public final class ProgressPrinter: @unchecked Sendable {
             line("\(scenario): \(status)", keep: true)
         case .whatIf(let scenario, let fix):
             line("\(scenario): what if \(fix)", keep: true)
+        case .scale(let scenario, let scale):
+            line("\(scenario): at scale \(scale)", keep: true)
         }
     }
 

@@ -120,6 +120,9 @@ public final class ScenarioRunner {
     /// The events kept (``RunOptions/keptEvents``), scenario by scenario.
     public private(set) var events: [Event] = []
     private let cancellation = Cancellation()
+    /// The data set's scale the scenario running now has: the
+    /// configuration's, or one of its ``RunConfiguration/scales``.
+    private var scale: Double
 
     /// What stops the scenario running now, from any thread.
     final class Cancellation: @unchecked Sendable {
@@ -226,6 +229,7 @@ public final class ScenarioRunner {
         self.options = options
         self.cache = cache
         self.progress = progress
+        self.scale = options.configuration.scale
         self.workDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-run-\(getpid())-\(UUID().uuidString.prefix(8))")
     }
 
@@ -285,42 +289,87 @@ public final class ScenarioRunner {
             report.error = "needs a file store: \(reason)"
             return report
         }
+        scale = options.configuration.scale
         do {
-            try measure(scenario, into: &report)
+            let (fixes, arms) = try measure(scenario, into: &report)
+            if let scales = options.configuration.scales { try measure(scenario, at: scales, fixes: fixes, arms: arms, into: &report) }
         } catch {
             report.status = .failed
             report.error = describe(error)
         }
+        scale = options.configuration.scale
         progress(.finished(scenario: scenario.name, status: report.status.rawValue))
-        if options.configuration.measuresFixes, report.status == .passed { measureFixes(scenario, in: &report) }
         return report
     }
 
-    /// Measures each insight's fix that a run can apply (a prefetch or
-    /// values loaded at the fetch, an index on a copy of the data set), one
-    /// fix at a time, and attaches what changed. The scenario runs again as
-    /// it is and with the fix, iteration by iteration in turn (in alternate
-    /// order), so that both sides are measured in the same stretch of time:
-    /// a machine whose speed drifts during a run moves both alike. Insights
-    /// done on purpose are measured too: what the fix would save is what
-    /// such a scenario teaches (SingleFault's prefetch).
-    private func measureFixes(_ scenario: Scenario, in report: inout ScenarioReport) {
-        for index in report.insights.indices {
-            let insight = report.insights[index]
-            guard let fix = insight.fix, !cancellation.isInterrupted else { continue }
-            progress(.whatIf(scenario: scenario.name, fix: fix.summary))
-            var sides = [
-                ScenarioReport(name: scenario.name, description: scenario.summary, dataSet: scenario.dataSet.name, status: .passed),
-                ScenarioReport(name: scenario.name, description: scenario.summary, dataSet: scenario.dataSet.name, status: .passed),
-            ]
-            do {
-                try measure(scenario, arms: [options.whatIf, Self.whatIf(for: fix)], into: &sides, quietly: true)
-            } catch {
-                sides[1].status = .failed
-                sides[1].error = describe(error)
+    /// The scenario at each of `scales` but the report's, after the
+    /// report's own (whose `arms` are given: as it is and with each of
+    /// `fixes`), with the same fixes, quietly (the run's sinks see the
+    /// report's scale only), one measured iteration after the warm-up (the
+    /// counters are exact: what an iteration does, every iteration does),
+    /// and each count fitted against the scale (``ScalingFits``). An error
+    /// at any scale fails the scenario, with the scale in its reason.
+    private func measure(
+        _ scenario: Scenario, at scales: [Double], fixes: [InsightFix], arms: [ScenarioReport], into report: inout ScenarioReport
+    ) throws {
+        var runs: [[ScenarioReport]] = []
+        for other in scales {
+            if other == options.configuration.scale {
+                runs.append(arms)
+                continue
             }
-            report.insights[index].whatIf = WhatIfOutcome.judge(fix, before: sides[0], after: sides[1])
+            scale = other
+            progress(.scale(scenario: scenario.name, scale: other))
+            var reports = Array(
+                repeating: ScenarioReport(name: scenario.name, description: scenario.summary, dataSet: scenario.dataSet.name, status: .passed),
+                count: arms.count)
+            do {
+                try measure(
+                    scenario, arms: [options.whatIf] + fixes.map(Self.whatIf(for:)), into: &reports, quietly: true, iterations: 1,
+                    warmup: options.configuration.warmup)
+            } catch where cancellation.reason == nil && !(error is DataSetFailure) {
+                throw ScenarioFailure("at scale \(ScalingFit.number(other)): \(error)")
+            }
+            runs.append(reports)
         }
+        report.scaling = ScalingFits(
+            scales: scales, runs: runs.map { $0[0] },
+            fixes: fixes.enumerated().map { index, fix in (fix, runs.map { $0[index + 1] }) })
+    }
+
+    /// The scenario measured as it is and, with `--what-if`, each fix a
+    /// run can apply (a prefetch or values loaded at the fetch, an index on
+    /// a copy of the data set) in the same stretch of time: one arm as it
+    /// is (the run's own: the report's figures, the user's sinks, the
+    /// events kept) and one arm per fix, iteration by iteration in turn (in
+    /// alternate order), so that a machine whose speed drifts moves them
+    /// all alike and every fix is judged against the one "as it is". The
+    /// fixes come from a first iteration as it is, unmeasured and unseen
+    /// by the sinks (the insights of a scenario are the same in every
+    /// iteration). Insights done on purpose are measured too: what the fix
+    /// would save is what such a scenario teaches (SingleFault's prefetch).
+    /// A fix whose arm fails is judged failed; the run's own arm failing
+    /// fails the scenario.
+    /// Returns the fixes measured and the report of each arm (as it is
+    /// first).
+    private func measure(_ scenario: Scenario, into report: inout ScenarioReport) throws -> (fixes: [InsightFix], arms: [ScenarioReport]) {
+        var fixes: [InsightFix] = []
+        if options.configuration.measuresFixes {
+            var probe = [ScenarioReport(name: scenario.name, description: scenario.summary, dataSet: scenario.dataSet.name, status: .passed)]
+            try measure(scenario, arms: [options.whatIf], into: &probe, quietly: true, iterations: 1, warmup: 0)
+            for fix in probe[0].insights.compactMap(\.fix) where !fixes.contains(fix) { fixes.append(fix) }
+        }
+        var reports = Array(repeating: report, count: 1 + fixes.count)
+        for fix in fixes { progress(.whatIf(scenario: scenario.name, fix: fix.summary)) }
+        try measure(
+            scenario, arms: [options.whatIf] + fixes.map(Self.whatIf(for:)), into: &reports, quietly: false,
+            iterations: options.configuration.iterations, warmup: options.configuration.warmup)
+        report = reports[0]
+        for index in report.insights.indices {
+            guard let fix = report.insights[index].fix, let position = fixes.firstIndex(of: fix) else { continue }
+            report.insights[index].whatIf = WhatIfOutcome.judge(fix, before: report, after: reports[position + 1])
+        }
+        return (fixes, reports)
     }
 
     /// A scenario's error for its report. A cancelled store says why it was
@@ -361,7 +410,7 @@ public final class ScenarioRunner {
             let kind = scenario.dataSet.name
             let cancellation = self.cancellation
             let source = try cache.file(
-                for: scenario.dataSet, scale: options.configuration.scale, seed: options.configuration.seed, progress: { progress(.building($0)) },
+                for: scenario.dataSet, scale: scale, seed: options.configuration.seed, progress: { progress(.building($0)) },
                 step: { progress(.buildStep(dataSet: kind, done: $0, total: $1)) }, stopReason: { cancellation.reason })
             let copy: String
             if let previous = arm.copy, arm.copyMethod == .bytes, try DataSetCache.restore(previous, from: source) != nil {
@@ -388,7 +437,7 @@ public final class ScenarioRunner {
             return store
         case .memory:
             let store = try Store(model: scenario.dataSet.model, location: .memory, configuration: configuration)
-            try scenario.dataSet.build(into: store, scale: options.configuration.scale, seed: options.configuration.seed)
+            try scenario.dataSet.build(into: store, scale: scale, seed: options.configuration.seed)
             cancellation.attach(store)
             return store
         }
@@ -422,12 +471,6 @@ public final class ScenarioRunner {
         workDirectory.appendingPathComponent(scenario.name).appendingPathComponent(arm == 0 ? "store-\(index).sqlite" : "fixed-\(index).sqlite").path
     }
 
-    private func measure(_ scenario: Scenario, into report: inout ScenarioReport) throws {
-        var reports = [report]
-        try measure(scenario, arms: [options.whatIf], into: &reports, quietly: false)
-        report = reports[0]
-    }
-
     /// What one configuration of a scenario (an arm) gathers over its iterations.
     private final class Arm {
         let whatIf: WhatIf
@@ -442,6 +485,8 @@ public final class ScenarioRunner {
         var phases: [[PhaseMeasurement]] = []
         var breakdowns: [TimeBreakdown] = []
         var statements: [StatementAggregate] = []
+        /// Why a fix's arm stopped (its error): the other arms go on.
+        var failure: String?
 
         init(whatIf: WhatIf, recorder: Recorder) {
             self.whatIf = whatIf
@@ -453,75 +498,101 @@ public final class ScenarioRunner {
     /// store: the run's, a fix's), the arms' iterations in turn, in
     /// alternate order, and fills one report per arm. Only the first arm
     /// reports progress, keeps events and reaches the run's own sinks when
-    /// `quietly` is false.
-    private func measure(_ scenario: Scenario, arms whatIfs: [WhatIf], into reports: inout [ScenarioReport], quietly: Bool) throws {
+    /// `quietly` is false. An error of the first arm is the error; a fix's
+    /// arm that fails stops alone and its report says why (a stop of the
+    /// run, or a data set that cannot be used, stops them all).
+    private func measure(
+        _ scenario: Scenario, arms whatIfs: [WhatIf], into reports: inout [ScenarioReport], quietly: Bool, iterations: Int, warmup: Int
+    ) throws {
         // A scenario's copies go when it ends, whatever happened.
         defer { try? FileManager.default.removeItem(at: workDirectory.appendingPathComponent(scenario.name)) }
         let arms = whatIfs.enumerated().map { number, whatIf in
             Arm(whatIf: whatIf, recorder: Self.recorder(keeping: number == 0 && !quietly ? options.keptEvents : 0))
         }
-        let total = options.configuration.warmup + options.configuration.iterations
+        let total = warmup + iterations
         for index in 0..<total {
-            let measured = index >= options.configuration.warmup
-            let number = measured ? index - options.configuration.warmup + 1 : index - options.configuration.warmup
+            let measured = index >= warmup
+            let number = measured ? index - warmup + 1 : index - warmup
             if !quietly {
                 progress(measured
-                    ? .iteration(scenario: scenario.name, index: number, total: options.configuration.iterations, warmup: false)
-                    : .iteration(scenario: scenario.name, index: index + 1, total: options.configuration.warmup, warmup: true))
+                    ? .iteration(scenario: scenario.name, index: number, total: iterations, warmup: false)
+                    : .iteration(scenario: scenario.name, index: index + 1, total: warmup, warmup: true))
             }
-            // In alternate order: neither arm always runs just after the other.
+            // In alternate order: no arm always runs just after another.
             let order = index % 2 == 0 ? Array(arms.indices) : Array(arms.indices.reversed())
-            for position in order {
-                let arm = arms[position]
-                if arm.store == nil || (scenario.writes && index > 0) {
-                    // The last iteration's store closes before its copy is
-                    // restored or removed: one copy per arm on disk at a time.
-                    arm.store = nil
-                    cancellation.detach()
-                    arm.store = try makeStore(for: scenario, arm: arm, position: position, index: index, quietly: quietly || position > 0)
-                }
-                let store = arm.store!
-                // A stop reaches the store that runs now (and stops one that
-                // was stopped while the other arm ran).
-                cancellation.attach(store)
-                let recorder = arm.recorder
-                recorder.reset()
-                store.instrumentation.resetPeak()
-                let iteration = ScenarioIteration(
-                    store: store, scale: options.configuration.scale, seed: options.configuration.seed, scenario: scenario.name, recorder: recorder)
-                emit(store, scenario.name, phase: .iterationBegin, iteration: number)
-                if measured { TerminationSignals.checkpoint("run.scenario") }
-                let memoryReset = ProcessMeasurements.resetPeakResident()
-                let cpuStart = ProcessMeasurements.cpuSeconds()
-                let wallStart = ProbeClock.now()
-                try scenario.body(iteration)
-                let wall = Double(ProbeClock.nanoseconds(since: wallStart)) / 1e9
-                let cpu = ProcessMeasurements.cpuSeconds() - cpuStart
-                emit(store, scenario.name, phase: .iterationEnd, iteration: number)
-                guard measured else { continue }
-                arm.samples.append(Sample(
-                    wallSeconds: wall, cpuSeconds: cpu, peakResidentBytes: memoryReset ? ProcessMeasurements.peakResidentBytes() : nil))
-                var iterationCounters = recorder.counters
-                iterationCounters.objectsRegisteredPeak = store.instrumentation.objectsRegisteredPeak
-                arm.counters.append(Dictionary(uniqueKeysWithValues: iterationCounters.all.map { ($0.name, $0.value) }))
-                arm.values.append(iteration.values)
-                arm.phases.append(iteration.phases)
-                let snapshot = recorder.snapshot()
-                arm.statements = snapshot.statements
-                let sqlite = Double(snapshot.sqlNanoseconds) / 1e9
-                let rowCache = Double(snapshot.rowCacheNanoseconds) / 1e9
-                arm.breakdowns.append(
-                    TimeBreakdown(sqliteSeconds: sqlite, rowCacheSeconds: rowCache, otherSeconds: max(0, wall - sqlite - rowCache)))
-                if index == total - 1 {
-                    reports[position].insights = InsightEngine(settings: scenario.insights.merging(options.insightSettings)).insights(snapshot.evidence)
-                }
-                if index == total - 1, position == 0, !quietly, options.keptEvents > 0 {
-                    events += snapshot.events
-                    reports[position].droppedEvents = snapshot.droppedEvents > 0 ? snapshot.droppedEvents : nil
+            for position in order where arms[position].failure == nil {
+                do {
+                    try iterate(
+                        scenario, arm: arms[position], position: position, index: index, number: number, measured: measured,
+                        last: index == total - 1, quietly: quietly, into: &reports[position])
+                } catch where position > 0 && cancellation.reason == nil && !(error is DataSetFailure) {
+                    arms[position].failure = "\(error)"
+                    arms[position].store = nil
                 }
             }
         }
-        for (position, arm) in arms.enumerated() { fill(&reports[position], from: arm, scenario: scenario) }
+        for (position, arm) in arms.enumerated() {
+            if let failure = arm.failure {
+                reports[position].status = .failed
+                reports[position].error = failure
+            } else {
+                fill(&reports[position], from: arm, scenario: scenario)
+            }
+        }
+    }
+
+    /// One iteration of one arm: its store made or brought back, the body
+    /// run and timed, what it did gathered (and, for the last, the
+    /// insights, and the events the run keeps).
+    private func iterate(
+        _ scenario: Scenario, arm: Arm, position: Int, index: Int, number: Int, measured: Bool, last: Bool, quietly: Bool,
+        into report: inout ScenarioReport
+    ) throws {
+        if arm.store == nil || (scenario.writes && index > 0) {
+            // The last iteration's store closes before its copy is
+            // restored or removed: one copy per arm on disk at a time.
+            arm.store = nil
+            cancellation.detach()
+            arm.store = try makeStore(for: scenario, arm: arm, position: position, index: index, quietly: quietly || position > 0)
+        }
+        let store = arm.store!
+        // A stop reaches the store that runs now (and stops one that
+        // was stopped while the other arm ran).
+        cancellation.attach(store)
+        let recorder = arm.recorder
+        recorder.reset()
+        store.instrumentation.resetPeak()
+        let iteration = ScenarioIteration(
+            store: store, scale: scale, seed: options.configuration.seed, scenario: scenario.name, recorder: recorder)
+        emit(store, scenario.name, phase: .iterationBegin, iteration: number)
+        if measured { TerminationSignals.checkpoint("run.scenario") }
+        let memoryReset = ProcessMeasurements.resetPeakResident()
+        let cpuStart = ProcessMeasurements.cpuSeconds()
+        let wallStart = ProbeClock.now()
+        try scenario.body(iteration)
+        let wall = Double(ProbeClock.nanoseconds(since: wallStart)) / 1e9
+        let cpu = ProcessMeasurements.cpuSeconds() - cpuStart
+        emit(store, scenario.name, phase: .iterationEnd, iteration: number)
+        guard measured else { return }
+        arm.samples.append(Sample(
+            wallSeconds: wall, cpuSeconds: cpu, peakResidentBytes: memoryReset ? ProcessMeasurements.peakResidentBytes() : nil))
+        var iterationCounters = recorder.counters
+        iterationCounters.objectsRegisteredPeak = store.instrumentation.objectsRegisteredPeak
+        arm.counters.append(Dictionary(uniqueKeysWithValues: iterationCounters.all.map { ($0.name, $0.value) }))
+        arm.values.append(iteration.values)
+        arm.phases.append(iteration.phases)
+        let snapshot = recorder.snapshot()
+        arm.statements = snapshot.statements
+        let sqlite = Double(snapshot.sqlNanoseconds) / 1e9
+        let rowCache = Double(snapshot.rowCacheNanoseconds) / 1e9
+        arm.breakdowns.append(
+            TimeBreakdown(sqliteSeconds: sqlite, rowCacheSeconds: rowCache, otherSeconds: max(0, wall - sqlite - rowCache)))
+        guard last else { return }
+        report.insights = InsightEngine(settings: scenario.insights.merging(options.insightSettings)).insights(snapshot.evidence)
+        if position == 0, !quietly, options.keptEvents > 0 {
+            events += snapshot.events
+            report.droppedEvents = snapshot.droppedEvents > 0 ? snapshot.droppedEvents : nil
+        }
     }
 
     /// A report's figures from what an arm gathered.

@@ -12,6 +12,7 @@ public enum HTMLComparison {
             """
         if let reason = comparison.countersNotComparable { html += "<p class=\"error\">Counters are not comparable: \(escapeHTML(reason))</p>" }
         if let reason = comparison.timingsNotComparable { html += "<p class=\"error\">Timings are not comparable: \(escapeHTML(reason))</p>" }
+        if let reason = comparison.scalingNotComparable { html += "<p class=\"error\">Fits are not comparable: \(escapeHTML(reason))</p>" }
         for scenario in comparison.scenarios {
             html += "<section class=\"scenario\"><h2>\(escapeHTML(scenario.name)) <span class=\"status\">\(escapeHTML(scenario.status.description))</span></h2>"
             if let timing = scenario.timing {
@@ -41,6 +42,16 @@ public enum HTMLComparison {
                         + "<code>\(escapeHTML(change.shape))</code></li>"
                 }
                 html += "</ul>"
+            }
+            if !scenario.slopes.isEmpty {
+                html += "<h3>How the work grows with the data (N = the data set's scale)</h3><table class=\"sortable\"><thead><tr><th>count</th>"
+                    + "<th>base</th><th>head</th><th>verdict</th></tr></thead><tbody>"
+                for slope in scenario.slopes {
+                    html += "<tr><td>\(escapeHTML(slope.subject))</td><td>\(escapeHTML(slope.baseLine ?? "none"))</td>"
+                        + "<td>\(escapeHTML(slope.headLine ?? "none"))</td>"
+                        + "<td class=\"\(slope.isRegression ? "regression" : "")\">\(escapeHTML(slope.verdict.rawValue))</td></tr>"
+                }
+                html += "</tbody></table>"
             }
             if !scenario.newInsights.isEmpty {
                 html += "<h3>New insights</h3><ul class=\"insights\">"

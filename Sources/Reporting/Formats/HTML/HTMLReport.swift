@@ -98,26 +98,53 @@ public enum HTMLReport {
         }
         html += "<br><span class=\"evidence\">\(escapeHTML(insight.evidence))</span> "
             + "<span class=\"site\">\(escapeHTML(insight.callSite))</span> <code>\(escapeHTML(insight.identity))</code>"
-        if let outcome = insight.whatIf { html += whatIf(outcome) }
+        if let outcome = insight.whatIf {
+            html += "<p class=\"verdict verdict-\(outcome.verdict.rawValue.replacingOccurrences(of: " ", with: "-"))\">"
+                + "what if: \(escapeHTML(outcome.verdict.rawValue)): \(escapeHTML(outcome.reason))</p>"
+        }
         return html + "</li>"
     }
 
-    /// A measured fix: the run as it was and with the fix, side by side.
-    private static func whatIf(_ outcome: WhatIfOutcome) -> String {
-        var html = "<table class=\"what-if verdict-\(outcome.verdict.rawValue.replacingOccurrences(of: " ", with: "-"))\"><thead><tr>"
-            + "<th>what if: \(escapeHTML(outcome.fix.summary))</th><th>as it is</th><th>with the fix</th></tr></thead><tbody>"
+    /// A scenario's measured fixes (`--what-if`): the run as it is once,
+    /// each fix's figures in a column beside it, measured in the same
+    /// stretch of time.
+    private static func whatIf(_ outcomes: [WhatIfOutcome]) -> String {
+        guard let asItIs = outcomes.first?.before else { return "" }
+        var html = "<h3>Fixes measured (--what-if)</h3><table class=\"what-if\"><thead><tr><th></th><th>as it is</th>"
+        for outcome in outcomes { html += "<th>with \(escapeHTML(outcome.fix.summary))</th>" }
+        html += "</tr></thead><tbody>"
         for counter in WhatIfOutcome.counters {
-            let before = outcome.before.counters[counter].map(String.init) ?? ""
-            let after = outcome.after?.counters[counter].map(String.init) ?? ""
-            html += "<tr><th>\(escapeHTML(counter.rawValue))</th><td>\(escapeHTML(before))</td><td>\(escapeHTML(after))</td></tr>"
+            html += "<tr><th>\(escapeHTML(counter.rawValue))</th><td>\(asItIs.counters[counter].map(String.init) ?? "")</td>"
+            for outcome in outcomes { html += "<td>\(outcome.after?.counters[counter].map(String.init) ?? "")</td>" }
+            html += "</tr>"
         }
-        let after = outcome.after.map { SVGChart.format($0.medianSeconds, "s") } ?? "-"
-        html += "<tr><th>median time</th><td>\(escapeHTML(SVGChart.format(outcome.before.medianSeconds, "s")))</td>"
-            + "<td>\(escapeHTML(after))</td></tr></tbody></table>"
-        if let fixed = outcome.after {
-            html += SVGChart.bars([("as it is", outcome.before.medianSeconds), ("with the fix", fixed.medianSeconds)])
+        html += "<tr><th>median time</th><td>\(escapeHTML(SVGChart.format(asItIs.medianSeconds, "s")))</td>"
+        for outcome in outcomes { html += "<td>\(escapeHTML(outcome.after.map { SVGChart.format($0.medianSeconds, "s") } ?? "-"))</td>" }
+        html += "</tr><tr><th>verdict</th><td></td>"
+        for outcome in outcomes {
+            html += "<td class=\"verdict-\(outcome.verdict.rawValue.replacingOccurrences(of: " ", with: "-"))\"><span class=\"verdict\">"
+                + "\(escapeHTML(outcome.verdict.rawValue))</span></td>"
         }
-        return html + "<p class=\"verdict\">\(escapeHTML(outcome.verdict.rawValue)): \(escapeHTML(outcome.reason))</p>"
+        html += "</tr></tbody></table>"
+        let fixed = outcomes.compactMap { outcome in outcome.after.map { (label: "with \(outcome.fix.summary)", value: $0.medianSeconds) } }
+        if !fixed.isEmpty { html += SVGChart.bars([(label: "as it is", value: asItIs.medianSeconds)] + fixed) }
+        return html
+    }
+
+    /// How a scenario's work grows with the data (`--scales`): every fit.
+    private static func scaling(_ scaling: ScalingFits) -> String {
+        var html = "<h3>How the work grows with the data (--scales)</h3><p class=\"stats\">"
+            + escapeHTML("At scales \(scaling.scales.map(ScalingFit.number).joined(separator: ", ")); N is the data set's scale (\(ScalingFits.note)).")
+            + "</p><input class=\"filter\" type=\"search\" placeholder=\"filter lines\"><table class=\"sortable scaling\"><thead><tr>"
+            + "<th>count</th><th>line</th><th>slope</th><th>growth</th><th>counts</th><th>residuals</th><th>shape</th></tr></thead><tbody>"
+        for fit in scaling.fits {
+            html += "<tr\(fit.advisory == true ? " class=\"advisory\"" : "")><td>\(escapeHTML(fit.subject))</td><td>\(escapeHTML(fit.equation))</td>"
+                + "<td data-value=\"\(fit.slope)\">\(escapeHTML(ScalingFit.number(fit.slope)))</td><td>\(escapeHTML(fit.growth.rawValue))</td>"
+                + "<td>\(escapeHTML(fit.counts.map(String.init).joined(separator: ", ")))</td>"
+                + "<td>\(escapeHTML(fit.residuals?.map(ScalingFit.number).joined(separator: ", ") ?? ""))</td>"
+                + "<td><code>\(escapeHTML(fit.shape ?? ""))</code></td></tr>"
+        }
+        return html + "</tbody></table>"
     }
 
     /// The book's experiments: lesson, source, both ratios, verdict and why.
@@ -220,6 +247,8 @@ public enum HTMLReport {
             }
             html += "</tbody></table>"
         }
+        html += whatIf(scenario.insights.compactMap(\.whatIf))
+        if let scaling = scenario.scaling { html += self.scaling(scaling) }
         if !scenario.insights.isEmpty {
             html += "<h3>Insights</h3><ul class=\"insights\">"
             for insight in scenario.insights { html += self.insight(insight) }

@@ -1,4 +1,5 @@
 import Foundation
+import Insights
 import Probes
 
 /// A short Markdown summary of one run, for a CI job summary. Every string
@@ -20,6 +21,7 @@ public enum ReportMarkdown {
                 + counters.joined(separator: " | ") + " | \(scenario.insights.count) |")
         }
         lines += measuredFixes(report)
+        lines += scaling(report)
         lines += insights(report)
         if let experiments = report.experiments, !experiments.isEmpty {
             lines += ["", "### The book's experiments", "", "| experiment | book | measured (95% interval) | verdict | why |", "| --- | --- | --- | --- | --- |"]
@@ -44,24 +46,54 @@ public enum ReportMarkdown {
         return lines + [""]
     }
 
-    /// Every measured fix: the run as it was and with the fix.
+    /// Every measured fix: per scenario, the run as it is once, then each
+    /// fix's figures beside it, with its verdict.
     static func measuredFixes(_ report: Report) -> [String] {
-        let measured = report.scenarios.flatMap { scenario in scenario.insights.compactMap { $0.whatIf.map { (scenario.name, $0) } } }
+        let measured = report.scenarios.compactMap { scenario -> (String, [WhatIfOutcome])? in
+            let outcomes = scenario.insights.compactMap(\.whatIf)
+            return outcomes.isEmpty ? nil : (scenario.name, outcomes)
+        }
         guard !measured.isEmpty else { return [] }
         var lines = ["", "### Fixes measured (--what-if)", "",
-            "| scenario | fix | statements | rows read | faults | median | verdict |", "| --- | --- | --- | --- | --- | --- | --- |"]
-        for (scenario, outcome) in measured {
-            func pair(_ counter: CounterName) -> String {
-                "\(outcome.before.counters[counter].map(String.init) ?? "-") → \(outcome.after?.counters[counter].map(String.init) ?? "-")"
+            "| scenario | run | statements | rows read | faults | median | verdict |", "| --- | --- | --- | --- | --- | --- | --- |"]
+        func figure(_ side: WhatIfOutcome.Side?, _ counter: CounterName) -> String { side?.counters[counter].map(String.init) ?? "-" }
+        for (scenario, outcomes) in measured {
+            let asItIs = outcomes[0].before
+            lines.append("| \(escapeMarkdown(scenario)) | as it is | \(figure(asItIs, .sqlStatements)) | \(figure(asItIs, .rowsRead)) | "
+                + "\(figure(asItIs, .faultsFired)) | \(TimeText.seconds(asItIs.medianSeconds)) | |")
+            for outcome in outcomes {
+                var median = outcome.after.map { TimeText.seconds($0.medianSeconds) } ?? "-"
+                if let ratio = outcome.ratio {
+                    median += " (\(String(format: "%.2f", ratio))x"
+                    if let low = outcome.ratioLow, let high = outcome.ratioHigh { median += ", \(String(format: "%.2f", low))x–\(String(format: "%.2f", high))x" }
+                    median += ")"
+                }
+                lines.append("| \(escapeMarkdown(scenario)) | with \(escapeMarkdown(outcome.fix.summary)) | \(figure(outcome.after, .sqlStatements)) | "
+                    + "\(figure(outcome.after, .rowsRead)) | \(figure(outcome.after, .faultsFired)) | \(median) | "
+                    + "\(outcome.verdict.rawValue): \(escapeMarkdown(outcome.reason)) |")
             }
-            var median = "\(TimeText.seconds(outcome.before.medianSeconds)) → " + (outcome.after.map { TimeText.seconds($0.medianSeconds) } ?? "-")
-            if let ratio = outcome.ratio {
-                median += " (\(String(format: "%.2f", ratio))x"
-                if let low = outcome.ratioLow, let high = outcome.ratioHigh { median += ", \(String(format: "%.2f", low))x–\(String(format: "%.2f", high))x" }
-                median += ")"
+        }
+        return lines
+    }
+
+    /// How each scenario's work grows with the data (`--scales`).
+    static func scaling(_ report: Report) -> [String] {
+        let scaled = report.scenarios.filter { $0.scaling != nil }
+        guard !scaled.isEmpty else { return [] }
+        var lines = ["", "### How the work grows with the data (--scales)", "",
+            "N is the data set's scale (\(escapeMarkdown(ScalingFits.note))).", "",
+            "| scenario | scales | count | line | counts |", "| --- | --- | --- | --- | --- |"]
+        for scenario in scaled {
+            let scaling = scenario.scaling!
+            let scales = scaling.scales.map(ScalingFit.number).joined(separator: ", ")
+            for fit in scaling.shown {
+                var line = fit.equation
+                if fit.growth == .notLinear, let residuals = fit.residuals {
+                    line += " (not a line: residuals \(residuals.map(ScalingFit.number).joined(separator: ", ")))"
+                }
+                lines.append("| \(escapeMarkdown(scenario.name)) | \(scales) | \(escapeMarkdown(fit.subject)) | \(escapeMarkdown(line)) | "
+                    + "\(fit.counts.map(String.init).joined(separator: ", ")) |")
             }
-            lines.append("| \(escapeMarkdown(scenario)) | \(escapeMarkdown(outcome.fix.summary)) | \(pair(.sqlStatements)) | \(pair(.rowsRead)) | "
-                + "\(pair(.faultsFired)) | \(median) | \(outcome.verdict.rawValue) |")
         }
         return lines
     }
