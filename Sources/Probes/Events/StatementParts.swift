@@ -24,12 +24,16 @@ public struct StatementParts: Sendable {
     public var isTransaction: Bool
     /// Whether the event would carry a query plan or bound values.
     public var hasDetails: Bool
+    /// Whether the engine ran it for its own bookkeeping (``EngineWork``,
+    /// ``SQLEvent/isEngineWork``): no read of the application's.
+    public var isEngineWork: Bool
 
     /// Figures with these values.
     public init(
         shapeID: Int, textID: Int, durationNanoseconds: UInt64, rowsReturned: Int, rowsChanged: Int, fullScanSteps: Int,
-        sorts: Int, autoIndexes: Int, vmSteps: Int, isTransaction: Bool, hasDetails: Bool
+        sorts: Int, autoIndexes: Int, vmSteps: Int, isTransaction: Bool, hasDetails: Bool, isEngineWork: Bool = false
     ) {
+        self.isEngineWork = isEngineWork
         self.shapeID = shapeID
         self.textID = textID
         self.durationNanoseconds = durationNanoseconds
@@ -49,6 +53,6 @@ public struct StatementParts: Sendable {
             shapeID: event.shapeID, textID: event.textID ?? -1, durationNanoseconds: event.durationNanoseconds,
             rowsReturned: event.rowsReturned, rowsChanged: event.rowsChanged, fullScanSteps: event.fullScanSteps, sorts: event.sorts,
             autoIndexes: event.autoIndexes, vmSteps: event.vmSteps, isTransaction: event.purpose == SQLEvent.transactionPurpose,
-            hasDetails: event.queryPlan != nil || !event.arguments.isEmpty)
+            hasDetails: event.queryPlan != nil || !event.arguments.isEmpty, isEngineWork: event.isEngineWork)
     }
 }

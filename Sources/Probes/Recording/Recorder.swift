@@ -245,8 +245,9 @@ public final class Recorder: EventSink, @unchecked Sendable {
     /// Counts a statement from its figures if nothing it adds needs its
     /// texts; false (and nothing counted) otherwise. Under the lock.
     private func count(_ parts: StatementParts) -> Bool {
+        // The engine's own statements are no repetition of the application's reads.
         guard let aggregate = state.aggregates.index(forKey: InternedNumber(parts.shapeID)),
-              state.evidence.countExecution(text: parts.textID, isTransaction: parts.isTransaction)
+              parts.isEngineWork || state.evidence.countExecution(text: parts.textID, isTransaction: parts.isTransaction)
         else { return false }
         state.counters.count(
             .sql(rowsReturned: parts.rowsReturned, rowsChanged: parts.rowsChanged, fullScanSteps: parts.fullScanSteps, vmSteps: parts.vmSteps))
