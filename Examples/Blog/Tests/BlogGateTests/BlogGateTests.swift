@@ -22,7 +22,7 @@ import Testing
         let store = try Self.store()
         let measured = try Faultline.measure(store) { _ = try PostList.load(in: ObjectContext(store: store), prefetching: false) }
         let line = #line + 1
-        withKnownIssue { try measured.requireNoInsight(.nPlusOne) } matching: { $0.sourceLocation?.line == line }
+        try withKnownIssue { try measured.requireNoInsight(.nPlusOne) } matching: { $0.sourceLocation?.line == line }
         // Accepted in the settings at the list's fetch, the gate passes.
         let site = try #require(measured.insights.first { $0.rule == .nPlusOne }?.callSite)
         let accepted = InsightSettings(accepted: ["n-plus-one/Post/author@\(site)", "n-plus-one/Post/comments@\(site)"])
@@ -39,8 +39,9 @@ import Testing
         var moved = 0
         let measured = try Faultline.measure(store) { moved = try Moderation.spreadUnliked(below: 10, in: ObjectContext(store: store)) }
         #expect(moved == 10)
-        // Each author's posts loaded to keep `posts` in step: counted…
-        #expect(measured.counters.relationshipFaultsFired == 20)
+        // The posts of each author a move touches (the old and the new
+        // one: 13 of the 20), loaded to keep `posts` in step: counted…
+        #expect(measured.counters.relationshipFaultsFired == 13)
         // …and no insight: the authors' sort and scan are of 20 rows, and
         // the loads are the engine's.
         try measured.requireNoInsights()
