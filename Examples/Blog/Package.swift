@@ -35,6 +35,9 @@ let package = Package(
                 .product(name: "Scenarios", package: "Faultline"),
             ]
         ),
+        // The gates as an application's test target writes them, with the
+        // Faultline product alone: measure, require…, insight settings.
+        .testTarget(name: "BlogGateTests", dependencies: ["Blog", .product(name: "Faultline", package: "Faultline")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,11 @@
-import Insights
-import ObjectGraph
-import Probes
+// What a test needs comes with this module: `import Faultline` alone gives
+// the store (ObjectGraph), the counters and call sites (Probes), and the
+// insights, their rules' identities and settings (Insights), so that a test
+// target that depends only on the `Faultline` product can write
+// `try measurement.requireNoInsight(.nPlusOne)` and pass `InsightSettings`.
+@_exported import Insights
+@_exported import ObjectGraph
+@_exported import Probes
 
 /// Measuring persistence code in an application's own tests.
 ///
@@ -28,6 +33,16 @@ public enum Faultline {
     /// with `insights`' thresholds). Work on the store from other threads
     /// during `body` is counted too.
     ///
+    /// The block sees what its contexts did however long they live: when
+    /// it ends, every context of the store alive then reports its
+    /// prefetches' and fetches' usage (``Store/reportUsage()``; a prefetch
+    /// the block made and did not read is an `unused-prefetch`, a fetch
+    /// whose objects it only counted a `count-by-fetch`), and
+    /// `objectsRegisteredPeak` is the store's peak during the block (the
+    /// objects registered in all its contexts at once, those registered
+    /// before the block included), not only what the block's context events
+    /// said. The store's peak starts again from its count when a block begins.
+    ///
     /// - Throws: ``MeasurementFailure`` when the store does not allow
     ///   measurement or another measurement runs on it; whatever `body` throws.
     public static func measure(_ store: Store, insights: InsightSettings = InsightSettings(), _ body: () throws -> Void) throws -> Measurement {
@@ -51,7 +66,7 @@ public enum Faultline {
         let recorder = try attach(store)
         defer { store.measurementSlot?.detach() }
         let value = try await body()
-        return (value, measurement(recorder, insights))
+        return (value, measurement(recorder, store, insights))
     }
 
     /// Measures an async `body` that returns nothing.
@@ -67,7 +82,7 @@ public enum Faultline {
         let recorder = try attach(store)
         defer { store.measurementSlot?.detach() }
         let value = try body()
-        return (value, measurement(recorder, insights))
+        return (value, measurement(recorder, store, insights))
     }
 
     /// A recorder attached to the store's measurement slot, or why not.
@@ -76,17 +91,28 @@ public enum Faultline {
             throw MeasurementFailure("the store does not allow measurement: set StoreConfiguration.allowsMeasurement = true when opening it")
         }
         let recorder = Recorder(bufferCapacity: 0, tracksArguments: true)
+        guard !slot.isEnabled(.context) else {
+            throw MeasurementFailure("another measurement is running on this store: measure one block at a time")
+        }
+        // What the contexts counted before the block is reported before it.
+        store.reportUsage()
         guard slot.attach(recorder) else {
             throw MeasurementFailure("another measurement is running on this store: measure one block at a time")
         }
+        store.instrumentation.resetPeak()
         return recorder
     }
 
-    /// What the recorder counted, with the insights they give.
-    private static func measurement(_ recorder: Recorder, _ insights: InsightSettings) -> Measurement {
+    /// What the recorder counted, with the insights they give: the
+    /// contexts still alive report their prefetches' usage first, and the
+    /// peak is the store's during the block.
+    private static func measurement(_ recorder: Recorder, _ store: Store, _ insights: InsightSettings) -> Measurement {
+        store.reportUsage()
         let snapshot = recorder.snapshot()
+        var counters = snapshot.counters
+        counters.objectsRegisteredPeak = max(counters.objectsRegisteredPeak, store.instrumentation.objectsRegisteredPeak)
         return Measurement(
-            counters: snapshot.counters, statements: snapshot.statements,
+            counters: counters, statements: snapshot.statements,
             insights: InsightEngine(settings: insights).insights(snapshot.evidence),
             sqliteSeconds: Double(snapshot.sqlNanoseconds) / 1e9)
     }

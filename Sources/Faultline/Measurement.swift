@@ -44,32 +44,79 @@ public struct Measurement: Sendable {
         try requireNoInsight(.repeatedStatement, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
-    /// No statement stepped through whole tables (SQLite's full-scan
-    /// counter), however small, whether it filters or not.
+    /// No full table scan the `full-scan` rule reports: no statement that
+    /// asks for some rows steps through a whole table to find them, with
+    /// the measurement's settings (the rule's threshold, and
+    /// ``InsightSettings/smallTableRowLimit``: a scan of a small table is
+    /// none), unless accepted. Reading every row, or a list in an index's
+    /// order, is no full scan; neither is a scan of a table of a few dozen
+    /// rows. A scan no index can serve fails too (accept it, at its site,
+    /// when it is known): listed after those an index would fix.
     public func requireNoFullScan(
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) throws {
-        let scanning = statements.filter { $0.fullScanSteps > 0 }
-        guard scanning.isEmpty else {
-            let shapes = scanning.count == 1 ? "1 statement shape" : "\(scanning.count) statement shapes"
+        let found = Self.ranked(insights.filter { $0.rule == .fullScan && $0.isActionable })
+        guard found.isEmpty else {
+            let shapes = Set(found.flatMap { $0.evidence.components(separatedBy: " | ") })
+            let scanning = statements.filter { shapes.contains($0.shape) }
+            let count = scanning.count == 1 ? "1 statement shape" : "\(scanning.count) statement shapes"
             try MeasurementCheck.fail(
-                failure("expected no full table scan, but \(shapes) stepped through whole tables", highlighting: scanning),
+                failure(
+                    "expected no full table scan, but \(count) stepped through whole tables:\n" + Self.lines(found).joined(separator: "\n"),
+                    highlighting: scanning),
                 fileID: fileID, filePath: filePath, line: line, column: column)
         }
     }
 
     /// No insight of `rule` that is to be acted on (neither accepted nor
-    /// intended in the measurement's settings).
+    /// intended in the measurement's settings): a gate per rule, as the
+    /// rules see it (`requireNoInsight(.nPlusOne)`, `.saveInLoop`,
+    /// `.unusedPrefetch`, …; ``InsightEngine/rules`` lists them). A failure
+    /// lists the insights' messages, what can be fixed first; a rule no
+    /// build has (a misspelled ``InsightRuleID``) fails, never passes.
     public func requireNoInsight(
         _ rule: InsightRuleID, fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) throws {
-        let found = insights.filter { $0.rule == rule && $0.isActionable }
-        guard found.isEmpty else {
-            let lines = found.map { "  \($0.message) (\($0.evidence); at \($0.callSite))" }
+        guard InsightEngine.rule(rule) != nil else {
             try MeasurementCheck.fail(
-                failure("expected no \(rule) insight, found \(found.count):\n" + lines.joined(separator: "\n"), highlighting: []),
+                MeasurementFailure("no insight rule \(rule): the rules are \(InsightEngine.rules.map(\.id.rawValue).joined(separator: ", "))"),
                 fileID: fileID, filePath: filePath, line: line, column: column)
         }
+        let found = Self.ranked(insights.filter { $0.rule == rule && $0.isActionable })
+        guard found.isEmpty else {
+            try MeasurementCheck.fail(
+                failure("expected no \(rule) insight, found \(found.count):\n" + Self.lines(found).joined(separator: "\n"), highlighting: []),
+                fileID: fileID, filePath: filePath, line: line, column: column)
+        }
+    }
+
+    /// No insight of any rule that is to be acted on: what `perf-run run`
+    /// would put in "what to fix first", in the same order.
+    public func requireNoInsights(
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) throws {
+        let found = Self.ranked(insights.filter(\.isActionable))
+        guard found.isEmpty else {
+            try MeasurementCheck.fail(
+                failure("expected no insight, found \(found.count):\n" + Self.lines(found).joined(separator: "\n"), highlighting: []),
+                fileID: fileID, filePath: filePath, line: line, column: column)
+        }
+    }
+
+    /// What can be fixed first (``Insight/canBeFixed``), then by cost, as
+    /// "what to fix first" ranks them.
+    static func ranked(_ insights: [Insight]) -> [Insight] {
+        insights.enumerated().sorted { a, b in
+            if a.element.canBeFixed != b.element.canBeFixed { return a.element.canBeFixed }
+            let (x, y) = (a.element.costSeconds ?? 0, b.element.costSeconds ?? 0)
+            return x != y ? x > y : a.offset < b.offset
+        }.map(\.element)
+    }
+
+    /// An insight per line: its message, figures and site, and whether no
+    /// index serves it.
+    static func lines(_ insights: [Insight]) -> [String] {
+        insights.map { "  \($0.message) (\($0.evidence); at \($0.callSite))\($0.canBeFixed ? "" : " [no index serves it]")" }
     }
 
     /// At most `limit` SQL statements, BEGIN and COMMIT included.

@@ -193,6 +193,7 @@ public final class LoggingSink: EventSink {
         ]
         if let reason = e.missReason { metadata["fault.miss"] = .string(reason.rawValue) }
         if let origin = e.origin { metadata["fault.origin"] = .stringConvertible(OriginText(origin: origin)) }
+        if let work = e.engineWork { metadata["fault.engine"] = .string(work.rawValue) }
         if sqlDebugLevel >= 3, let values = e.values { metadata["fault.values"] = .string(values) }
         record(level, "fault", metadata, at: e.callSite)
     }
@@ -229,6 +230,7 @@ public final class LoggingSink: EventSink {
         ]
         if let reason = e.missReason { metadata["fault.miss"] = .string(reason.rawValue) }
         if let origin = e.origin { metadata["fault.origin"] = .stringConvertible(OriginText(origin: origin)) }
+        if let work = e.engineWork { metadata["fault.engine"] = .string(work.rawValue) }
         record(level, "relationship fault", metadata, at: e.callSite)
     }
 

@@ -487,9 +487,10 @@ extension TracingSink {
             .fetch: ["thread"], .save: ["thread"], .batchRequest: ["thread"], .sql: ["thread"],
         ]),
         ("faults are counted on the span they happened in (by source), not traced one by one: a span per fault would bury the operations", [
-            .fault: ["start", "thread", "context", "entity", "primaryKey", "callSite", "durationNanoseconds", "values", "missReason", "origin"],
+            .fault: ["start", "thread", "context", "entity", "primaryKey", "callSite", "durationNanoseconds", "values", "missReason", "origin",
+                     "engineWork"],
             .relationshipFault: ["start", "thread", "context", "entity", "relationship", "primaryKey", "destinationEntity",
-                                 "destinationCount", "callSite", "durationNanoseconds", "missReason", "origin"],
+                                 "destinationCount", "callSite", "durationNanoseconds", "missReason", "origin", "engineWork"],
         ]),
         ("a span carries OpenTelemetry's database attributes: the statement's shape, not its values, plan or facts", [
             .sql: ["sql", "arguments", "queryPlan", "facts", "shapeID", "textID", "sorts", "autoIndexes", "vmSteps"],

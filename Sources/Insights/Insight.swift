@@ -33,6 +33,11 @@ public struct Insight: Codable, Equatable, Sendable {
     public var intended: String?
     /// The fix, measured (`--what-if`).
     public var whatIf: WhatIfOutcome?
+    /// True for a full scan no index can serve (CONTAINS, LIKE with a
+    /// leading wildcard, a function of the column such as case folding):
+    /// true, but no index fixes it, so it ranks below what can be fixed
+    /// ("what to fix first", a gate's failure). Nil otherwise.
+    public var noIndexServes: Bool?
 
     public init(
         rule: InsightRuleID, entity: String, keyPath: String, message: String, evidence: String, callSite: String, count: Int? = nil,
@@ -69,6 +74,11 @@ public struct Insight: Codable, Equatable, Sendable {
     public var isActionable: Bool {
         accepted != true && intended == nil && whatIf?.withdrawsTheAdvice != true
     }
+
+    /// Whether a change of the model or the code the report names can
+    /// remove it: not a scan no index can serve (``noIndexServes``).
+    /// Rankings put what can be fixed first.
+    public var canBeFixed: Bool { noIndexServes != true }
 }
 
 /// A change that would remove an insight, precise enough to apply it in a

@@ -24,7 +24,7 @@ public struct InsightEngine: Sendable {
     public func insights(_ evidence: InsightEvidence) -> [Insight] {
         let accepted = settings.acceptedInsights
         return Self.rules.flatMap { rule in
-            rule.insights(in: evidence, threshold: settings.threshold(for: rule)).map { insight in
+            rule.insights(in: evidence, threshold: settings.threshold(for: rule), settings: settings).map { insight in
                 var marked = insight
                 if accepted.accepts(insight) { marked.accepted = true }
                 if let reason = settings.intended[rule.id] { marked.intended = reason }

@@ -21,6 +21,16 @@ public protocol InsightRule: Sendable {
     /// The insights the evidence shows with `threshold` (the default, or
     /// one set per run, per measurement or in an insights file).
     func insights(in evidence: InsightEvidence, threshold: Int) -> [Insight]
+    /// The insights with `threshold` and the other settings that are data
+    /// (``InsightSettings/smallTableRowLimit``): for a rule that reads
+    /// them; by default ``insights(in:threshold:)``.
+    func insights(in evidence: InsightEvidence, threshold: Int, settings: InsightSettings) -> [Insight]
+}
+
+extension InsightRule {
+    public func insights(in evidence: InsightEvidence, threshold: Int, settings: InsightSettings) -> [Insight] {
+        insights(in: evidence, threshold: threshold)
+    }
 }
 
 /// A rule's threshold: what it counts and the value used when none is set.

@@ -1,4 +1,5 @@
 import Foundation
+import Probes
 import ToolSupport
 
 /// How the insight rules run: thresholds as data, the findings known and
@@ -12,6 +13,7 @@ import ToolSupport
 /// ```json
 /// { "accepted": ["n-plus-one/Post/author"],
 ///   "thresholds": { "full-scan": 1000 },
+///   "smallTableRows": 50,
 ///   "intended": { "sort-without-index": "the export reads every row, sorted" } }
 /// ```
 ///
@@ -26,11 +28,42 @@ public struct InsightSettings: Sendable, Equatable {
     /// Known insights: ``AcceptedInsight`` entries as written
     /// (`rule/entity/keyPath`, or with `@File.swift:line` for one site).
     public var accepted: Set<String>
+    /// The size below which a table is small, where it differs from
+    /// ``defaultSmallTableRows``: a full scan or a sort that steps through
+    /// fewer rows than this per execution is no mistake (the `full-scan`
+    /// and `sort-without-index` rules, and `requireNoFullScan`, leave it
+    /// out). 1 counts every scan.
+    public var smallTableRows: Int?
 
-    public init(thresholds: [InsightRuleID: Int] = [:], intended: [InsightRuleID: String] = [:], accepted: Set<String> = []) {
+    /// The default size below which a table is small: 50 rows. SQLite
+    /// reads a table of fewer rows in a page or two (4 KiB pages hold
+    /// dozens of short rows), about what a lookup through an index reads
+    /// (the index's page, then the table's): scanning or sorting such a
+    /// table costs microseconds, and an index on it would be one more
+    /// structure to write on every insert for nothing.
+    public static let defaultSmallTableRows = 50
+
+    public init(
+        thresholds: [InsightRuleID: Int] = [:], intended: [InsightRuleID: String] = [:], accepted: Set<String> = [],
+        smallTableRows: Int? = nil
+    ) {
         self.thresholds = thresholds
         self.intended = intended
         self.accepted = accepted
+        self.smallTableRows = smallTableRows
+    }
+
+    /// The size below which a table is small, set or default: a scan that
+    /// steps through fewer rows per execution is no mistake.
+    public var smallTableRowLimit: Int { smallTableRows ?? Self.defaultSmallTableRows }
+
+    /// Whether `statement`'s full scans stepped through so few rows per
+    /// execution that its table is small (``smallTableRowLimit``): known
+    /// only where step counts are (a run, Faultline's log; a Core Data
+    /// log has plans only, and no table is small there).
+    public func scansASmallTable(_ statement: StatementAggregate, stepsKnown: Bool = true) -> Bool {
+        guard stepsKnown, statement.count > 0 else { return false }
+        return statement.fullScanSteps / statement.count < smallTableRowLimit
     }
 
     /// The threshold `rule` runs with.
@@ -43,7 +76,7 @@ public struct InsightSettings: Sendable, Equatable {
     public func merging(_ other: InsightSettings) -> InsightSettings {
         InsightSettings(
             thresholds: thresholds.merging(other.thresholds) { $1 }, intended: intended.merging(other.intended) { $1 },
-            accepted: accepted.union(other.accepted))
+            accepted: accepted.union(other.accepted), smallTableRows: other.smallTableRows ?? smallTableRows)
     }
 
     /// The accepted list as ``AcceptedInsights``.
@@ -89,7 +122,7 @@ public struct InsightSettings: Sendable, Equatable {
         } catch {
             throw ReportError("\(path): not valid JSON (\(error))")
         }
-        self.init(thresholds: form.thresholds, intended: form.intended, accepted: form.accepted)
+        self.init(thresholds: form.thresholds, intended: form.intended, accepted: form.accepted, smallTableRows: form.smallTableRows)
     }
 
     /// What a value at a key path must be, for errors.
@@ -98,7 +131,8 @@ public struct InsightSettings: Sendable, Equatable {
         case "accepted": "expected a list of \"\(AcceptedInsight.form)\""
         case "thresholds": "expected a whole number of 1 or more for each rule"
         case "intended": "expected a reason (a string) for each rule"
-        default: "expected a JSON object with accepted, thresholds and intended"
+        case "smallTableRows": "expected a whole number of 1 or more"
+        default: "expected a JSON object with accepted, thresholds, intended and smallTableRows"
         }
     }
 
@@ -111,6 +145,7 @@ private struct SettingsFile: Decodable {
     var accepted: Set<String> = []
     var thresholds: [InsightRuleID: Int] = [:]
     var intended: [InsightRuleID: String] = [:]
+    var smallTableRows: Int?
 
     /// A value that is valid JSON but not a setting: its key path and why.
     struct Failure: Error, CustomStringConvertible {
@@ -161,8 +196,13 @@ private struct SettingsFile: Decodable {
                     guard !reason.isEmpty else { throw Failure(description: "intended.\(name.stringValue): the reason is empty") }
                     intended[rule] = reason
                 }
+            case "smallTableRows":
+                let wrong = Failure(description: "smallTableRows: expected a whole number of 1 or more")
+                guard let number = try? root.decode(Double.self, forKey: key), let value = Int(exactly: number) else { throw wrong }
+                guard value >= 1 else { throw Failure(description: "smallTableRows: \(value) is below 1") }
+                smallTableRows = value
             default:
-                throw Failure(description: "\(key.stringValue): unknown key (accepted, thresholds, intended)")
+                throw Failure(description: "\(key.stringValue): unknown key (accepted, thresholds, intended, smallTableRows)")
             }
         }
     }

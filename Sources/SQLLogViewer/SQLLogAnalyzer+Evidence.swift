@@ -159,8 +159,10 @@ extension SQLLogAnalyzer {
         let sql = known?.keptSQL ?? recent.sql!
         let isTransaction = recent.purpose == SQLEvent.transactionPurpose
         // A statement whose values the log does not show (level 1) is
-        // not known to repeat with the same ones.
-        let valuesShown = recent.values != nil || !(known?.hasParameterMark ?? sql.contains("?"))
+        // not known to repeat with the same ones; the engine's own
+        // (``EngineWork``) is no repetition of a read.
+        let valuesShown = (recent.values != nil || !(known?.hasParameterMark ?? sql.contains("?")))
+            && !EngineWork.isEngineWork(purpose: recent.purpose)
         let slot = aggregateSlots[shapeIndex]
         if slot >= 0, let known {
             statementAggregates[slot].add(StatementParts(
@@ -321,8 +323,10 @@ extension SQLLogAnalyzer {
         }
         flushRecentStatements(site: loaded.read)
         // What ``InsightEvidence/add(fault:)`` does with the fault's event,
-        // without making one: a fault from the database with an origin is a
-        // lazy load (stale when its row was), any other notes its entity.
+        // without making one: the engine's own load is no read; a fault
+        // from the database with an origin is a lazy load (stale when its
+        // row was), any other notes its entity.
+        guard loaded.engineWork == nil else { return }
         guard faultSource == .database, let origin = loaded.origin ?? inferred else { return evidence.noteFaulted(entity) }
         let read = loaded.read ?? CallSite(file: sourceName, line: line)
         evidence.addLazyLoad(entity: entity, origin: origin, stale: loaded.reason == .stale, nanoseconds: nanoseconds) { read }
@@ -349,7 +353,7 @@ extension SQLLogAnalyzer {
             start: 0, durationNanoseconds: nanoseconds, thread: 0, context: "", entity: entity, relationship: relationship,
             primaryKey: 0, destinationEntity: destination?.entity ?? "(\(relationship))", destinationCount: count,
             source: fromDatabase ? .database : .rowCache, callSite: loaded.read ?? CallSite(file: sourceName, line: line),
-            missReason: fromDatabase ? .absent : nil, origin: origin))
+            missReason: fromDatabase ? .absent : nil, origin: origin, engineWork: loaded.engineWork))
     }
 
     /// The insights of the log, every waiting statement added.
@@ -388,6 +392,9 @@ struct LazyLoadSuffix {
     var reason: CacheMissReason?
     var origin: FaultOrigin?
     var read: CallSite?
+    /// The engine's work, for a load it made for its own bookkeeping
+    /// (` (absent; engine inverse; …)`): no read of the application's.
+    var engineWork: EngineWork?
 
     /// Whether the line had Faultline's suffix.
     var isFaultline: Bool { read != nil }

@@ -264,6 +264,7 @@ extension SQLLogAnalyzer {
         var value = LazyLoadSuffix()
         value.reason = read.reason
         value.read = read.read.map { callSite(text, $0) }
+        value.engineWork = read.engineWork
         if let execution = read.execution, let entity = read.fetchEntity, let site = read.fetchSite {
             value.origin = FaultOrigin(
                 fetchEntity: text.string(entity), fetchSite: callSite(text, site), keyPath: read.keyPath.map { text.string($0) } ?? "",

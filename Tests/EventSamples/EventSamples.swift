@@ -67,6 +67,7 @@ public enum EventSamples {
             ("primaryKey", { $0.primaryKey = 8 }), ("source", { $0.source = .context }), ("callSite", { $0.callSite = otherSite }),
             ("values", { $0.values = "name=Bob" }), ("missReason", { $0.missReason = .stale }),
             ("origin", { $0.origin = FaultOrigin(fetchEntity: "Network", fetchSite: otherSite, keyPath: "owner", execution: 4) }),
+            ("engineWork", { $0.engineWork = .inverse }),
         ])
 
     static let relationshipFault = sample(
@@ -83,6 +84,7 @@ public enum EventSamples {
             ("source", { $0.source = .rowCache }), ("callSite", { $0.callSite = otherSite }),
             ("missReason", { $0.missReason = .stale }),
             ("origin", { $0.origin = FaultOrigin(fetchEntity: "Network", fetchSite: otherSite, keyPath: "owner", execution: 4) }),
+            ("engineWork", { $0.engineWork = .deleteRule }),
         ])
 
     static let sql = sample(

@@ -243,32 +243,54 @@ final class Essay: ManagedObject, EntityNamed {
         #expect(Self.agree(varied, .repeatedStatement).isEmpty)
     }
 
+    /// Every scan counted, however small the table (the fixture's has 6 rows).
+    static let everyTable = InsightSettings(smallTableRows: 1)
+
     @Test func fullScanNamesTheIndexThatWouldServe() throws {
         let fixture = try Fixture()
-        let lookup = try fixture.observe { context in _ = try context.fetch(FetchRequest<Essay>(predicate: Key("title") == "Essay 2.1")) }
+        let lookup = try fixture.observe(Self.everyTable) { context in
+            _ = try context.fetch(FetchRequest<Essay>(predicate: Key("title") == "Essay 2.1"))
+        }
         #expect(Self.agree(lookup, .fullScan) == [
             "full-scan/Essay/title ×5: full table scans of Essay: 5 rows stepped in 1 execution; an index on Essay.title would serve",
         ])
         #expect(lookup.run.first { $0.rule == .fullScan }?.fix == InsightFix(kind: .index, entity: "Essay", keyPath: "title"))
-        // No index serves a pattern from a wildcard.
-        let contains = try fixture.observe { context in
+        #expect(lookup.run.first { $0.rule == .fullScan }?.canBeFixed == true)
+        // No index serves a pattern from a wildcard: said, and marked so.
+        let contains = try fixture.observe(Self.everyTable) { context in
             _ = try context.fetch(FetchRequest<Essay>(predicate: try ObjectPredicate(format: "title CONTAINS '2.'")))
         }
         #expect(Self.agree(contains, .fullScan) == [
             "full-scan/Essay/title ×5: full table scans of Essay: 5 rows stepped in 1 execution; no index serves a pattern from a wildcard "
                 + "on Essay.title: put a cheaper, selective term first, or narrow the rows another way",
         ])
+        #expect(contains.run.first { $0.rule == .fullScan }?.noIndexServes == true)
+        #expect(contains.log.first { $0.rule == .fullScan }?.noIndexServes == true)
         // Every row asked for, or an index that serves: no advice.
-        let all = try fixture.observe { context in _ = try context.fetch(FetchRequest<Essay>()) }
+        let all = try fixture.observe(Self.everyTable) { context in _ = try context.fetch(FetchRequest<Essay>()) }
         #expect(Self.agree(all, .fullScan).isEmpty)
         let indexed = try Fixture(indexingTitles: true)
-        let served = try indexed.observe { context in _ = try context.fetch(FetchRequest<Essay>(predicate: Key("title") == "Essay 2.1")) }
+        let served = try indexed.observe(Self.everyTable) { context in
+            _ = try context.fetch(FetchRequest<Essay>(predicate: Key("title") == "Essay 2.1"))
+        }
         #expect(Self.agree(served, .fullScan).isEmpty)
+        // A table of 6 rows is small by default: a page read either way.
+        // Its scan steps through 5 rows: small below 6, not below 5.
+        let small = try fixture.observe { context in _ = try context.fetch(FetchRequest<Essay>(predicate: Key("title") == "Essay 2.1")) }
+        #expect(Self.agree(small, .fullScan).isEmpty)
+        let belowSix = try fixture.observe(InsightSettings(smallTableRows: 6)) { context in
+            _ = try context.fetch(FetchRequest<Essay>(predicate: Key("title") == "Essay 2.1"))
+        }
+        #expect(Self.agree(belowSix, .fullScan).isEmpty)
+        let belowFive = try fixture.observe(InsightSettings(smallTableRows: 5)) { context in
+            _ = try context.fetch(FetchRequest<Essay>(predicate: Key("title") == "Essay 2.1"))
+        }
+        #expect(Self.agree(belowFive, .fullScan).count == 1)
     }
 
     @Test func sortWithoutIndexWithAndWithoutLimit() throws {
         let fixture = try Fixture()
-        let firstTwo = try fixture.observe { context in
+        let firstTwo = try fixture.observe(Self.everyTable) { context in
             var request = FetchRequest<Essay>(sortKeys: [SortKey("title")])
             request.fetchLimit = 2
             _ = try context.fetch(request)
@@ -277,11 +299,16 @@ final class Essay: ManagedObject, EntityNamed {
             "sort-without-index/Essay/title ×1: Essay rows sorted by title in a temporary B-tree after a full scan for a LIMIT of them "
                 + "(1 execution); an index on Essay.title would let SQLite read the first rows in order and stop",
         ])
-        let all = try fixture.observe { context in _ = try context.fetch(FetchRequest<Essay>(sortKeys: [SortKey("title")])) }
+        let all = try fixture.observe(Self.everyTable) { context in _ = try context.fetch(FetchRequest<Essay>(sortKeys: [SortKey("title")])) }
         #expect(Self.agree(all, .sortWithoutIndex).first?.hasSuffix("(it still reads every row)") == true)
         let indexed = try Fixture(indexingTitles: true)
-        let served = try indexed.observe { context in _ = try context.fetch(FetchRequest<Essay>(sortKeys: [SortKey("title")])) }
+        let served = try indexed.observe(Self.everyTable) { context in
+            _ = try context.fetch(FetchRequest<Essay>(sortKeys: [SortKey("title")]))
+        }
         #expect(Self.agree(served, .sortWithoutIndex).isEmpty)
+        // Sorting 6 rows in memory is no mistake by default.
+        let small = try fixture.observe { context in _ = try context.fetch(FetchRequest<Essay>(sortKeys: [SortKey("title")])) }
+        #expect(Self.agree(small, .sortWithoutIndex).isEmpty)
     }
 
     @Test func saveInLoopCountsSavesFromOneCallSite() throws {

@@ -132,7 +132,9 @@ final class Post: ManagedObject, EntityNamed {
             }
         }
         let scan = try #require(try recordedFailure(line: #line) { try measured.requireNoFullScan() })
-        #expect(scan.hasPrefix("expected no full table scan, but 1 statement shape stepped through whole tables\nstatements (2 in all):\n> 1 × SELECT"))
+        #expect(scan.hasPrefix("expected no full table scan, but 1 statement shape stepped through whole tables:\n"
+            + "  full table scans of Post: 59 rows stepped in 1 execution; an index on Post.title would serve"))
+        #expect(scan.contains("\nstatements (2 in all):\n> 1 × SELECT"))
         #expect(scan.contains("59 full-scan steps"))
         let limit = try #require(try recordedFailure(line: #line) { try measured.requireAtMost(0, of: .rowsRead) })
         #expect(limit.hasPrefix("expected at most 0 rowsRead, got 3"))

@@ -52,7 +52,7 @@ import Testing
         try #"{ "thresholds": { "n-plus-one": 3 }, "acepted": [] }"#.write(toFile: path, atomically: true, encoding: .utf8)
         let result = try Self.perfRun(["run", "FetchAll", "--scale", "0.02", "--accepted-insights", path, "--json", NSTemporaryDirectory() + "x-\(UUID()).json"])
         #expect(result.status == 2)
-        #expect(result.stderr == "\(path): acepted: unknown key (accepted, thresholds, intended)\n")
+        #expect(result.stderr == "\(path): acepted: unknown key (accepted, thresholds, intended, smallTableRows)\n")
     }
 
     /// `--what-if` measures the advice and the summary says what to fix first.

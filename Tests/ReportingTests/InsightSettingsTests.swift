@@ -26,6 +26,26 @@ import ToolSupport
         #expect(try AcceptedInsights(contentsOf: path).identities == ["n-plus-one/Post/author"])
     }
 
+    /// The size below which a table is small: the default (50 rows), or
+    /// the file's; merged settings take the later one's.
+    @Test func theSmallTableSizeIsASetting() throws {
+        #expect(InsightSettings().smallTableRowLimit == 50)
+        let settings = try InsightSettings(contentsOf: try Self.file(#"{ "smallTableRows": 200 }"#))
+        #expect(settings.smallTableRows == 200)
+        #expect(settings.smallTableRowLimit == 200)
+        #expect(InsightSettings().merging(settings).smallTableRowLimit == 200)
+        #expect(settings.merging(InsightSettings(thresholds: [.nPlusOne: 3])).smallTableRowLimit == 200)
+        #expect(settings.merging(InsightSettings(smallTableRows: 10)).smallTableRowLimit == 10)
+        // A shape's full-scan steps per execution tell its table's size.
+        var small = StatementAggregate(shape: "SELECT 1", purpose: "fetch Tag", firstCallSite: .unknown)
+        small.count = 2
+        small.fullScanSteps = 98
+        #expect(InsightSettings().scansASmallTable(small))
+        #expect(!InsightSettings().scansASmallTable(small, stepsKnown: false))
+        #expect(!InsightSettings(smallTableRows: 49).scansASmallTable(small))
+        #expect(!InsightSettings(smallTableRows: 1).scansASmallTable(small))
+    }
+
     @Test func theOlderListFormIsTheAcceptedList() throws {
         let path = try Self.file("# known\nfault-storm/Person/selfies\n\nrepeated-statement/Selfie/SELECT 1  # on purpose\n")
         let settings = try InsightSettings(contentsOf: path)
@@ -34,7 +54,10 @@ import ToolSupport
     }
 
     @Test(arguments: [
-        (#"{ "acepted": [] }"#, "acepted: unknown key (accepted, thresholds, intended)"),
+        (#"{ "acepted": [] }"#, "acepted: unknown key (accepted, thresholds, intended, smallTableRows)"),
+        (#"{ "smallTableRows": 0 }"#, "smallTableRows: 0 is below 1"),
+        (#"{ "smallTableRows": 2.5 }"#, "smallTableRows: expected a whole number of 1 or more"),
+        (#"{ "smallTableRows": "few" }"#, "smallTableRows: expected a whole number of 1 or more"),
         (#"{ "thresholds": { "ful-scan": 10 } }"#, "thresholds.ful-scan: unknown rule (count-by-fetch, fetch-without-batch-size, full-scan, n-plus-one"),
         (#"{ "thresholds": { "full-scan": 0 } }"#, "thresholds.full-scan: 0 is below 1"),
         (#"{ "thresholds": { "full-scan": 1.5 } }"#, "thresholds.full-scan: expected a whole number of 1 or more for each rule"),
@@ -47,7 +70,7 @@ import ToolSupport
          "accepted[0]: expected \"\(AcceptedInsight.form)\", got \"n-plus-one/Post/author@App/List.swift:0\""),
         (#"{ "accepted": ["n-plus-one/Post/author@"] }"#, "accepted[0]: expected \"\(AcceptedInsight.form)\", got \"n-plus-one/Post/author@\""),
         (#"{ "accepted": "n-plus-one/a/b" }"#, "accepted: expected a list of \"\(AcceptedInsight.form)\""),
-        (#"[1]"#, "expected a JSON object with accepted, thresholds and intended"),
+        (#"[1]"#, "expected a JSON object with accepted, thresholds, intended and smallTableRows"),
         (#"{ "accepted": [ "#, "not valid JSON"),
     ])
     func aMistakeIsNamedWithItsKeyPath(text: String, reason: String) throws {

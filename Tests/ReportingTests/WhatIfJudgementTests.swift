@@ -102,4 +102,33 @@ import Testing
         #expect(text.hasSuffix("\n\nadvice withdrawn\n- List: useless\n  measured \(useless.reason); App/List.swift:3"))
         #expect(!text.contains("onPurpose"))
     }
+    /// A scan no index can serve is true but no mistake to fix: it ranks
+    /// below everything that can be fixed, however costly, in every format.
+    @Test func aScanNoIndexServesRanksBelowWhatCanBeFixed() throws {
+        var search = Insight(
+            rule: .fullScan, entity: "Recipe", keyPath: "title", message: "search scan", evidence: "", callSite: "App/Search.swift:9",
+            count: 500, costSeconds: 0.04)
+        search.noIndexServes = true
+        let list = Insight(
+            rule: .nPlusOne, entity: "Recipe", keyPath: "category", message: "list N+1", evidence: "", callSite: "App/List.swift:3",
+            count: 100, fix: Self.fix, costSeconds: 0.002)
+        let index = Insight(
+            rule: .fullScan, entity: "Recipe", keyPath: "slug", message: "slug scan", evidence: "", callSite: "App/Detail.swift:5",
+            count: 500, fix: InsightFix(kind: .index, entity: "Recipe", keyPath: "slug"), costSeconds: 0.001)
+        var scenario = Self.scenario(Self.slow, statements: 12)
+        scenario.insights = [search, list, index]
+        let report = Report(
+            tool: .init(name: "perf-run", version: "0", commandLine: []),
+            environment: .init(operatingSystem: "", cpuModel: "", cores: 1, swiftVersion: "", sqliteVersion: "", buildConfiguration: "debug",
+                               gitCommit: nil, hostName: ""),
+            configuration: .init(scale: 1, seed: 1, iterations: 7, warmup: 0, store: .file, timeoutSeconds: nil), scenarios: [scenario])
+        #expect(FixPriority.rank(report).map(\.insight.keyPath) == ["category", "slug", "title"])
+        let text = try #require(ReportText.fixFirst(report))
+        #expect(text.hasSuffix("3. List: search scan\n   costs 40.0 ms per iteration; no index serves it; App/Search.swift:9"))
+        #expect(ReportMarkdown.render(report).contains("3. [List](#list): search scan (costs 40.0 ms per iteration; no index serves it; App/Search.swift:9)"))
+        #expect(HTMLReport.render(report).contains("search scan <span class=\"gain\">costs 40.0 ms per iteration; no index serves it</span>"))
+        // It reads back from a report as it was written.
+        let decoded = try JSONDecoder().decode(Insight.self, from: try JSONEncoder().encode(search))
+        #expect(decoded.noIndexServes == true && !decoded.canBeFixed)
+    }
 }

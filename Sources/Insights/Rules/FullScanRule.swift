@@ -8,10 +8,19 @@ extension InsightRuleID {
 /// A statement that asks for some rows (a WHERE clause) and steps through
 /// a whole table to find them, passing over rows it does not return: the
 /// index it lacks, or why none can serve the condition. A statement that
-/// asks for every row (no WHERE) scans on purpose and is never flagged.
+/// asks for every row (no WHERE) scans on purpose and is never flagged,
+/// and neither is a scan of a small table (fewer rows stepped per
+/// execution than ``InsightSettings/smallTableRowLimit``, 50 by default:
+/// SQLite reads a page or two either way).
+///
+/// A scan no index can serve (CONTAINS, LIKE with a leading wildcard, a
+/// function of the column such as case folding, an OR with such a term) is
+/// reported as such (``Insight/noIndexServes``): true, but no index fixes
+/// it, so it ranks below what can be fixed.
 ///
 /// Where the evidence has no step counts (a Core Data log), a query plan
-/// that scans the table stands for them, and the count is the executions.
+/// that scans the table stands for them, and the count is the executions;
+/// no table is known to be small there.
 struct FullScanRule: InsightRule {
     var id: InsightRuleID { .fullScan }
     var summary: String { "a statement that asks for some rows steps through a whole table to find them" }
@@ -20,9 +29,12 @@ struct FullScanRule: InsightRule {
     }
 
     func insights(in evidence: InsightEvidence, threshold: Int) -> [Insight] {
+        insights(in: evidence, threshold: threshold, settings: InsightSettings())
+    }
+
+    func insights(in evidence: InsightEvidence, threshold: Int, settings: InsightSettings) -> [Insight] {
         // One insight per entity and attribute, whichever shapes scan for it.
-        var groups: [String: (first: StatementAggregate, advice: (attribute: String, advice: String, fix: InsightFix?), shapes: [String],
-            steps: Int, executions: Int, nanoseconds: UInt64)] = [:]
+        var groups: [String: (first: StatementAggregate, advice: Advice, shapes: [String], steps: Int, executions: Int, nanoseconds: UInt64)] = [:]
         var order: [String] = []
         for statement in evidence.statements.sorted(by: { $0.shape < $1.shape }) {
             guard let facts = statement.facts, facts.filtersRows else { continue }
@@ -32,6 +44,8 @@ struct FullScanRule: InsightRule {
             } else {
                 guard statement.queryPlan?.contains(where: QueryPlan.isFullScan) == true else { continue }
             }
+            // A small table: a page or two read either way.
+            if settings.scansASmallTable(statement, stepsKnown: evidence.scanStepsKnown) { continue }
             let advice = Self.advice(facts)
             let key = facts.entity + "\u{0}" + advice.attribute
             if groups[key] == nil {
@@ -51,45 +65,56 @@ struct FullScanRule: InsightRule {
             let figures = evidence.scanStepsKnown
                 ? "\(group.steps) rows stepped in \(NPlusOneRule.plural(group.executions, "execution"))"
                 : "\(NPlusOneRule.plural(group.executions, "execution")) (the plan scans the table; the log gives no step count)"
-            return Insight(
+            var insight = Insight(
                 rule: id, entity: entity, keyPath: group.advice.attribute,
                 message: "full table scans of \(entity): \(figures); \(group.advice.advice)", evidence: group.shapes.joined(separator: " | "),
                 callSite: group.first.firstCallSite.description, count: count, fix: group.advice.fix,
                 costSeconds: Double(group.nanoseconds) / 1e9)
+            if group.advice.noIndexServes { insight.noIndexServes = true }
+            return insight
         }
+    }
+
+    /// What to say of a scan: the attribute it is about, the advice, the
+    /// fix when an index would serve, and whether no index can serve it.
+    struct Advice {
+        var attribute: String
+        var advice: String
+        var fix: InsightFix?
+        var noIndexServes = false
     }
 
     /// The attribute the advice is about, the advice, and the fix when an
     /// index would serve: the first condition an index on an unindexed
     /// column could serve; else why no index serves.
-    static func advice(_ facts: StatementFacts) -> (attribute: String, advice: String, fix: InsightFix?) {
+    static func advice(_ facts: StatementFacts) -> Advice {
         let entity = facts.entity
         let unserved = facts.filters.filter { !$0.use.indexable }
         // An OR with a term no index serves reads every row whatever the other terms' indexes.
         let orWithUnserved = facts.hasDisjunction && !unserved.isEmpty
         if !orWithUnserved, let candidate = facts.filters.first(where: { $0.use.indexable && $0.column.indexed != true }) {
             let attribute = candidate.column.attribute
-            return (attribute, "an index on \(entity).\(attribute) would serve", InsightFix(kind: .index, entity: entity, keyPath: attribute))
+            return Advice(
+                attribute: attribute, advice: "an index on \(entity).\(attribute) would serve",
+                fix: InsightFix(kind: .index, entity: entity, keyPath: attribute))
         }
         if orWithUnserved {
             let first = unserved[0]
-            return (
-                first.column.attribute,
-                "no index serves this condition (an OR with a \(first.use.rawValue) on \(entity).\(first.column.attribute)): "
-                    + "put a cheaper, selective term first, or narrow the rows another way", nil
-            )
+            return Advice(
+                attribute: first.column.attribute,
+                advice: "no index serves this condition (an OR with a \(first.use.rawValue) on \(entity).\(first.column.attribute)): "
+                    + "put a cheaper, selective term first, or narrow the rows another way", noIndexServes: true)
         }
         if let indexed = facts.filters.first(where: { $0.use.indexable && $0.column.indexed == true }) {
             let attribute = indexed.column.attribute
-            return (attribute, "\(entity).\(attribute) has an index, which this condition cannot use (an OR across columns)", nil)
+            return Advice(attribute: attribute, advice: "\(entity).\(attribute) has an index, which this condition cannot use (an OR across columns)")
         }
         if let first = facts.filters.first {
-            return (
-                first.column.attribute,
-                "no index serves a \(first.use.rawValue) on \(entity).\(first.column.attribute): put a cheaper, selective term first, "
-                    + "or narrow the rows another way", nil
-            )
+            return Advice(
+                attribute: first.column.attribute,
+                advice: "no index serves a \(first.use.rawValue) on \(entity).\(first.column.attribute): put a cheaper, selective term "
+                    + "first, or narrow the rows another way", noIndexServes: true)
         }
-        return ("", "an index on the columns it filters would serve", nil)
+        return Advice(attribute: "", advice: "an index on the columns it filters would serve")
     }
 }

@@ -11,12 +11,21 @@ extension InsightRuleID {
 /// after the first ones. Where the evidence has no step and sort counts (a
 /// Core Data log), the query plan's `SCAN` and `USE TEMP B-TREE FOR ORDER
 /// BY` stand for them.
+///
+/// A sort of a small table (fewer rows stepped per execution than
+/// ``InsightSettings/smallTableRowLimit``, 50 by default) is no mistake:
+/// sorting a few dozen rows in memory costs microseconds, and an index
+/// would be one more structure to write on every insert.
 struct SortWithoutIndexRule: InsightRule {
     var id: InsightRuleID { .sortWithoutIndex }
     var summary: String { "ORDER BY sorts every row of a table in a temporary B-tree, with or without LIMIT" }
     var threshold: InsightThreshold { InsightThreshold(1, counts: "executions of one statement shape that sorted a whole table") }
 
     func insights(in evidence: InsightEvidence, threshold: Int) -> [Insight] {
+        insights(in: evidence, threshold: threshold, settings: InsightSettings())
+    }
+
+    func insights(in evidence: InsightEvidence, threshold: Int, settings: InsightSettings) -> [Insight] {
         // One insight per entity and sort key, whichever shapes sort on it.
         var groups: [String: (first: StatementAggregate, key: StatementFacts.Column, shapes: [String], sorts: Int, limited: Bool,
             nanoseconds: UInt64)] = [:]
@@ -34,6 +43,8 @@ struct SortWithoutIndexRule: InsightRule {
                 }
                 sorts = statement.count
             }
+            // A small table: sorted in memory in microseconds.
+            if settings.scansASmallTable(statement, stepsKnown: evidence.scanStepsKnown) { continue }
             let group = facts.entity + "\u{0}" + key.attribute
             if groups[group] == nil {
                 groups[group] = (statement, key, [], 0, false, 0)

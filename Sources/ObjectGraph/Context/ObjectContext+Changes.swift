@@ -38,7 +38,21 @@ extension ObjectContext {
         try checkUsable(object)
         object.noteUse()
         guard !object.isDeletedFlag else { return }
+        // The object deleted is the application's to load; what its delete
+        // rules load is the engine's.
         try fulfill(object)
+        try asEngineWork(.deleteRule) { () throws(ObjectGraphError) in try applyDeleteRules(object) }
+        let id = object.objectID
+        if object.isInsertedFlag {
+            unregister(object, reason: "it was deleted before it was saved")
+            return
+        }
+        updated[id] = nil
+        deleted[id] = object
+    }
+
+    /// Refuses a delete a `deny` rule forbids, then applies the other rules.
+    private func applyDeleteRules(_ object: ManagedObject) throws(ObjectGraphError) {
         let entity = object.entity
         for relationship in entity.relationships where relationship.deleteRule == .deny {
             let empty = relationship.isToMany
@@ -67,13 +81,6 @@ extension ObjectContext {
                 }
             }
         }
-        let id = object.objectID
-        if object.isInsertedFlag {
-            unregister(object, reason: "it was deleted before it was saved")
-            return
-        }
-        updated[id] = nil
-        deleted[id] = object
     }
 
     // MARK: Attributes
@@ -103,16 +110,24 @@ extension ObjectContext {
 
     // MARK: Relationships
 
+    // The object changed is loaded as the application's read (as setting
+    // an attribute loads it); what keeping both sides in step loads (the
+    // old and new destinations, their inverse lists, the list changed) is
+    // the engine's (``EngineWork/inverse``).
+
     func setToOne(_ object: ManagedObject, _ key: String, _ destination: ManagedObject?) throws(ObjectGraphError) {
         try checkUsable(object)
         let relationship = try relationship(object, key, toMany: false)
         if let destination { try checkDestination(destination, of: relationship, in: object) }
-        let current = try toOne(object, relationship)
-        guard current !== destination else { return }
-        if let destination {
-            try link(object, relationship, destination)
-        } else if let current {
-            try unlink(object, relationship, current)
+        try fulfill(object)
+        try asEngineWork(.inverse) { () throws(ObjectGraphError) in
+            let current = try toOne(object, relationship)
+            guard current !== destination else { return }
+            if let destination {
+                try link(object, relationship, destination)
+            } else if let current {
+                try unlink(object, relationship, current)
+            }
         }
     }
 
@@ -120,21 +135,27 @@ extension ObjectContext {
         try checkUsable(object)
         let relationship = try relationship(object, key, toMany: true)
         for destination in destinations { try checkDestination(destination, of: relationship, in: object) }
-        let wanted = Set(destinations.map(\.objectID))
-        for current in try toMany(object, relationship) where !wanted.contains(current.objectID) {
-            try unlink(object, relationship, current)
+        try fulfill(object)
+        try asEngineWork(.inverse) { () throws(ObjectGraphError) in
+            let wanted = Set(destinations.map(\.objectID))
+            for current in try toMany(object, relationship) where !wanted.contains(current.objectID) {
+                try unlink(object, relationship, current)
+            }
+            for destination in destinations { try link(object, relationship, destination) }
         }
-        for destination in destinations { try link(object, relationship, destination) }
     }
 
     func addToMany(_ object: ManagedObject, _ key: String, _ destination: ManagedObject, adding: Bool) throws(ObjectGraphError) {
         try checkUsable(object)
         let relationship = try relationship(object, key, toMany: true)
         try checkDestination(destination, of: relationship, in: object)
-        if adding {
-            try link(object, relationship, destination)
-        } else {
-            try unlink(object, relationship, destination)
+        try fulfill(object)
+        try asEngineWork(.inverse) { () throws(ObjectGraphError) in
+            if adding {
+                try link(object, relationship, destination)
+            } else {
+                try unlink(object, relationship, destination)
+            }
         }
     }
 

@@ -55,7 +55,7 @@ extension ObjectContext {
         try fulfillFromStore(object, callSite: site)
         instrumentation.fault(
             start: start, context: name, id: object.objectID, source: .database, missReason: missed,
-            origin: { originPaths.faultOrigin(origin) }, callSite: { site }
+            origin: { originPaths.faultOrigin(origin) }, callSite: { site }, engineWork: engineWork
         ) {
             describeValues(object)
         }
@@ -109,10 +109,13 @@ extension ObjectContext {
         return "{" + parts.joined(separator: "; ") + "}"
     }
 
-    /// One primary-key SELECT, attributed to `callSite` (the current one by default).
+    /// One primary-key SELECT, attributed to `callSite` (the current one by
+    /// default); its purpose is `fault`, or the engine's work
+    /// (`engine inverse Category`) while it does some.
     func readRow(_ id: ObjectID, callSite: CallSite? = nil) throws(ObjectGraphError) -> RowSnapshot? {
         let entity = id.entity
-        return try storeRead(purpose: "fault", facts: .keyLookup(entity.name), callSite: callSite) { connection, generation in
+        let purpose = engineWork.map { $0.purpose(entity.name) } ?? "fault"
+        return try storeRead(purpose: purpose, facts: .keyLookup(entity.name), callSite: callSite) { connection, generation in
             var snapshot: RowSnapshot?
             try connection.query(entity.sql.selectRow, [.integer(id.primaryKey)]) { row in
                 snapshot = RowSnapshot.read(row, entity: entity, model: store.model, generation: generation)
@@ -225,7 +228,7 @@ extension ObjectContext {
                 entity: id.entityName, relationship: relationship.name, primaryKey: id.primaryKey,
                 destinationEntity: relationship.destinationName, destinationCount: ids.count, source: source,
                 callSite: site, missReason: source == .database ? .absent : nil,
-                origin: originPaths.faultOrigin(destinationOrigin))))
+                origin: originPaths.faultOrigin(destinationOrigin), engineWork: engineWork)))
         }
         return objects
     }
@@ -235,7 +238,8 @@ extension ObjectContext {
     @inline(never)
     func notePrefetchRead(_ object: ManagedObject, _ relationship: RelationshipDescription) {
         let bit: UInt64 = relationship.index < 64 ? 1 << UInt64(relationship.index) : 0
-        guard object.unreadPrefetches & bit != 0 else { return }
+        // The engine's own use (an inverse kept in step) is no read.
+        guard object.unreadPrefetches & bit != 0, engineWork == nil else { return }
         object.unreadPrefetches &= ~bit
         prefetchUsage["\(object.entity.name).\(relationship.name)", default: (0, 0, currentCallSite)].read += 1
     }
@@ -250,8 +254,10 @@ extension ObjectContext {
         }
         // Destinations by foreign key read the destination's table; a join table is no entity's.
         let facts: StatementFacts? = relationship.joinTable == nil ? .keyLookup(destination.name) : nil
-        // `relationship` is one of the object's own entity's (its index is theirs).
-        let purpose = id.entity.relationshipFaultPurposes[relationship.index]
+        // `relationship` is one of the object's own entity's (its index is
+        // theirs); the engine's own work says so (`engine inverse Category.recipes`).
+        let purpose = engineWork.map { $0.purpose("\(id.entityName).\(relationship.name)") }
+            ?? id.entity.relationshipFaultPurposes[relationship.index]
         // Read once, not per row (each read retained and released the
         // store and its model).
         let model = store.model

@@ -88,6 +88,11 @@ public final class ObjectContext {
     /// has no call site of its own: its events are attributed to the line
     /// that read the property (``readSite``).
     @exclusivity(unchecked) var inTypedAccess = false
+    /// The bookkeeping the engine does now (``EngineWork``: keeping an
+    /// inverse in step, applying a delete rule), or nil while it works for
+    /// the application: what the engine loads meanwhile is marked as its
+    /// own, in its events and its statements' purpose.
+    @exclusivity(unchecked) var engineWork: EngineWork?
     /// Where this context counts its row-cache faults, when a sink reads
     /// them from the store's tally (``Instrumentation/rowCacheFaultTally``).
     let rowCacheFaultCell: RowCacheFaultTally.Cell?
@@ -112,6 +117,7 @@ public final class ObjectContext {
         self.rowCacheFaultRun = store.instrumentation.keepsRowCacheFaultRuns ? RowCacheFaultRun() : nil
         self.refreshRun = store.instrumentation.keepsRefreshRuns ? RefreshRun() : nil
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
+        store.liveContexts.add(self)
     }
 
     deinit {
@@ -161,6 +167,16 @@ public final class ObjectContext {
         let outer = inTypedAccess
         inTypedAccess = true
         defer { inTypedAccess = outer }
+        return try body()
+    }
+
+    /// Runs `body` as the engine's own `work`: what it loads is no read of
+    /// the application's (``EngineWork``).
+    @inline(__always)
+    func asEngineWork<T, E: Error>(_ work: EngineWork, _ body: () throws(E) -> T) throws(E) -> T {
+        let outer = engineWork
+        engineWork = work
+        defer { engineWork = outer }
         return try body()
     }
 
@@ -269,8 +285,7 @@ public final class ObjectContext {
     }
 
     func invalidateAll(reason: String) {
-        reportPrefetchUsage()
-        reportFetchUsage()
+        reportUsage()
         let objects = registered.values.compactMap(\.object)
         let ids = Array(registered.keys)
         registered.removeAll()
@@ -339,6 +354,12 @@ public final class ObjectContext {
     }
 
     /// Emits what became of this context's prefetches, and starts afresh.
+    /// Reports what became of the context's prefetches and fetches so far.
+    func reportUsage() {
+        reportPrefetchUsage()
+        reportFetchUsage()
+    }
+
     func reportPrefetchUsage() {
         guard !prefetchUsage.isEmpty else { return }
         let usage = prefetchUsage

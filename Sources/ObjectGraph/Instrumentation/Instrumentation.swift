@@ -127,13 +127,23 @@ public final class Instrumentation: Sendable {
     /// `origin` says where the object came from, for sinks that take the
     /// whole event. A fault from the database is a cache miss: `missReason`
     /// says why, and no other event is sent for the miss.
+    ///
+    /// A fault the engine fired for its own bookkeeping (`engineWork`) goes
+    /// to the sinks whole: the event says so, and such faults are few.
     @inline(__always)
     func fault(
         start: UInt64, context: String, id: ObjectID, source: FaultSource, missReason: CacheMissReason?, origin: () -> FaultOrigin?,
-        callSite: () -> CallSite, values: () -> String
+        callSite: () -> CallSite, engineWork: EngineWork? = nil, values: () -> String
     ) {
         guard sink != nil else { return }
         let duration = ProbeClock.nanoseconds(since: start)
+        if let engineWork {
+            sink?.receive(fault: FaultEvent(
+                start: start, durationNanoseconds: duration, thread: ProbeClock.threadID(), context: context,
+                entity: id.entityName, primaryKey: id.primaryKey, source: source, callSite: callSite(),
+                values: details.contains(.objectValues) ? values() : nil, missReason: missReason, origin: origin(), engineWork: engineWork))
+            return
+        }
         // The event itself only for a sink that needs it whole (the
         // recorder counts a row-cache fault from these parts). Called
         // through the optional: a sink bound to a local is retained and

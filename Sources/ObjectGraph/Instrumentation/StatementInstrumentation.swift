@@ -55,7 +55,8 @@ extension Instrumentation {
                 shapeID: info.shapeID, textID: info.textID, durationNanoseconds: executed.durationNanoseconds,
                 rowsReturned: executed.rowsReturned, rowsChanged: executed.rowsChanged, fullScanSteps: executed.fullScanSteps,
                 sorts: executed.sorts, autoIndexes: executed.autoIndexes, vmSteps: executed.vmSteps,
-                isTransaction: origin.isTransaction, hasDetails: plan != nil || withArguments, callSite: origin.callSite)
+                isTransaction: origin.isTransaction, hasDetails: plan != nil || withArguments, callSite: origin.callSite,
+                isEngineWork: origin.isEngineWork)
             guard lendsStatementTexts else {
                 // Texts made only if the sink asks (the recorder seldom does).
                 sink?.receiveStatement(parts, texts: {

@@ -10,8 +10,14 @@ import Probes
 final class StatementOrigin {
     /// `fault`, `fetch Person`, `prefetch Selfie.people`, `transaction`, …
     @exclusivity(unchecked) var purpose = "" {
-        didSet { isTransaction = false }
+        didSet {
+            isTransaction = false
+            isEngineWork = EngineWork.isEngineWork(purpose: purpose)
+        }
     }
+    /// Whether the statements run now are the engine's own bookkeeping
+    /// (``EngineWork``): known once per purpose, not per statement.
+    @exclusivity(unchecked) private(set) var isEngineWork = false
     /// Whether the statements run now begin or end a transaction
     /// (``useTransactionPurpose()``): known here, so that no statement
     /// compares its purpose's text.

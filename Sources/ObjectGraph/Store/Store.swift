@@ -25,6 +25,8 @@ public final class Store: @unchecked Sendable {
 
     /// A UUID kept in the file, which history tokens carry.
     public let storeIdentifier: String
+    /// The contexts on the store alive now.
+    let liveContexts = LiveContexts()
 
     let pool: ConnectionPool
     private let cancellation = Mutex<String?>(nil)

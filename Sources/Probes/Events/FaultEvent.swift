@@ -27,14 +27,20 @@ public struct FaultEvent: Sendable {
     /// The fetch the object came from and the key path that led to it;
     /// nil for an object no fetch produced (inserted, or made from an ID).
     public var origin: FaultOrigin?
+    /// Why the engine fired it for its own bookkeeping (to keep an inverse
+    /// in step, to apply a delete rule); nil for a read of the
+    /// application's. Counted as any fault, never a lazy load of the
+    /// application's.
+    public var engineWork: EngineWork?
 
-    /// A fault event with these fields; `values`, `missReason` and `origin`
-    /// are optional.
+    /// A fault event with these fields; `values`, `missReason`, `origin`
+    /// and `engineWork` are optional.
     public init(
         start: UInt64, durationNanoseconds: UInt64, thread: Int32, context: String, entity: String,
         primaryKey: Int64, source: FaultSource, callSite: CallSite, values: String? = nil, missReason: CacheMissReason? = nil,
-        origin: FaultOrigin? = nil
+        origin: FaultOrigin? = nil, engineWork: EngineWork? = nil
     ) {
+        self.engineWork = engineWork
         self.missReason = missReason
         self.origin = origin
         self.start = start
@@ -81,14 +87,20 @@ public struct RelationshipFaultEvent: Sendable {
     /// relationship (the source's path, then the relationship); nil for a
     /// source no fetch produced.
     public var origin: FaultOrigin?
+    /// Why the engine fired it for its own bookkeeping (`c.recipes` loaded
+    /// to add a recipe whose category was set to `c`); nil for a read of
+    /// the application's. Counted as any relationship fault, never a lazy
+    /// load of the application's.
+    public var engineWork: EngineWork?
 
-    /// A relationship fault event with these fields; `missReason` and
-    /// `origin` are optional.
+    /// A relationship fault event with these fields; `missReason`,
+    /// `origin` and `engineWork` are optional.
     public init(
         start: UInt64, durationNanoseconds: UInt64, thread: Int32, context: String, entity: String, relationship: String,
         primaryKey: Int64, destinationEntity: String, destinationCount: Int, source: FaultSource, callSite: CallSite,
-        missReason: CacheMissReason? = nil, origin: FaultOrigin? = nil
+        missReason: CacheMissReason? = nil, origin: FaultOrigin? = nil, engineWork: EngineWork? = nil
     ) {
+        self.engineWork = engineWork
         self.missReason = missReason
         self.origin = origin
         self.start = start

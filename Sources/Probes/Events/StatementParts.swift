@@ -26,13 +26,18 @@ public struct StatementParts: Sendable {
     public var hasDetails: Bool
     /// ``SQLEvent/callSite``: where it ran (a pending one is named later).
     public var callSite: CallSite
+    /// Whether the engine ran it for its own bookkeeping (``EngineWork``,
+    /// ``SQLEvent/isEngineWork``): no read of the application's.
+    public var isEngineWork: Bool
 
     /// Figures with these values.
     public init(
         shapeID: Int, textID: Int, durationNanoseconds: UInt64, rowsReturned: Int, rowsChanged: Int, fullScanSteps: Int,
-        sorts: Int, autoIndexes: Int, vmSteps: Int, isTransaction: Bool, hasDetails: Bool, callSite: CallSite = .unknown
+        sorts: Int, autoIndexes: Int, vmSteps: Int, isTransaction: Bool, hasDetails: Bool, callSite: CallSite = .unknown,
+        isEngineWork: Bool = false
     ) {
         self.callSite = callSite
+        self.isEngineWork = isEngineWork
         self.shapeID = shapeID
         self.textID = textID
         self.durationNanoseconds = durationNanoseconds
@@ -52,6 +57,6 @@ public struct StatementParts: Sendable {
             shapeID: event.shapeID, textID: event.textID ?? -1, durationNanoseconds: event.durationNanoseconds,
             rowsReturned: event.rowsReturned, rowsChanged: event.rowsChanged, fullScanSteps: event.fullScanSteps, sorts: event.sorts,
             autoIndexes: event.autoIndexes, vmSteps: event.vmSteps, isTransaction: event.purpose == SQLEvent.transactionPurpose,
-            hasDetails: event.queryPlan != nil || !event.arguments.isEmpty, callSite: event.callSite)
+            hasDetails: event.queryPlan != nil || !event.arguments.isEmpty, callSite: event.callSite, isEngineWork: event.isEngineWork)
     }
 }

@@ -354,8 +354,11 @@ public struct InsightEvidence: Sendable {
         add(fault: event())
     }
 
-    /// Adds an object fault.
+    /// Adds an object fault. One the engine fired for its own bookkeeping
+    /// (``FaultEvent/engineWork``) is no read of the application's: neither
+    /// a lazy load nor a read of its entity.
     public mutating func add(fault e: FaultEvent) {
+        guard e.engineWork == nil else { return }
         guard e.source == .database, let origin = e.origin else { return noteFaulted(e.entity) }
         addLazyLoad(entity: e.entity, origin: origin, stale: e.missReason == .stale, nanoseconds: e.durationNanoseconds) { e.callSite }
     }
@@ -371,9 +374,10 @@ public struct InsightEvidence: Sendable {
         }
     }
 
-    /// Adds a relationship fault.
+    /// Adds a relationship fault; one the engine fired for its own
+    /// bookkeeping (``RelationshipFaultEvent/engineWork``) is no lazy load.
     public mutating func add(relationshipFault e: RelationshipFaultEvent) {
-        guard e.source == .database, let origin = e.origin else { return }
+        guard e.source == .database, e.engineWork == nil, let origin = e.origin else { return }
         addLoad(origin, destination: e.destinationEntity, relationship: e.relationship, read: { e.callSite }, nanoseconds: e.durationNanoseconds) {
             $0.relationshipFaults += 1
             return true
@@ -523,14 +527,16 @@ public struct InsightEvidence: Sendable {
 
     private mutating func add(sql e: SQLEvent, countingRepetitions: Bool, list: ArgumentList?, shapeNumber: Int?, countingSite: Bool) {
         if ownStatements != nil { aggregate(e) }
-        if countingSite, e.purpose != SQLEvent.transactionPurpose {
+        // The engine's own statements (``EngineWork``) are no read of the
+        // application's: not counted at a site, nor as a repetition.
+        if countingSite, e.purpose != SQLEvent.transactionPurpose, !e.isEngineWork {
             let shape = shapeNumber ?? (e.textID == nil ? sites.number(ofShape: e.shape) : e.shapeID)
             let site = tallied(e.callSite)
             sites.count(SiteTallies.Key(shape: shape, site: site), nanoseconds: e.durationNanoseconds) {
                 SiteExecutions(shape: e.shape, purpose: e.purpose, callSite: site, entity: e.facts?.entity, isRead: Self.isRead(e.sql))
             }
         }
-        guard countingRepetitions, e.purpose != SQLEvent.transactionPurpose else { return }
+        guard countingRepetitions, e.purpose != SQLEvent.transactionPurpose, !e.isEngineWork else { return }
         let text = InternedNumber(e.textID ?? textID(of: e.sql))
         // Found by index and updated through it: one lookup per level, in
         // place (a force-unwrapped nested update copied the inner table).

@@ -246,12 +246,14 @@ public final class Recorder: EventSink, @unchecked Sendable {
     /// texts; false (and nothing counted) otherwise. Under the lock.
     private func count(_ parts: StatementParts) -> Bool {
         // The call site checked first: counting the execution changes the
-        // evidence, and a new pair of shape and site needs the event.
+        // evidence, and a new pair of shape and site needs the event. The
+        // engine's own statements are no read of the application's.
+        let counted = parts.isTransaction || parts.isEngineWork
         guard let aggregate = state.aggregates.index(forKey: InternedNumber(parts.shapeID)),
-              parts.isTransaction || state.evidence.knowsSiteExecution(shape: parts.shapeID, site: parts.callSite),
-              state.evidence.countExecution(text: parts.textID, isTransaction: parts.isTransaction)
+              counted || state.evidence.knowsSiteExecution(shape: parts.shapeID, site: parts.callSite),
+              parts.isEngineWork || state.evidence.countExecution(text: parts.textID, isTransaction: parts.isTransaction)
         else { return false }
-        if !parts.isTransaction {
+        if !counted {
             _ = state.evidence.countSiteExecution(shape: parts.shapeID, site: parts.callSite, nanoseconds: parts.durationNanoseconds)
         }
         state.counters.count(

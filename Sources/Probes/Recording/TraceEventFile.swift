@@ -98,8 +98,8 @@ extension TraceEventFile {
         ]),
         ("a slice's arguments are what a timeline shows at a glance; the SQL debug log and the report have the rest", [
             .fetch: ["fetchBatchSize", "fetchLimit", "fetchOffset", "includesPendingChanges", "includesPropertyValues", "objects", "returnsObjectsAsFaults"],
-            .fault: ["origin", "values"],
-            .relationshipFault: ["context", "destinationEntity", "origin"],
+            .fault: ["origin", "values", "engineWork"],
+            .relationshipFault: ["context", "destinationEntity", "origin", "engineWork"],
             .sql: ["arguments", "autoIndexes", "facts", "queryPlan", "shape", "shapeID", "sorts", "textID", "vmSteps"],
             .context: ["objectsRegisteredPeak", "prefetchUsage", "fetchUsage"],
             .scenario: ["phase"],

@@ -713,6 +713,8 @@ package struct SQLDebugLogLazyLoad: Equatable, Sendable {
     package var keyPath: Range<Int>?
     /// The line that read the object.
     package var read: SQLDebugLogCallSite?
+    /// The engine's work, for a load it made for its own bookkeeping.
+    package var engineWork: EngineWork?
 
     /// The parts of `range` (``SQLDebugLogAnnotation/Fault/lazyLoad``),
     /// separated by `;`; a part the grammar does not know is skipped.
@@ -724,6 +726,8 @@ package struct SQLDebugLogLazyLoad: Equatable, Sendable {
             let item = start..<part.upperBound
             if text.starts(item, with: G.readAt) {
                 read = SQLDebugLogCallSite(text, (item.lowerBound + G.readAt.utf8CodeUnitCount)..<item.upperBound)
+            } else if text.starts(item, with: G.engine) {
+                engineWork = EngineWork(rawValue: text.string((item.lowerBound + G.engine.utf8CodeUnitCount)..<item.upperBound))
             } else if text.starts(item, with: G.fromFetch) {
                 // `12 of Post at Site[ through key.path]`: the first five words.
                 var words = (count: 0, parts: (0..<0, 0..<0, 0..<0, 0..<0, 0..<0))

@@ -108,14 +108,18 @@ package enum SQLDebugLogGrammar {
     package static let fromDatabase: StaticString = "from database"
     package static let fromRowCache: StaticString = "from row cache"
     package static let got: StaticString = "Got "
-    /// Where a lazy load's object came from: ` (<absent|stale>; from fetch
-    /// <run> of <Entity> at <site>[ through <key.path>]; read at <site>)`.
+    /// Where a lazy load's object came from: ` (<absent|stale>[; engine
+    /// <work>]; from fetch <run> of <Entity> at <site>[ through
+    /// <key.path>]; read at <site>)`.
     package static let lazyLoadOpen: StaticString = " ("
     package static let lazyLoadSeparator: StaticString = "; "
     package static let lazyLoadClose: StaticString = ")"
     package static let fromFetch: StaticString = "from fetch "
     package static let through: StaticString = " through "
     package static let readAt: StaticString = "read at "
+    /// A load the engine made for its own bookkeeping: `engine <work>`
+    /// (``EngineWork``'s raw values: `engine inverse`, `engine delete rule`).
+    package static let engine: StaticString = "engine "
     /// The words of a fault's source (``FaultSource``'s raw values); any
     /// other is the row cache.
     package static let database: StaticString = "database"

@@ -596,6 +596,9 @@ extension LTTngSink {
         ("the recorder's own: where an object came from (its lazy loads by origin; a trace has the fetch before the fault), a text's number, the facts its rules read", [
             .fault: ["origin"], .relationshipFault: ["origin"], .sql: ["textID", "facts"],
         ]),
+        ("a load the engine makes for its own bookkeeping is told by its statement's purpose (`engine inverse Category.recipes`), which the sql event carries", [
+            .fault: ["engineWork"], .relationshipFault: ["engineWork"],
+        ]),
         ("objects' IDs and values are for level-3 SQL debug logs (EventDetails.objectValues), which the tracepoints never ask for", [
             .fault: ["values"], .fetch: ["objects"],
         ]),

@@ -44,7 +44,7 @@ public enum SQLDebugLogFormat {
 
         case .fault(let e):
             var text = "\(G.faultFulfilledFrom)\(e.source.rawValue)\(G.forWord)\(e.objectID)\(G.inTime)\(seconds(e.durationNanoseconds))"
-            if e.source == .database { text += lazyLoad(e.missReason, e.origin, read: e.callSite) }
+            if e.source == .database { text += lazyLoad(e.missReason, e.origin, read: e.callSite, engineWork: e.engineWork) }
             var lines = [line(.annotation, text)]
             if level >= 3, let values = e.values { lines.append(line(.details, "\(G.valuesOf)\(e.objectID)\(G.colon)\(values)")) }
             return lines
@@ -52,7 +52,7 @@ public enum SQLDebugLogFormat {
         case .relationshipFault(let e):
             var text = "\(G.toManyRelationshipFault)\(e.relationship)\(G.relationshipName)\(e.objectID) \(G.fulfilledFrom)"
                 + "\(e.source.rawValue)\(G.colon)\(e.destinationCount) \(e.destinationEntity)\(G.inTime)\(seconds(e.durationNanoseconds))"
-            if e.source == .database { text += lazyLoad(e.missReason, e.origin, read: e.callSite) }
+            if e.source == .database { text += lazyLoad(e.missReason, e.origin, read: e.callSite, engineWork: e.engineWork) }
             return [line(.annotation, text)]
 
         case .fetch(let e):
@@ -118,11 +118,14 @@ public enum SQLDebugLogFormat {
     }
 
     /// What a fault from the database adds to its line: why the row cache
-    /// missed, where the object came from, and the line that read it:
-    /// ` (absent; from fetch 12 of Post at Blog/Blog.swift:70 through author; read at Blog/Blog.swift:73)`.
-    static func lazyLoad(_ reason: CacheMissReason?, _ origin: FaultOrigin?, read: CallSite) -> String {
+    /// missed, the engine's work when it loaded for its own bookkeeping,
+    /// where the object came from, and the line that read it:
+    /// ` (absent; from fetch 12 of Post at Blog/Blog.swift:70 through author; read at Blog/Blog.swift:73)`,
+    /// ` (absent; engine inverse; from fetch 3 of Recipe at App/Edit.swift:9 through category; read at App/Edit.swift:12)`.
+    static func lazyLoad(_ reason: CacheMissReason?, _ origin: FaultOrigin?, read: CallSite, engineWork: EngineWork? = nil) -> String {
         var parts: [String] = []
         if let reason { parts.append(reason.rawValue) }
+        if let engineWork { parts.append("\(G.engine)\(engineWork.rawValue)") }
         if let origin {
             var from = "\(G.fromFetch)\(origin.execution)\(G.of)\(origin.fetchEntity)\(G.at)\(origin.fetchSite)"
             if !origin.keyPath.isEmpty { from += "\(G.through)\(origin.keyPath)" }

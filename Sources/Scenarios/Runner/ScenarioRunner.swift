@@ -560,6 +560,8 @@ public final class ScenarioRunner {
         // was stopped while the other arm ran).
         cancellation.attach(store)
         let recorder = arm.recorder
+        // What contexts that outlive an iteration did before is not this one's.
+        store.reportUsage()
         recorder.reset()
         store.instrumentation.resetPeak()
         let iteration = ScenarioIteration(
@@ -572,6 +574,9 @@ public final class ScenarioRunner {
         try scenario.body(iteration)
         let wall = Double(ProbeClock.nanoseconds(since: wallStart)) / 1e9
         let cpu = ProcessMeasurements.cpuSeconds() - cpuStart
+        // The usage of prefetches and fetches of contexts the body keeps
+        // alive is the iteration's, as a `measure` block sees it.
+        store.reportUsage()
         emit(store, scenario.name, phase: .iterationEnd, iteration: number)
         guard measured else { return }
         arm.samples.append(Sample(
