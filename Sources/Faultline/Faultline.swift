@@ -111,9 +111,10 @@ public enum Faultline {
         let snapshot = recorder.snapshot()
         var counters = snapshot.counters
         counters.objectsRegisteredPeak = max(counters.objectsRegisteredPeak, store.instrumentation.objectsRegisteredPeak)
-        return Measurement(
-            counters: counters, statements: snapshot.statements,
-            insights: InsightEngine(settings: insights).insights(snapshot.evidence),
-            sqliteSeconds: Double(snapshot.sqlNanoseconds) / 1e9)
+        let found = InsightEngine(settings: insights).insights(snapshot.evidence)
+        var measurement = Measurement(
+            counters: counters, statements: snapshot.statements, insights: found, sqliteSeconds: Double(snapshot.sqlNanoseconds) / 1e9)
+        measurement.unmatchedIntentions = InsightEngine.unmatchedIntentions(snapshot.evidence, insights: found)
+        return measurement
     }
 }

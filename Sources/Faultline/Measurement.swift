@@ -17,6 +17,12 @@ public struct Measurement: Sendable {
     public var insights: [Insight]
     /// Time spent in SQLite statements.
     public var sqliteSeconds: Double
+    /// Lazy loads a fetch of the block said it intends
+    /// (`FetchRequest.intendedLazyLoads`) that no insight matched, as
+    /// `Entity.keyPath at File.swift:line`: an intention that no longer
+    /// holds, or that this block's data is too small to show (one card
+    /// makes no N+1), so no gate fails on it.
+    public var unmatchedIntentions: [String] = []
 
     // MARK: Checks
 

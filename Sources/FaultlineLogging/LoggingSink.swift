@@ -247,6 +247,7 @@ public final class LoggingSink: EventSink {
         if !e.predicate.isEmpty { metadata["fetch.predicate"] = .string(e.predicate) }
         if !e.sort.isEmpty { metadata["fetch.sort"] = .string(e.sort) }
         if !e.prefetch.isEmpty { metadata["fetch.prefetch"] = .string(e.prefetch) }
+        if !e.intendedLazyLoads.isEmpty { metadata["fetch.intended_lazy_loads"] = .string(e.intendedLazyLoads) }
         if e.fetchLimit > 0 { metadata["fetch.limit"] = .stringConvertible(e.fetchLimit) }
         if e.fetchOffset > 0 { metadata["fetch.offset"] = .stringConvertible(e.fetchOffset) }
         if e.fetchBatchSize > 0 { metadata["fetch.batch_size"] = .stringConvertible(e.fetchBatchSize) }

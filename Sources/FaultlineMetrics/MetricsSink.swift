@@ -362,7 +362,7 @@ extension MetricsSink {
     /// checks the list against what it writes).
     public static let fieldsLeftOut: [EventField: String] = EventField.leftOut([
         ("metrics are totals and durations by a few dimensions: an event's time, thread, objects, texts and call site are not dimensions", [
-            .fetch: ["start", "thread", "context", "callSite", "predicate", "sort", "prefetch", "objects", "resultCount",
+            .fetch: ["start", "thread", "context", "callSite", "predicate", "sort", "prefetch", "intendedLazyLoads", "objects", "resultCount",
                      "fetchLimit", "fetchOffset", "fetchBatchSize", "includesPendingChanges", "includesPropertyValues",
                      "returnsObjectsAsFaults"],
             .fault: ["start", "thread", "context", "callSite", "primaryKey", "values", "origin", "engineWork"],

@@ -303,6 +303,7 @@ public final class TracingSink: EventSink, @unchecked Sendable {
             attributes["faultline.result_type"] = e.resultType
             if !e.sort.isEmpty { attributes["faultline.sort"] = e.sort }
             if !e.prefetch.isEmpty { attributes["faultline.prefetch"] = e.prefetch }
+            if !e.intendedLazyLoads.isEmpty { attributes["faultline.intended_lazy_loads"] = e.intendedLazyLoads }
             if e.fetchLimit > 0 { attributes["faultline.fetch_limit"] = e.fetchLimit }
             if e.fetchOffset > 0 { attributes["faultline.fetch_offset"] = e.fetchOffset }
             if e.fetchBatchSize > 0 { attributes["faultline.fetch_batch_size"] = e.fetchBatchSize }

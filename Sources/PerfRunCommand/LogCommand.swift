@@ -87,6 +87,9 @@ extension PerfRun {
             for entry in try insights.settings().acceptedInsights.unmatched(by: analysis.insights) {
                 Console.warn("--accepted-insights: \(entry) matches no insight of \(name)")
             }
+            for intention in analysis.unmatchedIntentions ?? [] {
+                Console.warn("\(name): intended lazy loads of \(intention) match no insight")
+            }
         }
 
         /// The entities of `--model` by table; a model that cannot be read is bad usage of the option.

@@ -272,6 +272,11 @@ extension PerfRun {
             for entry in outcome.report.unmatchedAcceptedInsights ?? [] {
                 Console.warn("--accepted-insights: \(entry) matches no insight of this run")
             }
+            for scenario in outcome.report.scenarios {
+                for intention in scenario.unmatchedIntentions ?? [] {
+                    Console.warn("\(scenario.name): intended lazy loads of \(intention) (FetchRequest.intendedLazyLoads) match no insight")
+                }
+            }
             if !quiet {
                 if let directory = outcome.traceDirectory { try console.say("LTTng trace: \(directory) (babeltrace2 \(directory))") }
                 if let relay = settings.lttngRelay, let path = outcome.relayTracePath {

@@ -83,6 +83,10 @@ public struct SQLLogAnalysis: Codable, Equatable, Sendable {
     /// insights of one iteration, as the run's report judges them (nil for
     /// a log without such marks, which is judged whole).
     public var scenarios: [JudgedScenario]?
+    /// Lazy loads a fetch line said it intends (` intending author`) that
+    /// no insight matched, `Entity.keyPath at File.swift:line` (for a log
+    /// that marks iterations, those of the iterations judged); nil for none.
+    public var unmatchedIntentions: [String]?
     /// Activity along the log: statements, faults and statement time per
     /// stretch of `linesPerBucket` lines (at most 128 stretches; they widen,
     /// doubling, as the log grows, so memory stays bounded).

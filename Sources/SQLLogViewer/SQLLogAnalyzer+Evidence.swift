@@ -368,7 +368,9 @@ extension SQLLogAnalyzer {
             // A log judged whole may span a run's iterations or an app's screens.
             evidence.spansIterations = true
         }
-        return InsightEngine(settings: settings).insights(evidence)
+        let insights = InsightEngine(settings: settings).insights(evidence)
+        lastUnmatchedIntentions = InsightEngine.unmatchedIntentions(evidence, insights: insights)
+        return insights
     }
 }
 

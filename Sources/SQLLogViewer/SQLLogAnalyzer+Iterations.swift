@@ -36,9 +36,11 @@ extension SQLLogAnalyzer {
             if iteration.number >= 1 || judgedScenarios[index].iteration < 1 {
                 judgedScenarios[index].iteration = iteration.number
                 judgedScenarios[index].insights = insights
+                unmatchedIntentionsByScenario[scenario] = lastUnmatchedIntentions
             }
         } else {
             judgedScenarios.append(SQLLogAnalysis.JudgedScenario(name: scenario, iterations: 1, iteration: iteration.number, insights: insights))
+            unmatchedIntentionsByScenario[scenario] = lastUnmatchedIntentions
         }
         startJudging()
     }

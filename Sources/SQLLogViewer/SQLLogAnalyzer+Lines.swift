@@ -190,7 +190,7 @@ extension SQLLogAnalyzer {
                     start: 0, durationNanoseconds: 0, thread: 0, context: "", entity: text.string(fetch.entity), predicate: "", sort: "",
                     resultType: text.string(resultType), resultCount: count, fetchLimit: 0, fetchOffset: 0, fetchBatchSize: 0,
                     returnsObjectsAsFaults: !fetch.withValues, includesPropertyValues: true, includesPendingChanges: true, prefetch: "",
-                    callSite: site))
+                    intendedLazyLoads: fetch.intending.map { text.string($0) } ?? "", callSite: site))
             }
             flushRecentStatements(site: site)
         case .count:

@@ -139,6 +139,10 @@ public struct SQLLogAnalyzer {
     var marksIterations = false
     var currentIteration: (scenario: String, number: Int)?
     var judgedScenarios: [SQLLogAnalysis.JudgedScenario] = []
+    /// The intentions the last judgement found no insight for, and those of
+    /// each scenario judged.
+    var lastUnmatchedIntentions: [String] = []
+    var unmatchedIntentionsByScenario: [String: [String]] = [:]
     /// Statements finished but not yet added to the evidence: they wait
     /// for the operation annotation that names their call site, and for
     /// query plan rows Core Data prints after them.
@@ -635,8 +639,11 @@ public struct SQLLogAnalyzer {
             // Each scenario's judged iteration; what follows the last one is not judged.
             result.scenarios = judgedScenarios
             result.insights = judgedScenarios.flatMap(\.insights)
+            let unmatched = judgedScenarios.flatMap { unmatchedIntentionsByScenario[$0.name] ?? [] }
+            result.unmatchedIntentions = unmatched.isEmpty ? nil : unmatched
         } else {
             result.insights = insights()
+            result.unmatchedIntentions = lastUnmatchedIntentions.isEmpty ? nil : lastUnmatchedIntentions
         }
         result.timeline = timeline
         result.linesPerBucket = linesPerBucket

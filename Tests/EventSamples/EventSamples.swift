@@ -42,7 +42,7 @@ public enum EventSamples {
             start: 1_000_000, durationNanoseconds: 2_500_000, thread: 11, context: "main", entity: "Selfie",
             predicate: "rating > 5", sort: "name", resultType: "objects", resultCount: 12, fetchLimit: 20, fetchOffset: 4,
             fetchBatchSize: 8, returnsObjectsAsFaults: true, includesPropertyValues: true, includesPendingChanges: true,
-            prefetch: "people", callSite: site, objects: ["Selfie/p1", "Selfie/p2"]),
+            prefetch: "people", intendedLazyLoads: "people", callSite: site, objects: ["Selfie/p1", "Selfie/p2"]),
         Event.fetch,
         [
             ("start", { $0.start = 7_000_000 }), ("durationNanoseconds", { $0.durationNanoseconds = 9_700_000 }),
@@ -53,6 +53,7 @@ public enum EventSamples {
             ("fetchBatchSize", { $0.fetchBatchSize = 95 }), ("returnsObjectsAsFaults", { $0.returnsObjectsAsFaults = false }),
             ("includesPropertyValues", { $0.includesPropertyValues = false }),
             ("includesPendingChanges", { $0.includesPendingChanges = false }), ("prefetch", { $0.prefetch = "owner" }),
+            ("intendedLazyLoads", { $0.intendedLazyLoads = "owner" }),
             ("callSite", { $0.callSite = otherSite }), ("objects", { $0.objects = ["Selfie/p9"] }),
         ])
 

@@ -210,6 +210,39 @@ final class Essay: ManagedObject, EntityNamed {
         #expect(nPlusOne.run.filter { $0.rule == .queryInLoop }.isEmpty, "\(nPlusOne.run.map(\.identity))")
     }
 
+    /// A fetch that intends its objects' lazy loads of a key path: its N+1
+    /// is intended at that site only, in the measurement and in the log;
+    /// another site's N+1 of the same key path is advice; an intention
+    /// that no insight matches is said.
+    @Test func aFetchIntendsItsLazyLoadsAtItsSiteOnly() throws {
+        let fixture = try Fixture()
+        let cardsLine = #line + 5
+        let listLine = #line + 6
+        let observed = try fixture.observe { context in
+            var cards = FetchRequest<Essay>()
+            cards.intendedLazyLoads = ["writer"]
+            for essay in try context.fetch(cards) { _ = essay.writer?.name }
+            context.reset()
+            for essay in try context.fetch(FetchRequest<Essay>()) { _ = essay.writer?.name }
+        }
+        for insights in [observed.run, observed.log] {
+            let found = insights.filter { $0.rule == .nPlusOne }
+            #expect(found.map(\.callSite) == ["FaultlineTests/InsightRuleTests.swift:\(cardsLine)", "FaultlineTests/InsightRuleTests.swift:\(listLine)"])
+            #expect(found.map(\.intended) == [InsightEngine.intendedAtFetch, nil])
+        }
+        // An intention nothing matches: a key path read for no object.
+        let fixtureStore = fixture.store
+        let measured = try Faultline.measure(fixtureStore) {
+            let context = ObjectContext(store: fixtureStore)
+            try context.perform {
+                var request = FetchRequest<Essay>()
+                request.intendedLazyLoads = ["writer"]
+                _ = try context.fetch(request).map(\.title)
+            }
+        }
+        #expect(measured.unmatchedIntentions == ["Essay.writer at FaultlineTests/InsightRuleTests.swift:\(#line - 3)"])
+    }
+
     /// `existingObject(with:)` per ID: faults of objects no fetch produced,
     /// which the N+1 rule cannot see.
     @Test func queryInLoopOfObjectsByID() throws {

@@ -24,6 +24,15 @@ import Testing
         }
     }
 
+    @Test func intendedLazyLoadsByKeyPathAreByName() throws {
+        var request = FetchRequest<Post>()
+        try request.intendLazyLoads(\.author)
+        #expect(request.intendedLazyLoads == ["author"])
+        var other = FetchRequest<Post>()
+        let error = #expect(throws: ObjectGraphError.self) { try other.intendLazyLoads(\.excerpt) }
+        #expect(error?.description.hasPrefix("invalid fetch request: intendLazyLoads: Post.keyNames does not list its key path") == true)
+    }
+
     @Test func aTypedBatchUpdateIsTheNamedOne() throws {
         let typed = try BatchUpdateRequest(
             Post.self, where: #Predicate { !$0.published }, setting: [\.published: .value(.bool(true))], resultType: .count)

@@ -68,7 +68,8 @@ extension ObjectContext {
             fetchLimit: request.fetchLimit, fetchOffset: request.fetchOffset, fetchBatchSize: request.fetchBatchSize,
             returnsObjectsAsFaults: request.returnsObjectsAsFaults, includesPropertyValues: request.includesPropertyValues,
             includesPendingChanges: request.includesPendingChanges,
-            prefetch: request.relationshipKeyPathsForPrefetching.joined(separator: ", "), callSite: site,
+            prefetch: request.relationshipKeyPathsForPrefetching.joined(separator: ", "),
+            intendedLazyLoads: request.intendedLazyLoads.joined(separator: ", "), callSite: site,
             objects: instrumentation.details.contains(.objectValues)
                 ? objects?.map { "\($0.objectID) \(describeValues($0))" } : nil)))
         return result

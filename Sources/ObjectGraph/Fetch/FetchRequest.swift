@@ -49,6 +49,13 @@ public struct FetchRequest<Object: ManagedObject>: Sendable {
     /// one-to-many step and two per many-to-many step, whatever the number
     /// of objects. A key path that is not a relationship is an error.
     public var relationshipKeyPathsForPrefetching: [String] = []
+    /// Relationship key paths whose lazy loads for this fetch's objects
+    /// are intended (a screen of five cards that reads each one's author):
+    /// an N+1 of one of them at this fetch's call site is reported as
+    /// intended, never as advice or a regression, and at this site only;
+    /// one that shows no such insight is said (`unmatchedIntentions`).
+    /// For a ``KeyPathNamed`` class, ``intendLazyLoads(_:)`` takes typed key paths.
+    public var intendedLazyLoads: [String] = []
     /// For dictionary results: the attributes (or to-one key paths) to
     /// return; nil means every attribute.
     public var propertiesToFetch: [String]?

@@ -35,18 +35,23 @@ public struct FetchEvent: Sendable {
     public var includesPendingChanges: Bool
     /// Key paths prefetched, comma-separated.
     public var prefetch: String
+    /// Key paths whose lazy loads for the fetch's objects are intended
+    /// (``FetchRequest/intendedLazyLoads``), comma-separated: an N+1 of one
+    /// of them at this fetch is done on purpose.
+    public var intendedLazyLoads: String
     /// Where the fetch was asked for.
     public var callSite: CallSite
     /// With detailed logging (level 3): each object fetched, `Entity/pN {key = value, …}`.
     public var objects: [String]?
 
-    /// A fetch event with these fields; `objects` is optional.
+    /// A fetch event with these fields; `intendedLazyLoads` and `objects` are optional.
     public init(
         start: UInt64, durationNanoseconds: UInt64, thread: Int32, context: String, entity: String, predicate: String,
         sort: String, resultType: String, resultCount: Int, fetchLimit: Int, fetchOffset: Int, fetchBatchSize: Int,
         returnsObjectsAsFaults: Bool, includesPropertyValues: Bool, includesPendingChanges: Bool, prefetch: String,
-        callSite: CallSite, objects: [String]? = nil
+        intendedLazyLoads: String = "", callSite: CallSite, objects: [String]? = nil
     ) {
+        self.intendedLazyLoads = intendedLazyLoads
         self.start = start
         self.durationNanoseconds = durationNanoseconds
         self.thread = thread

@@ -297,6 +297,9 @@ public struct InsightEvidence: Sendable {
     @available(*, deprecated, message: "the save-in-loop rule reads saves, by call site, whatever the objects per save")
     public var smallSaves: [String: SmallSaves] { smallSavesByContext }
     private var smallSavesByContext: [String: SmallSaves] = [:]
+    /// Paths whose lazy loads a fetch said are intended
+    /// (``FetchEvent/intendedLazyLoads``): at most ``maximumIntendedLazyLoads``.
+    public private(set) var intendedLazyLoads: Set<LazyLoadPath> = []
     /// Entities of which some object fault fired.
     public private(set) var faultedEntities: Set<String> = []
     /// Entities some fetch returned as objects with their values.
@@ -441,6 +444,19 @@ public struct InsightEvidence: Sendable {
     /// Adds a fetch: objects that come back with their values are there to be read.
     public mutating func add(fetch e: FetchEvent) {
         if e.resultType == "objects", !e.returnsObjectsAsFaults, e.resultCount > 0 { fetchedWithValues.insert(e.entity) }
+        if !e.intendedLazyLoads.isEmpty { addIntentions(e) }
+    }
+
+    /// The most intended lazy loads kept (``intendedLazyLoads``).
+    public static let maximumIntendedLazyLoads = 1_024
+
+    /// Notes the key paths a fetch's lazy loads are intended on.
+    private mutating func addIntentions(_ e: FetchEvent) {
+        for keyPath in e.intendedLazyLoads.split(separator: ",") where intendedLazyLoads.count < Self.maximumIntendedLazyLoads {
+            // Key paths hold no spaces: those are the list's.
+            let path = String(keyPath.filter { !$0.isWhitespace })
+            if !path.isEmpty { intendedLazyLoads.insert(LazyLoadPath(fetchEntity: e.entity, keyPath: path, fetchSite: e.callSite)) }
+        }
     }
 
     /// Counts an execution without bound values of a text seen before, in

@@ -42,7 +42,7 @@ public enum TraceEventFile {
             case .fetch(let e):
                 name = "\(e.resultType == "count" ? "count" : "fetch") \(e.entity)"
                 args = ["predicate": e.predicate, "sort": e.sort, "results": String(e.resultCount), "context": e.context,
-                        "callSite": e.callSite.description, "prefetch": e.prefetch]
+                        "callSite": e.callSite.description, "prefetch": e.prefetch, "intendedLazyLoads": e.intendedLazyLoads]
             case .fault(let e):
                 name = "fault \(e.entity)"
                 args = ["object": e.objectID, "source": e.source.rawValue, "context": e.context, "callSite": e.callSite.description]

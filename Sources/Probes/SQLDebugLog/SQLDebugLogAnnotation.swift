@@ -363,6 +363,8 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
         package var predicate: Range<Int>?
         package var sort: Range<Int>?
         package var prefetch: Range<Int>?
+        /// The key paths whose lazy loads the fetch intends.
+        package var intending: Range<Int>?
         /// The objects' count and result type (`objects`, `ids`,
         /// `dictionaries`); nil when the result does not read so.
         package var count: Int?
@@ -380,6 +382,10 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
             site = operation.site
             entity = operation.entity
             var rest = operation.rest
+            if let found = text.findLast(G.intending, in: rest) {
+                intending = found.upperBound..<rest.upperBound
+                rest = rest.lowerBound..<found.lowerBound
+            }
             if let found = text.findLast(G.prefetching, in: rest) {
                 prefetch = found.upperBound..<rest.upperBound
                 rest = rest.lowerBound..<found.lowerBound

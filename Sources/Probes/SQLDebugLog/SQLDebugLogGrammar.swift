@@ -133,11 +133,13 @@ package enum SQLDebugLogGrammar {
     // MARK: annotation: operations (Faultline)
 
     /// `fetch of <Entity>[ where <predicate>][ sorted by <keys>][ prefetching
-    /// <paths>]: <n> <objects[ with values]|ids|dictionaries> in <t>s at <site>`.
+    /// <paths>][ intending <paths>]: <n> <objects[ with values]|ids|dictionaries> in <t>s at <site>`.
     package static let fetchOf: StaticString = "fetch of "
     package static let whereClause: StaticString = " where "
     package static let sortedBy: StaticString = " sorted by "
     package static let prefetching: StaticString = " prefetching "
+    /// ` intending <key paths>`: lazy loads the fetch intends (last before the colon).
+    package static let intending: StaticString = " intending "
     package static let withValues: StaticString = " with values"
     /// `count of <Entity>[ where <predicate>]: <n> in <t>s at <site>`.
     package static let countOf: StaticString = "count of "

@@ -593,8 +593,8 @@ extension LTTngSink {
         ("a shape's text is told once per session, in its sql_shape event; each sql event carries its number", [
             .sql: ["shape"],
         ]),
-        ("the recorder's own: where an object came from (its lazy loads by origin; a trace has the fetch before the fault), a text's number, the facts its rules read", [
-            .fault: ["origin"], .relationshipFault: ["origin"], .sql: ["textID", "facts"],
+        ("the recorder's own: where an object came from (its lazy loads by origin; a trace has the fetch before the fault), a text's number, the facts its rules read, the lazy loads a fetch intends", [
+            .fault: ["origin"], .relationshipFault: ["origin"], .sql: ["textID", "facts"], .fetch: ["intendedLazyLoads"],
         ]),
         ("a load the engine makes for its own bookkeeping is told by its statement's purpose (`engine inverse Category.recipes`), which the sql event carries", [
             .fault: ["engineWork"], .relationshipFault: ["engineWork"],

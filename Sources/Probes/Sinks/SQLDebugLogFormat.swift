@@ -61,6 +61,7 @@ public enum SQLDebugLogFormat {
             if !e.predicate.isEmpty { description += "\(G.whereClause)\(e.predicate)" }
             if !e.sort.isEmpty { description += "\(G.sortedBy)\(e.sort)" }
             if !e.prefetch.isEmpty { description += "\(G.prefetching)\(e.prefetch)" }
+            if !e.intendedLazyLoads.isEmpty { description += "\(G.intending)\(e.intendedLazyLoads)" }
             var result = isCount ? "\(e.resultCount)" : "\(e.resultCount) \(e.resultType)"
             if e.resultType == "objects", !e.returnsObjectsAsFaults { result += "\(G.withValues)" }
             var lines = [line(.annotation, "\(description)\(G.colon)\(result)\(G.inTime)\(seconds(e.durationNanoseconds))\(G.at)\(e.callSite)")]

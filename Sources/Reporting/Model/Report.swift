@@ -129,6 +129,10 @@ public struct ScenarioReport: Codable, Equatable, Sendable {
     /// With `--scales`: each figure's line against the data set's scale
     /// (``ScalingFits``); nil for a run at one scale.
     public var scaling: ScalingFits?
+    /// Lazy loads a fetch said it intends (``FetchRequest/intendedLazyLoads``)
+    /// that no insight of the judged iteration matched, as `Entity.keyPath
+    /// at File.swift:line`; nil when every intention matched.
+    public var unmatchedIntentions: [String]?
 
     public init(
         name: String, description: String, dataSet: String, status: Status, error: String? = nil, samples: [Sample] = [],
@@ -160,7 +164,7 @@ extension ScenarioReport {
 
     private enum CodingKeys: String, CodingKey {
         case name, description, dataSet, status, error, samples, summary, counters, advisoryCounters, values, valueStatistics, phases
-        case statements, insights, timeBreakdown, traceCounters, droppedEvents, scaling
+        case statements, insights, timeBreakdown, traceCounters, droppedEvents, scaling, unmatchedIntentions
     }
 
     public init(from decoder: any Decoder) throws {
@@ -183,6 +187,7 @@ extension ScenarioReport {
         traceCounters = try container.decodeIfPresent([String: Int].self, forKey: .traceCounters)
         droppedEvents = try container.decodeIfPresent(Int.self, forKey: .droppedEvents)
         scaling = try container.decodeIfPresent(ScalingFits.self, forKey: .scaling)
+        unmatchedIntentions = try container.decodeIfPresent([String].self, forKey: .unmatchedIntentions)
         let asItIs = self.asItIs
         for index in insights.indices where insights[index].whatIf?.before.isUnwritten == true {
             insights[index].whatIf?.before = asItIs
@@ -217,6 +222,7 @@ extension ScenarioReport {
         try container.encodeIfPresent(traceCounters, forKey: .traceCounters)
         try container.encodeIfPresent(droppedEvents, forKey: .droppedEvents)
         try container.encodeIfPresent(scaling, forKey: .scaling)
+        try container.encodeIfPresent(unmatchedIntentions, forKey: .unmatchedIntentions)
     }
 }
 

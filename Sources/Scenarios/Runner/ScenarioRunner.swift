@@ -594,6 +594,8 @@ public final class ScenarioRunner {
             TimeBreakdown(sqliteSeconds: sqlite, rowCacheSeconds: rowCache, otherSeconds: max(0, wall - sqlite - rowCache)))
         guard last else { return }
         report.insights = InsightEngine(settings: scenario.insights.merging(options.insightSettings)).insights(snapshot.evidence)
+        let unmatched = InsightEngine.unmatchedIntentions(snapshot.evidence, insights: report.insights)
+        report.unmatchedIntentions = unmatched.isEmpty ? nil : unmatched
         if position == 0, !quietly, options.keptEvents > 0 {
             events += snapshot.events
             report.droppedEvents = snapshot.droppedEvents > 0 ? snapshot.droppedEvents : nil
