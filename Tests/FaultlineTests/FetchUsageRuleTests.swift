@@ -34,7 +34,7 @@ import Testing
         ])
         let insight = try #require(counted.run.first { $0.rule == .countByFetch })
         #expect(insight.callSite == "FaultlineTests/FetchUsageRuleTests.swift:\(line)")
-        #expect(insight.evidence == "1 runs, 6 objects, 0 read; 1 runs read none, up to 6 objects")
+        #expect(insight.evidence == "1 run, 6 objects, 0 read; 1 run read none, up to 6 objects")
         // Twice in a loop, once read: the runs read none are said.
         let twice = try fixture.observe { context in
             for pass in 0..<3 {

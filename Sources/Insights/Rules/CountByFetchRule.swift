@@ -32,8 +32,8 @@ struct CountByFetchRule: InsightRule {
                 message: "the fetch of \(site.entity) returned \(NPlusOneRule.plural(usage.largestReadNone, "object")) and none was read\(runs): "
                     + "if only their number is used, a count request gives it without loading them (context.count(for: request)); "
                     + "if their IDs, context.fetchObjectIDs(request)",
-                evidence: "\(usage.runs) runs, \(usage.objects) objects, \(usage.read) read; \(usage.runsReadNone) runs read none, "
-                    + "up to \(usage.largestReadNone) objects",
+                evidence: "\(NPlusOneRule.plural(usage.runs, "run")), \(NPlusOneRule.plural(usage.objects, "object")), \(usage.read) read; "
+                    + "\(NPlusOneRule.plural(usage.runsReadNone, "run")) read none, up to \(NPlusOneRule.plural(usage.largestReadNone, "object"))",
                 callSite: site.callSite.description, count: usage.largestReadNone)
         }
     }

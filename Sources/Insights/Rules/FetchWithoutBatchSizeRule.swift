@@ -34,8 +34,8 @@ struct FetchWithoutBatchSizeRule: InsightRule {
                 message: "a fetch of \(site.entity) without a batch size loaded \(of) objects and \(unread) of them were never read: "
                     + "set request.fetchBatchSize (about the rows a screen shows) to load rows page by page as they are read, "
                     + "or a fetchLimit if only the first are used",
-                evidence: "\(of - unread) of \(of) objects read in the run that read the fewest; \(usage.runs) runs, \(usage.objects) objects, "
-                    + "\(usage.read) read",
+                evidence: "\(of - unread) of \(of) objects read in the run that read the fewest; \(NPlusOneRule.plural(usage.runs, "run")), "
+                    + "\(NPlusOneRule.plural(usage.objects, "object")), \(usage.read) read",
                 callSite: site.callSite.description, count: unread)
         }
     }
