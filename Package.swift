@@ -171,6 +171,12 @@ let package = Package(
         // in an application, and tests that use the engine through them.
         .target(name: "GeneratedModels", dependencies: ["ObjectGraph"], path: "Tests/GeneratedModels"),
         .testTarget(name: "GeneratedModelTests", dependencies: ["GeneratedModels", "ObjectGraph", "Faultline", "Probes"]),
+        // An app of its own, as a team writes one (Apple's recipes model
+        // imported with `perf-run model import --swift`, #Predicate, async
+        // screens), with each common persistence mistake seeded one at a
+        // time; SeededMistakeTests checks the diagnosis finds each.
+        .target(name: "RecipesApp", dependencies: ["ObjectGraph"], path: "Tests/RecipesApp", exclude: ["Model"]),
+        .testTarget(name: "SeededMistakeTests", dependencies: ["RecipesApp", "Faultline", "Scenarios", "SQLLogViewer"]),
         .testTarget(
             name: "ReportingTests",
             dependencies: ["Reporting", "SQLLogViewer", "Insights", "ToolSupport", "Probes", "Scenarios", "TestSupport"],

@@ -414,4 +414,43 @@ final class Essay: ManagedObject, EntityNamed {
         }
         #expect(Self.agree(used, .unusedPrefetch).isEmpty)
     }
+
+    @Test func anUnusedPrefetchIsFoundAtItsSiteBesideAReadOneOfTheSameRelationship() throws {
+        let fixture = try Fixture()
+        let unreadLine = #line + 12
+        let both = try fixture.observe { context in
+            // A list prefetches the essays and reads them…
+            var list = FetchRequest<Writer>()
+            list.relationshipKeyPathsForPrefetching = ["essays"]
+            for writer in try context.fetch(list) { _ = writer.essays.count }
+            context.reset()
+            // …a search prefetches them too and reads none, in another context.
+            let other = ObjectContext(store: fixture.store, name: "search")
+            try other.perform {
+                var search = FetchRequest<Writer>(predicate: Key("name") == "Writer 2")
+                search.relationshipKeyPathsForPrefetching = ["essays"]
+                for writer in try other.fetch(search) { _ = writer.name }
+                other.reset()
+            }
+        }
+        #expect(Self.agree(both, .unusedPrefetch) == [
+            "unused-prefetch/Writer/essays ×1: Writer.essays was prefetched for 1 objects and read for none; drop `essays` from the "
+                + "prefetch key paths",
+        ])
+        #expect(both.run.first { $0.rule == .unusedPrefetch }?.callSite == "FaultlineTests/InsightRuleTests.swift:\(unreadLine)")
+    }
+
+    @Test func aScanAnIndexWouldServeIsNotHiddenByOneNoIndexServesOnTheSameColumn() throws {
+        let fixture = try Fixture()
+        let both = try fixture.observe(Self.everyTable) { context in
+            _ = try context.fetch(FetchRequest<Essay>(predicate: try ObjectPredicate(format: "title CONTAINS '2.'")))
+            _ = try context.fetch(FetchRequest<Essay>(predicate: Key("title") == "Essay 2.1"))
+        }
+        #expect(Self.agree(both, .fullScan).sorted() == [
+            "full-scan/Essay/title ×5: full table scans of Essay: 5 rows stepped in 1 execution; an index on Essay.title would serve",
+            "full-scan/Essay/title ×5: full table scans of Essay: 5 rows stepped in 1 execution; no index serves a pattern from a wildcard "
+                + "on Essay.title: put a cheaper, selective term first, or narrow the rows another way",
+        ])
+        #expect(both.run.filter { $0.rule == .fullScan }.map(\.canBeFixed).sorted { !$0 && $1 } == [false, true])
+    }
 }

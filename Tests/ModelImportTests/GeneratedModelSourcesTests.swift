@@ -34,11 +34,13 @@ import Testing
         #expect(try Self.generated(path) == source)
     }
 
-    /// The benchmark's generated classes (its generated-classes variant) and
-    /// Examples/Blog's are the generator's output too.
+    /// The benchmark's generated classes (its generated-classes variant),
+    /// Examples/Blog's and the recipes app's are the generator's output too.
     @Test(arguments: [
         ("Benchmarks/Sources/GeneratedSelfies/SelfiesModel.swift", "Benchmarks/Model/Selfies.xcdatamodeld"),
         ("Examples/Blog/Sources/Blog/Model.swift", "Examples/Blog/Model/Blog.xcdatamodeld"),
+        // The recipes app SeededMistakeTests runs (Apple's model, version 2).
+        ("Tests/RecipesApp/RecipesModel.swift", "Tests/RecipesApp/Model/Recipes.xcdatamodeld"),
     ])
     func theOtherCommittedClassesAreCurrent(file: String, model: String) throws {
         let root = CorpusSwiftTypeCheckTests.packageRoot

@@ -33,7 +33,8 @@ struct FullScanRule: InsightRule {
     }
 
     func insights(in evidence: InsightEvidence, threshold: Int, settings: InsightSettings) -> [Insight] {
-        // One insight per entity and attribute, whichever shapes scan for it.
+        // One insight per entity and attribute (and whether an index would
+        // serve), whichever shapes scan for it.
         var groups: [String: (first: StatementAggregate, advice: Advice, shapes: [String], steps: Int, executions: Int, nanoseconds: UInt64)] = [:]
         var order: [String] = []
         for statement in evidence.statements.sorted(by: { $0.shape < $1.shape }) {
@@ -47,7 +48,10 @@ struct FullScanRule: InsightRule {
             // A small table: a page or two read either way.
             if settings.scansASmallTable(statement, stepsKnown: evidence.scanStepsKnown) { continue }
             let advice = Self.advice(facts)
-            let key = facts.entity + "\u{0}" + advice.attribute
+            // A scan an index would serve and one no index serves are two
+            // findings, even on one column: the first is fixed by the
+            // index, the second ranks last, and neither hides the other.
+            let key = facts.entity + "\u{0}" + advice.attribute + (advice.noIndexServes ? "\u{0}unserved" : "")
             if groups[key] == nil {
                 groups[key] = (statement, advice, [], 0, 0, 0)
                 order.append(key)

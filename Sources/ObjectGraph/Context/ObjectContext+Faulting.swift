@@ -281,6 +281,9 @@ extension ObjectContext {
         if keyPath == QueryBuilder.EntityTest.key, object.entity.relationship(named: keyPath) == nil {
             return .value(.string(object.entity.name))
         }
+        if keyPath == QueryBuilder.ObjectTest.key, object.entity.relationship(named: keyPath) == nil {
+            return .object(object.objectID)
+        }
         var current: ManagedObject? = object
         let components = keyPath.split(separator: ".", omittingEmptySubsequences: false)
         for (position, component) in components.enumerated() {

@@ -234,6 +234,12 @@ public struct Key: Sendable {
     /// `path IN {values}`: the value equals one of `values`; nil never
     /// matches, even with ``Value/null`` among them.
     public func isIn(_ values: [Value]) -> ObjectPredicate { compare(.in, .list(values.map { .value($0) })) }
+    /// `toOne IN {objects}`: the to-one relationship at the path is one of
+    /// the objects; `Key.object.isIn(ids)` (`SELF IN %@`): the object is.
+    public func isIn(_ objects: [ObjectID]) -> ObjectPredicate { compare(.in, .list(objects.map { .object($0) })) }
+    /// The object itself (`SELF`), to fetch the objects of a list of IDs in
+    /// one request: `Key.object.isIn(ids)`, the twin of Core Data's `SELF IN %@`.
+    public static let object = Key("SELF")
     /// `path BETWEEN {low, high}`: `low <= path <= high`.
     public func between(_ low: Value, _ high: Value) -> ObjectPredicate { compare(.between, .list([.value(low), .value(high)])) }
 

@@ -17,6 +17,14 @@ struct QueryBuilder {
         static let key = "entity"
     }
 
+    /// The pseudo-key of the object itself in predicates (`SELF IN %@`
+    /// with object IDs, as Core Data's `SELF IN %@`: one fetch of the
+    /// objects of a list of IDs), unless the entity has a property of that
+    /// name. It compares with object IDs through the primary key.
+    enum ObjectTest {
+        static let key = "SELF"
+    }
+
     let model: Model
     let root: EntityDescription
     private(set) var arguments: [DatabaseValue] = []
@@ -231,6 +239,12 @@ struct QueryBuilder {
         {
             hasOtherConditions = true
             return try compileEntityTest(op, rhs)
+        }
+        if try components(path) == [ObjectTest.key], root.attribute(named: ObjectTest.key) == nil,
+            root.relationship(named: ObjectTest.key) == nil
+        {
+            hasOtherConditions = true
+            return try compileToOne("\(rootAlias).pk", root, owner: root.name, path, op, rhs)
         }
         switch try resolve(path) {
         case .attribute(let column, let attribute, let owner):

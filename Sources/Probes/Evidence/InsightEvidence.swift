@@ -136,6 +136,22 @@ public struct InsightEvidence: Sendable {
         }
     }
 
+    /// A prefetched relationship (`Entity.relationship`) at the site that
+    /// asked for it (`Module/File.swift:12`).
+    public struct PrefetchSite: Sendable, Hashable, Comparable {
+        public var relationship: String
+        public var callSite: String
+
+        public init(relationship: String, callSite: String) {
+            self.relationship = relationship
+            self.callSite = callSite
+        }
+
+        public static func < (lhs: PrefetchSite, rhs: PrefetchSite) -> Bool {
+            (lhs.relationship, lhs.callSite) < (rhs.relationship, rhs.callSite)
+        }
+    }
+
     /// What became of one prefetched relationship, over the run.
     public struct PrefetchTotals: Sendable, Equatable {
         /// The objects it was prefetched for, summed over the run.
@@ -270,12 +286,18 @@ public struct InsightEvidence: Sendable {
         lastFaultedEntity = ""
         faultedEntities = Set(faultedEntities.map(name))
         fetchedWithValues = Set(fetchedWithValues.map(name))
-        var usage: [String: PrefetchTotals] = [:]
-        for (key, totals) in prefetchUsage {
+        func renamedRelationship(_ key: String) -> String {
             let dot = key.firstIndex(of: ".") ?? key.endIndex
-            usage[name(String(key[..<dot])) + key[dot...], default: totals] = totals
+            return name(String(key[..<dot])) + key[dot...]
         }
+        var usage: [String: PrefetchTotals] = [:]
+        for (key, totals) in prefetchUsage { usage[renamedRelationship(key), default: totals] = totals }
         prefetchUsage = usage
+        var usageBySite: [PrefetchSite: PrefetchTotals] = [:]
+        for (site, totals) in prefetchUsageBySite {
+            usageBySite[PrefetchSite(relationship: renamedRelationship(site.relationship), callSite: site.callSite), default: totals] = totals
+        }
+        prefetchUsageBySite = usageBySite
         func renaming(_ aggregate: StatementAggregate) -> StatementAggregate {
             var aggregate = aggregate
             if let entity = aggregate.facts?.entity { aggregate.facts?.entity = name(entity) }
@@ -305,8 +327,13 @@ public struct InsightEvidence: Sendable {
     /// Entities some fetch returned as objects with their values.
     public private(set) var fetchedWithValues: Set<String> = []
     /// What became of each prefetched relationship, by `Entity.relationship`,
-    /// over every context that reported it.
+    /// over every context that reported it (every site that asked for it).
     public private(set) var prefetchUsage: [String: PrefetchTotals] = [:]
+    /// What became of each prefetched relationship at each site that asked
+    /// for it (a search that prefetches `Recipe.ingredients` and reads none,
+    /// beside a list that prefetches and reads them), over every context
+    /// that reported it: what the unused-prefetch rule reads.
+    public private(set) var prefetchUsageBySite: [PrefetchSite: PrefetchTotals] = [:]
     /// What became of the objects of each fetch site, over every context
     /// that reported it.
     public private(set) var fetchUsage: [FetchUsage.Site: FetchUsage] = [:]
@@ -515,12 +542,18 @@ public struct InsightEvidence: Sendable {
             fetchUsage[site] = fetchUsage[site].map { $0.adding(usage) } ?? usage
         }
         guard let usage = e.prefetchUsage else { return }
-        let current = prefetchUsage[usage.relationship]
-            ?? PrefetchTotals(prefetched: 0, read: 0, context: e.context, callSite: usage.callSite.description)
-        prefetchUsage[usage.relationship] = PrefetchTotals(
+        let site = PrefetchSite(relationship: usage.relationship, callSite: usage.callSite.description)
+        prefetchUsage[usage.relationship] = Self.adding(usage, e.context, to: prefetchUsage[usage.relationship])
+        prefetchUsageBySite[site] = Self.adding(usage, e.context, to: prefetchUsageBySite[site])
+    }
+
+    /// `totals` with `usage`, reported by `context`, added (the first
+    /// context and site kept).
+    private static func adding(_ usage: PrefetchUsage, _ context: String, to totals: PrefetchTotals?) -> PrefetchTotals {
+        let current = totals ?? PrefetchTotals(prefetched: 0, read: 0, context: context, callSite: usage.callSite.description)
+        return PrefetchTotals(
             prefetched: current.prefetched.addingSaturated(usage.prefetched), read: current.read.addingSaturated(usage.read),
-            context: current.context,
-            callSite: current.callSite)
+            context: current.context, callSite: current.callSite)
     }
 
     /// Adds a statement. `countingRepetitions` false leaves it out of
