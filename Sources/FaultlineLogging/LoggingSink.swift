@@ -298,7 +298,7 @@ public final class LoggingSink: EventSink {
 
     /// The usage of a fetch site's objects, as one record.
     private func recordFetchUsage(_ usage: FetchUsage, context: String) {
-        let metadata: Logger.Metadata = [
+        var metadata: Logger.Metadata = [
             "fetch.entity": .string(usage.entity),
             "fetch.runs": .stringConvertible(usage.runs),
             "fetch.objects": .stringConvertible(usage.objects),
@@ -310,6 +310,7 @@ public final class LoggingSink: EventSink {
             "fetch.context": .string(context),
             "call_site": .stringConvertible(usage.callSite),
         ]
+        if !usage.keyPath.isEmpty { metadata["fetch.key_path"] = .string(usage.keyPath) }
         record(recordLevel, "fetch usage", metadata, at: usage.callSite)
     }
 

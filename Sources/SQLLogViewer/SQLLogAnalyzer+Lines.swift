@@ -221,7 +221,8 @@ extension SQLLogAnalyzer {
             let use = SQLDebugLogAnnotation.FetchUse(annotation, in: text)
             guard let figures = use.figures else { break }
             let usage = FetchUsage(
-                entity: text.string(use.entity), callSite: callSite(text, use.site), runs: figures[0], objects: figures[1], read: figures[2],
+                entity: text.string(use.entity), callSite: callSite(text, use.site), keyPath: use.keyPath.map { text.string($0) } ?? "",
+                runs: figures[0], objects: figures[1], read: figures[2],
                 runsReadNone: figures[3], largestReadNone: figures[4], mostUnread: figures[5], mostUnreadOf: figures[6])
             evidence.add(context: ContextEvent(
                 start: 0, thread: 0, context: text.string(use.context), kind: .fetchUsage, objectsRegistered: 0, objectsRegisteredPeak: 0,

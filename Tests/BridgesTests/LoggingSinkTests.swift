@@ -35,8 +35,9 @@ import Testing
         #expect(entries.filter { $0.message == "relationship fault" }.count == 2)
         #expect(entries.filter { $0.message == "save" }.count == 1)
         #expect(entries.filter { $0.message == "batch update" }.count == 1)
-        #expect(entries.filter { $0.message == "fetch usage" }.count == 1)
-        #expect(entries.count == 15 + 2 + 2 + 2 + 1 + 1 + 1)
+        // The fetch's objects, and the destinations of its objects' to-many.
+        #expect(entries.filter { $0.message == "fetch usage" }.count == 2)
+        #expect(entries.count == 15 + 2 + 2 + 2 + 1 + 1 + 2)
 
         let fetchStatement = try #require(statements.first { $0.metadata["sql.purpose"] == "fetch Selfie" })
         #expect(fetchStatement.message == #"SELECT t0.pk, t0."name", t0."rating" FROM "Selfie" t0"#)
@@ -80,7 +81,7 @@ import Testing
         #expect(entries.allSatisfy { $0.level == .trace })
         #expect(entries.filter { $0.message == "fault" }.count == 5)
         #expect(entries.filter { $0.message == "fault" && $0.metadata["fault.source"] == "row cache" }.count == 3)
-        #expect(entries.count == 15 + 2 + 5 + 2 + 1 + 1 + 1)
+        #expect(entries.count == 15 + 2 + 5 + 2 + 1 + 1 + 2)
         let update = try #require(entries.first { $0.metadata["sql.purpose"] == "save" })
         #expect(update.metadata["sql.arguments"] == "9, 1")
     }
@@ -133,7 +134,7 @@ import Testing
         close(descriptors[1])
         let output = FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true).readDataToEndOfFile()
         let lines = String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
-        #expect(lines.count == 24)
+        #expect(lines.count == 25)
         #expect(lines.allSatisfy { $0.contains(" debug app.db: ") && $0.contains("[Faultline]") })
         let fetch = try #require(lines.first { $0.hasSuffix(#"[Faultline] SELECT t0.pk, t0."name", t0."rating" FROM "Selfie" t0"#) })
         #expect(fetch.contains("sql.purpose=fetch Selfie"))

@@ -360,14 +360,14 @@ extension PerfRunCommandTests {
         let golden = root.appendingPathComponent("ProbesTests/Golden/sql-debug-level-2.log").path  // shared golden file
         let read = try Self.perfRun(["log", golden])
         #expect(read.status == 0, "\(read.stderr)")
-        #expect(read.stdout.hasPrefix("39 log lines (faultline) of 39 read\n12 statements in 10 shapes"))
+        #expect(read.stdout.hasPrefix("40 log lines (faultline) of 40 read\n12 statements in 10 shapes"))
 
         let html = FileManager.default.temporaryDirectory.appendingPathComponent("perf-run-log-\(UUID()).html").path
         defer { try? FileManager.default.removeItem(atPath: html) }
         let json = try Self.perfRun(["log", golden, "--json", "--html", html])
         #expect(json.status == 0, "\(json.stderr)")
         let decoded = try JSONDecoder().decode(SQLLogAnalysis.self, from: Data(json.stdout.utf8))
-        #expect(decoded.logLines == 39)
+        #expect(decoded.logLines == 40)
         #expect(try String(contentsOfFile: html, encoding: .utf8).contains("<h1>SQL debug log: sql-debug-level-2.log</h1>"))
 
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("perf-run-empty-\(UUID()).log").path

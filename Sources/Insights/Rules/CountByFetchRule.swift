@@ -24,7 +24,9 @@ struct CountByFetchRule: InsightRule {
     var threshold: InsightThreshold { InsightThreshold(2, counts: "objects of one run of a fetch, none of them read") }
 
     func insights(in evidence: InsightEvidence, threshold: Int) -> [Insight] {
+        // A fetch's own objects (a to-many's destinations are repeated-count's).
         evidence.fetchUsage.sorted { $0.key < $1.key }.compactMap { site, usage in
+            guard site.keyPath.isEmpty else { return nil }
             guard usage.runsReadNone > 0, usage.largestReadNone >= threshold else { return nil }
             let runs = usage.runsReadNone == 1 ? "" : " (in \(usage.runsReadNone) of its \(usage.runs) runs)"
             return Insight(

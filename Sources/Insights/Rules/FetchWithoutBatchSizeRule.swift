@@ -26,7 +26,9 @@ struct FetchWithoutBatchSizeRule: InsightRule {
     }
 
     func insights(in evidence: InsightEvidence, threshold: Int) -> [Insight] {
+        // A fetch's own objects (a to-many's destinations are repeated-count's).
         evidence.fetchUsage.sorted { $0.key < $1.key }.compactMap { site, usage in
+            guard site.keyPath.isEmpty else { return nil }
             let (unread, of) = (usage.mostUnread, usage.mostUnreadOf)
             guard unread >= threshold, unread < of, unread > of - unread else { return nil }
             return Insight(

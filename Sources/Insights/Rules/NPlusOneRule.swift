@@ -28,7 +28,7 @@ struct NPlusOneRule: InsightRule {
         for (path, loads) in evidence.lazyLoads.sorted(by: { LazyLoadPath.precedes($0.key, $1.key) }) {
             let (count, executions) = loads.loads(inExecutionsWithAtLeast: threshold)
             guard count > 0 else { continue }
-            if loads.objectFaults == 0, RepeatedCountRule.destinationsUnread(loads, in: evidence) { continue }
+            if loads.objectFaults == 0, RepeatedCountRule.destinationsUnread(path, loads, in: evidence) { continue }
             let key = path.fetchEntity + "\u{0}" + path.keyPath + "\u{0}" + path.fetchSite.description
             if var group = groups[key] {
                 group.sites.append(path.fetchSite)

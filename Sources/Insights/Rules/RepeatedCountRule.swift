@@ -16,7 +16,7 @@ struct RepeatedCountRule: InsightRule {
 
     func insights(in evidence: InsightEvidence, threshold: Int) -> [Insight] {
         evidence.lazyLoads.sorted { LazyLoadPath.precedes($0.key, $1.key) }.compactMap { path, loads in
-            guard loads.relationshipFaults > 0, loads.objectFaults == 0, Self.destinationsUnread(loads, in: evidence) else { return nil }
+            guard loads.relationshipFaults > 0, loads.objectFaults == 0, Self.destinationsUnread(path, loads, in: evidence) else { return nil }
             let count = loads.relationshipFaults(inExecutionsWithAtLeast: threshold)
             guard count > 0 else { return nil }
             let relationship = "\(path.fetchEntity).\(path.keyPath)"
@@ -31,9 +31,15 @@ struct RepeatedCountRule: InsightRule {
         }
     }
 
-    /// Whether none of the destinations' entity was read: no fault of it
-    /// fired and no fetch loaded it with its values.
-    static func destinationsUnread(_ loads: LazyLoads, in evidence: InsightEvidence) -> Bool {
-        !evidence.faultedEntities.contains(loads.destinationEntity) && !evidence.fetchedWithValues.contains(loads.destinationEntity)
+    /// Whether none of the destinations the relationship faults of `path`
+    /// loaded was read. Where the engine reported what became of them (the
+    /// fetch usage of the path's destinations, ``FetchUsage/keyPath``), by
+    /// that: a destination read anywhere else is not one of these. Where it
+    /// did not (a Core Data log), by their entity: no fault of it fired and
+    /// no fetch loaded it with its values.
+    static func destinationsUnread(_ path: LazyLoadPath, _ loads: LazyLoads, in evidence: InsightEvidence) -> Bool {
+        let site = FetchUsage.Site(entity: path.fetchEntity, callSite: path.fetchSite, keyPath: path.keyPath)
+        if !path.keyPath.isEmpty, let usage = evidence.fetchUsage[site] { return usage.read == 0 }
+        return !evidence.faultedEntities.contains(loads.destinationEntity) && !evidence.fetchedWithValues.contains(loads.destinationEntity)
     }
 }

@@ -65,7 +65,7 @@ struct FetchRuns {
     /// One run's usage.
     private static func usage(_ run: Run, used: Int, unread: Int, at site: FetchUsage.Site) -> FetchUsage {
         FetchUsage(
-            entity: site.entity, callSite: site.callSite, runs: 1, objects: run.objects, read: used, runsReadNone: used == 0 ? 1 : 0,
+            entity: site.entity, callSite: site.callSite, keyPath: site.keyPath, runs: 1, objects: run.objects, read: used, runsReadNone: used == 0 ? 1 : 0,
             largestReadNone: used == 0 ? run.objects : 0, mostUnread: unread, mostUnreadOf: unread == 0 ? 0 : run.objects)
     }
 }
@@ -74,11 +74,21 @@ extension ObjectContext {
     /// Starts a run of the fetch whose objects come from `origin` (no run
     /// when no sink asks for origins): each object holds the run's number
     /// until its first use.
-    func noteFetchRun(_ objects: [ManagedObject], origin: ObjectOrigin) {
-        guard origin.path != 0, !objects.isEmpty, let run = fetchRuns.start(path: origin.path, objects: objects.count, batched: false) else {
+    /// - Parameter destinations: the objects are a to-many's destinations,
+    ///   loaded by its fault: no batch size applies (their unread count is
+    ///   no page too large), and an object still unused since a fetch (or
+    ///   another fault) returned it stays that run's: its first use tells
+    ///   about that run, and this one does not count it.
+    func noteFetchRun(_ objects: [ManagedObject], origin: ObjectOrigin, destinations: Bool = false) {
+        guard origin.path != 0, !objects.isEmpty else { return }
+        guard destinations else {
+            guard let run = fetchRuns.start(path: origin.path, objects: objects.count, batched: false) else { return }
+            for object in objects { object.unusedFetchRun = run }
             return
         }
-        for object in objects { object.unusedFetchRun = run }
+        let tracked = objects.filter { $0.unusedFetchRun == 0 }
+        guard !tracked.isEmpty, let run = fetchRuns.start(path: origin.path, objects: tracked.count, batched: true) else { return }
+        for object in tracked { object.unusedFetchRun = run }
     }
 
     /// Starts a run of a batched fetch of `count` objects from `origin`;

@@ -222,6 +222,9 @@ extension ObjectContext {
         let destinationOrigin = origin(through: relationship, from: object.origin)
         let objects = registering(from: destinationOrigin) { ids.map { registered[$0]?.object ?? registerFault($0) } }
         object.slots[relationship.index] = .toMany(objects)
+        // Whether the application then reads a destination tells a to-many
+        // loaded for its count from an N+1 (the repeated-count rule).
+        if source == .database, engineWork == nil { noteFetchRun(objects, origin: destinationOrigin, destinations: true) }
         if traced {
             instrumentation.emit(.relationshipFault(RelationshipFaultEvent(
                 start: start, durationNanoseconds: ProbeClock.nanoseconds(since: start), thread: ProbeClock.threadID(), context: name,

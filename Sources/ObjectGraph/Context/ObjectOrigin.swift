@@ -77,7 +77,7 @@ struct OriginPaths {
     /// The entity and call site of the fetch of `path`.
     func fetchSite(of path: UInt32) -> FetchUsage.Site {
         let path = paths[Int(path)]
-        return FetchUsage.Site(entity: path.fetchEntity, callSite: path.fetchSite)
+        return FetchUsage.Site(entity: path.fetchEntity, callSite: path.fetchSite, keyPath: path.keyPath)
     }
 
     /// The origin of an object, as events carry it; nil for none.

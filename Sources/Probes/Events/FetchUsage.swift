@@ -14,6 +14,11 @@ public struct FetchUsage: Sendable, Hashable {
     public var entity: String
     /// Where the fetch was asked for.
     public var callSite: CallSite
+    /// "" for the fetch's own objects; for the destinations of a to-many
+    /// relationship its objects loaded with a query each, the key path that
+    /// led there (`recipes`): each load is a run, so a to-many loaded only
+    /// for its count shows as runs none of whose objects was read.
+    public var keyPath: String
     /// Runs of the fetch that returned at least one object.
     public var runs: Int
     /// The objects those runs returned, together.
@@ -33,11 +38,12 @@ public struct FetchUsage: Sendable, Hashable {
 
     /// The usage of the fetch of `entity` at `callSite`, figure by figure.
     public init(
-        entity: String, callSite: CallSite, runs: Int, objects: Int, read: Int, runsReadNone: Int, largestReadNone: Int, mostUnread: Int,
-        mostUnreadOf: Int
+        entity: String, callSite: CallSite, keyPath: String = "", runs: Int, objects: Int, read: Int, runsReadNone: Int, largestReadNone: Int,
+        mostUnread: Int, mostUnreadOf: Int
     ) {
         self.entity = entity
         self.callSite = callSite
+        self.keyPath = keyPath
         self.runs = runs
         self.objects = objects
         self.read = read
@@ -47,24 +53,27 @@ public struct FetchUsage: Sendable, Hashable {
         self.mostUnreadOf = mostUnreadOf
     }
 
-    /// A fetch site: an entity and the line that fetches it.
+    /// A fetch site: an entity and the line that fetches it, and the key
+    /// path from its objects ("" for the objects themselves).
     public struct Site: Sendable, Hashable, Comparable {
         public var entity: String
         public var callSite: CallSite
+        public var keyPath: String
 
-        public init(entity: String, callSite: CallSite) {
+        public init(entity: String, callSite: CallSite, keyPath: String = "") {
             self.entity = entity
             self.callSite = callSite
+            self.keyPath = keyPath
         }
 
-        /// By file, line, then entity: the order insights list sites in.
+        /// By file, line, entity, then key path: the order insights list sites in.
         public static func < (lhs: Site, rhs: Site) -> Bool {
-            (lhs.callSite.file, lhs.callSite.line, lhs.entity) < (rhs.callSite.file, rhs.callSite.line, rhs.entity)
+            (lhs.callSite.file, lhs.callSite.line, lhs.entity, lhs.keyPath) < (rhs.callSite.file, rhs.callSite.line, rhs.entity, rhs.keyPath)
         }
     }
 
     /// Its fetch site.
-    public var site: Site { Site(entity: entity, callSite: callSite) }
+    public var site: Site { Site(entity: entity, callSite: callSite, keyPath: keyPath) }
 
     /// The usage of the runs of both (of one fetch site): counts added,
     /// the largest run of each kind kept.

@@ -1,9 +1,11 @@
 extension SQLDebugLogAnnotation {
-    /// `fetch use of <Entity> in context <name>: <n> runs, <n> objects, <n>
+    /// `fetch use of <Entity>[ through <key path>] in context <name>: <n> runs, <n> objects, <n>
     /// read; <n> runs read none, up to <n> objects; up to <n> of <n> unread
     /// without batch size, at <site>`: a fetch site's usage (``FetchUsage``).
     package struct FetchUse: Equatable, Sendable {
         package var entity: Range<Int>
+        /// The key path after ` through `, for a to-many's destinations.
+        package var keyPath: Range<Int>?
         package var context: Range<Int>
         /// The seven numbers in the order written; nil when the line has
         /// another count of numbers (an edited line).
@@ -17,6 +19,10 @@ extension SQLDebugLogAnnotation {
             let range = annotation.range
             let inContext = text.find(G.inContext, in: range) ?? range.upperBound..<range.upperBound
             entity = (range.lowerBound + G.fetchUseOf.utf8CodeUnitCount)..<inContext.lowerBound
+            if let through = text.find(G.through, in: entity) {
+                keyPath = through.upperBound..<entity.upperBound
+                entity = entity.lowerBound..<through.lowerBound
+            }
             let colon = text.firstIndex(of: UInt8(ascii: ":"), in: inContext.upperBound..<annotation.phrase.lowerBound)
             context = inContext.upperBound..<colon
             site = SQLDebugLogCallSite(text, annotation.phrase.upperBound..<range.upperBound)

@@ -104,11 +104,12 @@ public enum SQLDebugLogFormat {
         }
     }
 
-    /// A fetch site's usage: `fetch use of Recipe in context main: 3 runs,
+    /// A fetch site's usage (` through <key path>` after the entity for the
+    /// destinations of a to-many its objects loaded): `fetch use of Recipe in context main: 3 runs,
     /// 1500 objects, 20 read; 2 runs read none, up to 500 objects; up to
     /// 480 of 500 unread without batch size, at App/List.swift:12`.
     static func fetchUse(_ usage: FetchUsage, context: String) -> String {
-        "\(G.fetchUseOf)\(usage.entity)\(G.inContext)\(context)\(G.colon)\(usage.runs)\(G.runsComma)\(usage.objects)\(G.objectsComma)"
+        "\(G.fetchUseOf)\(usage.entity)\(usage.keyPath.isEmpty ? "" : "\(G.through)\(usage.keyPath)")\(G.inContext)\(context)\(G.colon)\(usage.runs)\(G.runsComma)\(usage.objects)\(G.objectsComma)"
             + "\(usage.read)\(G.readSemicolon)\(usage.runsReadNone)\(G.runsReadNoneUpTo)\(usage.largestReadNone)\(G.objectsSemicolonUpTo)"
             + "\(usage.mostUnread)\(G.of)\(usage.mostUnreadOf)\(G.unreadWithoutBatchSize)\(G.listEnd)\(G.at)\(usage.callSite)"
     }
