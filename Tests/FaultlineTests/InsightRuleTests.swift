@@ -256,7 +256,8 @@ final class Essay: ManagedObject, EntityNamed {
         let run = try #require(byID.run.first { $0.rule == .queryInLoop }, "\(byID.run.map(\.identity))")
         #expect(run.callSite == "FaultlineTests/InsightRuleTests.swift:\(line)")
         #expect(run.count == 6)
-        #expect(run.message.hasSuffix("fetch the objects at once, one request whose predicate takes their keys, instead of faulting each by its ID"))
+        #expect(run.message.hasSuffix("fetch the objects at once, one request for their IDs (Key.object.isIn(ids); NSPredicate: `SELF IN %@`), "
+            + "instead of faulting each by its ID"))
         #expect(byID.run.filter { $0.rule == .nPlusOne }.isEmpty)
     }
 

@@ -45,7 +45,8 @@ struct QueryInLoopRule: InsightRule {
         let place = known ? "at \(group.callSite)" : "in a row (the log names no call site)"
         let fix: String
         if group.purpose.hasPrefix("fault") {
-            fix = "fetch the objects at once, one request whose predicate takes their keys, instead of faulting each by its ID"
+            fix = "fetch the objects at once, one request for their IDs (Key.object.isIn(ids); NSPredicate: `SELF IN %@`), "
+                + "instead of faulting each by its ID"
         } else if group.purpose.hasPrefix("fetch") || group.purpose.hasPrefix("count") {
             fix = "fetch them at once: one request whose predicate takes the keys (#Predicate: `keys.contains($0.key)`; "
                 + "NSPredicate: `key IN %@`)"

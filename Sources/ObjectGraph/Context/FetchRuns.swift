@@ -20,6 +20,9 @@ struct FetchRuns {
     }
 
     private(set) var runs: [Run] = []
+    /// What a to-many's fault marks the destinations it registers with
+    /// until their run has its number: never a run's own.
+    static let pendingRun = UInt32.max
     /// Runs reported and forgotten before `runs[0]`.
     private var forgotten = 0
 
@@ -30,7 +33,7 @@ struct FetchRuns {
     /// or nil once numbers ran out (after 4 billion runs in one context).
     mutating func start(path: UInt32, objects: Int, batched: Bool) -> UInt32? {
         let number = forgotten + runs.count + 1
-        guard number <= Int(UInt32.max) else { return nil }
+        guard number < Int(Self.pendingRun) else { return nil }
         runs.append(Run(path: path, objects: objects, batched: batched))
         return UInt32(number)
     }
@@ -74,21 +77,19 @@ extension ObjectContext {
     /// Starts a run of the fetch whose objects come from `origin` (no run
     /// when no sink asks for origins): each object holds the run's number
     /// until its first use.
-    /// - Parameter destinations: the objects are a to-many's destinations,
-    ///   loaded by its fault: no batch size applies (their unread count is
-    ///   no page too large), and an object still unused since a fetch (or
-    ///   another fault) returned it stays that run's: its first use tells
-    ///   about that run, and this one does not count it.
-    func noteFetchRun(_ objects: [ManagedObject], origin: ObjectOrigin, destinations: Bool = false) {
-        guard origin.path != 0, !objects.isEmpty else { return }
-        guard destinations else {
-            guard let run = fetchRuns.start(path: origin.path, objects: objects.count, batched: false) else { return }
-            for object in objects { object.unusedFetchRun = run }
+    func noteFetchRun(_ objects: [ManagedObject], origin: ObjectOrigin) {
+        guard origin.path != 0, !objects.isEmpty, let run = fetchRuns.start(path: origin.path, objects: objects.count, batched: false) else {
             return
         }
-        let tracked = objects.filter { $0.unusedFetchRun == 0 }
-        guard !tracked.isEmpty, let run = fetchRuns.start(path: origin.path, objects: tracked.count, batched: true) else { return }
-        for object in tracked { object.unusedFetchRun = run }
+        for object in objects { object.unusedFetchRun = run }
+    }
+
+    /// Starts a run of the `fresh` destinations a to-many's fault
+    /// registered among `objects` (marked ``FetchRuns/pendingRun``): no
+    /// batch size applies (their unread count is no page too large).
+    func noteDestinationRun(_ objects: [ManagedObject], fresh: Int, origin: ObjectOrigin) {
+        let run = fetchRuns.start(path: origin.path, objects: fresh, batched: true) ?? 0
+        for object in objects where object.unusedFetchRun == FetchRuns.pendingRun { object.unusedFetchRun = run }
     }
 
     /// Starts a run of a batched fetch of `count` objects from `origin`;

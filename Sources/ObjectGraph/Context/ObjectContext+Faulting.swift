@@ -220,11 +220,25 @@ extension ObjectContext {
         }
         // This context's own loop: no concurrency check per destination.
         let destinationOrigin = origin(through: relationship, from: object.origin)
-        let objects = registering(from: destinationOrigin) { ids.map { registered[$0]?.object ?? registerFault($0) } }
+        // Whether the application then reads the destinations this fault
+        // registers tells a to-many loaded for its count from an N+1 (the
+        // repeated-count rule): those are marked, objects the context held
+        // already are not (no work per fault for a loop over shared ones).
+        let tracks = source == .database && engineWork == nil && destinationOrigin.path != 0
+        var fresh = 0
+        let objects = registering(from: destinationOrigin) {
+            ids.map { id in
+                if let registered = registered[id]?.object { return registered }
+                let new = registerFault(id)
+                if tracks {
+                    new.unusedFetchRun = FetchRuns.pendingRun
+                    fresh += 1
+                }
+                return new
+            }
+        }
         object.slots[relationship.index] = .toMany(objects)
-        // Whether the application then reads a destination tells a to-many
-        // loaded for its count from an N+1 (the repeated-count rule).
-        if source == .database, engineWork == nil { noteFetchRun(objects, origin: destinationOrigin, destinations: true) }
+        if fresh > 0 { noteDestinationRun(objects, fresh: fresh, origin: destinationOrigin) }
         if traced {
             instrumentation.emit(.relationshipFault(RelationshipFaultEvent(
                 start: start, durationNanoseconds: ProbeClock.nanoseconds(since: start), thread: ProbeClock.threadID(), context: name,

@@ -252,7 +252,19 @@ public struct InsightEvidence: Sendable {
     /// Whether an execution of a shape from a call site could be counted
     /// in place (``countSiteExecution(shape:site:nanoseconds:)``).
     public func knowsSiteExecution(shape: Int, site: CallSite) -> Bool {
-        sites.slot(of: SiteTallies.Key(shape: shape, site: tallied(site))) != nil
+        siteSlot(shape: shape, site: site) != nil
+    }
+
+    /// Where the executions of a shape from a call site are counted, when
+    /// the pair was counted before: for a producer that looks once and
+    /// counts later (``countSiteExecution(atSlot:nanoseconds:)``).
+    public func siteSlot(shape: Int, site: CallSite) -> Int? {
+        sites.slot(of: SiteTallies.Key(shape: shape, site: tallied(site)))
+    }
+
+    /// Counts an execution at a slot ``siteSlot(shape:site:)`` gave.
+    public mutating func countSiteExecution(atSlot slot: Int, nanoseconds: UInt64) {
+        sites.count(at: slot, nanoseconds: nanoseconds)
     }
 
     /// The site a statement's executions are counted at: none for a place

@@ -45,6 +45,17 @@ struct SiteTallies: Sendable {
         /// log's, one built by hand) a negative number of its text.
         let shape: Int
         let site: CallSite
+
+        /// The shape and the line, mixed: no file name hashed per
+        /// statement (equal keys have equal shapes and lines).
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(shape)
+            hasher.combine(site.line)
+        }
+
+        func _rawHashValue(seed: Int) -> Int {
+            KeyHash.mix(UInt64(bitPattern: Int64(shape)) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(bitPattern: Int64(site.line)), seed: seed)
+        }
     }
 
     /// Statements of a loop body that may come between two executions of
@@ -91,7 +102,7 @@ struct SiteTallies: Sendable {
     }
 
     /// Counts an execution at `slot` (``slot(of:)``).
-    private mutating func count(at slot: Int, nanoseconds: UInt64) {
+    mutating func count(at slot: Int, nanoseconds: UInt64) {
         statements += 1
         let number = statements
         lastSlot = slot

@@ -249,13 +249,13 @@ public final class Recorder: EventSink, @unchecked Sendable {
         // evidence, and a new pair of shape and site needs the event. The
         // engine's own statements are no read of the application's.
         let counted = parts.isTransaction || parts.isEngineWork
-        guard let aggregate = state.aggregates.index(forKey: InternedNumber(parts.shapeID)),
-              counted || state.evidence.knowsSiteExecution(shape: parts.shapeID, site: parts.callSite),
+        guard let aggregate = state.aggregates.index(forKey: InternedNumber(parts.shapeID)) else { return false }
+        // Looked up once, counted once the rest is.
+        let slot = counted ? nil : state.evidence.siteSlot(shape: parts.shapeID, site: parts.callSite)
+        guard counted || slot != nil,
               parts.isEngineWork || state.evidence.countExecution(text: parts.textID, isTransaction: parts.isTransaction)
         else { return false }
-        if !counted {
-            _ = state.evidence.countSiteExecution(shape: parts.shapeID, site: parts.callSite, nanoseconds: parts.durationNanoseconds)
-        }
+        if let slot { state.evidence.countSiteExecution(atSlot: slot, nanoseconds: parts.durationNanoseconds) }
         state.counters.count(
             .sql(rowsReturned: parts.rowsReturned, rowsChanged: parts.rowsChanged, fullScanSteps: parts.fullScanSteps, vmSteps: parts.vmSteps))
         state.sqlNanoseconds &+= parts.durationNanoseconds

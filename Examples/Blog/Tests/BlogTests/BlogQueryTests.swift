@@ -55,24 +55,50 @@ import Testing
         try measurement.requireAtMost(0, of: .faultsFired)
     }
 
-    /// The list screen's N+1 is the same insight in `blog-perf run`'s
-    /// report, in Faultline.measure, and in `perf-run log` of the run's SQL
-    /// debug log: the same rule, count and fix text.
-    @Test func theRunTheMeasurementAndTheLogAgreeOnTheNPlusOne() throws {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("blog-\(UUID()).log").path
-        defer { try? FileManager.default.removeItem(atPath: log) }
+    /// Every blog scenario's insights are the same in `blog-perf run`'s
+    /// report and in `perf-run log` of the run's SQL debug log at levels 1
+    /// to 3, over a warm-up and two measured iterations (the log marks
+    /// them; level 1 names bound values by a digest, so there the rule,
+    /// site and count agree, and the words from level 2, but where the run
+    /// knows an index the log cannot); and the list screen's N+1 is the same in
+    /// Faultline.measure: the same rule, count and fix text.
+    @Test func theRunTheMeasurementAndTheLogAgree() throws {
+        let logs = (1...3).map { level in
+            (level, FileManager.default.temporaryDirectory.appendingPathComponent("blog-\(level)-\(UUID()).log").path)
+        }
+        defer { for (_, log) in logs { try? FileManager.default.removeItem(atPath: log) } }
         var options = RunOptions()
         options.configuration.scale = 0.1
-        options.configuration.iterations = 1
-        options.configuration.warmup = 0
-        options.sinks = [try SQLDebugLogSink(level: 2, destination: .file(log))]
+        options.configuration.iterations = 2
+        options.configuration.warmup = 1
+        options.sinks = try logs.map { level, log in try SQLDebugLogSink(level: level, destination: .file(log)) }
         let runner = ScenarioRunner(options: options)
         try runner.prepare()
-        let report = try #require(runner.run([.postListNPlusOne]).first)
-        #expect(report.status == .passed)
-        var analyzer = SQLLogAnalyzer(sourceName: "blog.log")
-        try analyzer.consume(try LogFile.open(log), path: log)
-        let logged = analyzer.finish().insights
+        let reports = runner.run(Scenario.blogScenarios)
+        #expect(reports.map(\.status) == Array(repeating: .passed, count: Scenario.blogScenarios.count))
+        func identified(_ insights: [Insight]) -> [String] { insights.map { "\($0.identity) ×\($0.count ?? -1)" }.sorted() }
+        func described(_ insights: [Insight]) -> [String] { insights.map { "\($0.identity) ×\($0.count ?? -1): \($0.message)" }.sorted() }
+        var levelTwo: [Insight] = []
+        for (level, log) in logs {
+            var analyzer = SQLLogAnalyzer(sourceName: "blog.log")
+            try analyzer.consume(try LogFile.open(log), path: log)
+            let analysis = analyzer.finish()
+            #expect(analysis.scenarios?.map(\.name) == reports.map(\.name), "level \(level)")
+            for report in reports {
+                let logged = analysis.scenarios?.first { $0.name == report.name }?.insights ?? []
+                #expect(identified(logged) == identified(report.insights), "\(report.name) at level \(level)")
+                // Words too from level 2, but for the index rules': the
+                // run knows Post.likes has an index its plan does not use
+                // for the sort, which a log does not say (docs/insights.md).
+                let worded = { (insights: [Insight]) in insights.filter { $0.rule != .sortWithoutIndex && $0.rule != .fullScan } }
+                if level >= 2 {
+                    #expect(described(worded(logged)) == described(worded(report.insights)), "\(report.name) at level \(level)")
+                }
+            }
+            if level == 2 { levelTwo = analysis.scenarios?.first { $0.name == Scenario.postListNPlusOne.name }?.insights ?? [] }
+        }
+        let report = try #require(reports.first { $0.name == Scenario.postListNPlusOne.name })
+        let logged = levelTwo
         let store = try Self.store()
         let measured = try Faultline.measure(store) { _ = try PostList.load(in: ObjectContext(store: store), prefetching: false) }.insights
         func nPlusOne(_ insights: [Insight]) -> [String] {
