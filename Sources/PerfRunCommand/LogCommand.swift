@@ -95,11 +95,14 @@ extension PerfRun {
         /// The entities of `--model` by table; a model that cannot be read is bad usage of the option.
         private func entityNames() throws -> [String: String] {
             guard let model else { return [:] }
-            let location = try ModelCommand.locate(CoreDataModelReference(argument: model), version: nil, option: "--model")
             do {
+                let location = try ModelCommand.locate(CoreDataModelReference(argument: model), version: nil, option: "--model")
                 return try CoreDataModelXML.read(location.contents).entitiesByTable
+            } catch let error as UsageError {
+                throw error
             } catch {
-                throw UsageError(option: "--model", "\(model): \(error)")
+                // The reader's errors name the file already.
+                throw UsageError(option: "--model", "\(error)")
             }
         }
 

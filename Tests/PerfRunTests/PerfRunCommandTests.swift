@@ -36,6 +36,7 @@ import Testing
         (["run", "--insight-threshold", "n-plus-one"], "--insight-threshold n-plus-one: expected rule=value (count-by-fetch, "
             + "fetch-without-batch-size, full-scan, n-plus-one, query-in-loop, repeated-count, repeated-statement, save-in-loop, "
             + "sort-without-index, unused-prefetch)\n"),
+        (["log", "-", "--model", "/nonexistent/Model.xcdatamodeld"], "--model: /nonexistent/Model.xcdatamodeld: no such file or directory\n"),
         (["log", "-", "--insight-threshold", "fault-storm=3"], "--insight-threshold fault-storm=3: unknown rule fault-storm (count-by-fetch, "
             + "fetch-without-batch-size, full-scan, n-plus-one, query-in-loop, repeated-count, repeated-statement, save-in-loop, "
             + "sort-without-index, unused-prefetch)\n"),

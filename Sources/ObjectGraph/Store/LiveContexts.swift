@@ -50,8 +50,4 @@ extension Store {
             }
         }
     }
-
-    /// ``reportUsage()``: prefetch usage and fetch usage alike.
-    @available(*, deprecated, renamed: "reportUsage()")
-    public func reportPrefetchUsage() { reportUsage() }
 }

@@ -249,12 +249,6 @@ public struct InsightEvidence: Sendable {
         sites.countIfKnown(SiteTallies.Key(shape: shape, site: tallied(site)), nanoseconds: nanoseconds)
     }
 
-    /// Whether an execution of a shape from a call site could be counted
-    /// in place (``countSiteExecution(shape:site:nanoseconds:)``).
-    public func knowsSiteExecution(shape: Int, site: CallSite) -> Bool {
-        siteSlot(shape: shape, site: site) != nil
-    }
-
     /// Where the executions of a shape from a call site are counted, when
     /// the pair was counted before: for a producer that looks once and
     /// counts later (``countSiteExecution(atSlot:nanoseconds:)``).
