@@ -10,7 +10,10 @@ extension PerfRun {
             abstract: "Compares two reports: counters exactly, insights by identity, timings as samples.",
             discussion: """
                 Exit code 0: no regression (improvements do not fail); 1: a regression (a scenario or counter of BASE \
-                that HEAD lacks is one, unless --allow-missing); 2: bad input. Any readable file will do, a pipe too (/dev/stdin, <(…)).
+                that HEAD lacks is one, unless --allow-missing); 2: bad input, or nothing comparable (another scale or seed, \
+                no scenario in both; --allow-incomparable accepts it). Timings are judged on CPU time by default (--timing), \
+                beyond a minimum detectable effect the samples' spread gives and a 10% floor; a change the two reports' \
+                machine speed probes explain is withheld. Any readable file will do, a pipe too (/dev/stdin, <(…)).
                 """)
 
         @Argument(help: "The base report.")
@@ -38,6 +41,14 @@ extension PerfRun {
         @Flag(name: .customLong("allow-missing"), help: "HEAD may lack scenarios (missing or skipped) and counters of BASE: a subset run on purpose.")
         var allowMissing = false
 
+        @Flag(
+            name: .customLong("allow-incomparable"),
+            help: "Nothing comparable (another scale or seed, no scenario in both) is no failure: exit 0 unless something regressed.")
+        var allowIncomparable = false
+
+        @Option(help: "The time judged: cpu (the work done, steady on a shared machine) or wall (elapsed, for work that waits).")
+        var timing = TimingMeasure.cpu
+
         func run() throws {
             var inputs = [OutputPlan.Input(option: "BASE", path: base), OutputPlan.Input(option: "HEAD", path: head)]
             if let thresholds { inputs.append(.init(option: "--thresholds", path: thresholds)) }
@@ -48,6 +59,7 @@ extension PerfRun {
             var comparer = ReportComparer()
             comparer.exactCounters = exactCounters
             comparer.allowMissing = allowMissing
+            comparer.measure = timing
             if let thresholds { comparer.thresholds = try Thresholds.read(thresholds) }
             if let noiseFloor { comparer.noiseFloor = try NoiseFloor.read(noiseFloor) }
             if let acceptedInsights { comparer.accepted = try AcceptedInsights(contentsOf: acceptedInsights) }
@@ -58,6 +70,11 @@ extension PerfRun {
                 Console.warn("--accepted-insights: \(entry) matches no insight of \(head)")
             }
             if comparison.hasRegression { throw CommandExit(.failure) }
+            if let reason = comparison.nothingComparable, !allowIncomparable {
+                throw ReportError("nothing comparable between \(base) and \(head): \(reason) (--allow-incomparable accepts it)")
+            }
         }
     }
 }
+
+extension TimingMeasure: ExpressibleByArgument {}

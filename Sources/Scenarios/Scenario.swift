@@ -164,19 +164,25 @@ public final class ScenarioIteration {
     /// thread's work too).
     public func phase<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
         let before = recorder?.totals
+        let cpuStart = ProcessMeasurements.cpuSeconds()
         let start = ProbeClock.now()
         let result = try body()
-        finishPhase(name, start: start, before: before)
+        finishPhase(name, start: start, cpuStart: cpuStart, before: before)
         return result
     }
 
-    /// Records a phase that began at `start`, with the recorder's totals then.
-    private func finishPhase(_ name: String, start: UInt64, before: (counters: Counters, sqlNanoseconds: UInt64)?) {
+    /// Records a phase that began at `start` (and `cpuStart`, the process's
+    /// CPU time), with the recorder's totals then.
+    private func finishPhase(
+        _ name: String, start: UInt64, cpuStart: Double, before: (counters: Counters, sqlNanoseconds: UInt64)?
+    ) {
         let seconds = Double(ProbeClock.nanoseconds(since: start)) / 1e9
+        let cpuSeconds = ProcessMeasurements.cpuSeconds() - cpuStart
         record("\(name)Seconds", seconds)
         if let before, let after = recorder?.totals {
             phases.append(PhaseMeasurement(
-                name: name, seconds: seconds, sqliteSeconds: Double(after.sqlNanoseconds &- before.sqlNanoseconds) / 1e9,
+                name: name, seconds: seconds, cpuSeconds: cpuSeconds,
+                sqliteSeconds: Double(after.sqlNanoseconds &- before.sqlNanoseconds) / 1e9,
                 counters: after.counters.difference(from: before.counters)))
         }
     }
@@ -186,9 +192,10 @@ extension ScenarioIteration {
     /// ``phase(_:_:)`` for an async body: `try await iteration.phase("cold") { try await context.perform { … } }`.
     public func phase<T>(_ name: String, _ body: () async throws -> T) async rethrows -> T {
         let before = recorder?.totals
+        let cpuStart = ProcessMeasurements.cpuSeconds()
         let start = ProbeClock.now()
         let result = try await body()
-        finishPhase(name, start: start, before: before)
+        finishPhase(name, start: start, cpuStart: cpuStart, before: before)
         return result
     }
 }
@@ -197,6 +204,8 @@ extension ScenarioIteration {
 public struct PhaseMeasurement: Sendable {
     public var name: String
     public var seconds: Double
+    /// The process's CPU time during the phase (every thread's).
+    public var cpuSeconds: Double
     /// Time spent in SQLite statements during the phase.
     public var sqliteSeconds: Double
     /// The counters' increase during the phase (the registered-objects peak aside).

@@ -155,9 +155,16 @@ import Testing
             let strict = try Self.perfRun(["compare", base, path])
             #expect(strict.status == 1, "\(name): \(strict.stdout)\(strict.stderr)")
             #expect(strict.stdout.hasSuffix("verdict: regression\n"), "\(name): \(strict.stdout)")
+            // No scenario in both is nothing comparable: no pass, unless accepted.
+            let disjoint = ["empty", "renamed"].contains(name)
             let allowed = try Self.perfRun(["compare", base, path, "--allow-missing"])
-            #expect(allowed.status == 0, "\(name): \(allowed.stdout)\(allowed.stderr)")
+            #expect(allowed.status == (disjoint ? 2 : 0), "\(name): \(allowed.stdout)\(allowed.stderr)")
             #expect(allowed.stdout.hasSuffix("verdict: no regression\n"), "\(name): \(allowed.stdout)")
+            if disjoint {
+                #expect(allowed.stderr.contains("nothing comparable") && allowed.stderr.contains("no scenario is in both reports"), "\(allowed.stderr)")
+                let accepted = try Self.perfRun(["compare", base, path, "--allow-missing", "--allow-incomparable"])
+                #expect(accepted.status == 0, "\(name): \(accepted.stderr)")
+            }
         }
         // A failure is never an intended subset.
         let failed = try Self.save(Self.report([Self.scenario("Prefetch"), Self.scenario("Cache", status: .failed)]), "failed.json", in: directory)

@@ -68,14 +68,16 @@ public struct Thresholds: Codable, Equatable, Sendable {
 
 /// The smallest timing change a comparison calls a change: relative (a
 /// fraction of the base median) and absolute (seconds), per scenario or for
-/// all. Measure it on a machine with an A/A pair (the same code twice) and
-/// pass that comparison's JSON as the floor.
+/// all. The defaults, 25% and 100 µs, hold two runs of one binary apart on
+/// a shared 2-core machine (``NoiseModel``); a machine's own can be
+/// measured with an A/A pair (the same code twice), whose comparison's
+/// JSON is then the floor.
 public struct NoiseFloor: Codable, Equatable, Sendable {
     public var relative: Double
     public var absolute: Double
     public var scenarios: [String: Double]
 
-    public init(relative: Double = 0.05, absolute: Double = 0.000_5, scenarios: [String: Double] = [:]) {
+    public init(relative: Double = 0.25, absolute: Double = 0.000_1, scenarios: [String: Double] = [:]) {
         self.relative = relative
         self.absolute = absolute
         self.scenarios = scenarios

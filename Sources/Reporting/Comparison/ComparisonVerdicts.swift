@@ -24,6 +24,24 @@ public enum CounterVerdict: String, Codable, Sendable, Hashable {
 public enum TimingVerdict: String, Codable, Sendable, Hashable {
     case slower, faster, unchanged, inconclusive
     case notComparable = "not comparable"
+    /// The machines differed (``MachineComparison``) by as much as the
+    /// timing did: not judged.
+    case withheld
+}
+
+/// A scenario's comparison in one word, as the headline counts them.
+public enum ScenarioOutcome: String, Codable, Sendable, Hashable, CaseIterable, Comparable {
+    /// It makes the comparison fail.
+    case regression
+    /// Something improved (a cost counter fell, a timing got faster) and nothing regressed.
+    case improvement
+    case unchanged
+    /// Neither counters nor timing could be judged (only in one report, another scale).
+    case notComparable = "not comparable"
+
+    public static func < (a: Self, b: Self) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
 }
 
 /// How a scenario of head stands against base. Encoded as before this was

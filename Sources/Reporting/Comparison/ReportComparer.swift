@@ -21,14 +21,19 @@ import Probes
 ///   (when counters compare). With `allowMissing` (a subset run on
 ///   purpose) they are shown, not gating. A scenario that failed in head is
 ///   a regression either way.
-/// - Timings: the medians of each scenario's time and of each of its
-///   phases' are compared with a Mann-Whitney U test (p-values corrected for
-///   the number of timings with Holm's method) and a
-///   bootstrap interval of the ratio; slower or faster only when both say so
-///   and the change is above the noise floor. With fewer than
-///   `minimumSamples` samples a side the verdict is "inconclusive". Reports
-///   from another CPU, Swift version or build configuration still compare
-///   counters; their timings are "not comparable".
+/// - Timings: each scenario's time (and each of its phases'), by default
+///   the CPU time (``TimingMeasure``), is judged by ``NoiseModel``: a
+///   Mann-Whitney U test (p-values corrected with Holm's method over every
+///   timing compared), a bootstrap interval of the median ratio that
+///   excludes 1, and a change beyond the minimum detectable effect the two
+///   sides' spreads and the noise floor give. When the machine probes of
+///   the two reports differ, a change the machine explains is
+///   ``TimingVerdict/withheld``. With fewer than `minimumSamples` samples
+///   a side the verdict is "inconclusive". Reports from another CPU, Swift
+///   version or build configuration still compare counters; their timings
+///   are "not comparable".
+/// - Nothing comparable (no scenario whose counters, timing or fits were
+///   judged) is said (``ReportComparison/nothingComparable``), with why.
 /// - Fits (`--scales`): each fit of head as it is against base's of the
 ///   same counter and shape, whatever the scales each ran at: a slope
 ///   steeper beyond the allowance (``Thresholds/slopes``, by default a
@@ -42,6 +47,8 @@ public struct ReportComparer: Sendable {
     /// (an A/A comparison) or given; nil uses ``NoiseFloor/init()``'s
     /// defaults, and the comparison says that no floor was given.
     public var noiseFloor: NoiseFloor?
+    /// The time judged: CPU time by default.
+    public var measure = TimingMeasure.cpu
     public var accepted = AcceptedInsights(identities: [])
     public var minimumSamples = 9
     public var alpha = 0.05
@@ -80,15 +87,27 @@ public struct ReportComparer: Sendable {
             comparison.newInsights = headScenario.insights.filter {
                 !known.contains($0.identity) && !accepted.accepts($0) && $0.intended == nil && $0.accepted != true
             }
+            if timingReason == nil {
+                comparison.machine = MachineComparison.compare(
+                    baseScenario.machineProbe?.samples(measure), headScenario.machineProbe?.samples(measure),
+                    syncs: (baseScenario.machineProbe?.syncSeconds, headScenario.machineProbe?.syncSeconds), alpha: alpha)
+            }
             let (timing, test) = self.timing(
-                baseScenario.samples.map(\.wallSeconds), headScenario.samples.map(\.wallSeconds), reason: timingReason)
+                baseScenario.samples.map(measure == .cpu ? \.cpuSeconds : \.wallSeconds),
+                headScenario.samples.map(measure == .cpu ? \.cpuSeconds : \.wallSeconds), reason: timingReason,
+                floor: floor.relative(for: headScenario.name))
             comparison.timing = timing
             if let test { tested.append((scenarios.count, nil, test.p, test.interval)) }
             let basePhases = Dictionary((baseScenario.phases ?? []).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
             for phase in headScenario.phases ?? [] {
                 guard let before = basePhases[phase.name] else { continue }
-                let (timing, test) = self.timing(before.samples, phase.samples, reason: timingReason)
-                guard let timing else { continue }
+                // A report without the phases' CPU times compares their wall times.
+                let (b, h) = (before.samples(measure), phase.samples(measure))
+                let fallback = b == nil || h == nil
+                let (timing, test) = self.timing(
+                    b ?? before.samples, fallback ? phase.samples : h!, reason: timingReason, floor: floor.relative(for: headScenario.name))
+                guard var timing else { continue }
+                if fallback, measure != .wall { timing.measure = .wall }
                 if let test { tested.append((scenarios.count, comparison.phases.count, test.p, test.interval)) }
                 comparison.phases.append(.init(name: phase.name, timing: timing))
             }
@@ -103,15 +122,15 @@ public struct ReportComparer: Sendable {
         // Holm's correction over every timing tested, scenarios' and phases'.
         let adjusted = HolmCorrection.adjust(tested.map(\.p))
         for (test, p) in zip(tested, adjusted) {
-            let name = scenarios[test.index].name
+            let machine = scenarios[test.index].machine
             if let phase = test.phase {
                 var timing = scenarios[test.index].phases[phase].timing
                 timing.adjustedPValue = p
-                timing.verdict = verdict(timing, interval: test.interval, adjustedP: p, scenario: name)
+                judge(&timing, interval: test.interval, machine: machine)
                 scenarios[test.index].phases[phase].timing = timing
             } else if var timing = scenarios[test.index].timing {
                 timing.adjustedPValue = p
-                timing.verdict = verdict(timing, interval: test.interval, adjustedP: p, scenario: name)
+                judge(&timing, interval: test.interval, machine: machine)
                 scenarios[test.index].timing = timing
             }
         }
@@ -123,10 +142,32 @@ public struct ReportComparer: Sendable {
                 || !scenario.newInsights.isEmpty || scenario.timing?.verdict == .slower
                 || scenario.phases.contains { $0.timing.verdict == .slower }
         }
-        return ReportComparison(
-            base: basePath, head: headPath, countersNotComparable: counterReason, timingsNotComparable: timingReason,
+        var comparison = ReportComparison(
+            base: basePath, head: headPath, baseCommit: base.environment.gitCommit, headCommit: head.environment.gitCommit,
+            measure: measure, countersNotComparable: counterReason, timingsNotComparable: timingReason,
             scenarios: scenarios, hasRegression: scenarios.contains { $0.regression }, noiseFloorGiven: noiseFloor != nil,
             scalingNotComparable: Self.scalingIncomparability(base, head, basePath: basePath, headPath: headPath))
+        comparison.nothingComparable = Self.nothingComparable(comparison)
+        return comparison
+    }
+
+    /// The floor in force: the one given, or the documented default.
+    private var floor: NoiseFloor { noiseFloor ?? NoiseFloor() }
+
+    /// Why nothing was judged, or nil when a scenario's counters, timing
+    /// or fits were.
+    static func nothingComparable(_ comparison: ReportComparison) -> String? {
+        guard !comparison.scenarios.contains(where: \.isJudged) else { return nil }
+        let shared = comparison.scenarios.filter { $0.status != .onlyInBase && $0.status != .onlyInHead }
+        var reasons: [String] = []
+        if shared.isEmpty { reasons.append("no scenario is in both reports") }
+        if let reason = comparison.countersNotComparable { reasons.append("counters: \(reason)") }
+        if let reason = comparison.timingsNotComparable {
+            reasons.append("timings: \(reason)")
+        } else if !shared.isEmpty {
+            reasons.append("timings: too few samples to judge")
+        }
+        return reasons.joined(separator: "; ")
     }
 
     /// Why fits cannot be compared: one report has fits (`--scales`) and
@@ -218,7 +259,7 @@ public struct ReportComparer: Sendable {
     /// The timing comparison, and for a tested one its p-value and the
     /// bootstrap interval (whose bounds may be infinite: a base of 0).
     private func timing(
-        _ b: [Double], _ h: [Double], reason: String?
+        _ b: [Double], _ h: [Double], reason: String?, floor relativeFloor: Double
     ) -> (ReportComparison.TimingComparison?, (p: Double, interval: BootstrapRatio.Interval)?) {
         // A time that is negative or not finite is not a time (ReportFile
         // refuses such reports; a report built in code may hold one).
@@ -228,7 +269,8 @@ public struct ReportComparer: Sendable {
         let ratio = headMedian / baseMedian
         var timing = ReportComparison.TimingComparison(
             baseMedian: baseMedian, headMedian: headMedian, ratio: ratio.isFinite ? ratio : nil,
-            ratioLow: nil, ratioHigh: nil, pValue: nil, adjustedPValue: nil, verdict: .notComparable, reason: reason)
+            ratioLow: nil, ratioHigh: nil, pValue: nil, adjustedPValue: nil, minimumDetectableEffect: nil, machineAdjustedRatio: nil, measure: nil,
+            verdict: .notComparable, reason: reason)
         if reason != nil { return (timing, nil) }
         guard b.count >= minimumSamples, h.count >= minimumSamples else {
             timing.verdict = .inconclusive
@@ -240,21 +282,49 @@ public struct ReportComparer: Sendable {
         timing.ratioHigh = interval.high.isFinite ? interval.high : nil
         let p = MannWhitneyU.test(b, h).pValue
         timing.pValue = p
+        timing.minimumDetectableEffect = NoiseModel.minimumDetectableEffect(base: b, head: h, floor: relativeFloor)
         timing.verdict = .unchanged
         return (timing, (p, interval))
     }
 
-    private func verdict(
-        _ timing: ReportComparison.TimingComparison, interval: BootstrapRatio.Interval, adjustedP: Double, scenario: String
-    ) -> TimingVerdict {
-        let (low, high) = (interval.low, interval.high)
-        guard adjustedP < alpha, !low.isNaN, !high.isNaN else { return .unchanged }
-        let change = abs(timing.headMedian - timing.baseMedian)
-        let floor = noiseFloor ?? NoiseFloor()
-        let aboveFloor = change > floor.absolute && change > floor.relative(for: scenario) * timing.baseMedian
-        guard aboveFloor else { return .unchanged }
-        if low > 1 { return .slower }
-        if high < 1 { return .faster }
-        return .unchanged
+    /// The verdict of a tested timing (``NoiseModel``), on the machine's
+    /// speed: the ratio and its interval divided by the machine probes'
+    /// ratio. Slower or faster when significant after Holm, with an
+    /// interval beyond 1 and a change beyond the minimum detectable effect
+    /// and the absolute floor. When the machines differ beyond the floor,
+    /// a change within it is withheld, not called unchanged; when the disks
+    /// differ (a scenario that writes), every change is withheld.
+    private func judge(
+        _ timing: inout ReportComparison.TimingComparison, interval: BootstrapRatio.Interval, machine: MachineComparison?
+    ) {
+        if let machine, machine.syncDiffers == true, let summary = machine.syncSummary {
+            timing.verdict = .withheld
+            timing.reason = "\(summary): the disks differ, so the time is not judged"
+            return
+        }
+        let speed = machine?.ratio ?? 1
+        if machine != nil, let ratio = timing.ratio { timing.machineAdjustedRatio = ratio / speed }
+        let effect = timing.minimumDetectableEffect ?? floor.relative
+        func notJudged() -> TimingVerdict {
+            guard let machine, machine.differs else { return .unchanged }
+            timing.reason = "\(machine.summary): a change it explains is not judged"
+            return .withheld
+        }
+        guard let p = timing.adjustedPValue, p < alpha, !interval.low.isNaN, !interval.high.isNaN, let ratio = timing.ratio,
+            abs(timing.headMedian - timing.baseMedian) > floor.absolute
+        else {
+            timing.verdict = notJudged()
+            return
+        }
+        let adjusted = ratio / speed
+        if interval.low / speed > 1, adjusted > 1 + effect {
+            timing.verdict = .slower
+        } else if interval.high / speed < 1, adjusted < 1 / (1 + effect) {
+            timing.verdict = .faster
+        } else {
+            timing.verdict = notJudged()
+            return
+        }
+        if let machine, machine.differs { timing.reason = "beyond what the machine explains (\(machine.summary))" }
     }
 }

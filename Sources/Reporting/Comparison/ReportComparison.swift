@@ -9,6 +9,12 @@ public struct ReportComparison: Codable, Equatable, Sendable {
     public var schemaVersion = ReportComparison.currentSchemaVersion
     public var base: String
     public var head: String
+    /// The commits the two reports measured, when they say.
+    public var baseCommit: String?
+    public var headCommit: String?
+    /// The time judged (``TimingMeasure``); nil in comparisons written
+    /// before it could be chosen (wall time).
+    public var measure: TimingMeasure?
     /// Why counters cannot be compared (another data set scale, seed or SQLite), or nil.
     public var countersNotComparable: String?
     /// Why timings cannot be compared (another machine, Swift, build), or nil.
@@ -23,6 +29,16 @@ public struct ReportComparison: Codable, Equatable, Sendable {
     /// compared: one report has them and the other has not. Nil when both
     /// have them (``ScenarioComparison/slopes``) or neither has.
     public var scalingNotComparable: String?
+    /// Why nothing could be compared: no scenario whose counters, timings
+    /// or fits were judged (another scale or seed, no scenario in both).
+    /// `perf-run compare` exits 2 then, unless `--allow-incomparable`.
+    public var nothingComparable: String?
+
+    /// How many scenarios regressed, improved, stayed the same, or could
+    /// not be compared (``ScenarioComparison/outcome``).
+    public var tally: [ScenarioOutcome: Int] {
+        Dictionary(grouping: scenarios, by: \.outcome).mapValues(\.count)
+    }
 
     public struct ScenarioComparison: Codable, Equatable, Sendable {
         public var name: String
@@ -39,6 +55,9 @@ public struct ReportComparison: Codable, Equatable, Sendable {
         /// With fits in both reports (`--scales`): each fit's slope as it is,
         /// base against head (``SlopeComparison``).
         public var slopes: [SlopeComparison]
+        /// The machine's speed while the scenario ran, base against head
+        /// (``MachineComparison``); nil when either report has no probe.
+        public var machine: MachineComparison?
         /// Whether this scenario makes the comparison a regression (false
         /// when read from a comparison written before the field existed).
         public var regression: Bool
@@ -68,6 +87,7 @@ public struct ReportComparison: Codable, Equatable, Sendable {
             timing = try container.decodeIfPresent(TimingComparison.self, forKey: .timing)
             phases = try container.decodeIfPresent([PhaseTiming].self, forKey: .phases) ?? []
             slopes = try container.decodeIfPresent([SlopeComparison].self, forKey: .slopes) ?? []
+            machine = try container.decodeIfPresent(MachineComparison.self, forKey: .machine)
             regression = try container.decodeIfPresent(Bool.self, forKey: .regression) ?? false
         }
     }
@@ -119,6 +139,16 @@ public struct ReportComparison: Codable, Equatable, Sendable {
         public var ratioHigh: Double?
         public var pValue: Double?
         public var adjustedPValue: Double?
+        /// The smallest relative change of the median judged a change
+        /// (``NoiseModel``); nil when the timing was not tested.
+        public var minimumDetectableEffect: Double?
+        /// The ratio on the machine's speed: ``ratio`` over the machine
+        /// probes' ratio (``MachineComparison``), which the verdict judges;
+        /// nil when either report has no probe.
+        public var machineAdjustedRatio: Double?
+        /// The time compared, when not the comparison's own (a phase of a
+        /// report without CPU times falls back to wall time).
+        public var measure: TimingMeasure?
         public var verdict: TimingVerdict
         public var reason: String?
 
@@ -132,8 +162,34 @@ public struct ReportComparison: Codable, Equatable, Sendable {
             try container.encodeIfPresent(finite(ratioHigh), forKey: .ratioHigh)
             try container.encodeIfPresent(finite(pValue), forKey: .pValue)
             try container.encodeIfPresent(finite(adjustedPValue), forKey: .adjustedPValue)
+            try container.encodeIfPresent(finite(minimumDetectableEffect), forKey: .minimumDetectableEffect)
+            try container.encodeIfPresent(finite(machineAdjustedRatio), forKey: .machineAdjustedRatio)
+            try container.encodeIfPresent(measure, forKey: .measure)
             try container.encode(verdict, forKey: .verdict)
             try container.encodeIfPresent(reason, forKey: .reason)
         }
+    }
+}
+
+extension ReportComparison.ScenarioComparison {
+    /// The scenario in one word: a regression; else an improvement when a
+    /// cost counter fell or a timing got faster; else unchanged when its
+    /// counters, timing or fits were judged; else not comparable.
+    public var outcome: ScenarioOutcome {
+        if regression { return .regression }
+        let timings = [timing].compactMap { $0 } + phases.map(\.timing)
+        if counters.contains(where: { $0.verdict == .improvement }) || timings.contains(where: { $0.verdict == .faster })
+            || slopes.contains(where: { $0.verdict == .fell }) {
+            return .improvement
+        }
+        return isJudged ? .unchanged : .notComparable
+    }
+
+    /// Whether anything of the scenario was judged: counters, a timing
+    /// tested, or fits.
+    public var isJudged: Bool {
+        let judged: Set<TimingVerdict> = [.slower, .faster, .unchanged]
+        return !counters.isEmpty || !slopes.isEmpty || timing.map { judged.contains($0.verdict) } == true
+            || phases.contains { judged.contains($0.timing.verdict) }
     }
 }

@@ -133,6 +133,9 @@ public struct ScenarioReport: Codable, Equatable, Sendable {
     /// that no insight of the judged iteration matched, as `Entity.keyPath
     /// at File.swift:line`; nil when every intention matched.
     public var unmatchedIntentions: [String]?
+    /// How fast the machine was before each measured iteration
+    /// (``MachineProbe``); nil in reports written before it was measured.
+    public var machineProbe: MachineProbe?
 
     public init(
         name: String, description: String, dataSet: String, status: Status, error: String? = nil, samples: [Sample] = [],
@@ -164,7 +167,7 @@ extension ScenarioReport {
 
     private enum CodingKeys: String, CodingKey {
         case name, description, dataSet, status, error, samples, summary, counters, advisoryCounters, values, valueStatistics, phases
-        case statements, insights, timeBreakdown, traceCounters, droppedEvents, scaling, unmatchedIntentions
+        case statements, insights, timeBreakdown, traceCounters, droppedEvents, scaling, unmatchedIntentions, machineProbe
     }
 
     public init(from decoder: any Decoder) throws {
@@ -188,6 +191,7 @@ extension ScenarioReport {
         droppedEvents = try container.decodeIfPresent(Int.self, forKey: .droppedEvents)
         scaling = try container.decodeIfPresent(ScalingFits.self, forKey: .scaling)
         unmatchedIntentions = try container.decodeIfPresent([String].self, forKey: .unmatchedIntentions)
+        machineProbe = try container.decodeIfPresent(MachineProbe.self, forKey: .machineProbe)
         let asItIs = self.asItIs
         for index in insights.indices where insights[index].whatIf?.before.isUnwritten == true {
             insights[index].whatIf?.before = asItIs
@@ -223,6 +227,7 @@ extension ScenarioReport {
         try container.encodeIfPresent(droppedEvents, forKey: .droppedEvents)
         try container.encodeIfPresent(scaling, forKey: .scaling)
         try container.encodeIfPresent(unmatchedIntentions, forKey: .unmatchedIntentions)
+        try container.encodeIfPresent(machineProbe, forKey: .machineProbe)
     }
 }
 

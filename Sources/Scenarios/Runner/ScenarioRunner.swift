@@ -480,6 +480,10 @@ public final class ScenarioRunner {
         var copy: String?
         var copyMethod = DataSetCache.CopyMethod.bytes
         var samples: [Sample] = []
+        /// The machine's speed before each measured iteration (the run's own arm only).
+        var probes: [MachineSpeedProbe.Timing] = []
+        /// Before each measured iteration of a scenario that writes: a page synced to the disk.
+        var syncs: [Double] = []
         var counters: [[String: Int]] = []
         var values: [[String: Double]] = []
         var phases: [[PhaseMeasurement]] = []
@@ -568,6 +572,14 @@ public final class ScenarioRunner {
             store: store, scale: scale, seed: options.configuration.seed, scenario: scenario.name, recorder: recorder)
         emit(store, scenario.name, phase: .iterationBegin, iteration: number)
         if measured { TerminationSignals.checkpoint("run.scenario") }
+        // The machine's speed now, on a fixed workload, before the body
+        // (a fix's arm runs between the run's iterations: it needs none).
+        if measured, position == 0 {
+            arm.probes.append(MachineSpeedProbe.run())
+            if scenario.writes, let sync = MachineSpeedProbe.sync(in: workDirectory.appendingPathComponent(scenario.name).path) {
+                arm.syncs.append(sync)
+            }
+        }
         let memoryReset = ProcessMeasurements.resetPeakResident()
         let cpuStart = ProcessMeasurements.cpuSeconds()
         let wallStart = ProbeClock.now()
@@ -606,6 +618,9 @@ public final class ScenarioRunner {
     private func fill(_ report: inout ScenarioReport, from arm: Arm, scenario: Scenario) {
         let (samples, counters, breakdowns) = (arm.samples, arm.counters, arm.breakdowns)
         report.samples = samples
+        report.machineProbe = arm.probes.isEmpty ? nil : MachineProbe(
+            cpuSeconds: arm.probes.map(\.cpuSeconds), wallSeconds: arm.probes.map(\.wallSeconds),
+            syncSeconds: arm.syncs.count == arm.probes.count ? arm.syncs : nil)
         report.summary = Summary(wallSeconds: Statistics(samples.map(\.wallSeconds)), cpuSeconds: Statistics(samples.map(\.cpuSeconds)))
         report.counters = counters.last ?? [:]
         var advisory = Set(scenario.timingDependent ? Counters.names : Array(Counters.advisoryByNature))
@@ -643,7 +658,9 @@ public final class ScenarioRunner {
         guard let last = iterations.last, !last.isEmpty else { return nil }
         return last.map { phase in
             let all = iterations.compactMap { $0.first { $0.name == phase.name } }
-            return PhaseReport(name: phase.name, samples: all.map(\.seconds), sqliteSeconds: all.map(\.sqliteSeconds), counters: phase.counters)
+            return PhaseReport(
+                name: phase.name, samples: all.map(\.seconds), cpuSamples: all.map(\.cpuSeconds), sqliteSeconds: all.map(\.sqliteSeconds),
+                counters: phase.counters)
         }
     }
 
