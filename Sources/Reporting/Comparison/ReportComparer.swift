@@ -28,7 +28,11 @@ import Probes
 ///   excludes 1, and a change beyond the minimum detectable effect the two
 ///   sides' spreads and the noise floor give. When the machine probes of
 ///   the two reports differ, a change the machine explains is
-///   ``TimingVerdict/withheld``. With fewer than `minimumSamples` samples
+///   ``TimingVerdict/withheld``. A phase's verdict is shown, never gating:
+///   phases are parts of the scenario's time, often a few hundred
+///   microseconds, where a run-to-run shift (a write's phase moved by 40%
+///   between two runs of one binary) passes every test; the scenario's
+///   own time gates. With fewer than `minimumSamples` samples
 ///   a side the verdict is "inconclusive". Reports from another CPU, Swift
 ///   version or build configuration still compare counters; their timings
 ///   are "not comparable".
@@ -140,7 +144,6 @@ public struct ReportComparer: Sendable {
                 || scenario.counters.contains { $0.verdict.isRegression }
                 || scenario.slopes.contains { $0.isRegression }
                 || !scenario.newInsights.isEmpty || scenario.timing?.verdict == .slower
-                || scenario.phases.contains { $0.timing.verdict == .slower }
         }
         var comparison = ReportComparison(
             base: basePath, head: headPath, baseCommit: base.environment.gitCommit, headCommit: head.environment.gitCommit,

@@ -173,12 +173,12 @@ public struct ReportComparison: Codable, Equatable, Sendable {
 
 extension ReportComparison.ScenarioComparison {
     /// The scenario in one word: a regression; else an improvement when a
-    /// cost counter fell or a timing got faster; else unchanged when its
+    /// cost counter fell or its time got faster (a phase's is shown, never
+    /// counted); else unchanged when its
     /// counters, timing or fits were judged; else not comparable.
     public var outcome: ScenarioOutcome {
         if regression { return .regression }
-        let timings = [timing].compactMap { $0 } + phases.map(\.timing)
-        if counters.contains(where: { $0.verdict == .improvement }) || timings.contains(where: { $0.verdict == .faster })
+        if counters.contains(where: { $0.verdict == .improvement }) || timing?.verdict == .faster
             || slopes.contains(where: { $0.verdict == .fell }) {
             return .improvement
         }

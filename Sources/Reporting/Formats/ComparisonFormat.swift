@@ -2,6 +2,12 @@ import Foundation
 
 /// A comparison as text for a terminal, Markdown for a CI job summary or a
 /// pull request comment, or JSON for other tools.
+///
+/// Text and Markdown say the same, in the same order: the headline (how
+/// many scenarios regressed, improved, stayed the same or could not be
+/// compared), the two commits, then one line or row per scenario,
+/// regressions first, each with what changed first; the details
+/// (statements, insights, phases, fits) follow, folded in Markdown.
 public enum ComparisonFormat: String, CaseIterable, Sendable {
     case text, markdown, json
 
@@ -14,21 +20,75 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
         }
     }
 
-    static func counterSummary(_ scenario: ReportComparison.ScenarioComparison) -> String {
-        if scenario.counters.isEmpty { return "-" }
-        let changed = scenario.counters.filter { $0.verdict != .same }
-        if changed.isEmpty { return "same" }
-        return changed.map { "\($0.name) \($0.base) → \($0.head.map(String.init) ?? "none") (\($0.verdict.rawValue))" }.joined(separator: ", ")
+    // MARK: Shared words
+
+    /// "2 regressions · 1 improvement · 14 unchanged · 0 not comparable".
+    static func headline(_ comparison: ReportComparison) -> String {
+        let tally = comparison.tally
+        func count(_ outcome: ScenarioOutcome, _ one: String, _ many: String) -> String {
+            let n = tally[outcome] ?? 0
+            return "\(n) \(n == 1 ? one : many)"
+        }
+        return [
+            count(.regression, "regression", "regressions"), count(.improvement, "improvement", "improvements"),
+            count(.unchanged, "unchanged", "unchanged"), count(.notComparable, "not comparable", "not comparable"),
+        ].joined(separator: " · ")
     }
 
-    /// Medians, their ratio and interval ("n/a" where not finite), p-value
-    /// and verdict.
+    /// "base.json (1a2b3c4) → head.json (5d6e7f8)".
+    static func sides(_ comparison: ReportComparison) -> String {
+        func side(_ path: String, _ commit: String?) -> String {
+            commit.map { "\(path) (\($0.prefix(7)))" } ?? path
+        }
+        return "\(side(comparison.base, comparison.baseCommit)) → \(side(comparison.head, comparison.headCommit))"
+    }
+
+    /// What the timings were judged on, in a few words.
+    static func timingBasis(_ comparison: ReportComparison) -> String {
+        let measure = (comparison.measure ?? .wall) == .cpu ? "CPU time" : "wall time"
+        let floor = comparison.noiseFloorGiven == true ? "the noise floor given" : "a 25% floor"
+        return "timings: \(measure) on the machine's speed, beyond the samples' spread and \(floor)"
+    }
+
+    /// The scenarios, regressions first, then improvements, unchanged and
+    /// not comparable, each group in the comparison's order.
+    static func ordered(_ comparison: ReportComparison) -> [ReportComparison.ScenarioComparison] {
+        comparison.scenarios.enumerated().sorted { ($0.element.outcome, $0.offset) < ($1.element.outcome, $1.offset) }.map(\.element)
+    }
+
+    /// The counters that changed, cost regressions first:
+    /// "sqlStatements 3 → 503 (+500)"; "same" when none changed, "-" when
+    /// none were compared.
+    /// Advisory counters (timing-dependent, never gating) are left out.
+    static func counterSummary(_ scenario: ReportComparison.ScenarioComparison) -> String {
+        if scenario.counters.isEmpty { return "-" }
+        let changed = scenario.counters.filter { $0.verdict != .same && $0.verdict != .advisory }
+        if changed.isEmpty { return "same" }
+        let rank: [CounterVerdict: Int] = [.regression: 0, .missing: 1, .improvement: 2, .changed: 3, .allowed: 4, .advisory: 5]
+        return changed.enumerated().sorted { (rank[$0.element.verdict] ?? 9, $0.offset) < (rank[$1.element.verdict] ?? 9, $1.offset) }
+            .map { counterChange($0.element) }.joined(separator: ", ")
+    }
+
+    /// "sqlStatements 3 → 503 (+500, regression)".
+    static func counterChange(_ counter: ReportComparison.CounterComparison) -> String {
+        guard let head = counter.head else { return "\(counter.name) \(counter.base) → none (missing)" }
+        let (difference, overflow) = head.subtractingReportingOverflow(counter.base)
+        let delta = overflow ? "" : (difference >= 0 ? "+\(difference), " : "−\(difference.magnitude), ")
+        return "\(counter.name) \(counter.base) → \(head) (\(delta)\(counter.verdict.rawValue))"
+    }
+
+    /// Medians, their ratio and interval ("n/a" where not finite), the
+    /// ratio on the machine's speed where the machine moved, p-value and
+    /// verdict.
     static func timingSummary(_ timing: ReportComparison.TimingComparison?) -> String {
         guard let timing else { return "-" }
-        func ratio(_ value: Double?) -> String { value.map { String(format: "%.3f", $0) } ?? "n/a" }
-        var text = "\(seconds(timing.baseMedian)) → \(seconds(timing.headMedian)) ×\(ratio(timing.ratio))"
+        var text = "\(TimeText.seconds(timing.baseMedian)) → \(TimeText.seconds(timing.headMedian)) ×\(ratio(timing.ratio))"
         if timing.ratioLow != nil || timing.ratioHigh != nil { text += " [\(ratio(timing.ratioLow)), \(ratio(timing.ratioHigh))]" }
-        if let p = timing.adjustedPValue { text += String(format: " p=%.3g", p) }
+        if let adjusted = timing.machineAdjustedRatio, let raw = timing.ratio, abs(adjusted / raw - 1) >= 0.02 {
+            text += " (×\(ratio(adjusted)) on the machine's speed)"
+        }
+        if let p = timing.adjustedPValue { text += String(format: " p=%.2g", p) }
+        if let measure = timing.measure { text += " (\(measure.rawValue) time)" }
         text += " \(timing.verdict.rawValue)"
         if let reason = timing.reason { text += " (\(reason))" }
         return text
@@ -39,27 +99,45 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
         String(format: value.magnitude < 1e6 ? "%.4fs" : "%.4gs", value)
     }
 
-    /// What a scenario's status line adds when head lacks the scenario and
-    /// that is a regression.
+    /// A ratio with 2 decimals, "n/a" for none.
+    static func ratio(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "n/a" }
+
+    /// What a scenario's line adds when head lacks the scenario and that
+    /// is a regression.
     static func missingNote(_ scenario: ReportComparison.ScenarioComparison) -> String {
         return scenario.status.isMissingInHead && scenario.regression ? " (missing in head: a regression; --allow-missing if intended)" : ""
     }
 
-    static func text(_ comparison: ReportComparison) -> String {
-        var lines = ["comparing \(comparison.base) with \(comparison.head)"]
-        lines.append(comparison.countersNotComparable.map { "counters: not comparable (\($0))" } ?? "counters: compared exactly")
-        lines.append(comparison.timingsNotComparable.map { "timings: not comparable (\($0))" }
-            ?? "timings: compared as samples; only meaningful from the same machine, ideally the same job")
+    /// The scenario's status, when it is not simply "compared".
+    static func statusNote(_ scenario: ReportComparison.ScenarioComparison) -> String? {
+        scenario.status == .compared ? nil : scenario.status.description + missingNote(scenario)
+    }
+
+    /// Why the reports (or parts of them) could not be compared, one line each.
+    static func incomparability(_ comparison: ReportComparison) -> [String] {
+        var lines: [String] = []
+        if let reason = comparison.nothingComparable { lines.append("nothing comparable: \(reason)") }
+        if let reason = comparison.countersNotComparable { lines.append("counters: not comparable (\(reason))") }
+        if let reason = comparison.timingsNotComparable { lines.append("timings: not comparable (\(reason))") }
         if let reason = comparison.scalingNotComparable { lines.append("fits: not comparable (\(reason))") }
-        if comparison.timingsNotComparable == nil, comparison.noiseFloorGiven == false {
-            lines.append("timings: no noise floor given, so a default of 5% is assumed; measure this machine's with an A/A pair (--noise-floor)")
-        }
-        for scenario in comparison.scenarios {
-            lines.append("")
-            lines.append("\(scenario.name): \(scenario.status)\(missingNote(scenario))")
-            lines.append("  counters: \(counterSummary(scenario))")
-            lines.append("  timing:   \(timingSummary(scenario.timing))")
-            for phase in scenario.phases {
+        return lines
+    }
+
+    // MARK: Text
+
+    static func text(_ comparison: ReportComparison) -> String {
+        var lines = [headline(comparison), sides(comparison)]
+        lines += incomparability(comparison)
+        if comparison.timingsNotComparable == nil { lines.append(timingBasis(comparison)) }
+        lines.append("")
+        for scenario in ordered(comparison) {
+            var parts: [String] = []
+            if let note = statusNote(scenario) { parts.append(note) }
+            let counters = counterSummary(scenario)
+            if counters != "same", counters != "-" { parts.append(counters) }
+            if let timing = scenario.timing { parts.append("time \(timingSummary(timing))") }
+            lines.append("\(scenario.outcome.rawValue)  \(scenario.name): \(parts.joined(separator: "; "))")
+            for phase in scenario.phases where phase.timing.verdict != .unchanged || scenario.outcome != .unchanged {
                 lines.append("  phase \(phase.name): \(timingSummary(phase.timing))")
             }
             for change in scenario.statements {
@@ -78,35 +156,96 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    // MARK: Markdown
+
     /// Every string from the reports is escaped (``escapeMarkdown``),
     /// statement shapes are code spans (``markdownCode``).
     static func markdown(_ comparison: ReportComparison) -> String {
-        var lines = ["## Faultline comparison: \(comparison.hasRegression ? "❌ regression" : "✅ no regression")", ""]
-        if let reason = comparison.countersNotComparable { lines.append("Counters are not comparable: \(escapeMarkdown(reason)).") }
-        if let reason = comparison.timingsNotComparable { lines.append("Timings are not comparable: \(escapeMarkdown(reason)).") }
-        if let reason = comparison.scalingNotComparable { lines.append("Fits are not comparable: \(escapeMarkdown(reason)).") }
-        lines += ["", "| scenario | counters | timing | new insights |", "| --- | --- | --- | --- |"]
-        for scenario in comparison.scenarios {
-            let name = scenario.status == .compared ? scenario.name : "\(scenario.name) (\(scenario.status))\(missingNote(scenario))"
-            let timings = [timingSummary(scenario.timing)] + scenario.phases.map { "\($0.name): \(timingSummary($0.timing))" }
-            let cells = [name, counterSummary(scenario), timings.joined(separator: "; "), scenario.newInsights.map(\.message).joined(separator: "; ")]
-            lines.append("| " + cells.map(escapeMarkdown).joined(separator: " | ") + " |")
+        let mark = comparison.hasRegression ? "❌" : comparison.nothingComparable != nil ? "⚪" : "✅"
+        var lines = ["## Faultline: \(mark) \(headline(comparison))", ""]
+        lines.append(escapeMarkdown(sides(comparison)) + (comparison.timingsNotComparable == nil ? " · " + escapeMarkdown(timingBasis(comparison)) : ""))
+        for line in incomparability(comparison) { lines += ["", "**" + escapeMarkdown(line) + "**"] }
+        let symbols: [ScenarioOutcome: String] = [.regression: "❌", .improvement: "✅", .unchanged: "➖", .notComparable: "⚪"]
+        lines += ["", "| | scenario | what changed | time (head / base) |", "| --- | --- | --- | --- |"]
+        for scenario in ordered(comparison) {
+            var changes: [String] = []
+            if let note = statusNote(scenario) { changes.append(note) }
+            let counters = counterSummary(scenario)
+            if counters != "same", counters != "-" { changes.append(counters) }
+            if !scenario.newInsights.isEmpty { changes.append("\(scenario.newInsights.count) new insight\(scenario.newInsights.count == 1 ? "" : "s")") }
+            if !scenario.statements.isEmpty { changes.append("\(scenario.statements.count) statement shape\(scenario.statements.count == 1 ? "" : "s") changed") }
+            let grew = scenario.slopes.filter { $0.verdict != .same }
+            if !grew.isEmpty { changes.append("\(grew.count) fit\(grew.count == 1 ? "" : "s") changed") }
+            let cells = [
+                symbols[scenario.outcome] ?? "", escapeMarkdown(scenario.name), changes.isEmpty ? "—" : escapeMarkdown(changes.joined(separator: "; ")),
+                escapeMarkdown(shortTiming(scenario.timing)),
+            ]
+            lines.append("| " + cells.joined(separator: " | ") + " |")
+        }
+        let improved = ordered(comparison).filter { $0.outcome == .improvement }
+        if !improved.isEmpty {
+            lines += ["", "**Improvements:** " + improved.map { scenario in
+                let what = scenario.counters.filter { $0.verdict == .improvement }.map(counterChange)
+                    + [scenario.timing].compactMap { $0 }.filter { $0.verdict == .faster }.map { "time ×\(ratio($0.machineAdjustedRatio ?? $0.ratio))" }
+                return escapeMarkdown("\(scenario.name) (\(what.joined(separator: ", ")))")
+            }.joined(separator: "; ")]
         }
         let statements = comparison.scenarios.flatMap { scenario in scenario.statements.map { (scenario.name, $0) } }
         if !statements.isEmpty {
-            lines += ["", "Statement shapes:", ""]
-            for (name, change) in statements {
+            lines += details("Statement shapes added, grown or removed (\(statements.count))", statements.map { name, change in
                 let site = change.callSite.flatMap { $0.isEmpty ? nil : " at \(escapeMarkdown($0))" } ?? ""
-                lines.append("- \(escapeMarkdown(name)): \(change.change.rawValue) (\(change.baseCount) → \(change.headCount))\(site) "
-                    + markdownCode(change.shape))
+                return "- \(escapeMarkdown(name)): \(change.change.rawValue) (\(change.baseCount) → \(change.headCount))\(site) "
+                    + markdownCode(change.shape)
+            })
+        }
+        let insights = comparison.scenarios.flatMap { scenario in scenario.newInsights.map { (scenario.name, $0) } }
+        if !insights.isEmpty {
+            lines += details("New insights (\(insights.count))", insights.map { name, insight in
+                "- \(escapeMarkdown(name)): \(escapeMarkdown(insight.message)) " + markdownCode(insight.identity)
+            })
+        }
+        let timings = comparison.scenarios.filter { $0.timing != nil || !$0.phases.isEmpty }
+        if !timings.isEmpty {
+            var rows = ["| scenario (· phase) | medians, ×ratio [interval], p, verdict |", "| --- | --- |"]
+            for scenario in timings {
+                for (label, timing) in [(scenario.name, scenario.timing)] + scenario.phases.map({ ("\(scenario.name) · \($0.name)", $0.timing) }) {
+                    guard let timing else { continue }
+                    rows.append("| \(escapeMarkdown(label)) | \(escapeMarkdown(timingSummary(timing))) |")
+                }
             }
+            lines += details("Timings in full (\(timings.count) scenarios)", rows)
         }
         let slopes = comparison.scenarios.flatMap { scenario in scenario.slopes.filter { $0.verdict != .same }.map { (scenario.name, $0) } }
         if !slopes.isEmpty {
-            lines += ["", "How the work grows with the data (N = the data set's scale):", ""]
-            for (name, slope) in slopes { lines.append("- \(escapeMarkdown(name)): \(escapeMarkdown(slopeSummary(slope)))") }
+            lines += details("How the work grows with the data (N = the data set's scale)", slopes.map { name, slope in
+                "- \(escapeMarkdown(name)): \(escapeMarkdown(slopeSummary(slope)))"
+            })
         }
+        lines += details("How to read this", [
+            "- **Counters** are exact: the same code on the same data gives the same numbers on any machine. "
+                + "More statements, rows, faults, misses, scan steps or VM steps is a regression; fewer, an improvement.",
+            "- **×ratio** is head's median time over base's; **[low, high]** its 95% bootstrap interval. "
+                + "Timings are judged on the machine's speed: each report times a fixed workload before every iteration, "
+                + "and the ratio is divided by those probes' ratio.",
+            "- **p** is the Mann-Whitney U test's, adjusted with Holm's method over every timing compared. "
+                + "Slower or faster needs p < 0.05, an interval beyond 1, and a change beyond the minimum detectable effect "
+                + "(twice the noisier side's spread, at least the floor).",
+            "- **withheld**: the two machines (or disks) differed by as much as the time did; **inconclusive**: fewer than 9 samples a side.",
+        ])
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// "×1.02" with the verdict when it is not unchanged: the table's cell.
+    static func shortTiming(_ timing: ReportComparison.TimingComparison?) -> String {
+        guard let timing else { return "—" }
+        let shown = timing.machineAdjustedRatio ?? timing.ratio
+        let verdict = timing.verdict == .unchanged ? "" : " \(timing.verdict.rawValue)"
+        return "×\(ratio(shown))\(verdict)"
+    }
+
+    /// A folded section: `<details>` with a summary line, then the lines.
+    static func details(_ summary: String, _ body: [String]) -> [String] {
+        ["", "<details><summary>\(escapeMarkdown(summary))</summary>", ""] + body + ["", "</details>"]
     }
 
     /// `slope grew: sqlStatements at App/List.swift:41: 2 → 2 + 50·N (a regression)`.
