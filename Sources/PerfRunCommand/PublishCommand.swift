@@ -11,8 +11,8 @@ extension PerfRun {
             abstract: "Pushes a report's counters and wall times to a Prometheus Pushgateway: the latest values per group, for dashboards.",
             discussion: """
                 The group is the job, runner, branch and scale (and any --label); each push replaces the group's last one, so \
-                Prometheus sees only what it scrapes before the next push: history belongs in the history store (perf-run \
-                history). The commit is a label of faultline_report_info only. --delete removes the report's group; \
+                Prometheus sees only what it scrapes before the next push: history belongs in the history store (the history \
+                command). The commit is a label of faultline_report_info only. --delete removes the report's group; \
                 --delete-older-than removes the job's groups last pushed longer ago. Exit code 0 when done, 2 for bad input or a \
                 request that failed. docs/prometheus.md lists the metrics and labels.
                 """)

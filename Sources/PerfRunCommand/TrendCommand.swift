@@ -7,7 +7,7 @@ extension PerfRun {
     struct TrendCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "trend",
-            abstract: "Shows scenarios' counters and wall times per commit, from the history store (perf-run history).")
+            abstract: "Shows scenarios' counters and wall times per commit, from the history store.")
 
         @Argument(help: "Scenarios to show.")
         var scenarios: [String] = []
@@ -16,7 +16,7 @@ extension PerfRun {
         var prometheus: String?
 
         func validate() throws {
-            throw ValidationError("trend reads the history store (perf-run history), not Prometheus: Prometheus keeps no per-commit series")
+            throw ValidationError("trend reads the history store (the history command), not Prometheus: Prometheus keeps no per-commit series")
         }
 
         func run() throws {}
