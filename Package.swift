@@ -135,8 +135,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Reports to a Prometheus Pushgateway, and their trend back from
-        // Prometheus' query API (perf-run publish, run --pushgateway, trend).
+        // Reports to a Prometheus Pushgateway, for dashboards, and the
+        // clean-up of its groups (perf-run publish, run --pushgateway).
         .target(
             name: "PrometheusPublishing",
             dependencies: ["Reporting", "ToolSupport", "Probes", .product(name: "Prometheus", package: "swift-prometheus")]
@@ -196,16 +196,20 @@ let package = Package(
             dependencies: [
                 "Scenarios", "BuiltInScenarios", "Reporting", "SQLLogViewer", "ToolSupport", "PerfRunCommand", "ObjectGraph", "Probes", "TestSupport",
             ]),
-        // Publishing to a real Pushgateway and reading back from a real Prometheus.
+        // Publishing to a real Pushgateway, scraped by a real Prometheus.
         .testTarget(name: "PrometheusPublishingTests", dependencies: ["PrometheusPublishing", "Reporting", "ToolSupport", "TestSupport"]),
         // The server bridges: a sink each, on Probes and one library.
-        .target(name: "FaultlineLogging", dependencies: ["Probes", .product(name: "Logging", package: "swift-log")]),
-        .target(name: "FaultlineMetrics", dependencies: ["Probes", .product(name: "CoreMetrics", package: "swift-metrics")]),
+        // Logging and metrics are also told of the insights an
+        // InsightWatch finds while an application runs.
+        .target(name: "FaultlineLogging", dependencies: ["Probes", "Insights", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "FaultlineMetrics", dependencies: ["Probes", "Insights", .product(name: "CoreMetrics", package: "swift-metrics")]),
         .target(name: "FaultlineTracing", dependencies: ["Probes", .product(name: "Tracing", package: "swift-distributed-tracing")]),
         .testTarget(
             name: "BridgesTests",
             dependencies: [
-                "FaultlineLogging", "FaultlineMetrics", "FaultlineTracing", "Probes", "ObjectGraph", "EventSamples",
+                "FaultlineLogging", "FaultlineMetrics", "FaultlineTracing", "Probes", "ObjectGraph", "EventSamples", "Insights",
+                // Publish's metric names, against the metrics bridge's; the bridge's buckets in swift-prometheus.
+                "PrometheusPublishing", "Reporting", .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),

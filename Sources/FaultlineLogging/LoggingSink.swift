@@ -1,3 +1,4 @@
+import Insights
 import Logging
 @_spi(FastPath) import Probes
 import Synchronization
@@ -8,10 +9,12 @@ import Synchronization
 /// and destination) carries them.
 ///
 /// What is logged follows the SQL debug log's levels (``sqlDebugLevel``,
-/// `--sql-debug 1…4`); the records come at the `Logger.Level` that matches
-/// that level (``logLevel(forSQLDebugLevel:)``):
+/// `--sql-debug 1…4`). The records are `debug` records whatever the
+/// level; what levels 2 to 4 add to them goes only to a logger at `trace`
+/// (``logLevel(forSQLDebugLevel:)``), so a logger at `debug` always gets
+/// the plain statements:
 ///
-/// | SQL debug level | records at | adds |
+/// | SQL debug level | shown at | adds |
 /// | --- | --- | --- |
 /// | 1 | `debug` | statements (timing, rows, purpose, call site), fetches, saves, batch requests, faults and relationship faults from the database, prefetch usage |
 /// | 2 | `trace` | bound values (`sql.arguments`) |
@@ -19,9 +22,11 @@ import Synchronization
 /// | 4 | `trace` | `EXPLAIN QUERY PLAN` of each shape, once (`sql.plan`) |
 ///
 /// Faults fulfilled from the row cache or the context, one per object read
-/// in a loop, are `trace` records at every level. Nothing is at `info` or
-/// above: swift-log asks libraries to keep to `debug` and `trace` for what
-/// the caller can learn otherwise (a failed save throws).
+/// in a loop, are `trace` records at every level. Two kinds of record are
+/// above `debug`, for production: a failed save is an `error` (the data
+/// was not written), and an insight an ``InsightWatch`` finds while the
+/// application runs (an N+1, a query in a loop) is a `warning` at its
+/// site: the sink is an ``InsightObserver``.
 ///
 /// The sink decides before anything is built: with the level above a
 /// record's, `isEnabled` says no and the engine builds no event, so a
@@ -44,9 +49,13 @@ public final class LoggingSink: EventSink {
     private let threshold: Atomic<UInt8>
     /// What is logged, as `--sql-debug` says it: 1 to 4.
     public let sqlDebugLevel: Int
-    /// The level of statement and annotation records:
-    /// ``logLevel(forSQLDebugLevel:)`` of ``sqlDebugLevel``.
-    public let recordLevel: Logger.Level
+    /// The level of statement and annotation records: `debug`, at every
+    /// SQL debug level (what levels 2 to 4 add shows at `trace`).
+    public let recordLevel: Logger.Level = .debug
+    /// The level of a failed save's record.
+    public static let failedSaveLevel: Logger.Level = .error
+    /// The level of an insight's record.
+    public static let insightLevel: Logger.Level = .warning
     /// The `source` of every record.
     public static let source = "Faultline"
 
@@ -55,12 +64,13 @@ public final class LoggingSink: EventSink {
     ///   - sqlDebugLevel: 1 to 4 (clamped), as `--sql-debug`.
     public init(logger: Logger, sqlDebugLevel: Int = 1) {
         self.logger = logger
+        // The logger's level first: a handler that is a class shares the
+        // level the output's copy sets.
+        threshold = Atomic(Self.rank(logger.logLevel))
         var output = logger
         output.logLevel = .trace
         self.output = output
-        threshold = Atomic(Self.rank(logger.logLevel))
         self.sqlDebugLevel = min(4, max(1, sqlDebugLevel))
-        self.recordLevel = Self.logLevel(forSQLDebugLevel: self.sqlDebugLevel)
     }
 
     /// The level records must reach to be logged: the logger's when the
@@ -81,9 +91,10 @@ public final class LoggingSink: EventSink {
         self.init(logger: logger, sqlDebugLevel: level)
     }
 
-    /// The level of the records of a SQL debug level: 1 is `debug`, the
-    /// levels that add bound values, object values and query plans (2 to 4)
-    /// are `trace`.
+    /// The level a logger needs to show what a SQL debug level adds: 1's
+    /// records are `debug`; the bound values, object values and query plans
+    /// that 2 to 4 add to them show at `trace` (bound values can be
+    /// personal data, and values and plans cost much to render).
     public static func logLevel(forSQLDebugLevel level: Int) -> Logger.Level {
         level <= 1 ? .debug : .trace
     }
@@ -119,15 +130,26 @@ public final class LoggingSink: EventSink {
 
     public func isEnabled(_ kind: EventKind) -> Bool {
         switch kind {
-        case .sql, .fetch, .fault, .relationshipFault, .save, .batchRequest, .context: shows(recordLevel)
+        case .sql, .fetch, .fault, .relationshipFault, .batchRequest, .context: shows(recordLevel)
+        // A failed save is an error: saves are wanted at `error` already.
+        case .save: shows(Self.failedSaveLevel)
         case .scenario: false
         }
     }
 
+    /// The SQL debug level's parts, wanted only while the sink shows `trace`.
     public var details: EventDetails {
-        guard shows(recordLevel) else { return [] }
+        guard showsDetails else { return [] }
         return possibleDetails
     }
+
+    /// Whether what SQL debug levels 2 to 4 add is logged now: at `trace`.
+    @inline(__always)
+    private var showsDetails: Bool { shows(.trace) }
+
+    /// Whether what SQL debug level `level` adds is logged now.
+    @inline(__always)
+    private func adds(_ level: Int) -> Bool { sqlDebugLevel >= level && showsDetails }
 
     /// The SQL debug level's parts: bound values from 2, object values from
     /// 3, query plans at 4.
@@ -175,8 +197,8 @@ public final class LoggingSink: EventSink {
         ]
         if parts.fullScanSteps > 0 { metadata["sql.scanned"] = .stringConvertible(parts.fullScanSteps) }
         if parts.sorts > 0 { metadata["sql.sorts"] = .stringConvertible(parts.sorts) }
-        if sqlDebugLevel >= 2, !texts.arguments.isEmpty { metadata["sql.arguments"] = .string(texts.arguments) }
-        if sqlDebugLevel >= 4, let plan = texts.queryPlan { metadata["sql.plan"] = .array(plan.map { .string($0) }) }
+        if adds(2), !texts.arguments.isEmpty { metadata["sql.arguments"] = .string(texts.arguments) }
+        if adds(4), let plan = texts.queryPlan { metadata["sql.plan"] = .array(plan.map { .string($0) }) }
         record(recordLevel, Logger.Message(stringLiteral: texts.sql), metadata, at: texts.callSite)
     }
 
@@ -194,7 +216,7 @@ public final class LoggingSink: EventSink {
         if let reason = e.missReason { metadata["fault.miss"] = .string(reason.rawValue) }
         if let origin = e.origin { metadata["fault.origin"] = .stringConvertible(OriginText(origin: origin)) }
         if let work = e.engineWork { metadata["fault.engine"] = .string(work.rawValue) }
-        if sqlDebugLevel >= 3, let values = e.values { metadata["fault.values"] = .string(values) }
+        if adds(3), let values = e.values { metadata["fault.values"] = .string(values) }
         record(level, "fault", metadata, at: e.callSite)
     }
 
@@ -237,6 +259,7 @@ public final class LoggingSink: EventSink {
     // MARK: Fetches, saves, batch requests, prefetch usage
 
     private func log(_ e: FetchEvent) {
+        guard shows(recordLevel) else { return }
         var metadata: Logger.Metadata = [
             "fetch.entity": .string(e.entity),
             "fetch.result_type": .string(e.resultType),
@@ -251,11 +274,14 @@ public final class LoggingSink: EventSink {
         if e.fetchLimit > 0 { metadata["fetch.limit"] = .stringConvertible(e.fetchLimit) }
         if e.fetchOffset > 0 { metadata["fetch.offset"] = .stringConvertible(e.fetchOffset) }
         if e.fetchBatchSize > 0 { metadata["fetch.batch_size"] = .stringConvertible(e.fetchBatchSize) }
-        if sqlDebugLevel >= 3, let objects = e.objects { metadata["fetch.objects"] = .array(objects.map { .string($0) }) }
+        if adds(3), let objects = e.objects { metadata["fetch.objects"] = .array(objects.map { .string($0) }) }
         record(recordLevel, e.resultType == "count" ? "count" : "fetch", metadata, at: e.callSite)
     }
 
+    /// A save at `debug`; a failed one at `error`, with its error.
     private func log(_ e: SaveEvent) {
+        let level = e.success ? recordLevel : Self.failedSaveLevel
+        guard shows(level) else { return }
         var metadata: Logger.Metadata = [
             "save.context": .string(e.context),
             "save.inserted": .stringConvertible(e.inserted),
@@ -265,10 +291,11 @@ public final class LoggingSink: EventSink {
             "call_site": .stringConvertible(e.callSite),
         ]
         if !e.success { metadata["save.error"] = .string(e.error) }
-        record(recordLevel, e.success ? "save" : "save failed", metadata, at: e.callSite)
+        record(level, e.success ? "save" : "save failed", metadata, at: e.callSite)
     }
 
     private func log(_ e: BatchRequestEvent) {
+        guard shows(recordLevel) else { return }
         let metadata: Logger.Metadata = [
             "batch.kind": .string(e.kind),
             "batch.entity": .string(e.entity),
@@ -314,6 +341,35 @@ public final class LoggingSink: EventSink {
         record(recordLevel, "fetch usage", metadata, at: usage.callSite)
     }
 
+    // MARK: Insights
+
+    /// An insight as a `warning` at its site: the message (what was found
+    /// and the fix), the rule, the figures. For an N+1 the site is the
+    /// fetch whose objects loaded one by one, where the prefetch goes.
+    public func observe(_ insight: Insight) {
+        guard shows(Self.insightLevel) else { return }
+        var metadata: Logger.Metadata = [
+            "insight.rule": .string(insight.rule.rawValue),
+            "insight.entity": .string(insight.entity),
+            "insight.evidence": .string(insight.evidence),
+            "call_site": .string(insight.callSite),
+        ]
+        if !insight.keyPath.isEmpty { metadata["insight.key_path"] = .string(insight.keyPath) }
+        if let count = insight.count { metadata["insight.count"] = .stringConvertible(count) }
+        if let fix = insight.fix { metadata["insight.fix"] = .string(fix.code) }
+        if let cost = insight.costSeconds { metadata["insight.cost"] = .string(SQLDebugLogFormat.seconds(UInt64(max(0, cost) * 1e9))) }
+        record(Self.insightLevel, Logger.Message(stringLiteral: insight.message), metadata, at: Self.site(insight.callSite))
+    }
+
+    /// `Module/File.swift:42` as a call site; the text as the file, line 0,
+    /// when it has no line.
+    static func site(_ text: String) -> CallSite {
+        guard let colon = text.lastIndex(of: ":"), let line = Int(text[text.index(after: colon)...]) else {
+            return CallSite(file: text.isEmpty ? "?" : text, line: 0)
+        }
+        return CallSite(file: String(text[..<colon]), line: line)
+    }
+
     // MARK: Records
 
     /// One record, attributed to the application's line (`file` and `line`
@@ -355,6 +411,8 @@ struct OriginText: CustomStringConvertible, Sendable {
 }
 
 @_spi(FastPath) extension LoggingSink: FastPathEventSink {}
+
+extension LoggingSink: InsightObserver {}
 
 extension LoggingSink {
     /// The event fields it does not write, and why (EventFieldCoverageTests

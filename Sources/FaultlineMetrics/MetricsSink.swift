@@ -1,11 +1,20 @@
 import CoreMetrics
+import Insights
 @_spi(FastPath) import Probes
 
 /// The engine's counters as swift-metrics counters and timers, for any
 /// metrics back end (Prometheus, StatsD, OpenTelemetry…): fetches, faults
 /// by source, cache hits and misses, statements, rows read and written,
 /// saves and batch requests, with their entity, table and kind as
-/// dimensions. docs/bridges.md lists every metric.
+/// dimensions; and, as an ``InsightObserver``, the insights an
+/// ``InsightWatch`` finds, by rule. docs/bridges.md lists every metric.
+///
+/// Labels follow Prometheus' conventions (``MetricsSinkLabels``):
+/// counters end in `_total`, timers in `_seconds`. A timer's buckets are
+/// the back end's to set: ``timerBuckets(prefix:buckets:)`` gives
+/// ``defaultDurationBuckets`` (10 µs to 1 s, so that statements of 10 to
+/// 300 µs fall in several) for each timer, for swift-prometheus'
+/// `PrometheusMetricsFactory.durationHistogramBuckets`.
 ///
 /// Cheap enough to leave on: each metric object is made once per label and
 /// dimensions (at the first event that needs it) and kept, so an event
@@ -17,14 +26,18 @@ import CoreMetrics
 /// much as the fault.
 ///
 /// ```swift
-/// MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+/// var factory = PrometheusMetricsFactory(registry: registry)
+/// factory.durationHistogramBuckets.merge(MetricsSink.timerBuckets()) { $1 }
+/// MetricsSystem.bootstrap(factory)
 /// configuration.sinks = [MetricsSink()]
 /// ```
 public final class MetricsSink: EventSink, @unchecked Sendable {
     /// The factory the metric objects come from.
     public let factory: any MetricsFactory
-    /// The start of every label (`faultline_fetches`).
+    /// The start of every label (`faultline_fetches_total`).
     public let prefix: String
+    /// Every label, for the prefix.
+    public let labels: MetricsSinkLabels
 
     /// Guards the tables below; metric objects are thread-safe themselves
     /// and are used outside it.
@@ -43,6 +56,8 @@ public final class MetricsSink: EventSink, @unchecked Sendable {
     @exclusivity(unchecked) private var batches: [BatchKey: BatchMetrics] = [:]
     private let saves: (success: SaveMetrics, failure: SaveMetrics)
     private let savedObjects: (inserted: Counter, updated: Counter, deleted: Counter)
+    /// Insights by rule, made at a rule's first insight.
+    @exclusivity(unchecked) private var insightCounters: [InsightRuleID: Counter] = [:]
 
     /// - Parameters:
     ///   - factory: where the metric objects come from; by default the one
@@ -51,14 +66,16 @@ public final class MetricsSink: EventSink, @unchecked Sendable {
     public init(factory: any MetricsFactory = MetricsSystem.factory, prefix: String = "faultline") {
         self.factory = factory
         self.prefix = prefix
+        let labels = MetricsSinkLabels(prefix: prefix)
+        self.labels = labels
         func save(_ outcome: String) -> SaveMetrics {
             SaveMetrics(
-                count: Counter(label: "\(prefix)_saves", dimensions: [("outcome", outcome)], factory: factory),
-                duration: Timer(label: "\(prefix)_save_duration", dimensions: [("outcome", outcome)], factory: factory))
+                count: Counter(label: labels.saves, dimensions: [("outcome", outcome)], factory: factory),
+                duration: Timer(label: labels.saveDuration, dimensions: [("outcome", outcome)], factory: factory))
         }
         saves = (save("success"), save("failure"))
         func objects(_ change: String) -> Counter {
-            Counter(label: "\(prefix)_saved_objects", dimensions: [("change", change)], factory: factory)
+            Counter(label: labels.savedObjects, dimensions: [("change", change)], factory: factory)
         }
         savedObjects = (objects("inserted"), objects("updated"), objects("deleted"))
     }
@@ -159,7 +176,7 @@ public final class MetricsSink: EventSink, @unchecked Sendable {
 
     /// Under the lock.
     private func lookUp(_ entity: String) -> Unmanaged<EntityMetrics> {
-        let metrics = entities.kept(entity) { EntityMetrics(entity, prefix: prefix, factory: factory) }
+        let metrics = entities.kept(entity) { EntityMetrics(entity, labels: labels, factory: factory) }
         let unretained = Unmanaged.passUnretained(metrics)
         lastEntity = unretained
         return unretained
@@ -196,7 +213,7 @@ public final class MetricsSink: EventSink, @unchecked Sendable {
         let summary = StatementSummary(shape)
         let key = StatementKey(kind: summary.kind, table: summary.table ?? "")
         return lock.withLock {
-            let metrics = statements.kept(key) { StatementMetrics(key, prefix: prefix, factory: factory) }
+            let metrics = statements.kept(key) { StatementMetrics(key, labels: labels, factory: factory) }
             let unretained = Unmanaged.passUnretained(metrics)
             if shapeID >= 0, shapeID < 1 << 20 {
                 if shapeID >= shapes.count { shapes.append(contentsOf: repeatElement(nil, count: shapeID + 1 - shapes.count)) }
@@ -214,8 +231,8 @@ public final class MetricsSink: EventSink, @unchecked Sendable {
             fetches.kept(key) {
                 let dimensions = [("entity", e.entity), ("result_type", e.resultType)]
                 return TimedCounter(
-                    count: Counter(label: "\(prefix)_fetches", dimensions: dimensions, factory: factory),
-                    duration: Timer(label: "\(prefix)_fetch_duration", dimensions: dimensions, factory: factory))
+                    count: Counter(label: labels.fetches, dimensions: dimensions, factory: factory),
+                    duration: Timer(label: labels.fetchDuration, dimensions: dimensions, factory: factory))
             }
         }
         metrics.count.increment(by: 1)
@@ -234,10 +251,41 @@ public final class MetricsSink: EventSink, @unchecked Sendable {
 
     private func count(_ e: BatchRequestEvent) {
         let key = BatchKey(entity: e.entity, kind: e.kind)
-        let metrics = lock.withLock { batches.kept(key) { BatchMetrics(key, prefix: prefix, factory: factory) } }
+        let metrics = lock.withLock { batches.kept(key) { BatchMetrics(key, labels: labels, factory: factory) } }
         metrics.count.increment(by: 1)
         if e.rowsAffected > 0 { metrics.rows.increment(by: e.rowsAffected) }
         metrics.duration.recordNanoseconds(Int64(clamping: e.durationNanoseconds))
+    }
+
+    // MARK: Insights
+
+    /// Counts an insight an ``InsightWatch`` found, by its rule
+    /// (`faultline_insights_total{rule="n-plus-one"}`).
+    public func observe(_ insight: Insight) {
+        let counter = lock.withLock {
+            insightCounters.kept(insight.rule) {
+                Counter(label: labels.insights, dimensions: [("rule", insight.rule.rawValue)], factory: factory)
+            }
+        }
+        counter.increment(by: 1)
+    }
+
+    // MARK: Buckets
+
+    /// A timer's buckets by default: 10 µs to 1 s, three a decade (1, 2.5,
+    /// 5), so that a statement's 10 to 300 µs, a fault's and a fetch's fall
+    /// in several, and a slow save's second in the last.
+    public static let defaultDurationBuckets: [Duration] = [
+        .microseconds(10), .microseconds(25), .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500),
+        .milliseconds(1), .microseconds(2_500), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+        .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
+    ]
+
+    /// `buckets` for every timer of the sink (by label), for a back end
+    /// that sets buckets per label: swift-prometheus'
+    /// `factory.durationHistogramBuckets.merge(MetricsSink.timerBuckets()) { $1 }`.
+    public static func timerBuckets(prefix: String = "faultline", buckets: [Duration] = defaultDurationBuckets) -> [String: [Duration]] {
+        Dictionary(uniqueKeysWithValues: MetricsSinkLabels(prefix: prefix).timers.map { ($0, buckets) })
     }
 }
 
@@ -268,17 +316,17 @@ private final class EntityMetrics: Sendable {
     let cacheMisses: (absent: Counter, stale: Counter)
     let databaseFaultDuration: Timer
 
-    init(_ entity: String, prefix: String, factory: any MetricsFactory) {
+    init(_ entity: String, labels: MetricsSinkLabels, factory: any MetricsFactory) {
         name = entity
-        faults = PerSource("\(prefix)_faults", entity: entity, factory: factory)
-        relationshipFaults = PerSource("\(prefix)_relationship_faults", entity: entity, factory: factory)
-        cacheHits = Counter(label: "\(prefix)_cache_hits", dimensions: [("entity", entity)], factory: factory)
+        faults = PerSource(labels.faults, entity: entity, factory: factory)
+        relationshipFaults = PerSource(labels.relationshipFaults, entity: entity, factory: factory)
+        cacheHits = Counter(label: labels.cacheHits, dimensions: [("entity", entity)], factory: factory)
         func miss(_ reason: CacheMissReason) -> Counter {
-            Counter(label: "\(prefix)_cache_misses", dimensions: [("entity", entity), ("reason", reason.rawValue)], factory: factory)
+            Counter(label: labels.cacheMisses, dimensions: [("entity", entity), ("reason", reason.rawValue)], factory: factory)
         }
         cacheMisses = (miss(.absent), miss(.stale))
         databaseFaultDuration = Timer(
-            label: "\(prefix)_fault_duration", dimensions: [("entity", entity), ("source", MetricsSink.dimension(.database))],
+            label: labels.faultDuration, dimensions: [("entity", entity), ("source", MetricsSink.dimension(.database))],
             factory: factory)
     }
 }
@@ -295,12 +343,12 @@ private final class StatementMetrics: Sendable {
     let rowsWritten: Counter
     let duration: Timer
 
-    init(_ key: StatementKey, prefix: String, factory: any MetricsFactory) {
+    init(_ key: StatementKey, labels: MetricsSinkLabels, factory: any MetricsFactory) {
         let dimensions = [("kind", key.kind), ("table", key.table)]
-        count = Counter(label: "\(prefix)_statements", dimensions: dimensions, factory: factory)
-        rowsRead = Counter(label: "\(prefix)_rows_read", dimensions: dimensions, factory: factory)
-        rowsWritten = Counter(label: "\(prefix)_rows_written", dimensions: dimensions, factory: factory)
-        duration = Timer(label: "\(prefix)_statement_duration", dimensions: dimensions, factory: factory)
+        count = Counter(label: labels.statements, dimensions: dimensions, factory: factory)
+        rowsRead = Counter(label: labels.rowsRead, dimensions: dimensions, factory: factory)
+        rowsWritten = Counter(label: labels.rowsWritten, dimensions: dimensions, factory: factory)
+        duration = Timer(label: labels.statementDuration, dimensions: dimensions, factory: factory)
     }
 }
 
@@ -326,11 +374,11 @@ private final class BatchMetrics: Sendable {
     let rows: Counter
     let duration: Timer
 
-    init(_ key: BatchKey, prefix: String, factory: any MetricsFactory) {
+    init(_ key: BatchKey, labels: MetricsSinkLabels, factory: any MetricsFactory) {
         let dimensions = [("entity", key.entity), ("kind", key.kind)]
-        count = Counter(label: "\(prefix)_batch_requests", dimensions: dimensions, factory: factory)
-        rows = Counter(label: "\(prefix)_batch_rows", dimensions: dimensions, factory: factory)
-        duration = Timer(label: "\(prefix)_batch_request_duration", dimensions: dimensions, factory: factory)
+        count = Counter(label: labels.batchRequests, dimensions: dimensions, factory: factory)
+        rows = Counter(label: labels.batchRows, dimensions: dimensions, factory: factory)
+        duration = Timer(label: labels.batchRequestDuration, dimensions: dimensions, factory: factory)
     }
 }
 
@@ -356,6 +404,8 @@ extension Dictionary {
 }
 
 @_spi(FastPath) extension MetricsSink: FastPathEventSink {}
+
+extension MetricsSink: InsightObserver {}
 
 extension MetricsSink {
     /// The event fields it does not write, and why (EventFieldCoverageTests

@@ -150,6 +150,7 @@ extension PerfRun {
             _ = try selected()
             if let pushgateway {
                 _ = try PublishOptions.address(pushgateway)
+                try publishing.validateForPushing()
             } else if publishing.isGiven {
                 throw ValidationError("--job and --label name what --pushgateway publishes: add --pushgateway URL")
             }

@@ -19,7 +19,10 @@ public struct MetricLabel: Equatable, Hashable, Sendable {
         "instance": "the Pushgateway sets instance",
         "scenario": "scenario comes from the report",
         "scale": "scale comes from the report's configuration",
-    ]
+    ].merging(ReportInfoLabel.allCases.filter { $0 != .commit }.map { ($0.rawValue, "\($0.rawValue) comes from the report (faultline_report_info)") }) { a, _ in a }
+
+    /// Label names a clean-up's `--label` cannot match on, and why.
+    public static let reservedForMatching: [String: String] = ["job": "the job is --job's"]
 
     /// Parses `key=value`; the error names the argument.
     public init(argument: String, option: String = "--label", reserved: [String: String] = reservedForPublishing) throws(PublishError) {

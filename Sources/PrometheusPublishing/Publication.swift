@@ -8,26 +8,37 @@ import FoundationNetworking
 #endif
 
 /// A report as Prometheus metrics for a Pushgateway: what goes in the
-/// body (each passed scenario's exact counters and wall time summary, with
-/// `scenario` and `commit` labels, and the publication time), and the
-/// grouping key it goes under (job, runner, branch, scale and any label
-/// a team adds).
+/// body (each passed scenario's counters and wall time summary, with a
+/// `scenario` label; the report's commit and tool in one info metric; the
+/// time of the push), and the group it goes to (job, runner, branch, scale
+/// and any label a team adds).
 ///
-/// The grouping key leaves the commit out on purpose: each push replaces
-/// the last one of its runner, branch and scale, so the Pushgateway holds
-/// one report per kind of run, and Prometheus keeps the history (a series
-/// per commit). A commit in the key would keep every commit's series alive
-/// in every scrape, for ever.
+/// The Pushgateway keeps the last push per group: it holds the latest
+/// values of each kind of run, for dashboards, not a history. No series
+/// carries the commit (only ``FaultlineMetric/reportInfo`` does), so a
+/// push of the next commit replaces the group's series instead of adding
+/// a series per metric and scenario for every commit. Every report, by
+/// commit, belongs in the history store (`perf-run history`).
 public struct Publication: Sendable {
-    public let job: String
+    public let group: PushGroup
     public let commit: String
-    /// The grouping key besides the job, by name.
-    public let grouping: [MetricLabel]
     /// The exposition text (swift-prometheus' registry).
     public let body: [UInt8]
     /// Scenarios published, and those left out (failed or skipped).
     public let published: [String]
     public let leftOut: [String]
+    /// Counters that are exact in other reports and advisory in this one
+    /// (a run whose first iteration differed, as one without warm-up can),
+    /// as `Scenario counter`: published under
+    /// ``FaultlineMetric/advisoryCounter(_:)``, not as exact.
+    public let advisory: [String]
+
+    /// The job, the group's.
+    public var job: String { group.job }
+    /// The grouping labels besides the job.
+    public var grouping: [MetricLabel] { group.labels }
+    /// The group as a Pushgateway path.
+    public var groupPath: String { group.path }
 
     /// The job `--job` defaults to.
     public static let defaultJob = "faultline"
@@ -42,25 +53,19 @@ public struct Publication: Sendable {
     /// - Parameters:
     ///   - reportName: the report's path, for messages.
     ///   - labels: `--label`s: `commit` replaces the report's; `branch` and
-    ///     `runner` replace what the environment says; others join the key.
+    ///     `runner` replace what the environment says; others join the group.
     ///   - environment: the process's environment (CI variables).
-    ///   - time: the publication time.
+    ///   - time: the time of the push.
     public init(
         _ report: Report, reportName: String, job: String = defaultJob, labels: [MetricLabel], environment: [String: String], time: Date
     ) throws(PublishError) {
         guard !job.isEmpty else { throw PublishError("--job", "an empty job name") }
-        self.job = job
         var given = Dictionary(labels.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
         guard let commit = given.removeValue(forKey: "commit") ?? report.environment.gitCommit.flatMap({ $0.isEmpty ? nil : $0 }) else {
             throw PublishError(reportName, "the report names no commit (environment.gitCommit): give --label commit=…")
         }
         self.commit = commit
-        for (label, variables) in Self.environmentLabels where given[label] == nil {
-            given[label] = variables.lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
-        }
-        if given["runner"] == nil, !report.environment.hostName.isEmpty { given["runner"] = report.environment.hostName }
-        given["scale"] = Self.scaleText(report.configuration.scale)
-        grouping = given.sorted { $0.key < $1.key }.map { MetricLabel(name: $0.key, value: $0.value) }
+        group = Self.group(of: report, job: job, given: given, environment: environment)
 
         let passed = report.scenarios.filter { $0.status == .passed }
         published = passed.map(\.name)
@@ -72,11 +77,17 @@ public struct Publication: Sendable {
         func gauge(_ metric: FaultlineMetric, _ labels: [(String, String)]) -> Gauge {
             registry.makeGauge(descriptor: metric.descriptor, labels: labels)
         }
+        var advisory: [String] = []
         for scenario in passed {
-            let labels = [("scenario", scenario.name), ("commit", commit)]
-            for counter in FaultlineMetric.publishedCounters where !scenario.advisoryCounters.contains(counter.rawValue) {
+            let labels = [("scenario", scenario.name)]
+            for counter in CounterName.allCases {
                 guard let value = scenario.counters[counter] else { continue }
-                gauge(.counter(counter), labels).set(to: Double(value))
+                if FaultlineMetric.isAdvisory(counter, in: scenario) {
+                    gauge(.advisoryCounter(counter), labels).set(to: Double(value))
+                    if counter.direction != .advisory { advisory.append("\(scenario.name) \(counter.rawValue)") }
+                } else {
+                    gauge(.counter(counter), labels).set(to: Double(value))
+                }
             }
             let wall = scenario.summary?.wallSeconds ?? (scenario.samples.isEmpty ? nil : Statistics(scenario.samples.map(\.wallSeconds)))
             if let wall {
@@ -86,26 +97,38 @@ public struct Publication: Sendable {
             }
             gauge(.samples, labels).set(to: Double(scenario.samples.count))
         }
-        gauge(.published, [("commit", commit)]).set(to: time.timeIntervalSince1970)
+        self.advisory = advisory
+        let info: [(ReportInfoLabel, String)] = [
+            (.commit, commit), (.perfRunVersion, report.tool.version), (.buildConfiguration, report.environment.buildConfiguration),
+            (.swiftVersion, report.environment.swiftVersion), (.sqliteVersion, report.environment.sqliteVersion),
+        ]
+        gauge(.reportInfo, info.filter { !$0.1.isEmpty }.map { ($0.0.rawValue, $0.1) }).set(to: 1)
+        gauge(.pushedTime, []).set(to: time.timeIntervalSince1970)
         body = registry.emitToBuffer()
+    }
+
+    /// The group a report goes to: the job; `branch` and `runner` from the
+    /// labels, else the environment (the runner else the report's host);
+    /// the report's scale; the other labels.
+    public static func group(of report: Report, job: String = defaultJob, labels: [MetricLabel], environment: [String: String]) -> PushGroup {
+        var given = Dictionary(labels.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
+        given["commit"] = nil
+        return group(of: report, job: job, given: given, environment: environment)
+    }
+
+    private static func group(of report: Report, job: String, given: [String: String], environment: [String: String]) -> PushGroup {
+        var given = given
+        for (label, variables) in environmentLabels where given[label] == nil {
+            given[label] = variables.lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
+        }
+        if given["runner"] == nil, !report.environment.hostName.isEmpty { given["runner"] = report.environment.hostName }
+        given["scale"] = scaleText(report.configuration.scale)
+        return PushGroup(job: job, labels: given.map { MetricLabel(name: $0.key, value: $0.value) })
     }
 
     /// A scale as a label: `0.02`, `1`.
     static func scaleText(_ scale: Double) -> String {
         scale == scale.rounded() && abs(scale) < 1e15 ? String(Int64(scale)) : String(scale)
-    }
-
-    /// The grouping key as a Pushgateway path: `/metrics/job@base64/…` and
-    /// `/NAME@base64/VALUE` per label. Every value is base64url-encoded, so
-    /// that a `/` in a branch name stays in its value.
-    public var groupPath: String {
-        var path = "/metrics/job@base64/" + Self.base64URL(job)
-        for label in grouping { path += "/\(label.name)@base64/" + Self.base64URL(label.value) }
-        return path
-    }
-
-    static func base64URL(_ text: String) -> String {
-        Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
     }
 
     /// Replaces the group on the Pushgateway with this report's metrics (PUT).
@@ -123,9 +146,11 @@ public struct Publication: Sendable {
 
     /// What was published, in one line.
     public func summary(to gateway: ServerAddress) -> String {
-        let key = (["job=\(job)"] + grouping.map { "\($0.name)=\($0.value)" }).joined(separator: " ")
-        var text = "published \(published.count) scenario\(published.count == 1 ? "" : "s") of commit \(commit) to \(gateway) {\(key)}"
+        var text = "published \(published.count) scenario\(published.count == 1 ? "" : "s") of commit \(commit) to \(gateway) \(group.description)"
         if !leftOut.isEmpty { text += "; not published (failed or skipped): \(leftOut.joined(separator: ", "))" }
+        if !advisory.isEmpty {
+            text += "; advisory in this report, so published as faultline_scenario_advisory_*, not as exact: \(advisory.joined(separator: ", "))"
+        }
         return text
     }
 }

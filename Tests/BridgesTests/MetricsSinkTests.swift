@@ -14,7 +14,7 @@ import Testing
         try BridgeWorkload.run(try BridgeWorkload.store(path, sinks: [MetricsSink(factory: metrics), recorder]))
 
         func counter(_ label: String, _ dimensions: [(String, String)]) throws -> Int64 {
-            try metrics.expectCounter("faultline_\(label)", dimensions).totalValue
+            try metrics.expectCounter("faultline_\(label)_total", dimensions).totalValue
         }
         #expect(try counter("fetches", [("entity", "Selfie"), ("result_type", "objects")]) == 1)
         #expect(try counter("fetches", [("entity", "Person"), ("result_type", "count")]) == 1)
@@ -42,32 +42,32 @@ import Testing
         for statement in statements {
             let dimensions = [("kind", statement.kind), ("table", statement.table)]
             #expect(try counter("statements", dimensions) == statement.count, "\(dimensions)")
-            #expect(metrics.counterTotal(label: "faultline_rows_read", dimensions: dimensions) == statement.rowsRead, "\(dimensions)")
-            #expect(metrics.counterTotal(label: "faultline_rows_written", dimensions: dimensions) == statement.rowsWritten, "\(dimensions)")
-            #expect(try metrics.expectTimer("faultline_statement_duration", dimensions).values.count == Int(statement.count))
+            #expect(metrics.counterTotal(label: "faultline_rows_read_total", dimensions: dimensions) == statement.rowsRead, "\(dimensions)")
+            #expect(metrics.counterTotal(label: "faultline_rows_written_total", dimensions: dimensions) == statement.rowsWritten, "\(dimensions)")
+            #expect(try metrics.expectTimer("faultline_statement_duration_seconds", dimensions).values.count == Int(statement.count))
         }
-        #expect(metrics.counters(label: "faultline_statements").count == statements.count)
+        #expect(metrics.counters(label: "faultline_statements_total").count == statements.count)
 
         // Totals against the recorder's counters.
         let counters = recorder.counters
-        #expect(metrics.counterTotal(label: "faultline_statements") == Int64(counters.sqlStatements))
-        #expect(metrics.counterTotal(label: "faultline_rows_read") == Int64(counters.rowsRead))
-        #expect(metrics.counterTotal(label: "faultline_rows_written") == Int64(counters.rowsWritten))
-        #expect(metrics.counterTotal(label: "faultline_fetches") == Int64(counters.fetches))
-        #expect(metrics.counterTotal(label: "faultline_faults") == Int64(counters.faultsFired))
-        #expect(metrics.counterTotal(label: "faultline_relationship_faults") == Int64(counters.relationshipFaultsFired))
-        #expect(metrics.counterTotal(label: "faultline_cache_hits") == Int64(counters.cacheHits))
-        #expect(metrics.counterTotal(label: "faultline_cache_misses") == Int64(counters.cacheMisses))
-        #expect(metrics.counterTotal(label: "faultline_saves") == Int64(counters.saves))
-        #expect(metrics.counterTotal(label: "faultline_batch_requests") == Int64(counters.batchRequests))
+        #expect(metrics.counterTotal(label: "faultline_statements_total") == Int64(counters.sqlStatements))
+        #expect(metrics.counterTotal(label: "faultline_rows_read_total") == Int64(counters.rowsRead))
+        #expect(metrics.counterTotal(label: "faultline_rows_written_total") == Int64(counters.rowsWritten))
+        #expect(metrics.counterTotal(label: "faultline_fetches_total") == Int64(counters.fetches))
+        #expect(metrics.counterTotal(label: "faultline_faults_total") == Int64(counters.faultsFired))
+        #expect(metrics.counterTotal(label: "faultline_relationship_faults_total") == Int64(counters.relationshipFaultsFired))
+        #expect(metrics.counterTotal(label: "faultline_cache_hits_total") == Int64(counters.cacheHits))
+        #expect(metrics.counterTotal(label: "faultline_cache_misses_total") == Int64(counters.cacheMisses))
+        #expect(metrics.counterTotal(label: "faultline_saves_total") == Int64(counters.saves))
+        #expect(metrics.counterTotal(label: "faultline_batch_requests_total") == Int64(counters.batchRequests))
 
         // Timers: one value per fetch, save, batch request and fault from the
         // database; row-cache faults are counted, not timed.
-        #expect(try metrics.expectTimer("faultline_fetch_duration", [("entity", "Selfie"), ("result_type", "objects")]).values.count == 1)
-        #expect(try metrics.expectTimer("faultline_save_duration", [("outcome", "success")]).values.count == 1)
-        #expect(try metrics.expectTimer("faultline_batch_request_duration", [("entity", "Selfie"), ("kind", "update")]).values.count == 1)
-        #expect(try metrics.expectTimer("faultline_fault_duration", [("entity", "Person"), ("source", "database")]).values.count == 2)
-        #expect(metrics.timers(label: "faultline_fault_duration").count == 2)  // Person and Selfie, database only
+        #expect(try metrics.expectTimer("faultline_fetch_duration_seconds", [("entity", "Selfie"), ("result_type", "objects")]).values.count == 1)
+        #expect(try metrics.expectTimer("faultline_save_duration_seconds", [("outcome", "success")]).values.count == 1)
+        #expect(try metrics.expectTimer("faultline_batch_request_duration_seconds", [("entity", "Selfie"), ("kind", "update")]).values.count == 1)
+        #expect(try metrics.expectTimer("faultline_fault_duration_seconds", [("entity", "Person"), ("source", "database")]).values.count == 2)
+        #expect(metrics.timers(label: "faultline_fault_duration_seconds").count == 2)  // Person and Selfie, database only
     }
 
     /// The metric objects are made once per label and dimensions: a second
@@ -101,9 +101,9 @@ import Testing
         sink.receive(.save(SaveEvent(
             start: 0, durationNanoseconds: 5_000, thread: 1, context: "main", inserted: 1, updated: 0, deleted: 0, success: false,
             error: "validation", callSite: .unknown)))
-        #expect(metrics.counterTotal(label: "app_db_saves", dimensions: [("outcome", "failure")]) == 1)
-        #expect(metrics.counterTotal(label: "app_db_saved_objects") == 0)
-        #expect((try? metrics.expectTimer("app_db_save_duration", [("outcome", "failure")]).values) == [5_000])
+        #expect(metrics.counterTotal(label: "app_db_saves_total", dimensions: [("outcome", "failure")]) == 1)
+        #expect(metrics.counterTotal(label: "app_db_saved_objects_total") == 0)
+        #expect((try? metrics.expectTimer("app_db_save_duration_seconds", [("outcome", "failure")]).values) == [5_000])
     }
 }
 

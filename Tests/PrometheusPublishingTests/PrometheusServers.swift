@@ -171,6 +171,34 @@ final class PrometheusServers {
         }
     }
 
+    /// Every series that matches `selector` and had a sample in the last
+    /// `seconds` (`/api/v1/series`), each its labels: stale ones too.
+    func series(_ selector: String, withinLast seconds: Double) throws -> [[String: String]] {
+        var components = URLComponents(string: prometheusURL + "/api/v1/series")!
+        let now = Date().timeIntervalSince1970
+        components.queryItems = [
+            URLQueryItem(name: "match[]", value: selector), URLQueryItem(name: "start", value: String(now - seconds)),
+            URLQueryItem(name: "end", value: String(now + 1)),
+        ]
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        let (status, body) = try HTTP.get(components.url!.absoluteString)
+        let object = try JSONSerialization.jsonObject(with: body) as? [String: Any]
+        guard status == 200, object?["status"] as? String == "success", let data = object?["data"] as? [[String: String]] else {
+            throw ServerError(description: "series \(selector): HTTP \(status): \(String(decoding: body, as: UTF8.self))")
+        }
+        return data
+    }
+
+    /// The Pushgateway's groups (`/api/v1/metrics`), each its labels.
+    func groups() throws -> [[String: String]] {
+        let (status, body) = try HTTP.get(pushgatewayURL + "/api/v1/metrics")
+        let object = try JSONSerialization.jsonObject(with: body) as? [String: Any]
+        guard status == 200, let data = object?["data"] as? [[String: Any]] else {
+            throw ServerError(description: "/api/v1/metrics: HTTP \(status): \(String(decoding: body, as: UTF8.self))")
+        }
+        return data.map { ($0["labels"] as? [String: String]) ?? [:] }
+    }
+
     /// Polls `promQL` until it gives `count` series (at most 30 s): the
     /// scrapes after a push take a second or two.
     @discardableResult

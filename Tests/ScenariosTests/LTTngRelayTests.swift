@@ -147,6 +147,82 @@ import Testing
         #expect(LTTngLiveReader.parse(listing, session: "faultline-12") == nil)
     }
 
+    /// lttng-relayd allows one live viewer per session: with a viewer
+    /// attached to a live session, perf-run's reader stops at once with one
+    /// line naming the session and the rule; and babeltrace2's own refusal
+    /// of a second viewer is what the reader recognises.
+    @Test func anotherLiveViewerOfTheSessionIsNamedWithTheRule() throws {
+        for tool in ["lttng", "lttng-sessiond", "lttng-relayd", "babeltrace2"] {
+            _ = try #require(Self.installed(tool), "\(tool) is not installed (scripts/install-system-packages.sh --test installs lttng-tools, babeltrace2)")
+        }
+        let babeltrace = try #require(Self.installed("babeltrace2"))
+        let home = try PrivateLTTng()
+        defer { home.remove() }
+        let relay = try TestRelay(in: home)
+        defer { relay.stop() }
+        let daemon = try home.startDaemon()
+        defer { LTTngRecording.stopDaemon(daemon) }
+        let session = "viewers-\(UUID().uuidString.prefix(8).lowercased())"
+        for arguments in [["create", session, "--live", "--set-url=\(relay.url)"], ["enable-event", "--session=\(session)", "--userspace", "--all"], ["start", session]] {
+            let step = try home.lttng(arguments)
+            try #require(step.status == 0, "lttng \(arguments): \(step.output)")
+        }
+        defer { _ = try? home.lttng(["destroy", session]) }
+        let address = try LTTngRelay(url: relay.url, livePort: relay.livePort)
+
+        // A viewer of the user's, attached first.
+        func listed() throws -> (url: String, clients: Int)? { try LTTngLiveReader.listed(session, on: address, babeltrace: babeltrace) }
+        let deadline = Date().addingTimeInterval(20)
+        var shown = try listed()
+        while shown == nil, Date() < deadline {
+            usleep(50_000)
+            shown = try listed()
+        }
+        let url = try #require(shown?.url, "session \(session) never showed on the relay's live port")
+        let viewer = try BoundedCommand.start(babeltrace, ["--input-format=lttng-live", url], output: .discard)
+        defer { viewer.kill() }
+        while (try listed())?.clients ?? 0 < 1, Date() < deadline { usleep(50_000) }
+        try #require((try listed())?.clients == 1, "the first viewer did not attach within 20 s")
+
+        // perf-run's reader: one line, the session and the rule.
+        do {
+            let reader = try LTTngLiveReader(relay: address, session: session, processID: getpid(), babeltrace: babeltrace)
+            reader.stop()
+            Issue.record("the reader attached beside another viewer")
+        } catch let error as LTTngRecording.Unavailable {
+            #expect(error.description == "--lttng-relay \(relay.url): session \(session) already has a live viewer on net://127.0.0.1:\(relay.livePort), "
+                + "and lttng-relayd allows one live viewer per session: perf-run reads its session live to check the trace; "
+                + "detach the other viewer, and read the trace from the relay's output directory instead")
+            #expect(!error.description.contains("\n"))
+        }
+
+        // A second viewer attaching anyway (as one that raced the listing
+        // would): babeltrace2's refusal, recognised.
+        let second = try BoundedCommand.start(babeltrace, ["--input-format=lttng-live", url], output: .stream { _ in })
+        let ended = try second.wait(limit: .total(30))
+        #expect(ended.status != 0)
+        #expect(LTTngLiveViewerRule.wasRefused(scanning: second.scanErrorLines))
+    }
+
+    /// The refusal is told from babeltrace2's other failures by its words.
+    @Test func theRefusalOfASecondViewerIsToldFromOtherFailures() {
+        func scan(_ text: String) -> ((Substring) -> Bool) -> Void {
+            { visit in
+                for line in text.split(separator: "\n") where !visit(line) { break }
+            }
+        }
+        let refused = """
+            11-29 14:00:17.802   986   986 E PLUGIN/SRC.CTF.LTTNG-LIVE/VIEWER lttng_live_session_attach@viewer-connection.c:1121 [lttng-live] There is already a viewer attached to this session
+            11-29 14:00:17.802   986   986 E PLUGIN/SRC.CTF.LTTNG-LIVE lttng_live_get_session@lttng-live.c:477 [lttng-live] Error attaching to LTTng live session
+            """
+        let unreachable = """
+            11-29 14:02:01.100  1001  1001 E PLUGIN/SRC.CTF.LTTNG-LIVE/VIEWER lttng_live_connect_viewer@viewer-connection.c:310 [lttng-live] Connection to remote host failed: Connection refused
+            """
+        #expect(LTTngLiveViewerRule.wasRefused(scanning: scan(refused)))
+        #expect(!LTTngLiveViewerRule.wasRefused(scanning: scan(unreachable)))
+        #expect(!LTTngLiveViewerRule.wasRefused(scanning: scan("")))
+    }
+
     static func installed(_ tool: String) -> String? {
         (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/\(tool)" }
             .first { FileManager.default.isExecutableFile(atPath: $0) }

@@ -336,36 +336,53 @@ public final class Recorder: EventSink, @unchecked Sendable {
 
     /// Everything recorded so far.
     public func snapshot() -> Snapshot {
+        lock.withLock { currentSnapshot() }
+    }
+
+    /// Everything recorded so far, forgotten at the same moment: no event
+    /// falls between the snapshot and the reset (a watch that reads the
+    /// recorder in windows, while the store works on other threads).
+    public func snapshotAndReset() -> Snapshot {
         lock.withLock {
-            let events = state.next == 0 ? state.buffer : Array(state.buffer[state.next...] + state.buffer[..<state.next])
-            let statements = state.aggregates.values.sorted {
-                $0.totalNanoseconds != $1.totalNanoseconds ? $0.totalNanoseconds > $1.totalNanoseconds : $0.shape < $1.shape
-            }
-            keepClosedTallies()
-            var evidence = state.evidence
-            evidence.statements = statements
-            var counters = state.counters
-            var rowCacheNanoseconds = state.rowCacheNanoseconds
-            for entry in tallied {
-                let faults = addTalliedFaults(entry, to: &counters)
-                rowCacheNanoseconds &+= faults.nanoseconds
-                for entity in faults.entities { evidence.noteFaulted(entity) }
-            }
-            return Snapshot(
-                counters: counters, statements: statements, events: events, droppedEvents: state.dropped, evidence: evidence,
-                sqlNanoseconds: state.sqlNanoseconds, rowCacheNanoseconds: rowCacheNanoseconds)
+            let snapshot = currentSnapshot()
+            resetState()
+            return snapshot
         }
+    }
+
+    /// Under the lock.
+    private func currentSnapshot() -> Snapshot {
+        let events = state.next == 0 ? state.buffer : Array(state.buffer[state.next...] + state.buffer[..<state.next])
+        let statements = state.aggregates.values.sorted {
+            $0.totalNanoseconds != $1.totalNanoseconds ? $0.totalNanoseconds > $1.totalNanoseconds : $0.shape < $1.shape
+        }
+        keepClosedTallies()
+        var evidence = state.evidence
+        evidence.statements = statements
+        var counters = state.counters
+        var rowCacheNanoseconds = state.rowCacheNanoseconds
+        for entry in tallied {
+            let faults = addTalliedFaults(entry, to: &counters)
+            rowCacheNanoseconds &+= faults.nanoseconds
+            for entity in faults.entities { evidence.noteFaulted(entity) }
+        }
+        return Snapshot(
+            counters: counters, statements: statements, events: events, droppedEvents: state.dropped, evidence: evidence,
+            sqlNanoseconds: state.sqlNanoseconds, rowCacheNanoseconds: rowCacheNanoseconds)
     }
 
     /// Forgets everything recorded.
     /// Tallies start again from their counts now; those of stores that
     /// are gone are forgotten.
     public func reset() {
-        lock.withLock {
-            state = State()
-            tallied.removeAll { $0.tally.isClosed }
-            for index in tallied.indices { tallied[index].baseline = tallied[index].tally.counts() }
-        }
+        lock.withLock { resetState() }
+    }
+
+    /// Under the lock.
+    private func resetState() {
+        state = State()
+        tallied.removeAll { $0.tally.isClosed }
+        for index in tallied.indices { tallied[index].baseline = tallied[index].tally.counts() }
     }
 }
 

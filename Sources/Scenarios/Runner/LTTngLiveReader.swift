@@ -13,9 +13,16 @@ import Probes
 /// pipe, and the relay keeps the trace on its disk meanwhile, so the reader
 /// costs the measured run next to nothing. It ends when the session is
 /// destroyed and all of it was read.
+///
+/// lttng-relayd allows one live viewer per session
+/// (``LTTngLiveViewerRule``): a viewer attached before this one makes the
+/// run stop with one line saying so, and while this one reads, a user's
+/// viewer of the session is refused.
 final class LTTngLiveReader {
     /// The session's URL on the relay's live port.
     let url: String
+    let session: String
+    let relay: LTTngRelay
     /// The babeltrace2 process, to stop by its ID.
     var pid: Int32 { child.pid }
     private let child: BoundedCommand.Running
@@ -37,6 +44,10 @@ final class LTTngLiveReader {
         }
         let url = listed!.url
         self.url = url
+        self.session = session
+        self.relay = relay
+        // The relay would refuse this reader as a second viewer.
+        guard listed!.clients == 0 else { throw LTTngLiveViewerRule.anotherViewer(of: session, on: relay) }
         let stream = TraceTextStream(processID: processID)
         self.stream = stream
         do {
@@ -46,6 +57,9 @@ final class LTTngLiveReader {
         }
         while (try Self.listed(session, on: relay, babeltrace: babeltrace))?.clients ?? 0 < 1 {
             if let status = child.exited() {
+                if LTTngLiveViewerRule.wasRefused(scanning: child.scanErrorLines) {
+                    throw LTTngLiveViewerRule.anotherViewer(of: session, on: relay)
+                }
                 throw LTTngRecording.Unavailable(description: "--lttng-relay: babeltrace2 \(url) ended (status \(status)) before it attached to the session")
             }
             guard BoundedCommand.monotonicSeconds() < deadline else {
@@ -68,7 +82,14 @@ final class LTTngLiveReader {
             throw LTTngRecording.Unavailable(
                 description: "--lttng-relay: babeltrace2 \(url) printed nothing for \(LTTngRecording.seconds(error.limit.seconds)); stopped")
         }
-        guard status == 0 else { throw LTTngRecording.Unavailable(description: "babeltrace2 could not read \(url) (status \(status))") }
+        guard status == 0 else {
+            // Another viewer attached between the listing and this reader's
+            // attach: the count of clients was that viewer's.
+            if LTTngLiveViewerRule.wasRefused(scanning: child.scanErrorLines) {
+                throw LTTngLiveViewerRule.anotherViewer(of: session, on: relay)
+            }
+            throw LTTngRecording.Unavailable(description: "babeltrace2 could not read \(url) (status \(status))")
+        }
         return stream.finish()
     }
 
