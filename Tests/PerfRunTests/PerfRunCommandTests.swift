@@ -316,7 +316,7 @@ import Testing
         let worse = try Self.write(Self.report(sqlStatements: 6))
         let regression = try PerfRunCommandTests.perfRun(["compare", base, worse, "--format", "markdown"])
         #expect(regression.status == 1)
-        #expect(regression.stdout.hasPrefix("## Faultline comparison: ❌ regression"))
+        #expect(regression.stdout.hasPrefix("## Faultline: ❌ 1 regression"))
         let thresholds = NSTemporaryDirectory() + "thresholds-\(UUID()).json"
         try #"{"counters": {"sqlStatements": {"absolute": 1}}}"#.write(toFile: thresholds, atomically: true, encoding: .utf8)
         #expect(try PerfRunCommandTests.perfRun(["compare", base, worse, "--thresholds", thresholds]).status == 0)
