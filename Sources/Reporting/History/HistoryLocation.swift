@@ -37,8 +37,11 @@ public struct HistoryLocation: Equatable, Sendable, CustomStringConvertible, Cus
         }
         let lowered = argument.lowercased()
         if lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") {
-            let address = PostgreSQLAddress(url: argument)
-            if let problem = PostgreSQLConnection.problem(in: argument) {
+            // libpq reads the scheme in lower case only.
+            let scheme = argument.range(of: "://")!
+            let url = argument[..<scheme.lowerBound].lowercased() + argument[scheme.lowerBound...]
+            let address = PostgreSQLAddress(url: url)
+            if let problem = PostgreSQLConnection.problem(in: url) {
                 throw HistoryError("\(option) \(address): not a PostgreSQL URL: \(address.scrub(problem))")
             }
             kind = .postgreSQL(address)

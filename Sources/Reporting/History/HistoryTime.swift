@@ -69,7 +69,7 @@ public enum HistoryTime {
         var back = time_t(seconds)
         var check = tm()
         gmtime_r(&back, &check)
-        guard check.tm_mday == parts.tm_mday, check.tm_mon == parts.tm_mon else { return nil }
+        guard Int(check.tm_mday) == day, Int(check.tm_mon) == month - 1 else { return nil }
         return Date(timeIntervalSince1970: Double(seconds * 1_000_000 + Int64(microseconds)) / 1_000_000)
     }
 
