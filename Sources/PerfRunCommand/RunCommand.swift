@@ -270,8 +270,8 @@ extension PerfRun {
             var settings = RunSession.Settings()
             settings.tool = PerfRunCommand.tool
             settings.commit = commit
-            // The report records the command line, without a Pushgateway's credentials.
-            settings.commandLine = CommandLine.arguments.map(ServerAddress.redactingCredentials)
+            // The report records the command line, without a Pushgateway's credentials or a history's password.
+            settings.commandLine = CommandLine.arguments.map(HistoryLocation.redactingPassword).map(ServerAddress.redactingCredentials)
             let insightSettings = try insights.settings()
             settings.options = RunOptions(runConfiguration(insights: insightSettings))
             settings.options.insights = insightSettings

@@ -139,10 +139,13 @@ import Testing
     }
 
     /// `run --history`: the run is kept, labelled with `--commit`; the
-    /// report carries its run stamp.
-    @Test func runRecordsTheRunItMade() throws {
+    /// report carries its run stamp, and its command line no password.
+    @Test(arguments: HistoryStoreKind.allCases)
+    func runRecordsTheRunItMade(kind: HistoryStoreKind) throws {
         let directory = try Self.scratchDirectory()
-        let store = directory.appendingPathComponent("h.sqlite").path
+        var store = try kind.newStore()
+        // The test server trusts loopback: a password is given, and never needed.
+        if kind == .postgreSQL { store = store.replacingOccurrences(of: "://\(PostgreSQLTestServer.user)@", with: "://\(PostgreSQLTestServer.user):s3cret@") }
         let commit = String(repeating: "ab", count: 20)
         let result = try Self.perfRun(
             ["run", "FetchAll", "--scale", "0.02", "--iterations", "1", "--warmup", "0", "--json", "r.json", "--commit", commit, "--history", store,
@@ -152,12 +155,29 @@ import Testing
         let report = try ReportFile.read(directory.appendingPathComponent("r.json").path)
         #expect(report.environment.gitCommit == commit)
         let stamp = try #require(report.run)
-        #expect(result.stdout.contains("history: run \(stamp.identifier) kept in \(store)\n"))
+        #expect(result.stdout.contains("history: run \(stamp.identifier) kept in \(try HistoryLocation(store))\n"))
+        #expect(!result.stdout.contains("s3cret"))
+        #expect(!report.tool.commandLine.joined(separator: " ").contains("s3cret"))
+        #expect(report.tool.commandLine.contains("--history"))
         let entries = try Self.list(store)
         #expect(entries.map(\.identity.rawValue) == [stamp.identifier])
         #expect(entries.map(\.commit) == [commit])
         #expect(entries.map(\.time) == [HistoryTime.text(stamp.time)])
         #expect(entries.map(\.runner) == [report.environment.hostName])
+    }
+
+    /// Labels from the environment reach the terminal escaped.
+    @Test func aLabelWithControlCharactersIsShownEscaped() throws {
+        let directory = try Self.scratchDirectory()
+        let store = directory.appendingPathComponent("h.sqlite").path
+        let report = try Self.writeReport(in: directory, name: "a.json", commit: "abc", identifier: "run-a")
+        let added = try Self.perfRun(["history", "add", report, "--history", store], environment: ["FAULTLINE_BRANCH": "evil\u{1B}[2J"])
+        #expect(added.status == 0)
+        let text = try Self.perfRun(["history", "list", "--history", store])
+        #expect(text.status == 0)
+        #expect(!text.stdout.contains("\u{1B}"))
+        #expect(text.stdout.contains("evil"))
+        #expect(try Self.list(store).map(\.branch) == ["evil\u{1B}[2J"])
     }
 
     /// A store that cannot be written: exit 2, one line with the reason,

@@ -93,3 +93,16 @@ import Testing
         #expect(HistoryTime.date(text) == nil)
     }
 }
+
+extension HistoryLocationTests {
+    @Test(arguments: [
+        ("postgresql://ci:hunter2@db/perf", "postgresql://ci:***@db/perf"),
+        ("--history=postgres://ci:hunter2@db/perf?password=x", "--history=postgres://ci:***@db/perf?password=***"),
+        ("postgresql://h1:5432,h2:5433/perf?password=hunter2", "postgresql://h1:5432,h2:5433/perf?password=***"),
+        ("Reports/history.sqlite", "Reports/history.sqlite"),
+        ("--scale=0.1", "--scale=0.1"),
+    ])
+    func aCommandLineArgumentLosesItsPassword(argument: String, recorded: String) {
+        #expect(HistoryLocation.redactingPassword(argument) == recorded)
+    }
+}

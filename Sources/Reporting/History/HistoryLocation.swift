@@ -83,6 +83,21 @@ public struct HistoryLocation: Equatable, Sendable, CustomStringConvertible, Cus
 
     public var debugDescription: String { description }
 
+    /// A command-line argument with the password of any PostgreSQL URL in
+    /// it shown as `***` (`--history=postgresql://u:***@h/db` too): for
+    /// the command line a report records.
+    public static func redactingPassword(_ argument: String) -> String {
+        var prefix = ""
+        var value = Substring(argument)
+        if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+            prefix = String(argument[...equals])
+            value = argument[argument.index(after: equals)...]
+        }
+        let lowered = value.lowercased()
+        guard lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") else { return argument }
+        return prefix + PostgreSQLAddress(url: String(value)).description
+    }
+
     /// The store, opened (``Opening``; by default made when missing). A
     /// store that cannot be opened is an error naming the option and the
     /// store, with the reason.
