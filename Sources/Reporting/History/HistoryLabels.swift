@@ -46,11 +46,6 @@ public struct HistoryLabels: Equatable, Sendable {
         return labels
     }
 
-    /// A label given empty (`--branch ''`), which no query could find: the option's name.
-    public var emptyOption: String? {
-        [("--project", project), ("--branch", branch), ("--runner", runner), ("--commit", commit)].first { $0.1?.isEmpty == true }?.0
-    }
-
     /// The run of `report` with these labels (resolved first: see
     /// ``resolved(environment:currentDirectory:)``). `bytes` are the
     /// report's as read, for the identity of a report without a run stamp
