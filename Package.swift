@@ -53,6 +53,13 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // PostgreSQL's C client, for the history store of a fleet of runners.
+        .systemLibrary(
+            name: "CLibPQ",
+            path: "Sources/CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
 
         // Tracepoint call sites (dynamic linkage: no liblttng-ust link).
         .target(name: "CTracepoints", dependencies: ["CTracepointDefinitions"]),
@@ -98,8 +105,9 @@ let package = Package(
         // The reader of SQL debug logs, Faultline's and Core Data's.
         .target(name: "SQLLogViewer", dependencies: ["Insights", "ToolSupport", "Probes"]),
         // The report model and its one builder, comparison, trend,
-        // experiments, statistics, and one type per output format.
-        .target(name: "Reporting", dependencies: ["SQLLogViewer", "Insights", "ToolSupport", "Probes"]),
+        // experiments, statistics, the history store (SQLite, PostgreSQL),
+        // and one type per output format.
+        .target(name: "Reporting", dependencies: ["SQLLogViewer", "Insights", "ToolSupport", "Probes", "CSQLite", "CLibPQ"]),
 
         // Core Data models (.xcdatamodeld) read into Faultline's model
         // (CSQLite: SQLite's own limits, such as columns per table).

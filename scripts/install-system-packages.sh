@@ -7,9 +7,9 @@
 #   scripts/install-system-packages.sh --bench  also what make bench needs
 set -euo pipefail
 
-packages=(libsqlite3-dev pkg-config liblttng-ust-dev lttng-tools babeltrace2 libcurl4)
+packages=(libsqlite3-dev libpq-dev pkg-config liblttng-ust-dev lttng-tools babeltrace2 libcurl4)
 case "${1:-}" in
-    --test) packages+=(chromium python3-jsonschema libxml2-utils prometheus prometheus-pushgateway valgrind binutils) ;;
+    --test) packages+=(chromium python3-jsonschema libxml2-utils prometheus prometheus-pushgateway postgresql valgrind binutils) ;;
     --bench) packages+=(valgrind binutils) ;;
 esac
 

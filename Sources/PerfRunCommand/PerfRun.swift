@@ -78,7 +78,7 @@ struct PerfRun: ParsableCommand {
                 : "Runs \(tool.name)'s performance scenarios with Faultline and reports what the persistence code did.",
             version: tool == .perfRun ? tool.version : "\(tool.version) (Faultline \(RunReport.toolVersion))",
             subcommands: [
-                List.self, Run.self, Explain.self, Compare.self, ReportCommand.self, Log.self, ModelCommand.self, Publish.self, TrendCommand.self,
+                List.self, Run.self, Explain.self, Compare.self, ReportCommand.self, Log.self, ModelCommand.self, Publish.self, TrendCommand.self, History.self,
             ])
     }
 }

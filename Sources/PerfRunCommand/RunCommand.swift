@@ -101,6 +101,21 @@ extension PerfRun {
 
         @OptionGroup var publishing: PublishOptions
 
+        @Option(
+            help: ArgumentHelp(
+                "Label the report with this commit (default: FAULTLINE_GIT_COMMIT, else git rev-parse HEAD in the current directory).",
+                discussion: "For a binary built from one checkout and run in another: CI's base run names the base commit.",
+                valueName: "sha"))
+        var commit: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "After the reports are written, keep the run in this history store (a SQLite file or a postgresql:// URL), as perf-run history add.",
+                discussion: "A store that cannot be written is exit 2, with the reports kept.", valueName: "url"))
+        var history: String?
+
+        @OptionGroup var historyLabels: HistoryLabelOptions
+
         @Flag(help: "Print nothing but errors.")
         var quiet = false
 
@@ -153,6 +168,17 @@ extension PerfRun {
                 try publishing.validateForPushing()
             } else if publishing.isGiven {
                 throw ValidationError("--job and --label name what --pushgateway publishes: add --pushgateway URL")
+            }
+            if let commit { try HistoryLabelOptions.check(commit, option: "--commit") }
+            try historyLabels.check()
+            if let history {
+                _ = try HistoryStoreOption.location(history)
+                // Said before the run, not after it.
+                if historyLabels.resolved().branch == nil {
+                    throw ValidationError("--history: no branch to keep the run under: give --branch (or set FAULTLINE_BRANCH)")
+                }
+            } else if historyLabels.isGiven {
+                throw ValidationError("--project, --branch and --runner label what --history keeps: add --history URL")
             }
         }
 
@@ -244,8 +270,9 @@ extension PerfRun {
             let console = Console(plan: plan)
             var settings = RunSession.Settings()
             settings.tool = PerfRunCommand.tool
-            // The report records the command line, without a Pushgateway's credentials.
-            settings.commandLine = CommandLine.arguments.map(ServerAddress.redactingCredentials)
+            settings.commit = commit
+            // The report records the command line, without a Pushgateway's credentials or a history's password.
+            settings.commandLine = CommandLine.arguments.map(HistoryLocation.redactingPassword).map(ServerAddress.redactingCredentials)
             let insightSettings = try insights.settings()
             settings.options = RunOptions(runConfiguration(insights: insightSettings))
             settings.options.insights = insightSettings
@@ -289,9 +316,18 @@ extension PerfRun {
             }
             if let code = outcome.signalExitCode { throw CommandExit(ExitStatus(rawValue: code) ?? .terminated) }
             if let pushgateway { try publish(outcome.report, to: try PublishOptions.address(pushgateway), console: console) }
+            if let history { try record(outcome.report, in: try HistoryStoreOption.location(history), console: console) }
             // The reports are written; the log an output of the run lacks is bad output.
             if let failure = outcome.sqlLogFailure { throw failure }
             if !outcome.traceDisagreements.isEmpty || outcome.anyFailed { throw CommandExit(.failure) }
+        }
+
+        /// Keeps the run in the history (whatever its scenarios' status: a
+        /// failed scenario is history too).
+        private func record(_ report: Report, in location: HistoryLocation, console: Console) throws {
+            let run = try historyLabels.resolved().run(of: report, bytes: nil, reportName: "--history", now: Date())
+            let added = try location.open().add([run])
+            if !quiet { try console.say("history: run \(run.identity) \(added == 1 ? "kept" : "was kept already") in \(location)") }
         }
 
         /// Pushes the passed scenarios (a run where none passed pushes

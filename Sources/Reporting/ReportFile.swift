@@ -26,7 +26,12 @@ public enum ReportFile {
     /// Reads a report from any readable file (``InputFile``: a FIFO or a
     /// pipe too); the error names the file, the key path and what is wrong.
     public static func read(_ path: String) throws -> Report {
-        let data = try InputFile.read(path)
+        try decode(try InputFile.read(path), name: path)
+    }
+
+    /// A report from the bytes of a file already read (`name` is its
+    /// path, for messages), checked as ``read(_:)`` checks a file.
+    public static func decode(_ data: Data, name path: String) throws -> Report {
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: data)

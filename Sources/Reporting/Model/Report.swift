@@ -30,6 +30,10 @@ public struct Report: Codable, Equatable, Sendable {
     /// run (a misspelling, a site whose line moved, a finding fixed): said,
     /// never ignored in silence. Nil when every entry matched.
     public var unmatchedAcceptedInsights: [String]?
+    /// What tells this run from every other and when it was made
+    /// (``RunStamp``): `perf-run run` stamps every report; nil in reports
+    /// written before it did, and in reports put together by other means.
+    public var run: RunStamp?
 
     public init(
         tool: Tool, environment: Environment, configuration: Configuration, scenarios: [ScenarioReport],

@@ -5,11 +5,14 @@ import Reporting
 
 /// Where a run happens, for the report.
 enum RunEnvironment {
-    static func current() -> Report.Environment {
+    /// - Parameter commit: the commit to label the report with (`run
+    ///   --commit`); nil takes `FAULTLINE_GIT_COMMIT`, else the current
+    ///   directory's `git rev-parse HEAD`.
+    static func current(commit: String? = nil) -> Report.Environment {
         Report.Environment(
             operatingSystem: osName(), cpuModel: cpuModel(), cores: ProcessInfo.processInfo.activeProcessorCount,
             swiftVersion: swiftVersion, sqliteVersion: Connection.sqliteVersion, buildConfiguration: buildConfiguration,
-            gitCommit: gitCommit(), hostName: ProcessInfo.processInfo.hostName,
+            gitCommit: commit ?? gitCommit(), hostName: ProcessInfo.processInfo.hostName,
             clock: ProbeClock.source.description)
     }
 

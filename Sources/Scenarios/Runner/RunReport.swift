@@ -8,13 +8,21 @@ public enum RunReport {
 
     /// - Parameter experiments: the published experiments to judge against the scenarios that ran.
     /// - Parameter tool: the command that ran them (an application's own, or perf-run).
+    /// - Parameter commit: the commit the report is labelled with (`run
+    ///   --commit`); nil takes `FAULTLINE_GIT_COMMIT`, else `git rev-parse
+    ///   HEAD` in the current directory.
+    ///
+    /// The report is stamped with a new run identifier and the time
+    /// (``Report/RunStamp``): the history keeps it by that identifier.
     public static func make(
         _ scenarios: [ScenarioReport], options: RunOptions, commandLine: [String],
-        experiments: [ExperimentReference] = [], tool: ToolIdentity = .perfRun
+        experiments: [ExperimentReference] = [], tool: ToolIdentity = .perfRun, commit: String? = nil
     ) -> Report {
-        ReportBuilder.build(
-            scenarios: scenarios, configuration: options.recordedConfiguration, environment: RunEnvironment.current(),
+        var report = ReportBuilder.build(
+            scenarios: scenarios, configuration: options.recordedConfiguration, environment: RunEnvironment.current(commit: commit),
             tool: Report.Tool(name: tool.name, version: tool.version, commandLine: commandLine), experiments: experiments)
+        report.run = .now()
+        return report
     }
 }
 

@@ -39,6 +39,10 @@ public struct RunSession {
         public var commandLine: [String] = CommandLine.arguments
         /// The command the report names as its tool.
         public var tool: ToolIdentity = .perfRun
+        /// The commit the report is labelled with (`run --commit`); nil
+        /// takes `FAULTLINE_GIT_COMMIT`, else `git rev-parse HEAD` in the
+        /// current directory.
+        public var commit: String?
 
         public init() {}
     }
@@ -155,7 +159,8 @@ public struct RunSession {
         defer { signals.cancel() }
         let results = runner.run(scenarios)
         var report = RunReport.make(
-            results, options: options, commandLine: settings.commandLine, experiments: settings.experiments, tool: settings.tool)
+            results, options: options, commandLine: settings.commandLine, experiments: settings.experiments, tool: settings.tool,
+            commit: settings.commit)
         let unmatched = options.insights.acceptedInsights.unmatched(by: report.scenarios.flatMap(\.insights))
         if !unmatched.isEmpty { report.unmatchedAcceptedInsights = unmatched }
         var disagreements: [String] = []
