@@ -75,10 +75,10 @@ import Testing
 
     @Test func theTextSaysWhatIsMissing() throws {
         let text = try ComparisonFormat.text.render(ReportComparer().compare(Self.base, Self.heads.first { $0.0 == "a skipped scenario" }!.1))
-        #expect(text.contains("\nregression  Cache: head skipped: interrupted (missing in head: a regression; --allow-missing if intended)\n"), "\(text)")
+        #expect(text.contains("\nregression  Cache: head skipped: interrupted (missing in head: a regression; --allow-missing if intended); sqlStatements 5 → none (missing), rowsRead 100 → none (missing)\n"), "\(text)")
         var lenient = ReportComparer()
         lenient.allowMissing = true
         let allowed = try ComparisonFormat.text.render(lenient.compare(Self.base, Self.heads.first { $0.0 == "a skipped scenario" }!.1))
-        #expect(allowed.contains("\nnot comparable  Cache: head skipped: interrupted\n"), "\(allowed)")
+        #expect(allowed.contains("\nnot comparable  Cache: head skipped: interrupted; sqlStatements 5 → none (allowed), rowsRead 100 → none (allowed)\n"), "\(allowed)")
     }
 }

@@ -185,10 +185,11 @@ extension ReportComparison.ScenarioComparison {
         return isJudged ? .unchanged : .notComparable
     }
 
-    /// Whether anything of the scenario was judged: counters, a timing
-    /// tested, or fits.
+    /// Whether anything of the scenario was judged: a scenario both reports
+    /// ran, with counters, a timing tested, or fits.
     public var isJudged: Bool {
         let judged: Set<TimingVerdict> = [.slower, .faster, .unchanged]
+        guard status == .compared else { return false }
         return !counters.isEmpty || !slopes.isEmpty || timing.map { judged.contains($0.verdict) } == true
             || phases.contains { judged.contains($0.timing.verdict) }
     }

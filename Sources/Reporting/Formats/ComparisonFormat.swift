@@ -71,7 +71,7 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
 
     /// "sqlStatements 3 → 503 (+500, regression)".
     static func counterChange(_ counter: ReportComparison.CounterComparison) -> String {
-        guard let head = counter.head else { return "\(counter.name) \(counter.base) → none (missing)" }
+        guard let head = counter.head else { return "\(counter.name) \(counter.base) → none (\(counter.verdict.rawValue))" }
         let (difference, overflow) = head.subtractingReportingOverflow(counter.base)
         let delta = overflow ? "" : (difference >= 0 ? "+\(difference), " : "−\(difference.magnitude), ")
         return "\(counter.name) \(counter.base) → \(head) (\(delta)\(counter.verdict.rawValue))"
