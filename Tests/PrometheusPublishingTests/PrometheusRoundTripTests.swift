@@ -4,10 +4,10 @@ import Reporting
 import TestSupport
 import Testing
 
-/// perf-run publish, run --pushgateway and trend against a real Pushgateway
-/// and a real Prometheus, started on loopback by each test and stopped by
-/// PID at its end: two commits published, scraped, read back through the
-/// query API and through `perf-run trend`, exactly.
+/// perf-run publish and run --pushgateway against a real Pushgateway and a
+/// real Prometheus, started on loopback by each test and stopped by PID at
+/// its end: two commits published, scraped and read back through the query
+/// API, exactly; `perf-run trend` refuses Prometheus as its source.
 @Suite struct PrometheusRoundTripTests {
     static let commitA = "a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1"
     static let commitB = "b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2"
@@ -57,7 +57,6 @@ import Testing
     @Test func twoCommitsPublishedComeBackExactlyThroughTheQueryAPIAndTrend() throws {
         let servers = try PrometheusServers()
         defer { servers.stop() }
-        let started = Date().timeIntervalSince1970
         let reportA = try Self.write(
             Self.report(commit: Self.commitA, fetchAllStatements: 3, fetchAllWall: [0.0015, 0.002, 0.0025]), in: servers.directory, name: "a.json")
         let reportB = try Self.write(
@@ -98,76 +97,10 @@ import Testing
         #expect(try servers.query("{__name__=~\"faultline_objects_registered.*\"}").isEmpty)
         #expect(try servers.query("faultline_sql_statements{scenario=\"Broken\"}").isEmpty)
 
-        // Through perf-run trend, as JSON: exact values, commits in order,
-        // the change and the move marked.
-        let json = try Self.perfRun(["trend", "--prometheus", servers.prometheusURL, "--since", "1h", "--format", "json"])
-        #expect(json.status == 0, "\(json.stderr)")
-        let trend = try JSONDecoder().decode(Trend.self, from: Data(json.stdout.utf8))
-        #expect(trend.lines.map(\.scenario) == ["FetchAll", Self.hostile, "SingleFault"])
-        #expect(trend.matchers == ["job": "faultline"])
-        let fetchAll = try #require(trend.lines.first)
-        #expect(fetchAll.labels == ["branch": Self.branch, "runner": "ci-small", "scale": "0.02"])
-        #expect(fetchAll.commits.map(\.commit) == [Self.commitA, Self.commitB])
-        let times = fetchAll.commits.compactMap(\.publishedAt)
-        #expect(times.count == 2 && times[0] < times[1] && times[0] >= started.rounded(.down) && times[1] <= Date().timeIntervalSince1970)
-        let sqlStatements = try #require(fetchAll.counters.first { $0.name == "sqlStatements" })
-        #expect(sqlStatements.points == [
-            .init(commit: Self.commitA, value: 3, change: nil), .init(commit: Self.commitB, value: 4, change: 1),
-        ])
-        #expect(fetchAll.changedCounters.map(\.name) == ["sqlStatements"])
-        #expect(fetchAll.counters.map(\.name) == ["fetches", "faultsFired", "sqlStatements", "rowsRead"])
-        #expect(fetchAll.timing == [
-            .init(commit: Self.commitA, medianSeconds: 0.002, minSeconds: 0.0015, maxSeconds: 0.0025, samples: 3),
-            .init(commit: Self.commitB, medianSeconds: 0.005, minSeconds: 0.0045, maxSeconds: 0.0055, samples: 3, moved: .slower),
-        ])
-        let singleFault = try #require(trend.lines.last)
-        #expect(singleFault.changedCounters.isEmpty)
-        #expect(singleFault.timing.map(\.moved) == [nil, nil])
-
-        // As text, one scenario: the rows, the marks, the steady counters.
-        let text = try Self.perfRun(["trend", "--prometheus", servers.prometheusURL, "FetchAll", "--since", "1h", "--label", "runner=ci-small"])
-        #expect(text.status == 0, "\(text.stderr)")
-        let lines = text.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines[0] == "Faultline trend from \(servers.prometheusURL) {job=faultline runner=ci-small}, last 1h")
-        #expect(lines[2] == "FetchAll  branch=\(Self.branch) runner=ci-small scale=0.02  (2 commits)")
-        #expect(lines[3] == "  commit        published             sqlStatements  wall median (min–max, n)")
-        #expect(lines[4].hasPrefix("  a1a1a1a1a1a1  ") && lines[4].hasSuffix("  3              2.00 ms (1.50 ms–2.50 ms, n=3)"), "\(lines[4])")
-        #expect(lines[5].hasPrefix("  b2b2b2b2b2b2  ") && lines[5].hasSuffix("  4 ▲ +1         5.00 ms ▲ slower (4.50 ms–5.50 ms, n=3)"), "\(lines[5])")
-        #expect(lines[6] == "  same in every commit: fetches 3, faultsFired 0, rowsRead 30")
-
-        // The hostile name stays text in the terminal and in Markdown.
-        let all = try Self.perfRun(["trend", "--prometheus", servers.prometheusURL, "--since", "1h"])
-        #expect(!all.stdout.contains("\u{1B}"))
-        #expect(all.stdout.contains("Hostile<script>alert(\"x\")</script>\\ & 'q' \\u{1B}[31m  branch="))
-        let markdown = try Self.perfRun(["trend", "--prometheus", servers.prometheusURL, "--since", "1h", "--format", "markdown"])
-        #expect(markdown.status == 0)
-        #expect(!markdown.stdout.contains("<script>"))
-        #expect(markdown.stdout.contains("| **4 ▲ +1** | **5.00 ms ▲ slower (4.50 ms–5.50 ms, n=3)** |"))
-
-        // The page, escaped, with a chart per counter, and its screenshot.
-        let output = Self.testOutput()
-        let page = output.appendingPathComponent("trend.html")
-        let html = try Self.perfRun(["trend", "--prometheus", servers.prometheusURL, "--since", "1h", "--format", "html", "--output", page.path])
-        #expect(html.status == 0, "\(html.stderr)")
-        let source = try String(contentsOf: page, encoding: .utf8)
-        #expect(!source.contains("<script>alert"))
-        #expect(source.contains("Hostile&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;\\ &amp; &#39;q&#39;"))
-        #expect(source.components(separatedBy: "<script>").count == 2)  // only the page's own
-        // FetchAll: wall time and 4 counters; SingleFault the same; the hostile one: wall time and 1 counter.
-        #expect(source.components(separatedBy: "<svg class=\"chart trend\"").count - 1 == 5 + 5 + 2)
-        #expect(source.contains("<td class=\"changed\" data-value=\"4\">4 ▲ +1</td>"))
-        let screenshot = output.appendingPathComponent("trend.png")
-        try? FileManager.default.removeItem(at: screenshot)
-        let chromium = try #require(
-            ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) },
-            "chromium is not installed: scripts/install-system-packages.sh --test installs it")
-        let shot = try CommandResult.run(chromium, [
-            "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1280,1400", "--screenshot=\(screenshot.path)", page.absoluteString,
-        ])
-        #expect(shot.status == 0, "\(shot.stderr)")
-        let png = try Data(contentsOf: screenshot)
-        #expect(png.count > 10_000)
-        #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        // perf-run trend reads the history store, not Prometheus: said in one line.
+        let trend = try Self.perfRun(["trend", "--prometheus", servers.prometheusURL, "--since", "1h"])
+        #expect(trend.status == 2)
+        #expect(trend.stderr.hasPrefix("--prometheus: trend reads the history store (--history)"), "\(trend.stderr)")
     }
 
     @Test func runPushesItsReportAtTheEnd() throws {
@@ -192,13 +125,6 @@ import Testing
         #expect(rows.map(\.value) == [String(try #require(counters["rowsRead"]))])
         let median = try servers.query("faultline_wall_median_seconds{job=\"ci-perf\"}")
         #expect(median.count == 1 && Double(median[0].value) == report.scenarios[0].summary?.wallSeconds.median)
-
-        // Read back by trend with the job and a label.
-        let trend = try Self.perfRun(["trend", "--prometheus", servers.prometheusURL, "--job", "ci-perf", "--label", "runner=test-runner", "--format", "json"])
-        #expect(trend.status == 0, "\(trend.stderr)")
-        let decoded = try JSONDecoder().decode(Trend.self, from: Data(trend.stdout.utf8))
-        #expect(decoded.lines.map(\.scenario) == ["FetchAll"])
-        #expect(decoded.lines[0].counters.first { $0.name == "sqlStatements" }?.points.map(\.value) == [Double(counters["sqlStatements"]!)])
     }
 
     /// .build/test-output, kept for a look after the run (ignored by git).
