@@ -68,7 +68,13 @@ extension PerfRun {
             guard history != nil else {
                 throw ValidationError("--history: the history store to read (a SQLite file path or a postgres:// URL) is required")
             }
-            if let since { _ = try TrendSince.parse(since) }
+            if let since {
+                do {
+                    _ = try TrendSince.parse(since)
+                } catch {
+                    throw ValidationError(error.description)
+                }
+            }
         }
 
         func run() throws {
@@ -83,25 +89,25 @@ extension PerfRun {
             } catch {
                 throw UsageError(error.description)
             }
-            let trend = Trend(runs: runs, source: source, window: window)
-            let found = Set(trend.lines.map(\.scenario))
+            let found = Set(runs.flatMap { $0.report.scenarios.filter { $0.status == .passed }.map(\.name) })
             guard !found.isEmpty else {
                 throw UsageError(option: "--history \(source)", "no passed runs\(Self.matching(window))")
             }
             if let missing = scenarios.first(where: { !found.contains($0) }) {
                 throw UsageError("scenario \(missing): no passed runs in \(source)\(Self.matching(window)) (there are: \(found.sorted().joined(separator: ", ")))")
             }
+            let trend = Trend(runs: runs, source: source, window: window)
             try plan.writeAll(trend)
             if failOn == .regression, trend.hasRegression { throw CommandExit(.failure) }
         }
 
-        /// What the runs had to match, for a message: ` of project p, branch b since 2025-03-01T00:00:00Z`.
+        /// What the runs had to match, for a message: ` of project p, branch b since 2025-03-01T00:00:00Z`
+        /// (the scenarios are said apart).
         static func matching(_ window: Trend.Window) -> String {
             var parts: [String] = []
             if let project = window.project { parts.append("project \(project)") }
             if let branch = window.branch { parts.append("branch \(branch)") }
             if let runner = window.runner { parts.append("runner \(runner)") }
-            if !window.scenarios.isEmpty { parts.append("scenario \(window.scenarios.joined(separator: ", "))") }
             var text = parts.isEmpty ? "" : " of " + parts.joined(separator: ", ")
             if let since = window.since {
                 let formatter = ISO8601DateFormatter()

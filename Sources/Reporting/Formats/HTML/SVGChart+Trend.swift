@@ -89,7 +89,7 @@ extension SVGChart {
                 }
                 let upper = run.map { "\(x($0)),\(y(values[$0]!.high))" }
                 let lower = run.reversed().map { "\(x($0)),\(y(values[$0]!.low))" }
-                svg += "<polygon class=\"interval\" fill=\"#4a7fb5\" fill-opacity=\".18\" stroke=\"none\" "
+                svg += "<polygon class=\"interval\" fill=\"#4a7fb5\" fill-opacity=\".25\" stroke=\"none\" "
                     + "points=\"\((upper + lower).joined(separator: " "))\"/>"
             }
         }
