@@ -139,10 +139,6 @@ import Testing
             (["publish", report, "--pushgateway", closed, "--label", "a=1", "--label", "a=2"], "--label a=2: a is given twice"),
             (["publish", report, "--pushgateway", closed, "--job", ""], "--job: an empty job name"),
             (["publish", directory.path + "/none.json", "--pushgateway", closed], "\(directory.path)/none.json: cannot read the file: No such file or directory"),
-            (["trend", "--prometheus", closed], "--prometheus: \(closed): cannot query: connection refused (is the server running there?)"),
-            (["trend", "--prometheus", closed, "--since", "30"], "--since 30: not a Prometheus duration (such as 30d, 12h, 1w2d)"),
-            (["trend", "--prometheus", closed, "--label", "commit=x"], "--label commit=x: commit cannot be set: the trend is across commits"),
-            (["trend", "--prometheus", "localhost:9090"], "--prometheus: localhost:9090 is not an http:// or https:// address with a host"),
             (["run", "FetchAll", "--label", "x=1"], "--job and --label name what --pushgateway publishes: add --pushgateway URL"),
         ]
         for (arguments, message) in cases {
