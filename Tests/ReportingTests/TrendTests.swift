@@ -1,106 +1,167 @@
 import Foundation
+import Probes
 import Reporting
 import Testing
 import ToolSupport
 
-/// The trend per commit built from a store's observations, and its formats.
+/// The trend built from a history's runs: its lines, commits, counters and
+/// changes, through a store as `perf-run trend` reads it.
 @Suite struct TrendTests {
-    static let line = ["runner": "ci", "scale": "0.02"]
-
-    static func observations() -> [TrendObservation] {
-        var all: [TrendObservation] = []
-        // Published out of name order: c first, then a, then b.
-        for (commit, time) in [("c", 100.0), ("a", 200.0), ("b", 300.0)] {
-            all.append(.init(.published, scenario: nil, commit: commit, labels: line, value: time))
-        }
-        func add(_ scenario: String, _ commit: String, _ measure: TrendObservation.Measure, _ value: Double) {
-            all.append(.init(measure, scenario: scenario, commit: commit, labels: line, value: value))
-        }
-        // sqlStatements: 3, (none), 5: a change across the gap; rowsRead steady.
-        add("FetchAll", "c", .counter("sqlStatements"), 3)
-        add("FetchAll", "b", .counter("sqlStatements"), 5)
-        for commit in ["c", "a", "b"] { add("FetchAll", commit, .counter("rowsRead"), 30) }
-        // Timings: within spread, then below the minimum (faster).
-        for (commit, median, low, high) in [("c", 0.010, 0.009, 0.012), ("a", 0.011, 0.010, 0.012), ("b", 0.005, 0.004, 0.006)] {
-            add("FetchAll", commit, .wallMedian, median)
-            add("FetchAll", commit, .wallMin, low)
-            add("FetchAll", commit, .wallMax, high)
-            add("FetchAll", commit, .samples, 10)
-        }
-        // Another runner's line, and a value that is no number.
-        all.append(.init(.counter("sqlStatements"), scenario: "FetchAll", commit: "a", labels: ["runner": "big"], value: 3))
-        all.append(.init(.counter("sqlStatements"), scenario: "FetchAll", commit: "z", labels: ["runner": "big"], value: .nan))
-        return all
+    static func run(
+        _ commit: String, at hour: Double, runner: String = "ci-small", scale: Double = 0.02, scenario: String = "FetchAll", wall: [Double],
+        counters: [String: Int] = ["sqlStatements": 3], advisory: [String] = [], status: ScenarioReport.Status = .passed, identity: String? = nil
+    ) -> HistoryRun {
+        HistoryRun(
+            identity: RunIdentity(rawValue: identity ?? "\(runner)-\(scale)-\(scenario)-\(commit)-\(hour)"), project: "acme/app", branch: "main",
+            runner: runner, commit: commit, time: SyntheticHistory.start.addingTimeInterval(hour * 3_600),
+            report: SyntheticHistory.report(scenario: scenario, wall: wall, counters: counters, advisory: advisory, scale: scale, status: status))
     }
 
-    @Test func linesCommitsChangesAndMoves() throws {
-        let trend = Trend(source: "http://p", since: "30d", matchers: ["job": "faultline"], observations: Self.observations())
-        #expect(trend.lines.map(\.labels) == [["runner": "big"], Self.line])
-        let line = trend.lines[1]
-        #expect(line.commits == [.init(commit: "c", publishedAt: 100), .init(commit: "a", publishedAt: 200), .init(commit: "b", publishedAt: 300)])
-        #expect(line.counters.map(\.name) == ["sqlStatements", "rowsRead"])
-        #expect(line.counters[0].points == [
-            .init(commit: "c", value: 3, change: nil), .init(commit: "a", value: nil, change: nil), .init(commit: "b", value: 5, change: 2),
-        ])
-        #expect(line.changedCounters.map(\.name) == ["sqlStatements"])
-        #expect(line.steadyCounters.map(\.name) == ["rowsRead"])
-        #expect(line.timing.map(\.moved) == [nil, nil, .faster])
-        #expect(line.timing.map(\.samples) == [10, 10, 10])
-        // The other runner's line: one commit, no publication time, the NaN left out.
-        #expect(trend.lines[0].commits == [.init(commit: "a", publishedAt: nil)])
+    static func trend(_ runs: [HistoryRun], scenarios: [String] = []) -> Trend {
+        let store = InMemoryHistoryStore(runs)
+        let window = Trend.Window(HistoryQuery(), scenarios: scenarios)
+        return Trend(runs: store.runs(window.query), source: "history.sqlite", window: window)
     }
 
-    @Test func textAndMarkdownMarkWhatChanged() throws {
-        let trend = Trend(source: "http://p", since: "30d", matchers: ["job": "faultline"], observations: Self.observations())
-        let text = try trend.render(.text)
-        #expect(text.contains("""
-              commit  published             sqlStatements  wall median (min–max, n)
-              c       1970-01-01T00:01:40Z  3              10.0 ms (9.00 ms–12.0 ms, n=10)
-              a       1970-01-01T00:03:20Z  -              11.0 ms (10.0 ms–12.0 ms, n=10)
-              b       1970-01-01T00:05:00Z  5 ▲ +2         5.00 ms ▼ faster (4.00 ms–6.00 ms, n=10)
-              same in every commit: rowsRead 30
-            """), "\(text)")
-        let markdown = try trend.render(.markdown)
-        #expect(markdown.contains("| `b` | 1970-01-01T00:05:00Z | **5 ▲ +2** | **5.00 ms ▼ faster (4.00 ms–6.00 ms, n=10)** |"), "\(markdown)")
-        #expect(markdown.contains("### FetchAll (runner=ci scale=0.02)"))
+    @Test func runnersAndScalesAreNeverMerged() {
+        var runs: [HistoryRun] = []
+        for (hour, commit) in ["a", "b"].enumerated() {
+            for runner in ["ci-small", "ci-large"] {
+                for scale in [0.02, 0.1] { runs.append(Self.run(commit, at: Double(hour), runner: runner, scale: scale, wall: [0.002])) }
+            }
+            runs.append(Self.run(commit, at: Double(hour), scenario: "Prefetch", wall: [0.001]))
+        }
+        let trend = Self.trend(runs)
+        #expect(trend.lines.map(\.scenario) == ["FetchAll", "FetchAll", "FetchAll", "FetchAll", "Prefetch"])
+        #expect(trend.lines.prefix(4).map { "\($0.key.runner) \($0.key.scale)" } == ["ci-large 0.02", "ci-large 0.1", "ci-small 0.02", "ci-small 0.1"])
+        #expect(trend.lines.allSatisfy { $0.commits.map(\.commit) == ["a", "b"] })
+        // Named scenarios: only those, in the order named.
+        let asked = Self.trend(runs, scenarios: ["Prefetch", "FetchAll"])
+        #expect(asked.lines.map(\.scenario) == ["Prefetch", "FetchAll", "FetchAll", "FetchAll", "FetchAll"])
+        #expect(Self.trend(runs, scenarios: ["Prefetch"]).lines.count == 1)
     }
 
-    @Test func everythingFromTheStoreIsEscaped() throws {
-        let hostile = "<img src=x onerror=alert(1)>|`*_[x](http://e.com)"
-        let observations: [TrendObservation] = [
-            .init(.counter("sqlStatements"), scenario: hostile, commit: "<b>c</b>", labels: ["branch": "<i>|x"], value: 1),
-            .init(.counter("<svg onload=alert(1)>"), scenario: hostile, commit: "<b>c</b>", labels: ["branch": "<i>|x"], value: 2),
-            .init(.counter("sqlStatements"), scenario: hostile, commit: "d\u{1B}[2J", labels: ["branch": "<i>|x"], value: 3),
+    @Test func commitsAreOrderedByTheirFirstRunAndRunsOfOneCommitPool() throws {
+        let runs = [
+            Self.run("zz", at: 0, wall: [0.0020, 0.0021, 0.0022]),
+            Self.run("aa", at: 1, wall: [0.0030, 0.0031, 0.0032]),
+            // zz again later (a retry): pooled with its first run, still first.
+            Self.run("zz", at: 2, wall: [0.0019, 0.0023, 0.0024]),
         ]
-        let trend = Trend(source: "http://p/<x>", since: "1h", matchers: ["job": "<j>"], observations: observations)
-        let html = try trend.render(.html)
-        #expect(!html.contains("<img"))
-        #expect(!html.contains("<svg onload"))
-        #expect(!html.contains("<b>c"))
-        #expect(!html.contains("<i>"))
-        #expect(html.contains("&lt;img src=x onerror=alert(1)&gt;"))
-        #expect(html.components(separatedBy: "<script>").count == 2)
-        let markdown = try trend.render(.markdown)
-        #expect(!markdown.contains("<img"))
-        #expect(!markdown.contains("[x]("))
-        #expect(!markdown.contains("\u{1B}"))
-        #expect(markdown.contains("\\|"))
-        let text = try trend.render(.text)
-        #expect(text.contains("d\u{1B}[2J"))  // escaped by the writer for a terminal (OutputPlan, TerminalText)
-        #expect(!TerminalText.escape(text).contains("\u{1B}"))
+        let line = try #require(Self.trend(runs).lines.first)
+        #expect(line.commits.map(\.commit) == ["zz", "aa"])
+        #expect(line.commits.map(\.runs) == [2, 1])
+        #expect(line.commits[0].firstRun == SyntheticHistory.start)
+        #expect(line.commits[0].wallSamples == [0.0020, 0.0021, 0.0022, 0.0019, 0.0023, 0.0024])
+        let wall = try #require(line.commits[0].wall)
+        #expect(abs(wall.median - 0.00215) < 1e-12)
+        #expect(wall.samples == 6)
+        #expect((wall.low, wall.high) == (0.0019, 0.0024))  // 6 samples: min–max, 96.9%
+        #expect(abs(wall.confidence - (1 - 2.0 / 64)) < 1e-12)
     }
 
-    @Test func chartsOfHugeAndFlatValuesDoNotCrash() throws {
-        var observations: [TrendObservation] = []
-        for (index, value) in [Double.greatestFiniteMagnitude, -Double.greatestFiniteMagnitude, 0, 1e300].enumerated() {
-            observations.append(.init(.published, scenario: nil, commit: "c\(index)", labels: [:], value: Double(index)))
-            observations.append(.init(.counter("rowsRead"), scenario: "S", commit: "c\(index)", labels: [:], value: value))
-            observations.append(.init(.counter("saves"), scenario: "S", commit: "c\(index)", labels: [:], value: 7))
-            observations.append(.init(.wallMedian, scenario: "S", commit: "c\(index)", labels: [:], value: .greatestFiniteMagnitude))
+    @Test func countersAreExactAndJudgedByTheirDirection() throws {
+        let statements = [3, 3, 4, 4, 3, 3]
+        let fetches = [1, 1, 1, 2, 2, 2]
+        var runs = statements.indices.map { index in
+            Self.run("c\(index)", at: Double(index), wall: [0.002, 0.002, 0.002], counters: [
+                "sqlStatements": statements[index], "fetches": fetches[index], "objectsRegisteredPeak": 100 + index,
+                "rowsRead": index == 5 ? 99 : 30,
+            ], advisory: index == 5 ? ["rowsRead"] : [])
         }
-        let html = try Trend(source: "s", since: "1h", matchers: [:], observations: observations).render(.html)
-        #expect(html.components(separatedBy: "<svg class=\"chart trend\"").count - 1 == 3)
-        let charts = html.components(separatedBy: "<svg").dropFirst().map { $0.components(separatedBy: "</svg>")[0] }
-        for chart in charts { #expect(!chart.lowercased().contains("nan") && !chart.contains("inf"), "\(chart)") }
+        // c6 failed: no point; the change from c5 to c7 is marked at c7.
+        runs.append(Self.run("c6", at: 6, wall: [0.002], counters: ["sqlStatements": 50], status: .failed))
+        runs.append(Self.run("c7", at: 7, wall: [0.002, 0.002, 0.002], counters: ["sqlStatements": 5, "fetches": 2, "rowsRead": 30]))
+        let line = try #require(Self.trend(runs).lines.first)
+        #expect(line.commits.map(\.commit) == ["c0", "c1", "c2", "c3", "c4", "c5", "c7"])
+        // Advisory by nature (objectsRegisteredPeak) or in a run (rowsRead of c5): left out.
+        #expect(line.counters.map(\.name) == ["fetches", "sqlStatements", "rowsRead"])
+        #expect(line.counters.map(\.direction) == [.neutral, .cost, .cost])
+        #expect(line.counters[2].points.map(\.value) == [30, 30, 30, 30, 30, nil, 30])
+        #expect(line.changes == [
+            TrendChange(commit: "c2", measure: .counter("sqlStatements"), verdict: .regression, before: 3, after: 4),
+            TrendChange(commit: "c3", measure: .counter("fetches"), verdict: .change, before: 1, after: 2),
+            TrendChange(commit: "c4", measure: .counter("sqlStatements"), verdict: .improvement, before: 4, after: 3),
+            TrendChange(commit: "c7", measure: .counter("sqlStatements"), verdict: .regression, before: 3, after: 5),
+        ])
+        #expect(line.changedCounters.map(\.name) == ["fetches", "sqlStatements"])
+        #expect(line.steadyCounters.map(\.name) == ["rowsRead"])
+    }
+
+    @Test func aGateFailsOnASlowdownOrACostIncreaseOnly() {
+        func trend(statements: [Int], fetches: [Int] = [1, 1, 1, 1], walls: [Double] = [0.002, 0.002, 0.002, 0.002]) -> Trend {
+            Self.trend(walls.indices.map { index in
+                Self.run("c\(index)", at: Double(index), wall: [walls[index] * 0.99, walls[index], walls[index] * 1.01],
+                         counters: ["sqlStatements": statements[index], "fetches": fetches[index]])
+            })
+        }
+        let fewer = trend(statements: [4, 4, 4, 3])
+        #expect(fewer.changes.map(\.verdict) == [.improvement])
+        #expect(!fewer.hasRegression)
+        let neutral = trend(statements: [3, 3, 3, 3], fetches: [1, 1, 1, 2])
+        #expect(neutral.changes.map(\.verdict) == [.change])
+        #expect(!neutral.hasRegression)
+        let more = trend(statements: [3, 3, 3, 4])
+        #expect(more.hasRegression)
+        #expect(more.regressions.map(\.measure) == [.counter("sqlStatements")])
+        let faster = trend(statements: [3, 3, 3, 3], walls: [0.002, 0.002, 0.002, 0.001])
+        #expect(faster.changes.map(\.verdict) == [.improvement])
+        #expect(!faster.hasRegression)
+        let slower = trend(statements: [3, 3, 3, 3], walls: [0.002, 0.002, 0.002, 0.004])
+        #expect(slower.regressions.map(\.measure) == [.wallTime])
+        #expect(slower.regressions.map(\.commit) == ["c3"])
+    }
+
+    @Test func aSyntheticHistoryThroughAStoreIsMarkedAtItsSlowdown() throws {
+        // 20 commits, the newest 2× slower and one more statement.
+        let runs = SyntheticHistory.runs(SyntheticHistory.wallTimes(seed: 5) { $0 == 19 ? 0.004 : 0.002 }) { ["sqlStatements": $0 == 19 ? 4 : 3] }
+        let store = InMemoryHistoryStore()
+        #expect(store.add(runs.reversed()) == 20)
+        let window = Trend.Window(HistoryQuery(branch: "main", runner: "ci-small"))
+        let trend = Trend(runs: store.runs(window.query), source: "memory", window: window)
+        let line = try #require(trend.lines.first)
+        #expect(trend.lines.count == 1)
+        #expect(line.commits.map(\.commit) == (0..<20).map { SyntheticHistory.commit($0) })
+        #expect(line.changes.map(\.measure) == [.wallTime, .counter("sqlStatements")])
+        #expect(line.changes.allSatisfy { $0.commit == SyntheticHistory.commit(19) && $0.verdict == .regression })
+        let wall = try #require(line.changes.first)
+        #expect(try #require(wall.ratio) > 1.7)
+        #expect(try #require(wall.pValue) < 0.001)
+        #expect(try #require(line.noise) < 0.1)
+        #expect(line.minimumEffect >= 1.10)
+        // The A/A without the slowdown: nothing.
+        let aa = Self.trend(SyntheticHistory.runs(SyntheticHistory.wallTimes(seed: 5)))
+        #expect(aa.changes.isEmpty)
+    }
+
+    @Test func theJSONRoundTripsWithTimesInISO8601() throws {
+        let runs = (0..<4).map { index in
+            Self.run("c\(index)", at: Double(index), wall: index == 3 ? [0.0040, 0.0041, 0.0042] : [0.0020, 0.0021, 0.0022],
+                     counters: ["sqlStatements": index == 3 ? 4 : 3])
+        }
+        let window = Trend.Window(project: "acme/app", since: SyntheticHistory.start, scenarios: ["FetchAll"])
+        let trend = Trend(runs: runs, source: "history.sqlite", window: window)
+        let json = try JSONOutput.text(trend)
+        #expect(json.contains("\"firstRun\" : \"2025-02-19T21:20:00.000Z\""), "\(json)")
+        #expect(json.contains("\"since\" : \"2025-02-19T21:20:00.000Z\""))
+        #expect(trend.changes.map(\.measure) == [.wallTime, .counter("sqlStatements")])
+        #expect(json.contains("\"measure\" : \"wallSeconds\""))
+        #expect(json.contains("\"measure\" : \"sqlStatements\""))
+        #expect(json.contains("\"verdict\" : \"regression\""))
+        let decoded = try JSONDecoder().decode(Trend.self, from: Data(json.utf8))
+        #expect(decoded == trend)
+    }
+
+    @Test func sinceIsADateATimeOrADuration() throws {
+        let now = Date(timeIntervalSince1970: 1_750_000_000)
+        #expect(try TrendSince.parse("2025-03-01", now: now) == Date(timeIntervalSince1970: 1_740_787_200))
+        #expect(try TrendSince.parse("2025-03-01T12:00:00Z", now: now) == Date(timeIntervalSince1970: 1_740_830_400))
+        #expect(try TrendSince.parse("30d", now: now) == now.addingTimeInterval(-30 * 86_400))
+        #expect(try TrendSince.parse("1w2d", now: now) == now.addingTimeInterval(-9 * 86_400))
+        #expect(try TrendSince.parse("90m", now: now) == now.addingTimeInterval(-5_400))
+        for bad in ["", "30", "d", "2d1w", "0d", "yesterday", "2025-13-01", "1y"] {
+            #expect(throws: UsageError.self, "\(bad)") { try TrendSince.parse(bad, now: now) }
+        }
+        #expect(throws: UsageError(option: "--since 0d", "a duration longer than zero (such as 30d)")) { try TrendSince.parse("0d", now: now) }
     }
 }
