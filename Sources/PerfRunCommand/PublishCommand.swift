@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PrometheusPublishing
 import Reporting
+import ToolSupport
 
 extension PerfRun {
     /// `perf-run publish`: a report's latest values to a Pushgateway, for
@@ -14,7 +15,8 @@ extension PerfRun {
                 Prometheus sees only what it scrapes before the next push: history belongs in the history store (the history \
                 command). The commit is a label of faultline_report_info only. --delete removes the report's group; \
                 --delete-older-than removes the job's groups last pushed longer ago. Exit code 0 when done, 2 for bad input or a \
-                request that failed. docs/prometheus.md lists the metrics and labels.
+                request that failed. --history also keeps the report in the history store, first (as history add; a store \
+                that cannot be written is exit 2, nothing pushed). docs/prometheus.md lists the metrics and labels.
                 """)
 
         @Argument(help: "The report (perf-run run --json); none with --delete-older-than.")
@@ -35,8 +37,23 @@ extension PerfRun {
                 valueName: "duration"))
         var deleteOlderThan: String?
 
+        @Option(
+            help: ArgumentHelp(
+                "Also keep the report in this history store (a SQLite file or a postgresql:// URL), as perf-run history add: the Pushgateway keeps only the latest push per group.",
+                valueName: "url"))
+        var history: String?
+
+        @OptionGroup var historyLabels: HistoryLabelOptions
+
         func validate() throws {
             _ = try PublishOptions.address(pushgateway)
+            try historyLabels.check()
+            if let history {
+                guard !delete, deleteOlderThan == nil else { throw ValidationError("--history keeps a report that is pushed: not with --delete or --delete-older-than") }
+                _ = try HistoryStoreOption.location(history)
+            } else if historyLabels.isGiven {
+                throw ValidationError("--project, --branch and --runner label what --history keeps: add --history URL")
+            }
             if let deleteOlderThan {
                 guard report == nil else { throw ValidationError("--delete-older-than cleans up by age: give no report") }
                 guard !delete else { throw ValidationError("--delete and --delete-older-than: give one") }
@@ -61,7 +78,15 @@ extension PerfRun {
                 return
             }
             guard let report else { return }
-            let loaded = try ReportFile.read(report)
+            let bytes = try InputFile.read(report, what: "report")
+            let loaded = try ReportFile.decode(bytes, name: report)
+            if let history {
+                // Kept first: the Pushgateway keeps only the latest push, the history every one.
+                let location = try HistoryStoreOption.location(history)
+                let run = try historyLabels.resolved().run(of: loaded, bytes: bytes, reportName: report, now: Date())
+                let added = try location.open().add([run])
+                try console.say("history: run \(run.identity) \(added == 1 ? "kept" : "was kept already") in \(location)")
+            }
             if delete {
                 let group = try publishing.group(of: loaded)
                 try group.delete(from: gateway)

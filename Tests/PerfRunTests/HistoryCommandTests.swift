@@ -166,6 +166,33 @@ import Testing
         #expect(entries.map(\.runner) == [report.environment.hostName])
     }
 
+    /// `publish --history`: the report is kept first, so that a Pushgateway
+    /// that cannot be reached (it keeps only the latest push anyway) loses
+    /// nothing; the run is kept once however often it is published.
+    @Test func publishKeepsTheReportInTheHistoryFirst() throws {
+        let directory = try Self.scratchDirectory()
+        let store = directory.appendingPathComponent("history.sqlite").path
+        let report = try Self.writeReport(in: directory, name: "a.json", commit: "cccc333", identifier: "run-c")
+        let unreachable = "http://127.0.0.1:\(try PostgreSQLTestServer.freePort())"
+        for _ in 0..<2 {
+            let result = try Self.perfRun(
+                ["publish", report, "--pushgateway", unreachable, "--history", store, "--branch", "main", "--project", "acme/shop"])
+            #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("history: run run-c "), "\(result.stdout)")
+        }
+        let entries = try Self.list(store)
+        #expect(entries.map(\.identity.rawValue) == ["run-c"])
+        #expect(entries.map(\.commit) == ["cccc333"])
+        #expect(entries.map(\.branch) == ["main"])
+        // The labels go with --history, which goes with a push.
+        let labelsAlone = try Self.perfRun(["publish", report, "--pushgateway", unreachable, "--branch", "main"])
+        #expect(labelsAlone.status == 2)
+        #expect(labelsAlone.stderr.contains("add --history URL"), "\(labelsAlone.stderr)")
+        let withDelete = try Self.perfRun(["publish", report, "--pushgateway", unreachable, "--delete", "--history", store])
+        #expect(withDelete.status == 2)
+        #expect(withDelete.stderr.contains("not with --delete"), "\(withDelete.stderr)")
+    }
+
     /// Labels from the environment reach the terminal escaped.
     @Test func aLabelWithControlCharactersIsShownEscaped() throws {
         let directory = try Self.scratchDirectory()

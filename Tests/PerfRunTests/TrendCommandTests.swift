@@ -66,6 +66,29 @@ import Testing
         #expect(shown.stdout == gate.stdout)
     }
 
+    /// The "done when": a 20-commit history kept in a SQLite file and
+    /// in a real PostgreSQL server, read back by `trend`: no mark and exit 0
+    /// on an A/A history; a 2x slowdown from commit 12 on marked there, and
+    /// exit 1 with `--fail-on regression`.
+    @Test(arguments: HistoryStoreKind.allCases)
+    func twentyCommitsInEitherStoreMarkWhereTheTimeMoved(kind: HistoryStoreKind) throws {
+        for (slowFrom, expected) in [(nil, Int32(0)), (12, Int32(1))] as [(Int?, Int32)] {
+            let store = try kind.newStore()
+            let runs = Self.runs(runner: "ci-\(kind)", level: { index in slowFrom.map { index >= $0 ? 0.004 : 0.002 } ?? 0.002 })
+            try HistoryLocation(store).open().add(runs)
+            let gate = try Self.perfRun(["trend", "--history", store, "--runner", "ci-\(kind)", "--fail-on", "regression"])
+            #expect(gate.status == expected, "\(kind) \(String(describing: slowFrom)): \(gate.stdout)\(gate.stderr)")
+            if let slowFrom {
+                #expect(gate.stdout.contains("1 regression · 0 improvements · 0 changes in 1 line"), "\(gate.stdout)")
+                #expect(gate.stdout.contains("  ▲ \(Self.commit(slowFrom).prefix(12)) wall time slower: "), "\(gate.stdout)")
+            } else {
+                #expect(gate.stdout.contains("0 regressions · 0 improvements · 0 changes in 1 line"), "\(gate.stdout)")
+                // No mark at any commit (every commit of the history begins with "a").
+                #expect(!gate.stdout.contains("  ▲ a") && !gate.stdout.contains("  ▼ a"), "\(gate.stdout)")
+            }
+        }
+    }
+
     @Test func aCounterIncreaseInTheNewestCommitFailsTheGate() throws {
         let history = try Self.makeHistory(Self.runs(statements: { $0 == 19 ? 4 : 3 }))
         defer { try? FileManager.default.removeItem(atPath: history) }
