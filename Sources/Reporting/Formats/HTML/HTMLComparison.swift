@@ -8,8 +8,10 @@ public enum HTMLComparison {
         html += """
             <h1>Faultline comparison: <span class="\(comparison.hasRegression ? "regression" : "improvement")">\
             \(comparison.hasRegression ? "regression" : "no regression")</span></h1>
-            <p>base <code>\(escapeHTML(comparison.base))</code>, head <code>\(escapeHTML(comparison.head))</code></p>
+            <p><strong>\(escapeHTML(ComparisonFormat.headline(comparison)))</strong></p>
+            <p>\(escapeHTML(ComparisonFormat.sides(comparison)))</p>
             """
+        if let reason = comparison.nothingComparable { html += "<p class=\"error\">Nothing comparable: \(escapeHTML(reason))</p>" }
         if let reason = comparison.countersNotComparable { html += "<p class=\"error\">Counters are not comparable: \(escapeHTML(reason))</p>" }
         if let reason = comparison.timingsNotComparable { html += "<p class=\"error\">Timings are not comparable: \(escapeHTML(reason))</p>" }
         if let reason = comparison.scalingNotComparable { html += "<p class=\"error\">Fits are not comparable: \(escapeHTML(reason))</p>" }
