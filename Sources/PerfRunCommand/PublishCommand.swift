@@ -78,7 +78,7 @@ extension PerfRun {
                 return
             }
             guard let report else { return }
-            let bytes = try InputFile.read(report, what: "report")
+            let bytes = try InputFile.read(report)
             let loaded = try ReportFile.decode(bytes, name: report)
             if let history {
                 // Kept first: the Pushgateway keeps only the latest push, the history every one.
