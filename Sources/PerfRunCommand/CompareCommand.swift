@@ -76,5 +76,3 @@ extension PerfRun {
         }
     }
 }
-
-extension TimingMeasure: ExpressibleByArgument {}

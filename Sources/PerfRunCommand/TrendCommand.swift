@@ -9,11 +9,13 @@ extension PerfRun {
     struct TrendCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "trend",
-            abstract: "Shows scenarios' wall times and counters per commit from the history store, and marks where they changed.",
+            abstract: "Shows scenarios' times and counters per commit from the history store, and marks where they changed.",
             discussion: """
                 A line per scenario and runner (and project, branch, scale, seed, store and build: never merged), commits \
-                ordered by their first run; each commit's median wall time pools its runs' samples, with a 95% interval. \
-                Marked: a change point where a line's wall time moved beyond its own noise (a robust window test: the \
+                ordered by their first run; each commit's median time pools its runs' samples, with a 95% interval. The time \
+                is the one compare judges: CPU time by default (--timing), on the machine's speed when every run of a line \
+                has a machine speed probe (each run's samples divided by its probe, multiplied by the line's). \
+                Marked: a change point where a line's time moved beyond its own noise (a robust window test: the \
                 median of up to 5 commits before against the commit and up to 4 after, at least 10% and 5 times the \
                 commit-to-commit spread, Mann-Whitney p < 0.05), ▲ slower a regression, ▼ faster an improvement; and any \
                 change of an exact counter: more of a cost (statements, rows, faults) a regression, less an improvement, \
@@ -41,6 +43,9 @@ extension PerfRun {
 
         @Option(name: .customLong("fail-on"), help: "Exit 1 when the window has a regression marked (regression).")
         var failOn: FailOn?
+
+        @Option(help: "The time followed: cpu (the work done, steady on a shared machine) or wall (elapsed, for work that waits); as compare's.")
+        var timing = TimingMeasure.cpu
 
         @OptionGroup var outputOptions: OutputOptions
 
@@ -96,7 +101,7 @@ extension PerfRun {
             if let missing = scenarios.first(where: { !found.contains($0) }) {
                 throw UsageError("scenario \(missing): no passed runs in \(source)\(Self.matching(window)) (there are: \(found.sorted().joined(separator: ", ")))")
             }
-            let trend = Trend(runs: runs, source: source, window: window)
+            let trend = Trend(runs: runs, source: source, window: window, timing: timing)
             try plan.writeAll(trend)
             if failOn == .regression, trend.hasRegression { throw CommandExit(.failure) }
         }

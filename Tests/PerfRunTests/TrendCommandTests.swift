@@ -20,31 +20,38 @@ import Testing
         return path
     }
 
-    static func report(wall: [Double], counters: [String: Int]) -> Report {
+    /// A run whose iterations took `times` (CPU and wall alike, unless
+    /// `wall` gives the wall times).
+    static func report(times: [Double], wall: [Double]? = nil, counters: [String: Int]) -> Report {
+        let wall = wall ?? times
         var scenario = ScenarioReport(
             name: "FetchAll", description: "what FetchAll shows", dataSet: "selfies", status: .passed,
-            samples: wall.map { Sample(wallSeconds: $0, cpuSeconds: $0, peakResidentBytes: nil) }, counters: counters)
-        scenario.summary = Summary(wallSeconds: Statistics(wall), cpuSeconds: Statistics(wall))
+            samples: zip(times, wall).map { Sample(wallSeconds: $1, cpuSeconds: $0, peakResidentBytes: nil) }, counters: counters)
+        scenario.summary = Summary(wallSeconds: Statistics(wall), cpuSeconds: Statistics(times))
         return Report(
             tool: .init(name: "perf-run", version: "0.2.0", commandLine: ["perf-run", "run"]),
             environment: .init(operatingSystem: "Debian", cpuModel: "cpu", cores: 2, swiftVersion: "6.3", sqliteVersion: "3.40.1",
                                buildConfiguration: "release", gitCommit: nil, hostName: "host"),
-            configuration: .init(scale: 0.02, seed: 1, iterations: wall.count, warmup: 1, store: .file, timeoutSeconds: nil),
+            configuration: .init(scale: 0.02, seed: 1, iterations: times.count, warmup: 1, store: .file, timeoutSeconds: nil),
             scenarios: [scenario])
     }
 
     /// 20 commits a day apart on one runner, 5 samples each around a level
     /// that wanders by up to 3% from one commit to the next; `level` and
-    /// `statements` give each commit's level and statements.
+    /// `statements` give each commit's level and statements, `waited` how
+    /// many times its wall time is its CPU time (1: it never waited).
     static func runs(
-        runner: String = "ci-small", level: (Int) -> Double = { _ in 0.002 }, statements: (Int) -> Int = { _ in 3 }
+        runner: String = "ci-small", level: (Int) -> Double = { _ in 0.002 }, statements: (Int) -> Int = { _ in 3 },
+        waited: (Int) -> Double = { _ in 1 }
     ) -> [HistoryRun] {
         (0..<20).map { index in
             let commitLevel = level(index) * (1 + 0.03 * sin(Double(index) * 2.1))
+            let times = [0.97, 0.99, 1.0, 1.01, 1.04].map { $0 * commitLevel }
             return HistoryRun(
                 identity: RunIdentity(rawValue: "\(runner)-\(index)"), project: "acme/app", branch: "main", runner: runner,
                 commit: commit(index), time: start.addingTimeInterval(Double(index) * 86_400),
-                report: report(wall: [0.97, 0.99, 1.0, 1.01, 1.04].map { $0 * commitLevel }, counters: ["sqlStatements": statements(index), "fetches": 1]))
+                report: report(
+                    times: times, wall: times.map { $0 * waited(index) }, counters: ["sqlStatements": statements(index), "fetches": 1]))
         }
     }
 
@@ -58,7 +65,7 @@ import Testing
         #expect(gate.status == 1, "\(gate.stderr)")
         #expect(gate.stderr.isEmpty)
         #expect(gate.stdout.contains("1 regression · 0 improvements · 0 changes in 1 line"), "\(gate.stdout)")
-        #expect(gate.stdout.contains("  ▲ \(Self.commit(19).prefix(12)) wall time slower: "), "\(gate.stdout)")
+        #expect(gate.stdout.contains("  ▲ \(Self.commit(19).prefix(12)) CPU time slower: "), "\(gate.stdout)")
         #expect(gate.stdout.contains("), a regression\n"))
         // Without --fail-on the trend is shown and the command succeeds.
         let shown = try Self.perfRun(["trend", "--history", history])
@@ -80,7 +87,7 @@ import Testing
             #expect(gate.status == expected, "\(kind) \(String(describing: slowFrom)): \(gate.stdout)\(gate.stderr)")
             if let slowFrom {
                 #expect(gate.stdout.contains("1 regression · 0 improvements · 0 changes in 1 line"), "\(gate.stdout)")
-                #expect(gate.stdout.contains("  ▲ \(Self.commit(slowFrom).prefix(12)) wall time slower: "), "\(gate.stdout)")
+                #expect(gate.stdout.contains("  ▲ \(Self.commit(slowFrom).prefix(12)) CPU time slower: "), "\(gate.stdout)")
             } else {
                 #expect(gate.stdout.contains("0 regressions · 0 improvements · 0 changes in 1 line"), "\(gate.stdout)")
                 // No mark at any commit (every commit of the history begins with "a").
@@ -89,13 +96,37 @@ import Testing
         }
     }
 
+    /// CPU time by default, as compare judges; wall time with `--timing wall`.
+    @Test func cpuTimeIsJudgedByDefaultAndWallTimeWhenAsked() throws {
+        // The newest commit's run waited for a core: its wall time doubled, its CPU time did not.
+        let history = try Self.makeHistory(Self.runs(waited: { $0 == 19 ? 2 : 1 }))
+        defer { try? FileManager.default.removeItem(atPath: history) }
+        for arguments in [[], ["--timing", "cpu"]] {
+            let cpu = try Self.perfRun(["trend", "--history", history, "--fail-on", "regression"] + arguments)
+            #expect(cpu.status == 0, "\(arguments): \(cpu.stdout)\(cpu.stderr)")
+            #expect(cpu.stdout.hasPrefix("Faultline trend (CPU time) from \(history)\n0 regressions · 0 improvements · 0 changes in 1 line\n"))
+            #expect(cpu.stdout.contains("  commit        first run             CPU median [interval, n]\n"), "\(cpu.stdout)")
+        }
+        let wall = try Self.perfRun(["trend", "--history", history, "--fail-on", "regression", "--timing", "wall"])
+        #expect(wall.status == 1, "\(wall.stdout)\(wall.stderr)")
+        #expect(wall.stdout.hasPrefix("Faultline trend (wall time) from \(history)\n1 regression · 0 improvements · 0 changes in 1 line\n"))
+        #expect(wall.stdout.contains("  ▲ \(Self.commit(19).prefix(12)) wall time slower: "), "\(wall.stdout)")
+        let json = try Self.perfRun(["trend", "--history", history, "--timing", "wall", "--format", "json"])
+        let trend = try JSONDecoder().decode(Trend.self, from: Data(json.stdout.utf8))
+        #expect(trend.timing == .wall)
+        #expect(trend.regressions.map(\.measure) == [.time(.wall)])
+        let bad = try Self.perfRun(["trend", "--history", history, "--timing", "user"])
+        #expect(bad.status == 2)
+        #expect(bad.stdout.isEmpty && bad.stderr.contains("--timing") && bad.stderr.split(separator: "\n").count == 1, "\(bad.stderr)")
+    }
+
     @Test func aCounterIncreaseInTheNewestCommitFailsTheGate() throws {
         let history = try Self.makeHistory(Self.runs(statements: { $0 == 19 ? 4 : 3 }))
         defer { try? FileManager.default.removeItem(atPath: history) }
         let gate = try Self.perfRun(["trend", "--history", history, "--fail-on", "regression"])
         #expect(gate.status == 1, "\(gate.stderr)")
         #expect(gate.stdout.contains("  ▲ \(Self.commit(19).prefix(12)) sqlStatements 3 → 4, a regression\n"), "\(gate.stdout)")
-        #expect(!gate.stdout.contains("wall time slower"))
+        #expect(!gate.stdout.contains("CPU time slower"))
     }
 
     @Test func noRegressionPassesTheGate() throws {
@@ -181,7 +212,9 @@ import Testing
         let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(text.contains("--history <store>"))
         #expect(text.contains("--fail-on <fail-on>"))
-        #expect(text.contains("a change point where a line's wall time moved beyond its own noise"))
+        #expect(text.contains("a change point where a line's time moved beyond its own noise"))
+        #expect(text.contains("--timing <timing>"))
+        #expect(text.contains("CPU time by default (--timing)"))
         #expect(text.contains("more of a cost (statements, rows, faults) a regression, less an improvement"))
         #expect(!text.contains("--prometheus"))
     }

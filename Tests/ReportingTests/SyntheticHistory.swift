@@ -25,7 +25,7 @@ struct SeededRandom: RandomNumberGenerator {
 }
 
 /// Histories of runs made up for tests: commits of one scenario on one
-/// runner, each a run with wall-time samples drawn around a level with the
+/// runner, each a run with time samples drawn around a level with the
 /// noise of a shared CI runner, and counters given per commit.
 enum SyntheticHistory {
     static let start = Date(timeIntervalSince1970: 1_740_000_000)
@@ -53,7 +53,7 @@ enum SyntheticHistory {
     /// outliers: a single sample 4× slower at commit 3, and every sample
     /// of commit `oddCommit` 30% slower once. `levels` overrides a commit's
     /// level (a slowdown from commit k on: 4 ms from k).
-    static func wallTimes(commits: Int = 20, samples count: Int = 10, seed: UInt64, oddCommit: Int? = 12, levels: (Int) -> Double = { _ in 0.002 })
+    static func times(commits: Int = 20, samples count: Int = 10, seed: UInt64, oddCommit: Int? = 12, levels: (Int) -> Double = { _ in 0.002 })
         -> [[Double]]
     {
         var random = SeededRandom(seed: seed)
@@ -65,30 +65,38 @@ enum SyntheticHistory {
         }
     }
 
-    static func report(scenario: String = "FetchAll", wall: [Double], counters: [String: Int] = [:], advisory: [String] = [], scale: Double = 0.02,
-                       status: ScenarioReport.Status = .passed) -> Report {
+    /// A report of one scenario whose iterations took `times` (CPU and
+    /// wall alike, unless `wall` gives the wall times), with a machine speed
+    /// probe (`probe` seconds of CPU and wall before each iteration) when
+    /// given.
+    static func report(scenario: String = "FetchAll", times: [Double], wall: [Double]? = nil, probe: [Double]? = nil, counters: [String: Int] = [:],
+                       advisory: [String] = [], scale: Double = 0.02, status: ScenarioReport.Status = .passed) -> Report {
+        let wall = wall ?? times
         var scenarioReport = ScenarioReport(
             name: scenario, description: "what \(scenario) shows", dataSet: "selfies", status: status,
-            samples: wall.map { Sample(wallSeconds: $0, cpuSeconds: $0, peakResidentBytes: nil) }, counters: counters, advisoryCounters: advisory)
-        scenarioReport.summary = Summary(wallSeconds: Statistics(wall), cpuSeconds: Statistics(wall))
+            samples: zip(times, wall).map { Sample(wallSeconds: $1, cpuSeconds: $0, peakResidentBytes: nil) }, counters: counters, advisoryCounters: advisory)
+        scenarioReport.summary = Summary(wallSeconds: Statistics(wall), cpuSeconds: Statistics(times))
+        scenarioReport.machineProbe = probe.map { MachineProbe(cpuSeconds: $0, wallSeconds: $0) }
         return Report(
             tool: .init(name: "perf-run", version: "0.2.0", commandLine: ["perf-run", "run"]),
             environment: .init(operatingSystem: "Debian", cpuModel: "cpu", cores: 2, swiftVersion: "6.3", sqliteVersion: "3.40.1",
                                buildConfiguration: "release", gitCommit: nil, hostName: "host"),
-            configuration: .init(scale: scale, seed: 1, iterations: wall.count, warmup: 1, store: .file, timeoutSeconds: nil),
+            configuration: .init(scale: scale, seed: 1, iterations: times.count, warmup: 1, store: .file, timeoutSeconds: nil),
             scenarios: [scenarioReport])
     }
 
-    /// One run per commit (an hour apart), oldest first.
+    /// One run per commit (an hour apart), oldest first; `probes` gives a
+    /// commit's machine speed probe samples (none: a report older than the
+    /// probe).
     static func runs(
-        _ wallTimes: [[Double]], counters: (Int) -> [String: Int] = { _ in ["sqlStatements": 3] }, runner: String = "ci-small",
-        scenario: String = "FetchAll", scale: Double = 0.02
+        _ times: [[Double]], counters: (Int) -> [String: Int] = { _ in ["sqlStatements": 3] }, probes: (Int) -> [Double]? = { _ in nil },
+        runner: String = "ci-small", scenario: String = "FetchAll", scale: Double = 0.02
     ) -> [HistoryRun] {
-        wallTimes.enumerated().map { index, wall in
+        times.enumerated().map { index, times in
             HistoryRun(
                 identity: RunIdentity(rawValue: "\(runner)-\(scenario)-\(scale)-\(index)"), project: "acme/app", branch: "main", runner: runner,
                 commit: commit(index), time: start.addingTimeInterval(Double(index) * 3_600),
-                report: report(scenario: scenario, wall: wall, counters: counters(index), scale: scale))
+                report: report(scenario: scenario, times: times, probe: probes(index), counters: counters(index), scale: scale))
         }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Reporting
 import Testing
 
-/// The change-point test on wall times (TimingChangePoints) on synthetic
+/// The change-point test on times (TimingChangePoints) on synthetic
 /// histories of 20 commits drawn with seeded random numbers: a shared
 /// runner's noise, a single slow sample, a commit whose every sample is
 /// 30% slower once.
@@ -10,14 +10,14 @@ import Testing
     static let seeds: [UInt64] = Array(1...20)
 
     @Test(arguments: seeds) func anAAHistoryGetsNoMark(seed: UInt64) {
-        let found = TimingChangePoints.find(SyntheticHistory.wallTimes(seed: seed))
+        let found = TimingChangePoints.find(SyntheticHistory.times(seed: seed))
         #expect(found.points.isEmpty, "seed \(seed): \(found.points)")
         #expect(found.noise != nil)
     }
 
     @Test func theOutliersAreThere() throws {
         // The A/A history holds what it says: one sample 4× slower, one commit 30% slower.
-        let history = SyntheticHistory.wallTimes(seed: 1)
+        let history = SyntheticHistory.times(seed: 1)
         let medians = history.map { Statistics($0).median }
         let others = medians.enumerated().filter { $0.offset != 12 }.map(\.element)
         #expect(medians[12] > 1.2 * Statistics(others).median)
@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test(arguments: seeds) func aSlowdownInTheMiddleIsMarkedAtItsCommit(seed: UInt64) throws {
-        let history = SyntheticHistory.wallTimes(seed: seed, oddCommit: 5) { $0 >= 10 ? 0.004 : 0.002 }
+        let history = SyntheticHistory.times(seed: seed, oddCommit: 5) { $0 >= 10 ? 0.004 : 0.002 }
         let found = TimingChangePoints.find(history)
         #expect(found.points.map(\.index) == [10], "seed \(seed): \(found.points)")
         let point = try #require(found.points.first)
@@ -34,21 +34,21 @@ import Testing
     }
 
     @Test(arguments: seeds) func aSlowdownInTheNewestCommitIsMarkedThere(seed: UInt64) {
-        let history = SyntheticHistory.wallTimes(seed: seed) { $0 == 19 ? 0.004 : 0.002 }
+        let history = SyntheticHistory.times(seed: seed) { $0 == 19 ? 0.004 : 0.002 }
         let found = TimingChangePoints.find(history)
         #expect(found.points.map(\.index) == [19], "seed \(seed): \(found.points)")
         #expect(found.points.allSatisfy { $0.after > $0.before })
     }
 
     @Test(arguments: seeds) func anImprovementIsMarkedFaster(seed: UInt64) {
-        let found = TimingChangePoints.find(SyntheticHistory.wallTimes(seed: seed) { $0 >= 10 ? 0.001 : 0.002 })
+        let found = TimingChangePoints.find(SyntheticHistory.times(seed: seed) { $0 >= 10 ? 0.001 : 0.002 })
         #expect(found.points.map(\.index) == [10], "seed \(seed): \(found.points)")
         #expect(found.points.allSatisfy { $0.after < $0.before })
     }
 
     @Test func aSlowdownAndItsFixAreTwoMarks() {
         // Slower from 6, back from 13.
-        let found = TimingChangePoints.find(SyntheticHistory.wallTimes(seed: 7, oddCommit: nil) { (6..<13).contains($0) ? 0.004 : 0.002 })
+        let found = TimingChangePoints.find(SyntheticHistory.times(seed: 7, oddCommit: nil) { (6..<13).contains($0) ? 0.004 : 0.002 })
         #expect(found.points.map(\.index) == [6, 13])
         #expect(found.points.map { $0.after > $0.before } == [true, false])
     }
@@ -89,7 +89,7 @@ import Testing
 
     @Test func commitsWithoutSamplesAreLeftOut() {
         // Commit 10 has no sample (its scenario failed); the slowdown from 11 is marked at 11.
-        var history = SyntheticHistory.wallTimes(seed: 4, oddCommit: nil) { $0 >= 11 ? 0.004 : 0.002 }
+        var history = SyntheticHistory.times(seed: 4, oddCommit: nil) { $0 >= 11 ? 0.004 : 0.002 }
         history[10] = []
         #expect(TimingChangePoints.find(history).points.map(\.index) == [11])
         #expect(TimingChangePoints.find([]).points.isEmpty)
@@ -101,8 +101,8 @@ extension TimingChangePointTests {
     /// Runs of 3 iterations (this project's own `make test`): 15 samples
     /// before against 3.
     @Test(arguments: seeds) func threeIterationsARunStillMarkTheNewestSlowdown(seed: UInt64) {
-        #expect(TimingChangePoints.find(SyntheticHistory.wallTimes(samples: 3, seed: seed)).points.isEmpty, "seed \(seed)")
-        let found = TimingChangePoints.find(SyntheticHistory.wallTimes(samples: 3, seed: seed) { $0 == 19 ? 0.004 : 0.002 })
+        #expect(TimingChangePoints.find(SyntheticHistory.times(samples: 3, seed: seed)).points.isEmpty, "seed \(seed)")
+        let found = TimingChangePoints.find(SyntheticHistory.times(samples: 3, seed: seed) { $0 == 19 ? 0.004 : 0.002 })
         #expect(found.points.map(\.index) == [19], "seed \(seed): \(found.points)")
     }
 }

@@ -14,7 +14,7 @@ import ToolSupport
             return HistoryRun(
                 identity: RunIdentity(rawValue: "r\(index)"), project: "acme/app", branch: "main", runner: "ci-small", commit: commit(index),
                 time: SyntheticHistory.start.addingTimeInterval(Double(index) * 3_600),
-                report: SyntheticHistory.report(scenario: scenario, wall: [level * 0.99, level, level * 1.01], counters: [
+                report: SyntheticHistory.report(scenario: scenario, times: [level * 0.99, level, level * 1.01], counters: [
                     "sqlStatements": index == 3 ? 4 : 3, "fetches": index >= 2 ? 2 : 1, counter: index >= 1 ? 29 : 30, "saves": 0,
                 ]))
         }
@@ -30,20 +30,20 @@ import ToolSupport
     @Test func textListsTheLinesAndTheMarks() throws {
         let text = try Self.trend().render(.text)
         #expect(text.hasPrefix("""
-            Faultline trend from history.sqlite: branch main, since 2025-02-19T21:20:00Z
+            Faultline trend (CPU time) from history.sqlite: branch main, since 2025-02-19T21:20:00Z
             2 regressions · 1 improvement · 1 change in 1 line
 
             FetchAll  project=acme/app branch=main runner=ci-small scale=0.02 seed=1 store=file build=release  (4 commits)
-              commit  first run             fetches  sqlStatements  rowsRead  wall median [interval, n]
+              commit  first run             fetches  sqlStatements  rowsRead  CPU median [interval, n]
               c0      2025-02-19T21:20:00Z  1        3              30        2.00 ms [1.98 ms–2.02 ms, n=3]
               c1      2025-02-19T22:20:00Z  1        3              29 ▼ −1   2.00 ms [1.98 ms–2.02 ms, n=3]
               c2      2025-02-19T23:20:00Z  2 ▲ +1   3              29        2.00 ms [1.98 ms–2.02 ms, n=3]
               c3      2025-02-20T00:20:00Z  2        4 ▲ +1         29        4.00 ms ▲ slower [3.96 ms–4.04 ms, n=3]
               same in every commit: saves 0
-              a wall time is marked from ×1.10 (commit-to-commit noise ±0.0%)
+              a CPU time is marked from ×1.10 (commit-to-commit noise ±0.0%)
               ▼ c1 rowsRead 30 → 29, an improvement
               ▲ c2 fetches 1 → 2, a change
-              ▲ c3 wall time slower: 2.00 ms → 4.00 ms (×2.00, p=\(Self.pValue)), a regression
+              ▲ c3 CPU time slower: 2.00 ms → 4.00 ms (×2.00, p=\(Self.pValue)), a regression
               ▲ c3 sqlStatements 3 → 4, a regression
 
             """), "\(text)")
@@ -54,21 +54,23 @@ import ToolSupport
         let markdown = try Self.trend().render(.markdown)
         #expect(markdown.contains("**2 regressions · 1 improvement · 1 change in 1 line**"), "\(markdown)")
         #expect(markdown.contains("- ▼ c1 rowsRead 30 → 29, an improvement\n"))
-        #expect(markdown.contains("- ▲ c3 wall time slower: 2.00 ms → 4.00 ms (×2.00, p=\(Self.pValue)), a regression\n"))
+        #expect(markdown.contains("- ▲ c3 CPU time slower: 2.00 ms → 4.00 ms (×2.00, p=\(Self.pValue)), a regression\n"))
         #expect(markdown.contains("| `c3` | 2025-02-20T00:20:00Z | 2 | **4 ▲ +1** | 29 | **4.00 ms ▲ slower \\[3.96 ms–4.04 ms, n=3\\]** |"))
         #expect(markdown.contains("| `c0` | 2025-02-19T21:20:00Z | 1 | 3 | 30 | 2.00 ms \\[1.98 ms–2.02 ms, n=3\\] |"))
     }
 
     @Test func htmlDrawsMediansWithABandAndColoursTheMarks() throws {
         let html = try Self.trend().render(.html)
-        // The wall time's chart: its own axis (from its lowest interval to its highest), the band, the change point in red.
+        // The CPU time's chart: its own axis (from its lowest interval to its highest), the band, the change point in red.
         let charts = html.components(separatedBy: "<svg class=\"chart trend\"").dropFirst().map { $0.components(separatedBy: "</svg>")[0] }
-        #expect(charts.count == 5)  // wall time and four counters
-        let wall = charts[0]
-        #expect(wall.contains(">4.04 ms</text>") && wall.contains(">1.98 ms</text>"))
-        #expect(wall.components(separatedBy: "<polygon class=\"interval\"").count == 2)
-        #expect(wall.contains("<line class=\"change-point regression\""))
-        #expect(wall.contains("fill=\"#b02a2a\"><title>c3: 4.00 ms [3.96 ms–4.04 ms], regression</title>"))
+        #expect(charts.count == 5)  // CPU time and four counters
+        #expect(html.contains("<figcaption>CPU time: median and its interval</figcaption>"))
+        #expect(html.contains("<th>CPU median [interval, n]</th>"))
+        let time = charts[0]
+        #expect(time.contains(">4.04 ms</text>") && time.contains(">1.98 ms</text>"))
+        #expect(time.components(separatedBy: "<polygon class=\"interval\"").count == 2)
+        #expect(time.contains("<line class=\"change-point regression\""))
+        #expect(time.contains("fill=\"#b02a2a\"><title>c3: 4.00 ms [3.96 ms–4.04 ms], regression</title>"))
         // rowsRead's improvement in green, fetches' change in amber.
         let rowsRead = try #require(charts.first { $0.contains("c1: 29") })
         #expect(rowsRead.contains("<line class=\"change-point improvement\"") && rowsRead.contains("stroke=\"#26734d\""))
@@ -110,7 +112,7 @@ import ToolSupport
             HistoryRun(
                 identity: RunIdentity(rawValue: "r\(index)"), project: "p", branch: "b", runner: "r", commit: "c\(index)",
                 time: SyntheticHistory.start.addingTimeInterval(Double(index)),
-                report: SyntheticHistory.report(wall: [value], counters: ["rowsRead": index == 0 ? Int.max : index, "saves": 7]))
+                report: SyntheticHistory.report(times: [value], counters: ["rowsRead": index == 0 ? Int.max : index, "saves": 7]))
         }
         let html = try Trend(runs: runs, source: "s", window: .init()).render(.html)
         let charts = html.components(separatedBy: "<svg").dropFirst().map { $0.components(separatedBy: "</svg>")[0] }
@@ -121,6 +123,6 @@ import ToolSupport
     @Test func anEmptyTrendSaysSo() throws {
         let trend = Trend(runs: [], source: "s", window: .init())
         #expect(try trend.render(.html).contains("<p class=\"error\">No runs.</p>"))
-        #expect(try trend.render(.text).hasPrefix("Faultline trend from s\n0 regressions · 0 improvements · 0 changes in 0 lines\n"))
+        #expect(try trend.render(.text).hasPrefix("Faultline trend (CPU time) from s\n0 regressions · 0 improvements · 0 changes in 0 lines\n"))
     }
 }

@@ -8,28 +8,30 @@ import ToolSupport
 /// changes, through a store as `perf-run trend` reads it.
 @Suite struct TrendTests {
     static func run(
-        _ commit: String, at hour: Double, runner: String = "ci-small", scale: Double = 0.02, scenario: String = "FetchAll", wall: [Double],
-        counters: [String: Int] = ["sqlStatements": 3], advisory: [String] = [], status: ScenarioReport.Status = .passed, identity: String? = nil
+        _ commit: String, at hour: Double, runner: String = "ci-small", scale: Double = 0.02, scenario: String = "FetchAll", times: [Double],
+        wall: [Double]? = nil, probe: [Double]? = nil, counters: [String: Int] = ["sqlStatements": 3], advisory: [String] = [],
+        status: ScenarioReport.Status = .passed, identity: String? = nil
     ) -> HistoryRun {
         HistoryRun(
             identity: RunIdentity(rawValue: identity ?? "\(runner)-\(scale)-\(scenario)-\(commit)-\(hour)"), project: "acme/app", branch: "main",
             runner: runner, commit: commit, time: SyntheticHistory.start.addingTimeInterval(hour * 3_600),
-            report: SyntheticHistory.report(scenario: scenario, wall: wall, counters: counters, advisory: advisory, scale: scale, status: status))
+            report: SyntheticHistory.report(
+                scenario: scenario, times: times, wall: wall, probe: probe, counters: counters, advisory: advisory, scale: scale, status: status))
     }
 
-    static func trend(_ runs: [HistoryRun], scenarios: [String] = []) -> Trend {
+    static func trend(_ runs: [HistoryRun], scenarios: [String] = [], timing: TimingMeasure = .cpu) -> Trend {
         let store = InMemoryHistoryStore(runs)
         let window = Trend.Window(HistoryQuery(), scenarios: scenarios)
-        return Trend(runs: store.runs(window.query), source: "history.sqlite", window: window)
+        return Trend(runs: store.runs(window.query), source: "history.sqlite", window: window, timing: timing)
     }
 
     @Test func runnersAndScalesAreNeverMerged() {
         var runs: [HistoryRun] = []
         for (hour, commit) in ["a", "b"].enumerated() {
             for runner in ["ci-small", "ci-large"] {
-                for scale in [0.02, 0.1] { runs.append(Self.run(commit, at: Double(hour), runner: runner, scale: scale, wall: [0.002])) }
+                for scale in [0.02, 0.1] { runs.append(Self.run(commit, at: Double(hour), runner: runner, scale: scale, times: [0.002])) }
             }
-            runs.append(Self.run(commit, at: Double(hour), scenario: "Prefetch", wall: [0.001]))
+            runs.append(Self.run(commit, at: Double(hour), scenario: "Prefetch", times: [0.001]))
         }
         let trend = Self.trend(runs)
         #expect(trend.lines.map(\.scenario) == ["FetchAll", "FetchAll", "FetchAll", "FetchAll", "Prefetch"])
@@ -43,35 +45,35 @@ import ToolSupport
 
     @Test func commitsAreOrderedByTheirFirstRunAndRunsOfOneCommitPool() throws {
         let runs = [
-            Self.run("zz", at: 0, wall: [0.0020, 0.0021, 0.0022]),
-            Self.run("aa", at: 1, wall: [0.0030, 0.0031, 0.0032]),
+            Self.run("zz", at: 0, times: [0.0020, 0.0021, 0.0022]),
+            Self.run("aa", at: 1, times: [0.0030, 0.0031, 0.0032]),
             // zz again later (a retry): pooled with its first run, still first.
-            Self.run("zz", at: 2, wall: [0.0019, 0.0023, 0.0024]),
+            Self.run("zz", at: 2, times: [0.0019, 0.0023, 0.0024]),
         ]
         let line = try #require(Self.trend(runs).lines.first)
         #expect(line.commits.map(\.commit) == ["zz", "aa"])
         #expect(line.commits.map(\.runs) == [2, 1])
         #expect(line.commits[0].firstRun == SyntheticHistory.start)
-        #expect(line.commits[0].wallSamples == [0.0020, 0.0021, 0.0022, 0.0019, 0.0023, 0.0024])
-        let wall = try #require(line.commits[0].wall)
-        #expect(abs(wall.median - 0.00215) < 1e-12)
-        #expect(wall.samples == 6)
-        #expect((wall.low, wall.high) == (0.0019, 0.0024))  // 6 samples: min–max, 96.9%
-        #expect(abs(wall.confidence - (1 - 2.0 / 64)) < 1e-12)
+        #expect(line.commits[0].samples == [0.0020, 0.0021, 0.0022, 0.0019, 0.0023, 0.0024])
+        let time = try #require(line.commits[0].time)
+        #expect(abs(time.median - 0.00215) < 1e-12)
+        #expect(time.samples == 6)
+        #expect((time.low, time.high) == (0.0019, 0.0024))  // 6 samples: min–max, 96.9%
+        #expect(abs(time.confidence - (1 - 2.0 / 64)) < 1e-12)
     }
 
     @Test func countersAreExactAndJudgedByTheirDirection() throws {
         let statements = [3, 3, 4, 4, 3, 3]
         let fetches = [1, 1, 1, 2, 2, 2]
         var runs = statements.indices.map { index in
-            Self.run("c\(index)", at: Double(index), wall: [0.002, 0.002, 0.002], counters: [
+            Self.run("c\(index)", at: Double(index), times: [0.002, 0.002, 0.002], counters: [
                 "sqlStatements": statements[index], "fetches": fetches[index], "objectsRegisteredPeak": 100 + index,
                 "rowsRead": index == 5 ? 99 : 30,
             ], advisory: index == 5 ? ["rowsRead"] : [])
         }
         // c6 failed: no point; the change from c5 to c7 is marked at c7.
-        runs.append(Self.run("c6", at: 6, wall: [0.002], counters: ["sqlStatements": 50], status: .failed))
-        runs.append(Self.run("c7", at: 7, wall: [0.002, 0.002, 0.002], counters: ["sqlStatements": 5, "fetches": 2, "rowsRead": 30]))
+        runs.append(Self.run("c6", at: 6, times: [0.002], counters: ["sqlStatements": 50], status: .failed))
+        runs.append(Self.run("c7", at: 7, times: [0.002, 0.002, 0.002], counters: ["sqlStatements": 5, "fetches": 2, "rowsRead": 30]))
         let line = try #require(Self.trend(runs).lines.first)
         #expect(line.commits.map(\.commit) == ["c0", "c1", "c2", "c3", "c4", "c5", "c7"])
         // Advisory by nature (objectsRegisteredPeak) or in a run (rowsRead of c5): left out.
@@ -89,9 +91,9 @@ import ToolSupport
     }
 
     @Test func aGateFailsOnASlowdownOrACostIncreaseOnly() {
-        func trend(statements: [Int], fetches: [Int] = [1, 1, 1, 1], walls: [Double] = [0.002, 0.002, 0.002, 0.002]) -> Trend {
-            Self.trend(walls.indices.map { index in
-                Self.run("c\(index)", at: Double(index), wall: [walls[index] * 0.99, walls[index], walls[index] * 1.01],
+        func trend(statements: [Int], fetches: [Int] = [1, 1, 1, 1], levels: [Double] = [0.002, 0.002, 0.002, 0.002]) -> Trend {
+            Self.trend(levels.indices.map { index in
+                Self.run("c\(index)", at: Double(index), times: [levels[index] * 0.99, levels[index], levels[index] * 1.01],
                          counters: ["sqlStatements": statements[index], "fetches": fetches[index]])
             })
         }
@@ -104,17 +106,17 @@ import ToolSupport
         let more = trend(statements: [3, 3, 3, 4])
         #expect(more.hasRegression)
         #expect(more.regressions.map(\.measure) == [.counter("sqlStatements")])
-        let faster = trend(statements: [3, 3, 3, 3], walls: [0.002, 0.002, 0.002, 0.001])
+        let faster = trend(statements: [3, 3, 3, 3], levels: [0.002, 0.002, 0.002, 0.001])
         #expect(faster.changes.map(\.verdict) == [.improvement])
         #expect(!faster.hasRegression)
-        let slower = trend(statements: [3, 3, 3, 3], walls: [0.002, 0.002, 0.002, 0.004])
-        #expect(slower.regressions.map(\.measure) == [.wallTime])
+        let slower = trend(statements: [3, 3, 3, 3], levels: [0.002, 0.002, 0.002, 0.004])
+        #expect(slower.regressions.map(\.measure) == [.time(.cpu)])
         #expect(slower.regressions.map(\.commit) == ["c3"])
     }
 
     @Test func aSyntheticHistoryThroughAStoreIsMarkedAtItsSlowdown() throws {
         // 20 commits, the newest 2× slower and one more statement.
-        let runs = SyntheticHistory.runs(SyntheticHistory.wallTimes(seed: 5) { $0 == 19 ? 0.004 : 0.002 }) { ["sqlStatements": $0 == 19 ? 4 : 3] }
+        let runs = SyntheticHistory.runs(SyntheticHistory.times(seed: 5) { $0 == 19 ? 0.004 : 0.002 }) { ["sqlStatements": $0 == 19 ? 4 : 3] }
         let store = InMemoryHistoryStore()
         #expect(store.add(runs.reversed()) == 20)
         let window = Trend.Window(HistoryQuery(branch: "main", runner: "ci-small"))
@@ -122,21 +124,21 @@ import ToolSupport
         let line = try #require(trend.lines.first)
         #expect(trend.lines.count == 1)
         #expect(line.commits.map(\.commit) == (0..<20).map { SyntheticHistory.commit($0) })
-        #expect(line.changes.map(\.measure) == [.wallTime, .counter("sqlStatements")])
+        #expect(line.changes.map(\.measure) == [.time(.cpu), .counter("sqlStatements")])
         #expect(line.changes.allSatisfy { $0.commit == SyntheticHistory.commit(19) && $0.verdict == .regression })
-        let wall = try #require(line.changes.first)
-        #expect(try #require(wall.ratio) > 1.7)
-        #expect(try #require(wall.pValue) < 0.001)
+        let time = try #require(line.changes.first)
+        #expect(try #require(time.ratio) > 1.7)
+        #expect(try #require(time.pValue) < 0.001)
         #expect(try #require(line.noise) < 0.1)
         #expect(line.minimumEffect >= 1.10)
         // The A/A without the slowdown: nothing.
-        let aa = Self.trend(SyntheticHistory.runs(SyntheticHistory.wallTimes(seed: 5)))
+        let aa = Self.trend(SyntheticHistory.runs(SyntheticHistory.times(seed: 5)))
         #expect(aa.changes.isEmpty)
     }
 
     @Test func theJSONRoundTripsWithTimesInISO8601() throws {
         let runs = (0..<4).map { index in
-            Self.run("c\(index)", at: Double(index), wall: index == 3 ? [0.0040, 0.0041, 0.0042] : [0.0020, 0.0021, 0.0022],
+            Self.run("c\(index)", at: Double(index), times: index == 3 ? [0.0040, 0.0041, 0.0042] : [0.0020, 0.0021, 0.0022],
                      counters: ["sqlStatements": index == 3 ? 4 : 3])
         }
         let window = Trend.Window(project: "acme/app", since: SyntheticHistory.start, scenarios: ["FetchAll"])
@@ -144,12 +146,60 @@ import ToolSupport
         let json = try JSONOutput.text(trend)
         #expect(json.contains("\"firstRun\" : \"2025-02-19T21:20:00.000Z\""), "\(json)")
         #expect(json.contains("\"since\" : \"2025-02-19T21:20:00.000Z\""))
-        #expect(trend.changes.map(\.measure) == [.wallTime, .counter("sqlStatements")])
-        #expect(json.contains("\"measure\" : \"wallSeconds\""))
+        #expect(trend.changes.map(\.measure) == [.time(.cpu), .counter("sqlStatements")])
+        #expect(json.contains("\"timing\" : \"cpu\""))
+        #expect(json.contains("\"measure\" : \"cpuSeconds\""))
         #expect(json.contains("\"measure\" : \"sqlStatements\""))
         #expect(json.contains("\"verdict\" : \"regression\""))
         let decoded = try JSONDecoder().decode(Trend.self, from: Data(json.utf8))
         #expect(decoded == trend)
+    }
+
+    @Test func cpuTimeIsFollowedByDefaultAndWallTimeWhenChosen() throws {
+        // c3 waited for a core: its wall time doubled, its CPU time did not.
+        let runs = (0..<4).map { index in
+            Self.run("c\(index)", at: Double(index), times: [0.0020, 0.0021, 0.0022],
+                     wall: index == 3 ? [0.0040, 0.0042, 0.0044] : [0.0020, 0.0021, 0.0022])
+        }
+        let cpu = Self.trend(runs)
+        #expect(cpu.timing == .cpu)
+        #expect(cpu.changes.isEmpty)
+        #expect(try #require(cpu.lines.first).commits[3].samples == [0.0020, 0.0021, 0.0022])
+        let wall = Self.trend(runs, timing: .wall)
+        #expect(wall.timing == .wall)
+        #expect(wall.changes.map(\.measure) == [.time(.wall)])
+        #expect(wall.regressions.map(\.commit) == ["c3"])
+        #expect(try #require(wall.lines.first).commits[3].samples == [0.0040, 0.0042, 0.0044])
+        // A run that kept no samples: its summary's median of the time followed.
+        var summaryOnly = Self.run("c4", at: 4, times: [0.0030], wall: [0.0050])
+        summaryOnly.report.scenarios[0].samples = []
+        #expect(try #require(Self.trend(runs + [summaryOnly]).lines.first).commits[4].samples == [0.0030])
+        #expect(try #require(Self.trend(runs + [summaryOnly], timing: .wall).lines.first).commits[4].samples == [0.0050])
+    }
+
+    @Test func aTrendWrittenWhenTrendsFollowedWallTimesOnlyStillReads() throws {
+        let runs = (0..<4).map { index in
+            Self.run("c\(index)", at: Double(index), times: index == 3 ? [0.0040, 0.0041, 0.0042] : [0.0020, 0.0021, 0.0022])
+        }
+        let trend = Trend(runs: runs, source: "history.sqlite", window: .init(), timing: .wall)
+        #expect(trend.changes.map(\.measure) == [.time(.wall)])
+        // The old shape: no `timing`, each commit's `wall` and `wallSamples`.
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(JSONOutput.text(trend).utf8)) as? [String: Any])
+        object["timing"] = nil
+        var lines = try #require(object["lines"] as? [[String: Any]])
+        for (index, line) in lines.enumerated() {
+            lines[index]["commits"] = try #require(line["commits"] as? [[String: Any]]).map { commit in
+                var old = commit
+                (old["wall"], old["time"]) = (commit["time"], nil)
+                (old["wallSamples"], old["samples"]) = (commit["samples"], nil)
+                return old
+            }
+        }
+        object["lines"] = lines
+        let old = try JSONSerialization.data(withJSONObject: object)
+        #expect(!String(decoding: old, as: UTF8.self).contains("\"timing\""))
+        #expect(String(decoding: old, as: UTF8.self).contains("\"wallSamples\""))
+        #expect(try JSONDecoder().decode(Trend.self, from: old) == trend)
     }
 
     @Test func sinceIsADateATimeOrADuration() throws {

@@ -4,13 +4,16 @@ import ToolSupport
 /// A trend (``Trend``) as aligned text for a terminal and as Markdown for a
 /// CI job summary: a headline counting the changes; per line, a row per
 /// commit with the counters that changed somewhere along it and the median
-/// wall time with its interval, then each change marked on it, said as a
-/// regression, an improvement or a change.
+/// time (CPU or wall, ``Trend/timing``) with its interval, then each change
+/// marked on it, said as a regression, an improvement or a change.
 enum TrendText {
-    static let legend = "▲ slower or more, ▼ faster or fewer. A wall time is marked where the level of its commits moved beyond the line's own "
-        + "noise (the larger of the floor and a multiple of the commit-to-commit spread) with a Mann-Whitney p below the significance; "
-        + "an exact counter at any change. Regression: slower, or more of a cost (statements, rows, faults); improvement: the other way; "
-        + "change: a counter that is no cost by itself."
+    static func legend(_ trend: Trend) -> String {
+        "▲ slower or more, ▼ faster or fewer. A \(trend.timing.word) time is marked where the level of its commits moved beyond the line's own "
+            + "noise (the larger of the floor and a multiple of the commit-to-commit spread) with a Mann-Whitney p below the significance; "
+            + "an exact counter at any change. Regression: slower, or more of a cost (statements, rows, faults); improvement: the other way; "
+            + "change: a counter that is no cost by itself. Times are on the machine's speed where every run of a line has a machine speed "
+            + "probe (each run's divided by its probe, multiplied by the line's), as compare judges them."
+    }
 
     /// Where from, what was asked.
     static func header(_ trend: Trend) -> String {
@@ -20,7 +23,7 @@ enum TrendText {
         if let branch = window.branch { asked.append("branch \(branch)") }
         if let runner = window.runner { asked.append("runner \(runner)") }
         if let since = window.since { asked.append("since \(TrendTime.text(since))") }
-        return "Faultline trend from \(trend.source)" + (asked.isEmpty ? "" : ": " + asked.joined(separator: ", "))
+        return "Faultline trend (\(trend.timing.word) time) from \(trend.source)" + (asked.isEmpty ? "" : ": " + asked.joined(separator: ", "))
     }
 
     /// "1 regression · 2 improvements · 0 changes in 3 lines".
@@ -38,9 +41,12 @@ enum TrendText {
     /// The scenario and what tells its line from another.
     static func title(_ line: Trend.Line) -> String { "\(line.scenario)  \(line.key.labelText)" }
 
-    static func cells(_ line: Trend.Line) -> (header: [String], rows: [[String]], marks: [[TrendVerdict?]]) {
+    /// The time column's heading: `CPU median [interval, n]`.
+    static func timeHeading(_ timing: TimingMeasure) -> String { "\(timing.word) median [interval, n]" }
+
+    static func cells(_ line: Trend.Line, timing: TimingMeasure) -> (header: [String], rows: [[String]], marks: [[TrendVerdict?]]) {
         let changed = line.changedCounters
-        let header = ["commit", "first run"] + changed.map(\.name) + ["wall median [interval, n]"]
+        let header = ["commit", "first run"] + changed.map(\.name) + [timeHeading(timing)]
         var rows: [[String]] = []
         var marks: [[TrendVerdict?]] = []
         for (index, commit) in line.commits.enumerated() {
@@ -52,8 +58,8 @@ enum TrendText {
                 row.append(count(point.value) + (change.map { " " + delta($0) } ?? ""))
                 mark.append(change?.verdict)
             }
-            let change = line.change(of: .wallTime, at: commit.commit)
-            row.append(timing(commit.wall, change: change))
+            let change = line.timeChange(at: commit.commit)
+            row.append(Self.timing(commit.time, change: change))
             mark.append(change?.verdict)
             rows.append(row)
             marks.append(mark)
@@ -69,13 +75,13 @@ enum TrendText {
         return "same in every commit: " + values.joined(separator: ", ")
     }
 
-    /// A change in words: `▲ b2b2b2b2b2b2 wall time slower: 2.00 ms → 4.02 ms (×2.01, p=0.0001), a regression`.
+    /// A change in words: `▲ b2b2b2b2b2b2 CPU time slower: 2.00 ms → 4.02 ms (×2.01, p=0.0001), a regression`.
     static func describe(_ change: TrendChange) -> String {
         let arrow = change.isIncrease ? "▲" : "▼"
         var text = "\(arrow) \(shortCommit(change.commit)) "
         switch change.measure {
-        case .wallTime:
-            text += "wall time \(change.isIncrease ? "slower" : "faster"): \(TimeText.seconds(change.before)) → \(TimeText.seconds(change.after))"
+        case .time(let timing):
+            text += "\(timing.word) time \(change.isIncrease ? "slower" : "faster"): \(TimeText.seconds(change.before)) → \(TimeText.seconds(change.after))"
             var details: [String] = []
             if let ratio = change.ratio { details.append("×" + String(format: "%.2f", ratio)) }
             if let p = change.pValue { details.append("p=" + pValue(p)) }
@@ -92,10 +98,24 @@ enum TrendText {
     }
 
     /// The noise and the least move marked, in words.
-    static func noise(_ line: Trend.Line) -> String {
-        let floor = "a wall time is marked from ×" + String(format: "%.2f", line.minimumEffect)
+    static func noise(_ line: Trend.Line, timing: TimingMeasure) -> String {
+        let floor = "a \(timing.word) time is marked from ×" + String(format: "%.2f", line.minimumEffect)
         guard let noise = line.noise else { return floor + " (too few commits to measure the noise)" }
         return floor + " (commit-to-commit noise ±" + String(format: "%.1f", (exp(noise) - 1) * 100) + "%)"
+    }
+
+    /// Whether the line's times are on the machine's speed, in words; nil
+    /// when they are as measured.
+    static func machine(_ line: Trend.Line, timing: TimingMeasure) -> String? {
+        guard let probe = line.probe else { return nil }
+        return "\(timing.word) times on the machine's speed: each run's divided by its probe's median, multiplied by the line's "
+            + "(\(TimeText.seconds(probe)))"
+    }
+
+    /// The notes under a line's table: the steady counters, the machine's
+    /// speed, the noise.
+    static func notes(_ line: Trend.Line, timing: TimingMeasure) -> [String] {
+        [steady(line), machine(line, timing: timing), noise(line, timing: timing)].compactMap { $0 }
     }
 
     static func text(_ trend: Trend) -> String {
@@ -103,7 +123,7 @@ enum TrendText {
         for line in trend.lines {
             lines.append("")
             lines.append("\(title(line))  (\(line.commits.count) commit\(line.commits.count == 1 ? "" : "s"))")
-            let (header, rows, _) = cells(line)
+            let (header, rows, _) = cells(line, timing: trend.timing)
             let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
             for row in [header] + rows {
                 let padded = row.enumerated().map { column, cell in
@@ -111,12 +131,11 @@ enum TrendText {
                 }
                 lines.append("  " + padded.joined(separator: "  "))
             }
-            if let steady = steady(line) { lines.append("  " + steady) }
-            lines.append("  " + noise(line))
+            lines += notes(line, timing: trend.timing).map { "  " + $0 }
             for change in line.changes { lines.append("  " + describe(change)) }
         }
         lines.append("")
-        lines.append(legend)
+        lines.append(legend(trend))
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -129,7 +148,7 @@ enum TrendText {
             if !line.changes.isEmpty {
                 lines += line.changes.map { "- " + escapeMarkdown(describe($0)) } + [""]
             }
-            let (header, rows, marks) = cells(line)
+            let (header, rows, marks) = cells(line, timing: trend.timing)
             lines.append("| " + header.map(escapeMarkdown).joined(separator: " | ") + " |")
             lines.append("|" + String(repeating: " --- |", count: header.count))
             for (row, mark) in zip(rows, marks) {
@@ -139,11 +158,10 @@ enum TrendText {
                 }
                 lines.append("| " + cells.joined(separator: " | ") + " |")
             }
-            var notes = [noise(line)]
-            if let steady = steady(line) { notes.insert(steady, at: 0) }
-            lines += ["", escapeMarkdown(notes.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: ". ")) + "."]
+            let said = notes(line, timing: trend.timing)
+            lines += ["", escapeMarkdown(said.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: ". ")) + "."]
         }
-        lines += ["", escapeMarkdown(legend)]
+        lines += ["", escapeMarkdown(legend(trend))]
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -169,11 +187,11 @@ enum TrendText {
 
     /// A median with its interval and the samples it came from, and its
     /// mark: `4.02 ms ▲ slower [3.90 ms–4.10 ms, n=10]`.
-    static func timing(_ wall: MedianInterval?, change: TrendChange?) -> String {
-        guard let wall else { return "-" }
-        var text = TimeText.seconds(wall.median)
+    static func timing(_ time: MedianInterval?, change: TrendChange?) -> String {
+        guard let time else { return "-" }
+        var text = TimeText.seconds(time.median)
         if let change { text += change.isIncrease ? " ▲ slower" : " ▼ faster" }
-        return text + " [\(TimeText.seconds(wall.low))–\(TimeText.seconds(wall.high)), n=\(wall.samples)]"
+        return text + " [\(TimeText.seconds(time.low))–\(TimeText.seconds(time.high)), n=\(time.samples)]"
     }
 
     /// A p-value in 2 significant digits, small ones in scientific form.

@@ -41,4 +41,12 @@ public struct MachineProbe: Codable, Equatable, Sendable {
 ///   (I/O, threads that block), on a quiet machine.
 public enum TimingMeasure: String, Codable, CaseIterable, Sendable {
     case cpu, wall
+
+    /// What a text calls it: `CPU` or `wall` (`CPU time`, `wall median`).
+    var word: String {
+        switch self {
+        case .cpu: "CPU"
+        case .wall: "wall"
+        }
+    }
 }

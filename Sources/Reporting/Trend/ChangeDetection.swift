@@ -1,7 +1,7 @@
 import Foundation
 
-/// The settings of the change-point test on wall times
-/// (``TimingChangePoints``). The defaults and why:
+/// The settings of the change-point test on a trend's times (CPU or wall,
+/// ``Trend/timing``; ``TimingChangePoints``). The defaults and why:
 ///
 /// - ``window`` 5 commits on each side: enough commits that one odd commit
 ///   (a noisy neighbour on the runner, a cold cache) is outvoted by the

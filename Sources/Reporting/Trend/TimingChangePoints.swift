@@ -1,9 +1,9 @@
 import Foundation
 
-/// Where a series of wall times moved beyond its own noise: change points
-/// found by a robust window test on the commits' medians.
+/// Where a series of times (CPU or wall) moved beyond its own noise:
+/// change points found by a robust window test on the commits' medians.
 ///
-/// The method, for a series of commits oldest first, each with its wall-time
+/// The method, for a series of commits oldest first, each with its time
 /// samples, on the logarithm of each commit's median (so that a move is a
 /// ratio, the same at 1 ms as at 1 s):
 ///

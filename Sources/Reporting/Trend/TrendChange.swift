@@ -7,13 +7,14 @@ public struct TrendChange: Codable, Equatable, Sendable {
     public var commit: String
     public var measure: TrendMeasure
     public var verdict: TrendVerdict
-    /// The level before: the median wall time (seconds) of the window of
-    /// commits before, or the counter's value at the commit before.
+    /// The level before: the median time (seconds; CPU or wall, as the
+    /// measure says) of the window of commits before, or the counter's
+    /// value at the commit before.
     public var before: Double
-    /// The level after: the median wall time of the commit and those after
+    /// The level after: the median time of the commit and those after
     /// it in the window, or the counter's value at the commit.
     public var after: Double
-    /// For a wall time: the two-sided Mann-Whitney p-value of the samples
+    /// For a time: the two-sided Mann-Whitney p-value of the samples
     /// before against those after.
     public var pValue: Double?
 

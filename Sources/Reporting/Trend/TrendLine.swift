@@ -11,25 +11,42 @@ extension Trend {
         /// Every exact counter of the line, in report order, one point per
         /// commit. Advisory counters (docs/report-schema.md) are left out.
         public var counters: [CounterSeries]
-        /// The series' own commit-to-commit spread of the median wall time,
-        /// as a standard deviation of the log ratio of one commit's median
-        /// to the next's (0.05: about 5%); nil with fewer than three
-        /// commits with a time.
+        /// The series' own commit-to-commit spread of the median time, as
+        /// a standard deviation of the log ratio of one commit's median to
+        /// the next's (0.05: about 5%); nil with fewer than three commits
+        /// with a time.
         public var noise: Double?
-        /// The least move of the wall time's level, as a ratio (1.10: 10%),
-        /// that marks a change on this line: the ``ChangeDetection`` floor
-        /// or a multiple of ``noise``, whichever is larger.
+        /// The least move of the time's level, as a ratio (1.10: 10%), that
+        /// marks a change on this line: the ``ChangeDetection`` floor or a
+        /// multiple of ``noise``, whichever is larger.
         public var minimumEffect: Double
-        /// The changes found, by commit, wall time first, then counters in
+        /// The line's machine speed probe in seconds (the median of its
+        /// runs' probe medians) when its times are on the machine's speed;
+        /// nil when they are as measured.
+        ///
+        /// When every run of the line has a machine speed probe
+        /// (``MachineProbe``) of the time followed, each run's samples are
+        /// divided by the median of its own probe and multiplied by this:
+        /// a runner that was busier or slower while one commit ran does not
+        /// make that commit look slower, as `perf-run compare` divides a
+        /// ratio by its probes' ratio. A line with a run without a probe
+        /// (a report older than the probe) keeps every run's samples as
+        /// measured: one line never mixes the two.
+        public var probe: Double?
+        /// The changes found, by commit, the time first, then counters in
         /// report order.
         public var changes: [TrendChange]
 
-        public init(key: Key, commits: [CommitPoint], counters: [CounterSeries], noise: Double?, minimumEffect: Double, changes: [TrendChange]) {
+        public init(
+            key: Key, commits: [CommitPoint], counters: [CounterSeries], noise: Double?, minimumEffect: Double, probe: Double? = nil,
+            changes: [TrendChange]
+        ) {
             self.key = key
             self.commits = commits
             self.counters = counters
             self.noise = noise
             self.minimumEffect = minimumEffect
+            self.probe = probe
             self.changes = changes
         }
 
@@ -48,6 +65,11 @@ extension Trend {
         /// The change of `measure` marked at `commit`, if any.
         public func change(of measure: TrendMeasure, at commit: String) -> TrendChange? {
             changes.first { $0.measure == measure && $0.commit == commit }
+        }
+
+        /// The change of the time marked at `commit`, if any.
+        public func timeChange(at commit: String) -> TrendChange? {
+            changes.first { $0.measure.isTime && $0.commit == commit }
         }
     }
 }

@@ -1,14 +1,16 @@
-/// What a change of a trend is about: the wall time, or an exact counter
-/// by its report name. In JSON, `wallSeconds` or the counter's name.
+/// What a change of a trend is about: the time its trend follows (CPU or
+/// wall, ``Trend/timing``), or an exact counter by its report name. In
+/// JSON, `cpuSeconds`, `wallSeconds` or the counter's name.
 public enum TrendMeasure: Hashable, Sendable, Codable, CustomStringConvertible {
-    case wallTime
+    case time(TimingMeasure)
     case counter(String)
 
-    static let wallTimeName = "wallSeconds"
+    /// The JSON name of a time: `cpuSeconds`, `wallSeconds`.
+    static func name(_ timing: TimingMeasure) -> String { "\(timing.rawValue)Seconds" }
 
     public init(from decoder: any Decoder) throws {
         let name = try decoder.singleValueContainer().decode(String.self)
-        self = name == Self.wallTimeName ? .wallTime : .counter(name)
+        self = TimingMeasure.allCases.first { Self.name($0) == name }.map(Self.time) ?? .counter(name)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -16,11 +18,17 @@ public enum TrendMeasure: Hashable, Sendable, Codable, CustomStringConvertible {
         try container.encode(description)
     }
 
-    /// `wallSeconds`, or the counter's name.
+    /// `cpuSeconds`, `wallSeconds`, or the counter's name.
     public var description: String {
         switch self {
-        case .wallTime: Self.wallTimeName
+        case .time(let timing): Self.name(timing)
         case .counter(let name): name
         }
+    }
+
+    /// Whether it is a time (of either measure).
+    public var isTime: Bool {
+        if case .time = self { return true }
+        return false
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 /// A trend (``Trend``) as one self-contained HTML page, in the report
 /// page's style: a headline counting the changes; per line, the changes
 /// marked (regressions red, improvements green, other changes amber), a
-/// table of the counters that changed and the median wall time per commit,
+/// table of the counters that changed and the median time (CPU or wall,
+/// ``Trend/timing``) per commit,
 /// a chart of the medians on their own axis with their intervals as a band
 /// and the change points drawn across it, and a small chart per counter.
 /// Everything from the store is escaped; no external script or style.
@@ -11,9 +12,9 @@ public enum HTMLTrend {
     public static func render(_ trend: Trend) -> String {
         var html = HTMLPage.opening(title: "Faultline trend", style: style)
         html += "<h1>Faultline trend</h1><p>\(escapeHTML(TrendText.header(trend)))</p>"
-        html += "<p class=\"headline\">\(escapeHTML(TrendText.headline(trend)))</p><p class=\"note\">\(escapeHTML(TrendText.legend))</p>"
+        html += "<p class=\"headline\">\(escapeHTML(TrendText.headline(trend)))</p><p class=\"note\">\(escapeHTML(TrendText.legend(trend)))</p>"
         if trend.lines.isEmpty { html += "<p class=\"error\">No runs.</p>" }
-        for line in trend.lines { html += section(line) }
+        for line in trend.lines { html += section(line, timing: trend.timing) }
         return html + HTMLPage.closing
     }
 
@@ -27,7 +28,7 @@ public enum HTMLTrend {
     /// The class of a marked cell or item.
     static func cssClass(_ verdict: TrendVerdict?) -> String { verdict.map { " class=\"\($0.rawValue)\"" } ?? "" }
 
-    static func section(_ line: Trend.Line) -> String {
+    static func section(_ line: Trend.Line, timing: TimingMeasure) -> String {
         var html = "<section class=\"scenario\"><h2>\(escapeHTML(line.scenario)) <span class=\"labels\">\(escapeHTML(line.key.labelText))</span></h2>"
         if !line.changes.isEmpty {
             html += "<ul class=\"changes\">"
@@ -37,7 +38,7 @@ public enum HTMLTrend {
         // The table has the counters that changed; the charts have every one.
         let changed = line.changedCounters
         html += "<table class=\"sortable trend\"><thead><tr><th>commit</th><th>first run</th>"
-        html += changed.map { "<th>\(escapeHTML($0.name))</th>" }.joined() + "<th>wall median [interval, n]</th></tr></thead><tbody>"
+        html += changed.map { "<th>\(escapeHTML($0.name))</th>" }.joined() + "<th>\(escapeHTML(TrendText.timeHeading(timing)))</th></tr></thead><tbody>"
         for (index, commit) in line.commits.enumerated() {
             html += "<tr><td><code title=\"\(escapeHTML(commit.commit))\">\(escapeHTML(commits[index]))</code></td>"
                 + "<td>\(escapeHTML(TrendTime.text(commit.firstRun)))</td>"
@@ -47,20 +48,19 @@ public enum HTMLTrend {
                 let text = TrendText.count(point.value) + (change.map { " " + TrendText.delta($0) } ?? "")
                 html += "<td\(cssClass(change?.verdict)) data-value=\"\(escapeHTML(TrendText.count(point.value)))\">\(escapeHTML(text))</td>"
             }
-            let change = line.change(of: .wallTime, at: commit.commit)
-            html += "<td\(cssClass(change?.verdict)) data-value=\"\(commit.wall.map { String($0.median) } ?? "")\">"
-                + "\(escapeHTML(TrendText.timing(commit.wall, change: change)))</td></tr>"
+            let change = line.timeChange(at: commit.commit)
+            html += "<td\(cssClass(change?.verdict)) data-value=\"\(commit.time.map { String($0.median) } ?? "")\">"
+                + "\(escapeHTML(TrendText.timing(commit.time, change: change)))</td></tr>"
         }
         html += "</tbody></table>"
-        var notes = [TrendText.noise(line)]
-        if let steady = TrendText.steady(line) { notes.insert(steady, at: 0) }
+        let notes = TrendText.notes(line, timing: timing)
         html += "<p class=\"note\">\(escapeHTML(notes.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: ". "))).</p>"
         html += "<div class=\"charts\">"
-        if line.commits.contains(where: { $0.wall != nil }) {
-            html += "<figure><figcaption>wall time: median and its interval</figcaption>"
+        if line.commits.contains(where: { $0.time != nil }) {
+            html += "<figure><figcaption>\(escapeHTML(timing.word)) time: median and its interval</figcaption>"
                 + SVGChart.trendMedians(
-                    line.commits.map { $0.wall.map { (median: $0.median, low: $0.low, high: $0.high) } },
-                    marks: line.commits.map { line.change(of: .wallTime, at: $0.commit)?.verdict }, labels: commits)
+                    line.commits.map { $0.time.map { (median: $0.median, low: $0.low, high: $0.high) } },
+                    marks: line.commits.map { line.timeChange(at: $0.commit)?.verdict }, labels: commits)
                 + "</figure>"
         }
         for counter in line.counters {
