@@ -140,9 +140,9 @@ import Testing
         #expect(!comparison.hasRegression)
         #expect(scenario.outcome == .unchanged)
         let text = try ComparisonFormat.text.render(comparison)
-        #expect(text.contains("  phase cold: 25.0 ms → 50.0 ms ×2.00 ["), "\(text)")
+        #expect(text.contains("  phase cold: 24.8 ms → 49.6 ms ×2.00 ["), "\(text)")
         #expect(!text.contains("phase warm"), "\(text)")
-        #expect(try ComparisonFormat.markdown.render(comparison).contains("| Cache · cold | 25.0 ms → 50.0 ms ×2.00"))
+        #expect(try ComparisonFormat.markdown.render(comparison).contains("| Cache · cold | 24.8 ms → 49.6 ms ×2.00"))
         let json = try ComparisonFormat.json.render(comparison)
         #expect(try JSONDecoder().decode(ReportComparison.self, from: Data(json.utf8)) == comparison)
         // A phase only one report has is not compared.

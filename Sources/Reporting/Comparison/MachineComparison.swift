@@ -1,9 +1,17 @@
 /// Two reports' machine probes (``MachineProbe``) for one scenario: how
 /// the machine's speed differed between base and head while it ran.
 public struct MachineComparison: Codable, Equatable, Sendable {
-    /// The probe's median time in base and head.
+    /// The probe's time in base and head: the lower quartile of its
+    /// samples (``NoiseModel``).
     public var baseMedian: Double
     public var headMedian: Double
+    /// Whether both probes were steady enough to measure the machine by:
+    /// each side's spread at most ``steadySpread``. Only then are timings
+    /// divided by ``ratio``; a probe that moved from one iteration to the
+    /// next (a machine busy at times) says nothing a whole run can be
+    /// divided by (one ran 2.9x slower in head while the scenario beside
+    /// it ran at its usual speed).
+    public var steady: Bool?
     /// Head over base: above 1, head's machine was slower.
     public var ratio: Double
     /// Whether the machines differ beyond the noise: the ratio beyond the
@@ -24,6 +32,9 @@ public struct MachineComparison: Codable, Equatable, Sendable {
     /// withheld.
     public static let floor = 0.10
 
+    /// The largest spread of a steady probe: 10%.
+    public static let steadySpread = 0.10
+
     /// How far apart two disks' sync times must be to differ: 50%, since a
     /// sync's latency moves widely even on one quiet machine.
     public static let syncFloor = 0.5
@@ -42,8 +53,9 @@ public struct MachineComparison: Codable, Equatable, Sendable {
     static func compare(
         _ base: [Double]?, _ head: [Double]?, syncs: (base: [Double]?, head: [Double]?), floor: Double = Self.floor, alpha: Double
     ) -> MachineComparison? {
-        guard let (ratio, b, h, differs) = Self.apart(base, head, floor: floor, alpha: alpha) else { return nil }
+        guard let (ratio, b, h, differs) = Self.apart(base, head, floor: floor, alpha: alpha), let base, let head else { return nil }
         var comparison = MachineComparison(baseMedian: b, headMedian: h, ratio: ratio, differs: differs)
+        comparison.steady = NoiseModel.relativeSpread(base) <= steadySpread && NoiseModel.relativeSpread(head) <= steadySpread
         if let (syncRatio, _, _, syncDiffers) = Self.apart(syncs.base, syncs.head, floor: max(floor, Self.syncFloor), alpha: alpha) {
             comparison.syncRatio = syncRatio
             comparison.syncDiffers = syncDiffers
@@ -58,7 +70,7 @@ public struct MachineComparison: Codable, Equatable, Sendable {
         _ base: [Double]?, _ head: [Double]?, floor: Double, alpha: Double
     ) -> (ratio: Double, base: Double, head: Double, differs: Bool)? {
         guard let base, let head, !base.isEmpty, !head.isEmpty else { return nil }
-        let (b, h) = (Statistics(base).median, Statistics(head).median)
+        let (b, h) = (NoiseModel.lowerQuartile(base), NoiseModel.lowerQuartile(head))
         guard b > 0, h > 0, b.isFinite, h.isFinite else { return nil }
         let effect = NoiseModel.minimumDetectableEffect(base: base, head: head, floor: floor)
         let significant = base.count >= 3 && head.count >= 3 ? MannWhitneyU.test(base, head).pValue < alpha : true

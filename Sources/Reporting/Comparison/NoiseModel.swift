@@ -1,10 +1,20 @@
 /// What a timing change must exceed before `compare` calls it one.
 ///
+/// Noise on a shared machine is added, never taken away: an iteration that
+/// another process interrupted takes longer, none takes less than its
+/// work. So a side's time is the **lower quartile** of its iterations
+/// (``lowerQuartile(_:)``), the time they take when little interferes,
+/// and its spread is that of its faster half. On a loaded 2-core machine a
+/// 2x slowdown's medians came out at 1.38x with p = 0.10 (base and head
+/// both interrupted); their lower quartiles at 2x.
+///
 /// A change is judged only when three things hold, each for its own kind
 /// of noise:
-/// 1. **Significance after Holm**: Mann-Whitney U over the two reports'
-///    samples, corrected for every timing compared at once. This answers
-///    "could these samples come from one distribution?" — but two runs of
+/// 1. **Significance after Holm**: the bootstrap distribution of the
+///    lower quartiles' ratio (``BootstrapRatio``) gives a two-sided
+///    p-value, corrected for every scenario's timing at once (phases, which
+///    never gate, in a family of their own). This answers "could the ratio
+///    be 1?" — but two runs of
 ///    one binary are not one distribution: a run as a whole moves (what
 ///    else the machine does then, where the kernel put the memory), while
 ///    its iterations agree closely. On a shared 2-core machine, run
@@ -30,19 +40,36 @@ public enum NoiseModel {
     /// deviations of the noisier side.
     public static let spreadFactor = 2.0
 
-    /// The spread of samples relative to their median: the median absolute
-    /// deviation, times 1.4826 (a standard deviation for normal noise),
-    /// over the median; 0 for fewer than 2 samples or a median of 0. The
-    /// median absolute deviation ignores up to half the samples: a few
-    /// iterations that another process interrupted do not make a whole
-    /// side look noisy (the interquartile range gave a 2x slowdown a
-    /// minimum detectable effect of 134% on a loaded machine; this, 40%).
+    /// The spread of the faster half of the samples relative to its
+    /// median: the median absolute deviation, times 1.4826 (a standard
+    /// deviation for normal noise), over the median; 0 for fewer than 4
+    /// samples or a median of 0. Iterations that another process
+    /// interrupted are in the slower half and do not make a side look
+    /// noisy (the interquartile range of every sample gave a 2x slowdown a
+    /// minimum detectable effect of 134% on a loaded machine).
     public static func relativeSpread(_ samples: [Double]) -> Double {
-        guard samples.count >= 2 else { return 0 }
-        let median = Statistics.median(ofSorted: samples.sorted())
+        guard samples.count >= 4 else { return 0 }
+        let faster = Array(samples.sorted().prefix((samples.count + 1) / 2))
+        let median = Statistics.median(ofSorted: faster)
         guard median > 0, median.isFinite else { return 0 }
-        let deviations = samples.map { abs($0 - median) }.sorted()
+        let deviations = faster.map { abs($0 - median) }.sorted()
         return 1.4826 * Statistics.median(ofSorted: deviations) / median
+    }
+
+    /// The lower quartile (linear interpolation between order statistics):
+    /// the time the iterations take when little interferes.
+    public static func lowerQuartile(_ samples: [Double]) -> Double {
+        quantile(samples.sorted(), 0.25)
+    }
+
+    /// The `q` quantile of sorted values, interpolated linearly; 0 for none.
+    static func quantile(_ sorted: [Double], _ q: Double) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        let position = q * Double(sorted.count - 1)
+        let low = Int(position.rounded(.down))
+        let high = min(low + 1, sorted.count - 1)
+        let value = sorted[low] + (sorted[high] - sorted[low]) * (position - Double(low))
+        return value.isFinite ? value : sorted[low]
     }
 
     /// The smallest relative change of the median that counts:

@@ -63,6 +63,9 @@ public struct ReportComparer: Sendable {
 
     public func compare(_ base: Report, _ head: Report, basePath: String = "base", headPath: String = "head") -> ReportComparison {
         let counterReason = Self.counterIncomparability(base, head)
+        // Enough resamples that the smallest p-value a bootstrap gives
+        // survives Holm's correction over every scenario.
+        let resamples = max(2_000, 50 * head.scenarios.count)
         let timingReason = Self.timingIncomparability(base, head)
         var scenarios: [ReportComparison.ScenarioComparison] = []
         // Every tested timing: a scenario's (phase nil) or one of its phases'.
@@ -99,7 +102,7 @@ public struct ReportComparer: Sendable {
             let (timing, test) = self.timing(
                 baseScenario.samples.map(measure == .cpu ? \.cpuSeconds : \.wallSeconds),
                 headScenario.samples.map(measure == .cpu ? \.cpuSeconds : \.wallSeconds), reason: timingReason,
-                floor: floor.relative(for: headScenario.name))
+                floor: floor.relative(for: headScenario.name), resamples: resamples)
             comparison.timing = timing
             if let test { tested.append((scenarios.count, nil, test.p, test.interval)) }
             let basePhases = Dictionary((baseScenario.phases ?? []).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
@@ -109,7 +112,8 @@ public struct ReportComparer: Sendable {
                 let (b, h) = (before.samples(measure), phase.samples(measure))
                 let fallback = b == nil || h == nil
                 let (timing, test) = self.timing(
-                    b ?? before.samples, fallback ? phase.samples : h!, reason: timingReason, floor: floor.relative(for: headScenario.name))
+                    b ?? before.samples, fallback ? phase.samples : h!, reason: timingReason, floor: floor.relative(for: headScenario.name),
+                    resamples: resamples)
                 guard var timing else { continue }
                 if fallback, measure != .wall { timing.measure = .wall }
                 if let test { tested.append((scenarios.count, comparison.phases.count, test.p, test.interval)) }
@@ -123,9 +127,11 @@ public struct ReportComparer: Sendable {
         for baseScenario in base.scenarios where !headNames.contains(baseScenario.name) {
             scenarios.append(.init(name: baseScenario.name, status: .onlyInBase, regression: baseScenario.status == .passed && !allowMissing))
         }
-        // Holm's correction over every timing tested, scenarios' and phases'.
-        let adjusted = HolmCorrection.adjust(tested.map(\.p))
-        for (test, p) in zip(tested, adjusted) {
+        // Holm's correction over the scenarios' timings, which gate; the
+        // phases' (shown, never gating) are a family of their own.
+        let scenarioTests = tested.filter { $0.phase == nil }, phaseTests = tested.filter { $0.phase != nil }
+        let adjusted = HolmCorrection.adjust(scenarioTests.map(\.p)) + HolmCorrection.adjust(phaseTests.map(\.p))
+        for (test, p) in zip(scenarioTests + phaseTests, adjusted) {
             let machine = scenarios[test.index].machine
             if let phase = test.phase {
                 var timing = scenarios[test.index].phases[phase].timing
@@ -260,18 +266,21 @@ public struct ReportComparer: Sendable {
     }
 
     /// The timing comparison, and for a tested one its p-value and the
-    /// bootstrap interval (whose bounds may be infinite: a base of 0).
+    /// bootstrap interval (whose bounds may be infinite: a base of 0), both
+    /// of the lower quartiles' ratio (``NoiseModel``).
     private func timing(
-        _ b: [Double], _ h: [Double], reason: String?, floor relativeFloor: Double
+        _ b: [Double], _ h: [Double], reason: String?, floor relativeFloor: Double, resamples: Int
     ) -> (ReportComparison.TimingComparison?, (p: Double, interval: BootstrapRatio.Interval)?) {
         // A time that is negative or not finite is not a time (ReportFile
         // refuses such reports; a report built in code may hold one).
         guard !b.isEmpty, !h.isEmpty, (b + h).allSatisfy({ $0.isFinite && $0 >= 0 }) else { return (nil, nil) }
         let baseMedian = Statistics(b).median
         let headMedian = Statistics(h).median
-        let ratio = headMedian / baseMedian
+        let (baseQuartile, headQuartile) = (NoiseModel.lowerQuartile(b), NoiseModel.lowerQuartile(h))
+        let ratio = headQuartile / baseQuartile
         var timing = ReportComparison.TimingComparison(
-            baseMedian: baseMedian, headMedian: headMedian, ratio: ratio.isFinite ? ratio : nil,
+            baseMedian: baseMedian, headMedian: headMedian, baseLowerQuartile: baseQuartile, headLowerQuartile: headQuartile,
+            ratio: ratio.isFinite ? ratio : nil,
             ratioLow: nil, ratioHigh: nil, pValue: nil, adjustedPValue: nil, minimumDetectableEffect: nil, machineAdjustedRatio: nil, measure: nil,
             verdict: .notComparable, reason: reason)
         if reason != nil { return (timing, nil) }
@@ -280,10 +289,9 @@ public struct ReportComparer: Sendable {
             timing.reason = "fewer than \(minimumSamples) samples a side (\(b.count) and \(h.count))"
             return (timing, nil)
         }
-        let interval = BootstrapRatio.medianRatio(base: b, head: h)
+        let (interval, p) = BootstrapRatio.quantileRatio(base: b, head: h, quantile: 0.25, resamples: resamples)
         timing.ratioLow = interval.low.isFinite ? interval.low : nil
         timing.ratioHigh = interval.high.isFinite ? interval.high : nil
-        let p = MannWhitneyU.test(b, h).pValue
         timing.pValue = p
         timing.minimumDetectableEffect = NoiseModel.minimumDetectableEffect(base: b, head: h, floor: relativeFloor)
         timing.verdict = .unchanged
@@ -305,8 +313,17 @@ public struct ReportComparer: Sendable {
             timing.reason = "\(summary): the disks differ, so the time is not judged"
             return
         }
-        let speed = machine?.ratio ?? 1
-        if machine != nil, let ratio = timing.ratio { timing.machineAdjustedRatio = ratio / speed }
+        // Machines that differ by probes that were not steady cannot be
+        // divided out: every change is withheld. A probe that was not
+        // steady within the floor measured no machine: the time is judged
+        // as it is.
+        if let machine, machine.differs, machine.steady == false {
+            timing.verdict = .withheld
+            timing.reason = "\(machine.summary), and unsteadily: the time is not judged"
+            return
+        }
+        let speed = machine?.steady == false ? 1 : machine?.ratio ?? 1
+        if let machine, machine.steady != false, let ratio = timing.ratio { timing.machineAdjustedRatio = ratio / speed }
         let effect = timing.minimumDetectableEffect ?? floor.relative
         func notJudged() -> TimingVerdict {
             guard let machine, machine.differs else { return .unchanged }
@@ -314,7 +331,7 @@ public struct ReportComparer: Sendable {
             return .withheld
         }
         guard let p = timing.adjustedPValue, p < alpha, !interval.low.isNaN, !interval.high.isNaN, let ratio = timing.ratio,
-            abs(timing.headMedian - timing.baseMedian) > floor.absolute
+            abs((timing.headLowerQuartile ?? timing.headMedian) - (timing.baseLowerQuartile ?? timing.baseMedian)) > floor.absolute
         else {
             timing.verdict = notJudged()
             return

@@ -128,12 +128,19 @@ public struct ReportComparison: Codable, Equatable, Sendable {
         public var callSite: String?
     }
 
-    /// Medians and their ratio (head / base). A ratio or interval bound
-    /// that is not finite (a base median of 0, an overflow) is nil: JSON
-    /// null, "n/a" in text. Every number encoded is finite.
+    /// Each side's time and their ratio (head / base). The time judged is
+    /// the lower quartile of the iterations (``NoiseModel``); the medians
+    /// are shown beside it. A ratio or interval bound that is not finite (a
+    /// base of 0, an overflow) is nil: JSON null, "n/a" in text. Every
+    /// number encoded is finite.
     public struct TimingComparison: Codable, Equatable, Sendable {
         public var baseMedian: Double
         public var headMedian: Double
+        /// The lower quartile of each side's samples: the time judged. Nil
+        /// in comparisons written before it was (the ratio was the medians').
+        public var baseLowerQuartile: Double?
+        public var headLowerQuartile: Double?
+        /// Head's lower quartile over base's.
         public var ratio: Double?
         public var ratioLow: Double?
         public var ratioHigh: Double?
@@ -157,6 +164,8 @@ public struct ReportComparison: Codable, Equatable, Sendable {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(finite(baseMedian) ?? .greatestFiniteMagnitude, forKey: .baseMedian)
             try container.encode(finite(headMedian) ?? .greatestFiniteMagnitude, forKey: .headMedian)
+            try container.encodeIfPresent(finite(baseLowerQuartile), forKey: .baseLowerQuartile)
+            try container.encodeIfPresent(finite(headLowerQuartile), forKey: .headLowerQuartile)
             try container.encode(finite(ratio), forKey: .ratio)  // null, not left out
             try container.encodeIfPresent(finite(ratioLow), forKey: .ratioLow)
             try container.encodeIfPresent(finite(ratioHigh), forKey: .ratioHigh)

@@ -82,7 +82,8 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
     /// verdict.
     static func timingSummary(_ timing: ReportComparison.TimingComparison?) -> String {
         guard let timing else { return "-" }
-        var text = "\(TimeText.seconds(timing.baseMedian)) → \(TimeText.seconds(timing.headMedian)) ×\(ratio(timing.ratio))"
+        let (base, head) = (timing.baseLowerQuartile ?? timing.baseMedian, timing.headLowerQuartile ?? timing.headMedian)
+        var text = "\(TimeText.seconds(base)) → \(TimeText.seconds(head)) ×\(ratio(timing.ratio))"
         if timing.ratioLow != nil || timing.ratioHigh != nil { text += " [\(ratio(timing.ratioLow)), \(ratio(timing.ratioHigh))]" }
         if let adjusted = timing.machineAdjustedRatio, let raw = timing.ratio, abs(adjusted / raw - 1) >= 0.02 {
             text += " (×\(ratio(adjusted)) on the machine's speed)"
@@ -224,10 +225,11 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
         lines += details("How to read this", [
             "- **Counters** are exact: the same code on the same data gives the same numbers on any machine. "
                 + "More statements, rows, faults, misses, scan steps or VM steps is a regression; fewer, an improvement.",
-            "- **×ratio** is head's median time over base's; **[low, high]** its 95% bootstrap interval. "
+            "- **Times** are each side's lower quartile of its iterations: noise on a shared machine only adds time. "
+                + "**×ratio** is head's over base's; **[low, high]** its 95% bootstrap interval. "
                 + "Timings are judged on the machine's speed: each report times a fixed workload before every iteration, "
                 + "and the ratio is divided by those probes' ratio.",
-            "- **p** is the Mann-Whitney U test's, adjusted with Holm's method over every timing compared. "
+            "- **p** is the bootstrap's (could the ratio be 1?), adjusted with Holm's method over every scenario's timing. "
                 + "Slower or faster needs p < 0.05, an interval beyond 1, and a change beyond the minimum detectable effect "
                 + "(twice the noisier side's spread, at least the floor).",
             "- **withheld**: the two machines (or disks) differed by as much as the time did; **inconclusive**: fewer than 9 samples a side.",
