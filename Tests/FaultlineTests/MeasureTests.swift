@@ -119,8 +119,9 @@ final class Post: ManagedObject, EntityNamed {
         try fast.requireNoNPlusOne()
         try fast.requireAtMost(statements: 3)
         try fast.requireAtMost(0, of: .faultsFired)
-        // The fetch and the prefetch of every author's posts.
-        #expect(fast.counters.sqlStatements == 2)
+        // The context's read transaction (BEGIN), the fetch and the prefetch
+        // of every author's posts.
+        #expect(fast.counters.sqlStatements == 3)
     }
 
     @Test func checksSayWhatFailed() throws {
@@ -150,7 +151,8 @@ final class Post: ManagedObject, EntityNamed {
             let context = ObjectContext(store: store)
             _ = try context.perform { try context.count(for: FetchRequest<Author>()) }
         }
-        #expect(measured.counters.sqlStatements == 1)
+        // BEGIN and the count: a new context begins its own read transaction.
+        #expect(measured.counters.sqlStatements == 2)
         #expect(measured.counters.fetches == 1)
         // After the block the store records nothing, and a new measurement may start.
         let empty = try Faultline.measure(store) {}

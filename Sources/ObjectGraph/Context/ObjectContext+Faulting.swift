@@ -130,7 +130,10 @@ extension ObjectContext {
         purpose: String, facts: StatementFacts? = nil, callSite: CallSite? = nil, _ body: (Connection, UInt64) throws -> T
     ) throws(ObjectGraphError) -> T {
         do {
-            if readerLease == nil { readerLease = try store.pool.makeLease() }
+            if !hasRead {
+                readerLease = try store.pool.makeLease()
+                hasRead = true
+            }
             return try store.pool.read(purpose: purpose, callSite: callSite ?? currentCallSite, facts: facts, lease: readerLease, body)
         } catch let error as ObjectGraphError {
             throw error

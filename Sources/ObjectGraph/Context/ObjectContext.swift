@@ -63,6 +63,9 @@ public final class ObjectContext {
     @exclusivity(unchecked) var joinChanges = JoinChanges()
     /// The store reader this context reads through (see ``ConnectionPool``).
     @exclusivity(unchecked) var readerLease: ConnectionPool.ReaderLease?
+    /// Whether the context has read from the store: its first read takes
+    /// its reader (``ConnectionPool/makeLease()``).
+    @exclusivity(unchecked) var hasRead = false
     /// Whether the context is pinned to a query generation.
     var pinnedToGeneration = false
     /// Per prefetched relationship (`Entity.relationship`): objects it was

@@ -14,7 +14,9 @@ import Synchronization
 /// COMMIT statements are reported to the statement hook like any other.
 ///
 /// A context keeps the reader it first used (a ``ReaderLease``) until it
-/// goes, so its snapshots only move forward: a snapshot can include a commit
+/// goes, and a reader goes back to the pool with its read transaction
+/// ended, so every holder's first read begins its own (``checkIn(_:)``).
+/// A context's snapshots only move forward: a snapshot can include a commit
 /// a moment before the generation counts it, and two readers could
 /// otherwise show one context a newer state and then an older one.
 ///
@@ -100,13 +102,25 @@ final class ConnectionPool: @unchecked Sendable {
         return try body(writer)
     }
 
-    /// Runs `body` on a reader inside a read transaction that sees every
-    /// write committed before the call. Returns the generation read at.
-    /// A reader for one context to keep; nil for a memory store (one
-    /// connection).
+    /// A reader for one context to keep, taken at its first read; nil for
+    /// a memory store (one connection), whose open read transaction is
+    /// ended then instead (not reported), so that there too every context's
+    /// first read begins its own, as on a file store's readers.
     func makeLease() throws -> ReaderLease? {
-        guard sharedReader == nil else { return nil }
-        return ReaderLease(try checkOutReader(), pool: self)
+        guard let sharedReader else { return ReaderLease(try checkOutReader(), pool: self) }
+        writerLock.lock()
+        defer { writerLock.unlock() }
+        Self.endUnreported(sharedReader)
+        return nil
+    }
+
+    /// Ends a reader's read transaction without reporting it (it belongs to
+    /// a holder that is done with it).
+    private static func endUnreported(_ reader: Reader) {
+        if reader.connection.isInTransaction {
+            if (try? reader.connection.executeUntraced("COMMIT")) == nil { try? reader.connection.executeUntraced("ROLLBACK") }
+        }
+        reader.pinned = false
     }
 
     func read<T>(
@@ -236,7 +250,18 @@ final class ConnectionPool: @unchecked Sendable {
         return Reader(connection, origin: origin)
     }
 
+    /// Puts a reader back in the pool with its read transaction ended, so
+    /// that every holder begins its own: the statements a context runs do
+    /// not depend on which reader it gets (one a context that went before
+    /// left in a read transaction at an older generation made the next
+    /// holder's first read a COMMIT and a BEGIN, a new one only a BEGIN;
+    /// identical `measure` blocks counted 3 and 4 statements). The end is
+    /// not reported: it closes the previous holder's read, whose BEGIN was,
+    /// and would reach whatever measures the store at the moment the
+    /// previous holder went. An idle reader holds no snapshot either, so a
+    /// WAL checkpoint is not held back by it.
     fileprivate func checkIn(_ reader: Reader) {
+        Self.endUnreported(reader)
         readersLock.lock()
         idleReaders.append(reader)
         readersLock.unlock()
