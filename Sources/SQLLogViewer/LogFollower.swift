@@ -5,9 +5,15 @@ import Insights
 /// appended since the last one, from where reading stopped.
 ///
 /// A regular file that got shorter (truncated) is read again from its
-/// start; a file replaced by another one at the same path (another inode,
-/// as log rotation does) is reopened and read from its start. The analysis
-/// goes on adding up across both: it is of everything seen.
+/// start; a file replaced by another one at the same path (another device
+/// or inode, as log rotation does) is reopened and read from its start; a
+/// file truncated and written again past its old size between two polls
+/// (the same inode, a larger size) is told by its content: a digest of its
+/// first bytes read (up to ``headBytes``) that no longer matches. The
+/// analysis goes on adding up across both: it is of everything seen, and
+/// ``restarts`` says how often the file started over. (A file written again
+/// with the same first bytes as before, up to the size read, cannot be told
+/// from one appended to, and is read as one.)
 ///
 /// A stream (a FIFO, a pipe, standard input: ``LogFile/isStream(_:)``) is
 /// read as its bytes come, to its end: a poll waits for bytes, then takes
@@ -29,7 +35,14 @@ public struct LogFollower {
     /// most two updates a second however fast the writer is.
     public static let streamInterval = 0.5
     private var handle: FileHandle?
+    /// The file's identity when it was opened: its device and inode.
+    private var device: UInt64?
     private var inode: UInt64?
+    /// A digest of the file's first bytes read, and how many (at most
+    /// ``headBytes``): a rewrite changes them.
+    private var head: (length: Int, digest: UInt64)?
+    /// The first bytes of a file compared at each poll.
+    public static let headBytes = 4_096
 
     /// Follows the file (or FIFO) at `path`; a FIFO is opened at the first
     /// poll, which waits for a writer as `cat` does.
@@ -65,16 +78,23 @@ public struct LogFollower {
         }
         let size = (attributes[.size] as? NSNumber)?.uint64Value ?? 0
         let currentInode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value
-        if handle != nil, currentInode != inode || size < offset {
-            try? handle?.close()
-            handle = nil
-            analyzer.dropPartialLine()
-            restarts += 1
+        let currentDevice = (attributes[.systemNumber] as? NSNumber)?.uint64Value
+        if let open = handle {
+            var rewritten = currentInode != inode || currentDevice != device || size < offset
+            if !rewritten, let head, Self.digest(open, length: head.length) != head.digest { rewritten = true }
+            if rewritten {
+                try? open.close()
+                handle = nil
+                analyzer.dropPartialLine()
+                restarts += 1
+            }
         }
         if handle == nil {
             handle = try LogFile.open(path)
             inode = currentInode
+            device = currentDevice
             offset = 0
+            head = nil
         }
         guard let handle, size > offset else { return false }
         do {
@@ -88,7 +108,23 @@ public struct LogFollower {
             offset += UInt64(chunk.count)
             read = true
         }
+        let headLength = Int(min(offset, UInt64(Self.headBytes)))
+        if (head?.length ?? 0) < headLength, let digest = Self.digest(handle, length: headLength) {
+            head = (headLength, digest)
+        }
         return read
+    }
+
+    /// A 64-bit FNV-1a digest of the first `length` bytes of the file
+    /// open as `handle`; nil when fewer can be read.
+    private static func digest(_ handle: FileHandle, length: Int) -> UInt64? {
+        guard (try? handle.seek(toOffset: 0)) != nil, let data = try? handle.read(upToCount: length), data.count == length else { return nil }
+        var digest: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in data {
+            digest ^= UInt64(byte)
+            digest &*= 0x0000_0100_0000_01B3
+        }
+        return digest
     }
 
     /// Waits for a stream's next bytes and takes what comes within

@@ -1,5 +1,6 @@
 import Foundation
 import Insights
+import Probes
 
 /// What a SQL debug log (Faultline's or Core Data's) shows: statements by
 /// shape, faults by entity and source, transactions, query plans, and the
@@ -92,6 +93,57 @@ public struct SQLLogAnalysis: Codable, Equatable, Sendable {
     /// doubling, as the log grows, so memory stays bounded).
     public var timeline: [TimelineBucket] = []
     public var linesPerBucket = 0
+    /// Every statement read, those of shapes beyond the statements table
+    /// (``statements``, at most 10,000 shapes) included; nil in an
+    /// analysis written before it was counted.
+    public var totalStatements: Int?
+    /// The distinct statement shapes read, those beyond the statements
+    /// table included: exact up to 110,000 shapes, a lower bound beyond
+    /// (the limit said in ``limitsReached``); nil in an analysis written
+    /// before it was counted.
+    public var totalShapes: Int?
+    /// Core Data's own error and warning lines (`CoreData: error: …`,
+    /// `CoreData: warning: …`, `Disconnecting from sqlite database due to
+    /// an error`), each with its line, in the order read: at most 1,000,
+    /// each message kept cut at 4,096 bytes; nil when the log has none.
+    public var findings: [Finding]?
+    /// The error and warning lines read, every one (listed or not); nil for none.
+    public var errorLines: Int?
+    public var warningLines: Int?
+
+    /// One of Core Data's error or warning lines.
+    public struct Finding: Codable, Equatable, Sendable {
+        public enum Level: String, Codable, Sendable {
+            case error, warning
+        }
+
+        /// The line it was read at.
+        public var line: Int
+        public var level: Level
+        /// Its message: the text after `error: ` or `warning: `.
+        public var message: String
+    }
+
+    /// A distinct set of bound values of a statement shape, and how many
+    /// of its executions bound it.
+    public struct BoundValues: Codable, Equatable, Sendable {
+        /// The first 8 values, as the log printed them, each cut at 64
+        /// bytes (a cut one ends with `…`).
+        public var values: [String]
+        /// Values of the set beyond those shown.
+        public var valuesNotShown: Int
+        /// Executions that bound exactly these values (more than one: duplicates).
+        public var executions: Int
+        /// The line of the first.
+        public var firstLine: Int
+    }
+
+    /// The statements counted in the headline: ``totalStatements`` when
+    /// known, else the statements table's.
+    public var statementsInHeadline: Int { totalStatements ?? statements.map(\.count).saturatedSum() }
+    /// The shapes counted in the headline: ``totalShapes`` when known,
+    /// else the statements table's.
+    public var shapesInHeadline: Int { totalShapes ?? statements.count }
 
     /// One transaction: where it began, its statements, how it ended
     /// (`commit`, `rollback`, `open` at the end of the log, `unfinished` when
@@ -130,6 +182,10 @@ public struct SQLLogAnalysis: Codable, Equatable, Sendable {
         public var rows: Int
         /// The line of its first execution.
         public var firstLine: Int
+        /// Its bound values (Core Data's level 2 `bind[i]` lines,
+        /// Faultline's from level 2): the first 4 distinct sets, each with
+        /// its executions; nil when its statements bound none.
+        public var values: [BoundValues]?
     }
 
     /// Faults (or relationship faults, prefetches) of one entity from one source.

@@ -154,17 +154,26 @@ extension SQLLogAnalyzer {
             return known.keptShape
         }
         var target: String?
-        if let top = openFetches.last, shape == nil || top.shape == shape || Self.isSame(top, as: fetch, shape: shape, last: lastFinished) {
+        // A fetch prints one `fetch using` line: a second one of the same
+        // statement, with no `sql:` line between them, is a fetch of its own.
+        let top = openFetches.last.flatMap { top in
+            shape == nil || top.shape == shape || Self.isSame(top, as: fetch, shape: shape, last: lastFinished) ? top : nil
+        }
+        if let top, fetch.sql == nil || fetchUsingSerial != top.serial {
             if !top.rowsReported {
                 openFetches[openFetches.count - 1].rowsReported = true
                 countFetch(rows: fetch.rows, shapeIndex: top.shapeIndex)
             }
+            fetchUsingSerial = top.serial
             target = top.shape
-        } else if let shape, let last = lastFinished, last.shape == shape, last.line < line {
+        } else if top == nil, let shape, let last = lastFinished, last.shape == shape, last.line < line, fetchUsingSerial != last.serial {
             // Its statement was read and its fetch closed already: counted then.
+            fetchUsingSerial = last.serial
             target = shape
         } else if let sql = fetch.sql {
             // The SQL is only in the annotation: read it as the statement.
+            // A fetch before it that printed its own line is done.
+            if let top, top.serial == fetchUsingSerial { openFetches.removeLast() }
             analysis.statementsFromFetchAnnotations += 1
             if let known = knownStatement(sql), known.control == nil {
                 pending = Self.pendingStatement(known, line: line)
@@ -180,6 +189,7 @@ extension SQLLogAnalyzer {
                 countFetch(rows: fetch.rows, shapeIndex: lastFinished?.shapeIndex)
                 target = lastFinished?.shape
             }
+            fetchUsingSerial = lastFinished?.serial
         } else {
             countFetch(rows: fetch.rows, shapeIndex: nil)
         }

@@ -30,7 +30,8 @@ extension SQLLogAnalyzer {
     /// A bound of the analyzer, reached by a log.
     enum Limit: Int, CaseIterable, Comparable {
         case lineLength, joinedLength, storedText, shapes, valueSets, repetitionTexts, binds, planRows, planRowsPerStatement,
-            faultEntries, openTransactions, timeSum, openFetches, fetchValues, fetchValuesText, fetchSites
+            faultEntries, openTransactions, timeSum, openFetches, fetchValues, fetchValuesText, fetchSites,
+            findings, shapesCounted
 
         static func < (a: Limit, b: Limit) -> Bool { a.rawValue < b.rawValue }
 
@@ -75,6 +76,11 @@ extension SQLLogAnalyzer {
             case .fetchValuesText:
                 return "level 3 values longer than \(SQLLogAnalyzer.maximumStoredTextBytes.groupedDigits) bytes: \(n) kept cut, "
                     + "ending with their length in bytes and lines"
+            case .findings:
+                return "\(SQLLogAnalyzer.maximumFindings.groupedDigits) Core Data error and warning lines listed: \(n) later ones counted, not listed"
+            case .shapesCounted:
+                return "\((SQLLogAnalyzer.maximumShapes + SQLLogAnalyzer.maximumShapesCountedApart).groupedDigits) distinct statement shapes counted: "
+                    + "\(n) statements of later shapes may be of shapes not counted (the count of shapes is a lower bound)"
             case .fetchSites:
                 return "\(SQLLogAnalyzer.maximumFetchSites.groupedDigits) Core Data fetch lines that lazy loads come from: \(n) later lazy loads "
                     + "counted at the first line of their fetch's statement"

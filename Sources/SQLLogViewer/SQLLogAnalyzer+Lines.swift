@@ -79,6 +79,8 @@ extension SQLLogAnalyzer {
                 heldAnnotation = (text.string(annotation.range), number)
                 continuing = true
             }
+        case .message(let level, let message):
+            noteFinding(level, text.string(message), line: number)
         case .fetchedObject, .objectValues, .detail, .other:
             break
         }
@@ -228,7 +230,10 @@ extension SQLLogAnalyzer {
                 start: 0, thread: 0, context: text.string(use.context), kind: .fetchUsage, objectsRegistered: 0, objectsRegisteredPeak: 0,
                 fetchUsage: usage))
         case .other:
-            break
+            // Core Data closing its connection after SQLite failed: an error of the log.
+            if text.starts(annotation.range, with: SQLDebugLogGrammar.disconnecting) {
+                noteFinding(.error, text.string(text.trimmingTableResidue(annotation.range)), line: line)
+            }
         }
     }
 
@@ -286,6 +291,13 @@ extension SQLLogAnalyzer {
     mutating func consumeUnmarked(_ bytes: UnsafeRawBufferPointer) {
         // Level 3 values after their fetch: counted, kept cut, not decoded beyond that.
         if pendingValues != nil { return consumeValuesLine(bytes) }
+        // The shell's `0|0|0|SCAN TABLE …` after a statement, with no
+        // EXPLAIN before it: a plan row of that statement.
+        if !expectingPlan, planWait == nil, let first = bytes.first, first &- 0x30 < 10, pending != nil || lastFinished != nil,
+           SQLDebugLogPlanRow.shell(SQLDebugLogBytes(bytes), 0..<bytes.count) != nil
+        {
+            expectingPlan = true
+        }
         // Most such lines are other output: read only what may be a log line.
         let mayBeLog = expectingPlan || planWait != nil || analysis.logLines == 0 || !sawMarker
             || (continuing && (pending != nil || heldAnnotation != nil))

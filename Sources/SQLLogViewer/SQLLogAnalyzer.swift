@@ -42,7 +42,14 @@ public struct SQLLogAnalyzer {
     struct Shape {
         var summary: SQLLogAnalysis.ShapeSummary
         var valueHashes = Set<ValueHash>()
+        /// The hashes of the value sets shown (``SQLLogAnalysis/ShapeSummary/values``), in order.
+        var shownValueHashes: [ValueHash] = []
     }
+
+    /// Distinct shapes beyond the statements table counted apart (by a
+    /// hash of each), so that the headline counts every shape; beyond
+    /// them, the count of shapes is a lower bound (the limit said).
+    public static let maximumShapesCountedApart = 100_000
 
     /// A hash of a statement's values (its bound ones, or its text's
     /// literals) as a set member: already a hash, so mixed with the set's
@@ -169,6 +176,13 @@ public struct SQLLogAnalyzer {
     var openFetches: [OpenFetch] = []
     var lastFinished: FinishedStatement?
     var statementSerial = 0
+    /// The statement whose `fetch using … returned N rows` line was read
+    /// last (a fetch prints one).
+    var fetchUsingSerial: Int?
+    /// Every statement read, and hashes of the shapes read beyond the
+    /// statements table (at most ``maximumShapesCountedApart``).
+    var statementsRead = 0
+    var shapesNotListed = Set<Int>()
     /// Level 3 values being read after their fetch's annotation.
     var pendingValues: PendingValues?
     /// A query plan row read and not yet noted: the next line may continue
@@ -439,7 +453,11 @@ public struct SQLLogAnalyzer {
             } else {
                 note(.valueSets)
             }
+            if !statement.binds.isEmpty { noteBoundValues(statement.binds, hash: hash, shape: index, line: statement.line) }
+        } else {
+            noteShapeNotListed(key)
         }
+        statementsRead += 1
         if !openTransactions.isEmpty, statement.control == nil {
             openTransactions[openTransactions.count - 1].statements += 1
             analysis.statementsInTransactions += 1
@@ -461,6 +479,14 @@ public struct SQLLogAnalyzer {
         aggregateSlots.append(-1)
         shapeIndex[key] = shapeTable.count - 1
         return shapeTable.count - 1
+    }
+
+    /// Counts the shape `key` of a statement beyond the statements table
+    /// among the shapes read (``SQLLogAnalysis/totalShapes``).
+    private mutating func noteShapeNotListed(_ key: String) {
+        let hash = key.hashValue
+        guard shapesNotListed.count < Self.maximumShapesCountedApart || shapesNotListed.contains(hash) else { return note(.shapesCounted) }
+        shapesNotListed.insert(hash)
     }
 
     /// A statement's time that is no finite number: counted, taken as unknown.
@@ -647,6 +673,8 @@ public struct SQLLogAnalyzer {
         }
         result.timeline = timeline
         result.linesPerBucket = linesPerBucket
+        result.totalStatements = statementsRead
+        result.totalShapes = shapeTable.count + shapesNotListed.count
         result.limitsReached = limitDescriptions
         return result
     }

@@ -46,7 +46,10 @@ import Testing
         // Timestamps, NSLog, a cut prefix, a table cell, Markdown indentation.
         #expect(Self.statement("2014-07-31 15:29:04.797 WordList[73416:2971038] CoreData: sql: \(sql)")! == (.coreData, sql))
         #expect(Self.statement(" oreData: sql: \(sql)")! == (.coreData, sql))
-        #expect(Self.statement("| 2 Only | CoreData: sql: \(sql) |")! == (.coreData, "\(sql) |"))
+        // A table cell's bars after the statement are no part of it; SQL's `||` is.
+        #expect(Self.statement("| 2 Only | CoreData: sql: \(sql) |")! == (.coreData, sql))
+        #expect(Self.statement("| CoreData: sql: \(sql) | |")! == (.coreData, sql))
+        #expect(Self.statement("CoreData: sql: SELECT a || b")! == (.coreData, "SELECT a || b"))
         #expect(Self.statement("    CoreData: sql: \(sql)")! == (.coreData, sql))
         // The unified log: the sender, and the subsystem and category when shown.
         #expect(Self.statement("2024-01-10 11:14:38.831786-0800 0x724d65 Debug 0x0 18248 14 MyApp: (CoreData) [com.apple.coredata:sql] sql: \(sql)")! == (.coreData, sql))
@@ -99,8 +102,17 @@ import Testing
             #expect(line.text.string(object) == "Post/p1" && line.text.string(values) == "{title = \"bound intarray \"}")
         }
         #expect(Self.read("CoreData: details: something else") { $0.kind } == .detail)
+        // Core Data's own errors and warnings: their message.
+        try Self.read("CoreData: error: exception handling request |") { line in
+            guard case .message(.error, let text) = line.kind else { throw Failure.kind(line.kind) }
+            #expect(line.text.string(text) == "exception handling request")
+        }
+        try Self.read("CoreData: warning: CoreData+CloudKit: x") { line in
+            guard case .message(.warning, let text) = line.kind else { throw Failure.kind(line.kind) }
+            #expect(line.text.string(text) == "CoreData+CloudKit: x")
+        }
         // Lines of no kind: Core Data's other levels and subsystems.
-        for other in ["CoreData: debug: x", "CoreData: error: exception", "CoreData: fault: Declared Objective-C type", "CoreData: CloudKit: x"] {
+        for other in ["CoreData: debug: x", "CoreData: fault: Declared Objective-C type", "CoreData: CloudKit: x"] {
             #expect(Self.read(other) { $0.kind } == .other, "\(other)")
         }
     }

@@ -48,6 +48,42 @@ import Testing
         #expect(follower.offset == 69)
     }
 
+    /// A file truncated and written again past its old size between two
+    /// polls (the same inode, a larger size): its first bytes changed, so it
+    /// is read again from its start and every statement of both is counted.
+    @Test func aFileRewrittenPastItsOldSizeWithinOnePollIsReadAgain() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-follow-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("app.log")
+        func log(_ run: String, _ count: Int) -> Data {
+            Data((0..<count).map { "faultline: sql: SELECT \($0) FROM \(run)\n" }.joined().utf8)
+        }
+        try log("first", 3_000).write(to: url)
+        var follower = LogFollower(path: url.path)
+        #expect(try follower.poll())
+        #expect(follower.analysis().totalStatements == 3_000)
+        let inode = try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? NSNumber
+        // Truncated and written again in place, longer than before.
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: log("second", 4_000))
+        try handle.close()
+        #expect(try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? NSNumber == inode)
+        #expect(try follower.poll())
+        #expect(follower.restarts == 1)
+        #expect(follower.analysis().totalStatements == 7_000)
+        #expect(follower.analysis().statements.map(\.count).sorted() == [3_000, 4_000])
+        // Appended to afterwards: no restart.
+        let append = try FileHandle(forWritingTo: url)
+        try append.seekToEnd()
+        try append.write(contentsOf: log("second", 10))
+        try append.close()
+        #expect(try follower.poll())
+        #expect(follower.restarts == 1)
+        #expect(follower.analysis().totalStatements == 7_010)
+    }
+
     /// A FIFO is a stream: read as its bytes come, to its end, where a last
     /// line without a newline is read too.
     @Test func readsAFIFOToItsEnd() throws {

@@ -186,6 +186,21 @@ package struct SQLDebugLogBytes {
         return start..<end
     }
 
+    /// `range` without the residue of a pasted table at its end: the
+    /// cell bars (` |`, ` | |`) that a page's or a terminal's table puts
+    /// after a cell's text, with the spaces and carriage returns around
+    /// them. A bar is residue only after a space (SQL's `||` and a value's
+    /// own `|` stay).
+    package func trimmingTableResidue(_ range: Range<Int>) -> Range<Int> {
+        var trimmed = trimmingSpacesAndReturns(range)
+        while trimmed.count >= 2, bytes[trimmed.upperBound - 1] == UInt8(ascii: "|"),
+              bytes[trimmed.upperBound - 2] == 0x20 || bytes[trimmed.upperBound - 2] == 0x09
+        {
+            trimmed = trimmingSpacesAndReturns(trimmed.lowerBound..<(trimmed.upperBound - 1))
+        }
+        return trimmed
+    }
+
     /// `range` without the white space at its ends that
     /// `CharacterSet.whitespaces` holds: spaces, tabs, and Unicode's
     /// space separators (no-break space, em space, ideographic space…).

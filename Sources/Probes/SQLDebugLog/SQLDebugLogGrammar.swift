@@ -51,6 +51,17 @@ package enum SQLDebugLogGrammar {
         }
     }
 
+    // MARK: Core Data's own messages
+
+    /// Core Data's error and warning lines (`CoreData: error: …`,
+    /// `CoreData: warning: …`; the unified log's `[com.apple.coredata:error]
+    /// error: …`): the word after the marker.
+    package static let errorWord: StaticString = "error: "
+    package static let warningWord: StaticString = "warning: "
+    /// An annotation that is an error of the store: Core Data closes its
+    /// connection after SQLite failed.
+    package static let disconnecting: StaticString = "Disconnecting from sqlite database"
+
     // MARK: details:
 
     /// `bind[<i>] = <value>` (Faultline), `SQLite bind[<i>] = <value>` (Core Data).

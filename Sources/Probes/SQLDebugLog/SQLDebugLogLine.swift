@@ -62,7 +62,11 @@ package struct SQLDebugLogLine {
         case detail
         /// `annotation: …`.
         case annotation(SQLDebugLogAnnotation)
-        /// A marked line of no kind above (Core Data's `debug:`, `error:`,
+        /// `error: <message>`, `warning: <message>`: Core Data's own error
+        /// and warning lines (a store that failed, CloudKit's setup), the
+        /// message trimmed.
+        case message(SQLDebugLogMessageLevel, text: Range<Int>)
+        /// A marked line of no kind above (Core Data's `debug:`,
         /// `CloudKit:`, os_log's `fault:` level): counts nothing.
         case other
     }
@@ -148,7 +152,7 @@ package struct SQLDebugLogLine {
     private static func kind(of text: SQLDebugLogBytes) -> Kind {
         let all = text.all
         if text.starts(all, with: SQLDebugLogGrammar.Kind.sql.word) {
-            return .statement(sql: text.trimmingSpacesAndReturns(SQLDebugLogGrammar.Kind.sql.word.utf8CodeUnitCount..<text.count))
+            return .statement(sql: text.trimmingTableResidue(SQLDebugLogGrammar.Kind.sql.word.utf8CodeUnitCount..<text.count))
         }
         if text.starts(all, with: SQLDebugLogGrammar.Kind.details.word) {
             return detail(text, SQLDebugLogGrammar.Kind.details.word.utf8CodeUnitCount..<text.count)
@@ -158,6 +162,12 @@ package struct SQLDebugLogLine {
         }
         if text.starts(all, with: SQLDebugLogGrammar.Kind.annotation.word) {
             return .annotation(SQLDebugLogAnnotation(text, SQLDebugLogGrammar.Kind.annotation.word.utf8CodeUnitCount..<text.count))
+        }
+        if text.starts(all, with: SQLDebugLogGrammar.errorWord) {
+            return .message(.error, text: text.trimmingTableResidue(SQLDebugLogGrammar.errorWord.utf8CodeUnitCount..<text.count))
+        }
+        if text.starts(all, with: SQLDebugLogGrammar.warningWord) {
+            return .message(.warning, text: text.trimmingTableResidue(SQLDebugLogGrammar.warningWord.utf8CodeUnitCount..<text.count))
         }
         return .other
     }
@@ -175,7 +185,7 @@ package struct SQLDebugLogLine {
             return .objectValues(object: (detail.lowerBound + G.valuesOf.utf8CodeUnitCount)..<colon.lowerBound, values: colon.upperBound..<detail.upperBound)
         }
         if let bind = text.find(G.bind, in: detail), let equals = text.find(G.bindValue, in: bind.upperBound..<detail.upperBound) {
-            return .bind(index: text.int(bind.upperBound..<equals.lowerBound), value: equals.upperBound..<detail.upperBound)
+            return .bind(index: text.int(bind.upperBound..<equals.lowerBound), value: text.trimmingTableResidue(equals.upperBound..<detail.upperBound))
         }
         if let found = text.find(G.boundIntarray, in: detail) { return .boundIntarray(values: found.upperBound..<detail.upperBound) }
         if text.find(G.explainQueryPlan, in: detail) != nil { return .explainQueryPlan }

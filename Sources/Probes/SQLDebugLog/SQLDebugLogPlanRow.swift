@@ -100,6 +100,20 @@ package struct SQLDebugLogPlanRow: Equatable, Sendable {
         return nil
     }
 
+    /// The sqlite3 shell's `0|0|0|SCAN TABLE ZMOOD AS t0` row in `range`
+    /// of `text`, strictly: a decimal digit first, three integers between
+    /// bars, then a detail that starts with one of ``keywords``; nil for
+    /// any other line (a query's result row `1|Maui|3`). Such a row may be
+    /// pasted after a statement with no `EXPLAIN QUERY PLAN` line before it.
+    package static func shell(_ text: SQLDebugLogBytes, _ range: Range<Int>) -> SQLDebugLogPlanRow? {
+        let trimmed = text.trimmingWhitespace(range)
+        guard trimmed.count > 6, text[trimmed.lowerBound] &- 0x30 < 10, let row = printed(text, trimmed) else { return nil }
+        var before = row.detail.lowerBound - 1
+        while before > trimmed.lowerBound, text[before] == 0x20 || text[before] == 0x09 { before -= 1 }
+        guard before > trimmed.lowerBound, text[before] == UInt8(ascii: "|") else { return nil }
+        return keywords.contains { text.starts(row.detail, with: $0) } ? row : nil
+    }
+
     /// 0x80 in each of eight bytes that is a capital letter (`A` to `Z`),
     /// 0 in the others (each byte computed apart: no borrow or carry
     /// crosses bytes; a byte of 0x80 or more is no capital).

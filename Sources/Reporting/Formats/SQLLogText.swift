@@ -1,6 +1,7 @@
 import Foundation
 import Probes
 import SQLLogViewer
+import ToolSupport
 
 /// The plain-text view of an `SQLLogAnalysis`: what `perf-run log` prints.
 public enum SQLLogText {
@@ -10,8 +11,7 @@ public enum SQLLogText {
         if analysis.skippedLines > 0 { out += ", \(analysis.skippedLines) skipped" }
         if analysis.truncatedLines > 0 { out += ", \(analysis.truncatedLines) cut at \(SQLLogAnalyzer.maximumLineBytes) bytes" }
         out += "\n"
-        let executions = analysis.statements.map(\.count).saturatedSum()
-        out += "\(executions) statements in \(analysis.statements.count) shapes; \(analysis.transactions) transactions"
+        out += "\(statementsNote(analysis)); \(analysis.transactions) transactions"
         out += " holding \(analysis.statementsInTransactions) statements"
         if analysis.countRequests > 0 { out += "; \(analysis.countRequests) count requests" }
         if analysis.boundIntarrays > 0 { out += "; \(analysis.boundIntarrays) bound intarrays" }
@@ -21,6 +21,12 @@ public enum SQLLogText {
         if !analysis.limitsReached.isEmpty {
             out += "\nLimits reached (the analysis is incomplete)\n"
             for limit in analysis.limitsReached { out += "  \(limit)\n" }
+        }
+        if let findings = analysis.findings, !findings.isEmpty {
+            out += "\n\(findingsNote(analysis))\n"
+            for finding in findings.prefix(limit) {
+                out += "  line \(finding.line) \(finding.level.rawValue): \(TerminalText.escape(String(finding.message.prefix(240))))\n"
+            }
         }
         if !analysis.insights.isEmpty {
             out += "\nInsights\n"
@@ -35,6 +41,16 @@ public enum SQLLogText {
                 out += "  " + pad(shape.count, 5) + " " + pad(shape.duplicates, 5) + " "
                 out += String(format: "%12.6f %10.6f %10.6f", shape.totalSeconds, shape.totalSeconds / Double(max(shape.count, 1)), shape.maxSeconds) + " " + pad(shape.rows, 6) + " " + pad(shape.firstLine, 5)
                 out += "  " + String(shape.shape.prefix(160)) + "\n"
+            }
+        }
+        let withValues = analysis.statements.prefix(limit).filter { $0.values != nil }
+        if !withValues.isEmpty {
+            out += "\nBound values (the first \(SQLLogAnalyzer.maximumBoundValueSetsShown) distinct sets of each shape; ×N: executions that bound them)\n"
+            for shape in withValues {
+                out += "  " + TerminalText.escape(String(shape.shape.prefix(160))) + "\n"
+                for set in shape.values ?? [] {
+                    out += "    " + pad(set.executions, 5) + "× line \(set.firstLine): " + valuesText(set, escape: TerminalText.escape) + "\n"
+                }
             }
         }
         for (title, table) in [("Faults", analysis.faults), ("Relationship faults", analysis.relationshipFaults),
@@ -63,6 +79,38 @@ public enum SQLLogText {
             }
         }
         return out
+    }
+
+    /// `20000 statements in 20000 shapes`: every statement and shape read;
+    /// when the statements table could not list every shape, how many it
+    /// lists and the statements of later shapes not counted apart.
+    public static func statementsNote(_ analysis: SQLLogAnalysis) -> String {
+        let statements = analysis.statementsInHeadline, shapes = analysis.shapesInHeadline
+        let lowerBound = shapes >= SQLLogAnalyzer.maximumShapes + SQLLogAnalyzer.maximumShapesCountedApart
+        var note = "\(statements) statements in \(lowerBound ? "at least " : "")\(shapes) shapes"
+        if shapes > analysis.statements.count {
+            let listed = analysis.statements.map(\.count).saturatedSum()
+            note += " (\(analysis.statements.count) shapes listed; \(statements - listed) statements of later shapes not counted apart)"
+        }
+        return note
+    }
+
+    /// `2 Core Data errors and 1 warning (line: message)`: the error and
+    /// warning lines read.
+    static func findingsNote(_ analysis: SQLLogAnalysis) -> String {
+        let errors = analysis.errorLines ?? 0, warnings = analysis.warningLines ?? 0
+        var note = "Core Data's errors and warnings: \(errors) error line\(errors == 1 ? "" : "s"), \(warnings) warning line\(warnings == 1 ? "" : "s")"
+        let listed = analysis.findings?.count ?? 0
+        if listed < errors + warnings { note += " (\(listed) listed)" }
+        return note
+    }
+
+    /// A set of bound values in one line, each value escaped by `escape`,
+    /// and how many more the set had.
+    static func valuesText(_ set: SQLLogAnalysis.BoundValues, escape: (String) -> String) -> String {
+        var text = set.values.map(escape).joined(separator: ", ")
+        if set.valuesNotShown > 0 { text += ", … (\(set.valuesNotShown) more)" }
+        return text
     }
 
     /// ` (coredata)`: the formats read, in parentheses; nothing when the

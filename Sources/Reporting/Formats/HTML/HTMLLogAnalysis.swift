@@ -9,15 +9,20 @@ import SQLLogViewer
 public enum HTMLLogAnalysis {
     public static func render(_ analysis: SQLLogAnalysis, title: String) -> String {
         var html = HTMLPage.opening(title: "SQL debug log: \(title)") + "<h1>SQL debug log: \(escapeHTML(title))</h1>"
-        let executions = analysis.statements.map(\.count).saturatedSum()
         html += "<p>\(analysis.logLines) log lines\(escapeHTML(SQLLogText.formatsNote(analysis))) of \(analysis.lines) read, "
-            + "\(analysis.skippedLines) skipped, \(analysis.truncatedLines) cut. \(executions) statements in \(analysis.statements.count) shapes; "
+            + "\(analysis.skippedLines) skipped, \(analysis.truncatedLines) cut. \(escapeHTML(SQLLogText.statementsNote(analysis))); "
             + "\(analysis.transactions) transactions holding \(analysis.statementsInTransactions) statements.</p>"
         if let note = SQLLogText.fetchesNote(analysis) { html += "<p>\(escapeHTML(note)).</p>" }
         if let note = SQLLogText.timesNote(analysis) { html += "<p class=\"error\">\(escapeHTML(note)).</p>" }
         if !analysis.limitsReached.isEmpty {
             html += "<h2>Limits reached</h2><p class=\"error\">The analysis is incomplete: the log reached these bounds of the reader.</p>"
                 + "<ul class=\"limits\">" + analysis.limitsReached.map { "<li>\(escapeHTML($0))</li>" }.joined() + "</ul>"
+        }
+        if let findings = analysis.findings, !findings.isEmpty {
+            html += "<h2>Core Data errors and warnings</h2><p>\(escapeHTML(SQLLogText.findingsNote(analysis))).</p>"
+                + "<ul class=\"findings\">" + findings.map {
+                    "<li class=\"\($0.level == .error ? "error" : "warning")\">line \($0.line) \($0.level.rawValue): <code>\(escapeHTML($0.message))</code></li>"
+                }.joined() + "</ul>"
         }
         if !analysis.insights.isEmpty {
             html += "<h2>Insights</h2><ul class=\"insights\">"
@@ -35,6 +40,12 @@ public enum HTMLLogAnalysis {
                     + "<td>\(String(format: "%.6f", shape.totalSeconds))</td><td>\(String(format: "%.6f", mean))</td>"
                     + "<td>\(String(format: "%.6f", shape.maxSeconds))</td><td>\(shape.rows)</td><td>\(shape.firstLine)</td>", "")
             }, filter: "statements")
+        html += section("Bound values", ["shape", "executions", "first line", "values"], analysis.statements.flatMap { shape in
+            (shape.values ?? []).map { set in
+                ("<td><code>\(escapeHTML(shape.shape))</code></td><td>\(set.executions)</td><td>\(set.firstLine)</td>"
+                    + "<td><code>\(SQLLogText.valuesText(set, escape: escapeHTML))</code></td>", set.executions > 1 ? "duplicate" : "")
+            }
+        })
         for (title, table) in [("Faults", analysis.faults), ("Relationship faults", analysis.relationshipFaults),
                                ("Prefetches", analysis.prefetches)] {
             html += section(title, ["entity", "source", "count", "first line"], table.map {
