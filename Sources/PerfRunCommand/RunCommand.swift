@@ -272,7 +272,8 @@ extension PerfRun {
             settings.tool = PerfRunCommand.tool
             settings.commit = commit
             // The report records the command line, without a Pushgateway's credentials or a history's password.
-            settings.commandLine = CommandLine.arguments.map(HistoryLocation.redactingPassword).map(ServerAddress.redactingCredentials)
+            settings.commandLine = ServerAddress.redactingCredentials(
+                in: CommandLine.arguments.map(HistoryLocation.redactingPassword), options: ["--pushgateway", "--lttng-relay"])
             let insightSettings = try insights.settings()
             settings.options = RunOptions(runConfiguration(insights: insightSettings))
             settings.options.insights = insightSettings

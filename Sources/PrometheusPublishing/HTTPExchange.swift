@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ToolSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -31,21 +32,44 @@ public struct ServerAddress: Equatable, Sendable, CustomStringConvertible {
     public var description: String { Self.redacted(url.absoluteString) }
 
     /// A command-line argument without the credentials of an address in
-    /// it (`http://user:pass@host`, `--pushgateway=http://user:pass@host`):
-    /// what a report records of its command line.
+    /// it (`http://user:pass@host`, `--pushgateway=http://user:pass@host`,
+    /// and an address no URL reader accepts, such as `http://u:p@[::1`):
+    /// what a report records of its command line. Only an argument with a
+    /// `scheme://` counts as an address here (a path may hold an `@`);
+    /// ``redactingCredentials(in:options:)`` also takes the values of
+    /// options that name addresses, scheme or not.
     public static func redactingCredentials(_ argument: String) -> String {
-        if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-            return String(argument[...equals]) + redacted(String(argument[argument.index(after: equals)...]))
-        }
-        return redacted(argument)
+        let value = argument.hasPrefix("--") ? argument.split(separator: "=", maxSplits: 1).dropFirst().first.map(String.init) ?? "" : argument
+        guard value.contains("://") else { return argument }
+        return URLCredentials.redactingArgument(argument)
     }
 
-    static func redacted(_ text: String) -> String {
-        guard var components = URLComponents(string: text), components.user != nil || components.password != nil else { return text }
-        components.user = nil
-        components.password = nil
-        return components.string ?? "(an address with credentials)"
+    /// A command line without the credentials of any address in it: each
+    /// argument as ``redactingCredentials(_:)`` has it, and the value of
+    /// each of `options` (`--pushgateway URL`, `--pushgateway=URL`) as an
+    /// address whatever its form (`user:pass@host:9091`, without a scheme).
+    public static func redactingCredentials(in arguments: [String], options: Set<String>) -> [String] {
+        var redacted: [String] = []
+        var valueFollows = false
+        for argument in arguments {
+            if valueFollows {
+                redacted.append(URLCredentials.redacted(argument))
+                valueFollows = false
+                continue
+            }
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--"), options.contains(String(argument[..<equals])) {
+                redacted.append(URLCredentials.redactingArgument(argument))
+                continue
+            }
+            valueFollows = options.contains(argument)
+            redacted.append(redactingCredentials(argument))
+        }
+        return redacted
     }
+
+    /// `text`, an address as given or as read, without its credentials,
+    /// whether it parses or not.
+    static func redacted(_ text: String) -> String { URLCredentials.redacted(text) }
 
     /// The address with `path` (already percent-encoded) after its own path.
     func appending(encodedPath path: String) -> URL {
