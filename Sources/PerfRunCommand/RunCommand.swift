@@ -272,7 +272,8 @@ extension PerfRun {
             settings.tool = PerfRunCommand.tool
             settings.commit = commit
             // The report records the command line, without a Pushgateway's credentials or a history's password.
-            settings.commandLine = CommandLine.arguments.map(HistoryLocation.redactingPassword).map(ServerAddress.redactingCredentials)
+            settings.commandLine = ServerAddress.redactingCredentials(
+                in: CommandLine.arguments.map(HistoryLocation.redactingPassword), options: ["--pushgateway", "--lttng-relay"])
             let insightSettings = try insights.settings()
             settings.options = RunOptions(runConfiguration(insights: insightSettings))
             settings.options.insights = insightSettings
@@ -286,14 +287,17 @@ extension PerfRun {
             settings.traceEventsPath = traceEvents
             settings.experiments = PerfRunCommand.catalog.experiments
             let printer = ProgressPrinter(quiet: quiet)
-            let outcome = try RunSession(settings).measure(selected) { printer.show($0) }
-            printer.finish()
-            let document = outcome.document
-            for output in plan.outputs {
-                switch output.role {
-                case .document: try plan.write(document, to: output)
-                case .traceEvents: try outcome.traceEvents.map { data throws(OutputError) in try OutputPlan.write(data, to: output.destination) }
-                default: break  // the SQL log, written by its sink
+            // The reports are written while a signal still asks for an
+            // orderly stop: one that comes during the writes lets them end.
+            let outcome = try RunSession(settings).measure(selected, progress: { printer.show($0) }) { outcome in
+                printer.finish()
+                let document = outcome.document
+                for output in plan.outputs {
+                    switch output.role {
+                    case .document: try plan.write(document, to: output)
+                    case .traceEvents: try outcome.traceEvents.map { data throws(OutputError) in try OutputPlan.write(data, to: output.destination) }
+                    default: break  // the SQL log, written by its sink
+                    }
                 }
             }
             for line in outcome.traceDisagreements + outcome.droppedEvents { Console.warn(line) }

@@ -3,6 +3,7 @@ import PrometheusPublishing
 import Reporting
 import TestSupport
 import Testing
+import ToolSupport
 
 /// What a report becomes for a Pushgateway (no server needed), and the
 /// commands' bad input: one line, exit 2.
@@ -206,7 +207,7 @@ import Testing
         let cases: [([String], String)] = [
             (["publish", report, "--pushgateway", "ftp://x"], "--pushgateway: ftp://x is not an http:// or https:// address with a host"),
             (["publish", report, "--pushgateway", closed.replacingOccurrences(of: "//", with: "//user:secret@")],
-             "--pushgateway: \(closed): cannot push: connection refused (is the server running there?)"),  // no credentials printed
+             "--pushgateway: \(closed.replacingOccurrences(of: "//", with: "//***@")): cannot push: connection refused (is the server running there?)"),  // no credentials printed
             (["publish", report, "--pushgateway", closed], "--pushgateway: \(closed): cannot push: connection refused (is the server running there?)"),
             (["publish", report, "--pushgateway", closed, "--label", "a=1", "--label", "a=2"], "--label a=2: a is given twice"),
             (["publish", report, "--pushgateway", closed, "--job", ""], "--job: an empty job name"),
@@ -243,12 +244,65 @@ import Testing
             "--pushgateway=\(closed.replacingOccurrences(of: "//", with: "//ci:secret@"))", "--label", "commit=abc",
         ])
         #expect(result.status == 2)
-        #expect(result.stderr == "--pushgateway: \(closed): cannot push: connection refused (is the server running there?)\n")
+        let shown = closed.replacingOccurrences(of: "//", with: "//***@")
+        #expect(result.stderr == "--pushgateway: \(shown): cannot push: connection refused (is the server running there?)\n")
         let report = try ReportFile.read(json)
         #expect(report.scenarios.map(\.name) == ["FetchAll"])
         // The report records the command line without the credentials.
-        #expect(report.tool.commandLine.contains("--pushgateway=\(closed)"))
+        #expect(report.tool.commandLine.contains("--pushgateway=\(shown)"))
         #expect(!(try String(contentsOfFile: json, encoding: .utf8)).contains("secret"))
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("r.html").path))
+    }
+
+    /// An address no URL reader accepts (no scheme, an unclosed `[`, a `/`
+    /// in the password) is refused without its password, by `publish` and
+    /// by `run --pushgateway` alike, and a run's recorded command line
+    /// keeps none either.
+    @Test(arguments: [
+        ("ci:hunter2@pushgateway:9091", "--pushgateway: ***@pushgateway:9091 is not an http:// or https:// address with a host"),
+        ("http://ci:hunter2@[::1:9091", "--pushgateway: http://***@[::1:9091 is not an http:// or https:// address with a host"),
+        ("http://ci:hun/ter2@host:9091", "--pushgateway: http://***@host:9091 is not an http:// or https:// address with a host"),
+        ("https://ci:hunter2@host:9091/x?y=1", "--pushgateway: https://***@host:9091/x?y=1: an address without ?query or #fragment"),
+    ])
+    func anAddressThatDoesNotParseIsNamedWithoutItsPassword(address: String, message: String) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("publish-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let report = try PrometheusRoundTripTests.write(PublicationTests.report(), in: directory, name: "r.json")
+        for arguments in [["publish", report, "--pushgateway", address], ["run", "FetchAll", "--pushgateway=\(address)"]] {
+            let result = try Self.perfRun(arguments)
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.contains("hunter2") && !result.stderr.contains("ter2"), "\(arguments): \(result.stderr)")
+            #expect(result.stderr == message + "\n", "\(arguments)")
+        }
+        #expect(throws: PublishError("--pushgateway", String(message.dropFirst("--pushgateway: ".count)))) {
+            try ServerAddress(address, option: "--pushgateway")
+        }
+    }
+
+    /// The text of any address, parsable or not, loses its credentials,
+    /// and only them.
+    @Test(arguments: [
+        ("http://u:p@host:9091/x", "http://***@host:9091/x"), ("https://TOKEN@host", "https://***@host"),
+        ("u:p@host:9091", "***@host:9091"), ("//u:p@host", "//***@host"), ("http://u:p@[::1", "http://***@[::1"),
+        ("http://u:p/q@host/path", "http://***@host/path"), ("http://u:p@host/a@b", "http://***@host/a@b"),
+        ("http://host:9091/x", "http://host:9091/x"), ("http://host/x?mail=a@b", "http://host/x?mail=a@b"), ("", ""),
+    ])
+    func credentialsAreRedactedFromAnyAddressText(text: String, redacted: String) {
+        #expect(URLCredentials.redacted(text) == redacted)
+    }
+
+    /// A command line keeps the credentials of none of its addresses: an
+    /// address option's value whatever its form, any other argument with
+    /// a scheme; a path with an `@` is left alone.
+    @Test func aCommandLineIsRecordedWithoutCredentials() {
+        let arguments = [
+            "perf-run", "run", "--pushgateway", "ci:secret@gw:9091", "--lttng-relay=u:secret@relay", "--json", "out@2x/r.json",
+            "http://a:secret@h",
+        ]
+        #expect(
+            ServerAddress.redactingCredentials(in: arguments, options: ["--pushgateway", "--lttng-relay"]) == [
+                "perf-run", "run", "--pushgateway", "***@gw:9091", "--lttng-relay=***@relay", "--json", "out@2x/r.json", "http://***@h",
+            ])
     }
 }

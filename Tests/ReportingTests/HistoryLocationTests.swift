@@ -101,6 +101,9 @@ extension HistoryLocationTests {
         ("postgresql://h1:5432,h2:5433/perf?password=hunter2", "postgresql://h1:5432,h2:5433/perf?password=***"),
         ("Reports/history.sqlite", "Reports/history.sqlite"),
         ("--scale=0.1", "--scale=0.1"),
+        // URLs libpq cannot read keep their passwords too.
+        ("postgresql://ci:hun/ter2@db/perf", "postgresql://ci:***@db/perf"),
+        ("postgresql://ci:hunter2@[::1/perf", "postgresql://ci:***@[::1/perf"),
     ])
     func aCommandLineArgumentLosesItsPassword(argument: String, recorded: String) {
         #expect(HistoryLocation.redactingPassword(argument) == recorded)

@@ -64,6 +64,39 @@ import Testing
         #expect(throws: ReportError("\(path): \(message)")) { try ReportFile.read(path) }
     }
 
+    /// What JSON text alone can say (a key given twice, a number beyond a
+    /// double), named with its key path: the report's JSON with the value
+    /// at `keyPath` replaced by the raw text `value`.
+    @Test(arguments: [
+        ("scenarios.0.counters.sqlStatements", "1e400",
+         "scenarios[0].counters.sqlStatements: the number 1e400 is out of range (beyond a 64-bit floating-point number)"),
+        ("scenarios.0.counters.sqlStatements", "-1E+999",
+         "scenarios[0].counters.sqlStatements: the number -1E+999 is out of range (beyond a 64-bit floating-point number)"),
+        ("scenarios.0.counters.sqlStatements", "99999999999999999999", "scenarios[0].counters.sqlStatements: 1e+20 is too big (at most 9223372036854775807)"),
+        ("scenarios.0.counters", #"{"sqlStatements": 3, "fetches": 1, "sqlStatements": 5}"#,
+         "scenarios[0].counters.sqlStatements: the key is given twice (JSON readers differ on which one counts)"),
+        ("scenarios.0.values", #"{"a\u0062": 1, "ab": 2}"#, "scenarios[0].values.ab: the key is given twice (JSON readers differ on which one counts)"),
+        ("scenarios", #"[{"name": "A"}, {"name": "B", "name": "C"}]"#, "scenarios[1].name: the key is given twice (JSON readers differ on which one counts)"),
+    ])
+    func whatOnlyTheTextSaysIsNamedWithItsKeyPath(keyPath: String, value: String, message: String) throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("bad.json").path
+        let placeholder = #""placeholder-0e1f""#
+        let text = String(decoding: try Self.json(setting: keyPath, to: placeholder), as: UTF8.self)
+        #expect(text.contains(placeholder))
+        try text.replacingOccurrences(of: placeholder, with: value).write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: ReportError("\(path): \(message)")) { try ReportFile.read(path) }
+    }
+
+    /// The same key in two objects is no duplicate.
+    @Test func aKeyInTwoObjectsIsNoDuplicate() throws {
+        #expect(ReportJSONScan.problem(in: Data(#"{"a": {"n": 1}, "b": {"n": 1}, "c": [{"n": 1}, {"n": 2}]}"#.utf8)) == nil)
+        #expect(ReportJSONScan.problem(in: try ReportFile.json(Self.report())) == nil)
+        // Not JSON: the JSON reader's to say why.
+        #expect(ReportJSONScan.problem(in: Data(#"{"a": 1, "b"#.utf8)) == nil)
+    }
+
     @Test func negativeFiguresThatAreNotTimesAreFine() throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -107,7 +140,9 @@ import Testing
         #expect(throws: ReportError("/dev/zero: cannot read the file: larger than 256 MiB")) { try InputFile.read("/dev/zero") }
         let huge = directory.appendingPathComponent("huge.json").path
         try #"{"schemaVersion": 1, "configuration": {"scale": 1e400}}"#.write(toFile: huge, atomically: true, encoding: .utf8)
-        #expect(throws: ReportError("\(huge): the number 1e400 is out of range (beyond a 64-bit floating-point number)")) { try ReportFile.read(huge) }
+        #expect(throws: ReportError("\(huge): configuration.scale: the number 1e400 is out of range (beyond a 64-bit floating-point number)")) {
+            try ReportFile.read(huge)
+        }
         let status = directory.appendingPathComponent("status.json").path
         try Self.json(setting: "scenarios.0.status", to: #""running""#).write(to: URL(fileURLWithPath: status))
         #expect(throws: ReportError("\(status): scenarios[0].status: Cannot initialize Status from invalid String value running")) {

@@ -68,6 +68,30 @@ import Testing
         #expect(passes.load(ordering: .relaxed) == 2)
     }
 
+    /// A registration is forgotten only after its file is removed: while
+    /// the directory is being removed it is still registered, so a signal
+    /// arriving then removes what is left (the empty directory) instead of
+    /// leaving it behind.
+    @Test func aRegistrationIsForgottenOnlyAfterItsFileIsRemoved() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-temporary-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = directory + "/scratch.sqlite"
+        let registration = TemporaryFiles.register(store, inDirectoryOfItsOwn: directory)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        #expect(FileManager.default.createFile(atPath: store, contents: Data()))
+        let registeredDuringRemoval = Atomic<Int>(0)
+        TemporaryFiles.afterUnlinkPass = { removed, _ in
+            guard removed == directory else { return }
+            // The files are gone, the directory not yet: a signal's clean-up now must still know of it.
+            if TemporaryFiles.registered.contains(store) { registeredDuringRemoval.add(1, ordering: .relaxed) }
+        }
+        defer { TemporaryFiles.afterUnlinkPass = nil }
+        registration.remove()
+        #expect(registeredDuringRemoval.load(ordering: .relaxed) == 1)
+        #expect(!TemporaryFiles.registered.contains(store))
+        #expect(!FileManager.default.fileExists(atPath: directory))
+    }
+
     /// A link put where a registered directory was is not followed: what
     /// it points to keeps its files, and the link stays.
     @Test func aLinkInPlaceOfTheDirectoryIsNotFollowed() throws {

@@ -138,6 +138,15 @@ import Testing
         for bad in ["net://", "net://h:1:2:3", "net://h/traces", "net6://[::1]", "net://[::1]:5342", "file:///tmp", "net://h:70000"] {
             #expect(throws: LTTngRelay.InvalidURL.self, "\(bad)") { try LTTngRelay(url: bad) }
         }
+        // A password is never quoted, whichever part of the URL fails.
+        for (bad, shown) in [
+            ("net://u:hunter2@h", "net://***@h"), ("net://u:hunter2@[h", "net://***@[h"), ("u:hunter2@h:5342", "***@h:5342"),
+            ("net://u:hun/ter2@h", "net://***@h"),
+        ] {
+            #expect(throws: LTTngRelay.InvalidURL(description: "\(shown) is not a relay's URL: a relay takes no user or password; expected net://HOST[:CTRL[:DATA]]")) {
+                try LTTngRelay(url: bad)
+            }
+        }
         let listing = """
             net://127.0.0.1:5344/host/vm/other (timer = 1000000, 2 stream(s), 0 client(s) connected)
             net://127.0.0.1:5344/host/vm/faultline-12-ABC (timer = 1000000, 3 stream(s), 1 client(s) connected)

@@ -382,4 +382,25 @@ import Testing
         #expect(try ReportFile.read(json).scenarios.first?.error == "stopped: \(signal.reason)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("faultline-run-") }.isEmpty)
     }
+
+    /// A signal while the reports are written (the scenarios are done, the
+    /// JSON report's temporary file is open) still asks for an orderly
+    /// stop: both reports are written whole, no temporary file is left,
+    /// and the exit code is the signal's.
+    @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))], SignalStress.rounds)
+    func aSignalWhileTheReportsAreWrittenStillWritesThem(signal: (number: Int32, status: Int32), round: Int) throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let reports = directory.appendingPathComponent("reports")
+        try FileManager.default.createDirectory(at: reports, withIntermediateDirectories: true)
+        let json = reports.appendingPathComponent("r.json").path
+        let result = try PerfRunProcess.run(
+            ["run", "FetchAll", "--scale", "0.02", "--iterations", "1", "--json", json, "--quiet"],
+            environment: ["TMPDIR": directory.path].merging(SignalStress.signal(signal.number, at: "output.temporary-file")) { $1 })
+        #expect(result.status == signal.status, "round \(round): \(result.stderr)")
+        let report = try ReportFile.read(json)
+        #expect(report.scenarios.map(\.name) == ["FetchAll"])
+        #expect(report.scenarios.first?.status == .passed)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: reports.path).sorted() == ["r.html", "r.json"])
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ToolSupport
 
 /// A PostgreSQL connection URL (`postgresql://user:password@host:port/db?…`),
 /// and the same without its password for every message: the password, in
@@ -37,15 +38,11 @@ public struct PostgreSQLAddress: Equatable, Sendable, CustomStringConvertible, C
     }
 
     /// The password in `user:password@`, with its range in ``url``.
+    /// Found as every address's credentials are (``URLCredentials``), so
+    /// that a URL libpq cannot read (`postgresql://u:p/w@h/db`) keeps its
+    /// password too.
     private var userPassword: (Range<String.Index>, String)? {
-        guard let scheme = url.range(of: "://") else { return nil }
-        let rest = url[scheme.upperBound...]
-        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
-        let authority = rest[..<authorityEnd]
-        guard let at = authority.lastIndex(of: "@") else { return nil }
-        let user = authority[..<at]
-        guard let colon = user.firstIndex(of: ":") else { return nil }
-        let range = url.index(after: colon)..<at
+        guard url.contains("://"), let range = URLCredentials.range(in: url, hiding: .password) else { return nil }
         return (range, String(url[range]))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ToolSupport
 
 /// The `lttng-relayd` that `perf-run run --lttng --lttng-relay` records
 /// into: LTTng's own way to gather the traces of many machines in one place.
@@ -24,13 +25,18 @@ public struct LTTngRelay: Equatable, Sendable {
     public static let defaultLivePort = 5344
 
     /// A URL that does not name a relay, in one line.
-    public struct InvalidURL: Error, CustomStringConvertible {
+    public struct InvalidURL: Error, Equatable, CustomStringConvertible {
         public let description: String
     }
 
     /// Parses `net://HOST[:CTRL[:DATA]]`; `livePort` nil for the default.
     public init(url: String, livePort: Int? = nil) throws(InvalidURL) {
-        func invalid(_ reason: String) -> InvalidURL { InvalidURL(description: "\(url) is not a relay's URL: \(reason)") }
+        // Named without credentials, as every address is (a relay's URL has
+        // none: one there is refused before any part of it is quoted).
+        func invalid(_ reason: String) -> InvalidURL { InvalidURL(description: "\(URLCredentials.redacted(url)) is not a relay's URL: \(reason)") }
+        if URLCredentials.range(in: url, hiding: .userAndPassword) != nil {
+            throw invalid("a relay takes no user or password; expected net://HOST[:CTRL[:DATA]]")
+        }
         guard url.hasPrefix("net://") else {
             throw invalid(url.hasPrefix("net6://") ? "babeltrace2 reads live traces over IPv4 only: use net://" : "expected net://HOST[:CTRL[:DATA]]")
         }

@@ -100,18 +100,35 @@ public struct RunSession {
         ]
         if let path = settings.traceEventsPath { outputs.append(.init(.traceEvents, option: "--trace-events", destination: .file(path), format: .json)) }
         let plan = try OutputPlan(inputs: [], outputs: outputs)
-        let outcome = try measure(scenarios, progress: progress)
-        try plan.write(outcome.document, to: outputs[0])
-        try plan.write(outcome.document, to: outputs[1])
-        if let path = settings.traceEventsPath, let data = outcome.traceEvents { try OutputPlan.write(data, to: .file(path)) }
-        return outcome
+        return try measure(scenarios, progress: progress) { outcome in
+            try plan.write(outcome.document, to: outputs[0])
+            try plan.write(outcome.document, to: outputs[1])
+            if let path = settings.traceEventsPath, let data = outcome.traceEvents { try OutputPlan.write(data, to: .file(path)) }
+        }
     }
 
     /// Runs `scenarios` and writes nothing: the outcome has the report, its
     /// timeline and the trace file's bytes.
     /// A configuration out of range (``RunConfiguration/validate()``) is
     /// the error, before any work.
+    ///
+    /// A signal stops the run in order until this returns; a caller that
+    /// writes the reports afterwards should give them to
+    /// ``measure(_:progress:thenWrite:)`` instead, so that a signal during
+    /// the writes lets them finish.
     public func measure(_ scenarios: [Scenario], progress: @escaping (RunProgress) -> Void = { _ in }) throws -> Outcome {
+        try measure(scenarios, progress: progress) { _ in }
+    }
+
+    /// Runs `scenarios`, then calls `write` with the outcome while a signal
+    /// still asks for an orderly stop: SIGINT, SIGTERM or SIGHUP during the
+    /// writes lets them finish (only a second signal ends the process at
+    /// once), and the outcome returned has the signal's status
+    /// (``Outcome/signalExitCode``), whether it came during the scenarios
+    /// or during the writes.
+    public func measure(
+        _ scenarios: [Scenario], progress: @escaping (RunProgress) -> Void = { _ in }, thenWrite write: (Outcome) throws -> Void
+    ) throws -> Outcome {
         try settings.options.recordedConfiguration.validate()
         var options = settings.options
         if let accepted = settings.accepted { options.insights.accepted.formUnion(accepted.identities) }
@@ -154,7 +171,8 @@ public struct RunSession {
             throw SettingsError(error.description)
         }
         // Ctrl-C and SIGTERM stop the scenario running now; the report of
-        // what ran is still written.
+        // what ran is still written, whether the signal comes during the
+        // scenarios or during the writes.
         let signals = StopSignals(runner.interrupt)
         defer { signals.cancel() }
         let results = runner.run(scenarios)
@@ -209,10 +227,15 @@ public struct RunSession {
                 dropped.append("\(scenario.name): \(count) events did not fit in the trace's buffer; the trace starts later than the iteration")
             }
         }
-        return Outcome(
+        var outcome = Outcome(
             report: report, traceDisagreements: disagreements, droppedEvents: dropped, traceDirectory: recording?.directory,
             relayTracePath: recording?.relayTracePath,
             signalExitCode: signals.exitCode, traceEvents: traceEvents, timeline: timeline, sqlLogFailure: sqlLog?.writeFailure)
+        // The reports are written before the orderly stop ends (the defer
+        // above): a signal now only adds its status.
+        try write(outcome)
+        outcome.signalExitCode = signals.exitCode
+        return outcome
     }
 }
 

@@ -1,0 +1,75 @@
+import Foundation
+import PrometheusPublishing
+import Testing
+
+/// A server that answers badly: a body of a gigabyte is refused after at
+/// most 16 MiB (never read whole into memory), and bytes that are not
+/// HTTP or a connection closed early are said in words.
+@Suite struct HostileServerTests {
+    static func push(to server: HostileHTTPServer) throws -> PublishError? {
+        let publication = try Publication(PublicationTests.report(), reportName: "r.json", labels: [], environment: [:], time: PublicationTests.time)
+        do {
+            try publication.push(to: try ServerAddress(server.address, option: "--pushgateway"))
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Waits until the client has hung up (the bytes sent stop growing),
+    /// 10 s at most: what the server sent by then.
+    static func sentUntilTheClientHangsUp(_ server: HostileHTTPServer) -> Int {
+        var last = server.sent
+        for _ in 0..<20 {
+            Thread.sleep(forTimeInterval: 0.5)
+            let now = server.sent
+            if now == last { return now }
+            last = now
+        }
+        return last
+    }
+
+    /// A gigabyte answer, its length declared or not: the push fails with
+    /// the limit in its words at once, and the client hangs up long before
+    /// the gigabyte's end (what it reads past the limit is dropped, never
+    /// kept).
+    @Test(arguments: [true, false])
+    func aHugeAnswerIsRefusedAtTheLimit(declared: Bool) throws {
+        let server = try HostileHTTPServer(.hugeBody(bytes: 1 << 30, declared: declared))
+        defer { server.stop() }
+        let error = try Self.push(to: server)
+        #expect(error == PublishError("--pushgateway", "\(server.address): cannot push: the answer is larger than 16 MiB: not read"))
+        let sent = Self.sentUntilTheClientHangsUp(server)
+        #expect(sent < 1 << 30, "\(sent) bytes sent")
+    }
+
+    /// The listing of groups is read with the same bound.
+    @Test func aHugeGroupListingIsRefusedAtTheLimit() throws {
+        let server = try HostileHTTPServer(.hugeBody(bytes: 1 << 30, declared: false))
+        defer { server.stop() }
+        #expect(throws: PublishError("--pushgateway", "\(server.address): cannot list the groups: the answer is larger than 16 MiB: not read")) {
+            try PushgatewayGroups.list(on: try ServerAddress(server.address, option: "--pushgateway"))
+        }
+        let sent = Self.sentUntilTheClientHangsUp(server)
+        #expect(sent < 1 << 30, "\(sent) bytes sent")
+    }
+
+    /// An answer under the limit is read whole.
+    @Test func anAnswerUnderTheLimitIsRead() throws {
+        let server = try HostileHTTPServer(.hugeBody(bytes: 1 << 20, declared: true))
+        defer { server.stop() }
+        #expect(try Self.push(to: server) == nil)
+    }
+
+    @Test(arguments: [
+        (HostileHTTPServer.Behaviour.garbage, "the answer is not HTTP (is this the server's HTTP port?)"),
+        (.closeWithoutAnswer, "the server closed the connection without answering"),
+        (.closeMidBody, "the connection broke off during the answer"),
+    ])
+    func aBrokenAnswerIsSaidInWords(behaviour: HostileHTTPServer.Behaviour, reason: String) throws {
+        let server = try HostileHTTPServer(behaviour)
+        defer { server.stop() }
+        let error = try Self.push(to: server)
+        #expect(error == PublishError("--pushgateway", "\(server.address): cannot push: \(reason)"), "\(String(describing: error))")
+    }
+}
