@@ -93,17 +93,25 @@ public enum CoreDataModelImport {
         return "none of its \(xml.entities.count) entities could be imported (see skipped)"
     }
 
-    /// The properties each entity's single-property fetch indexes name, by
-    /// entity, each also under every ancestor of its entity: a fetch index
-    /// of one attribute indexes its column, whichever entity of the
-    /// hierarchy names it, and the attribute's entity declares it. The cost
-    /// is each index times its entity's depth, not the model's size squared.
+    /// The properties single-property fetch indexes name, by the entity
+    /// that declares each property: a fetch index of one attribute indexes
+    /// its column, whichever entity of the hierarchy names it (a subentity
+    /// may index an attribute it inherits). Each index costs the steps up
+    /// to its property's entity, usually none.
     static func singlePropertyIndexes(of xml: CoreDataModelXML, lookup: EntityLookup) -> [String: Set<String>] {
         var indexed: [String: Set<String>] = [:]
         for entity in xml.entities {
-            let names = entity.fetchIndexes.filter { $0.count == 1 }.map { $0[0] }
-            guard !names.isEmpty else { continue }
-            for owner in [entity] + lookup.ancestors(of: entity) { indexed[owner.name, default: []].formUnion(names) }
+            for index in entity.fetchIndexes where index.count == 1 {
+                let property = index[0]
+                var owner = entity
+                var seen: Set<String> = [entity.name]
+                while !owner.attributes.contains(where: { $0.name == property }), !owner.relationships.contains(where: { $0.name == property }),
+                    let name = owner.parent, let parent = lookup.entity(named: name), seen.insert(name).inserted
+                {
+                    owner = parent
+                }
+                indexed[owner.name, default: []].insert(property)
+            }
         }
         return indexed
     }

@@ -155,7 +155,10 @@ public struct CoreDataModelXML: Sendable {
         }
         if let problem = reader.problem { throw problem }
         if !parsed || parser.parserError != nil {
-            if let streamError = stream.streamError {
+            // `streamError` traps on Linux unless the stream is in error
+            // (after a parse that libxml2 stopped on its own, as for an
+            // undeclared entity under a DOCTYPE with an external subset).
+            if stream.streamStatus == .error, let streamError = stream.streamError {
                 throw ModelImportError("\(path): cannot read: \(streamError.localizedDescription)")
             }
             let error = XMLSyntaxError(code: (parser.parserError as NSError?)?.code ?? -1, openElement: reader.stack.last)
@@ -263,7 +266,10 @@ public struct CoreDataModelXML: Sendable {
 
         func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
             let error = XMLSyntaxError(code: (parseError as NSError).code, openElement: stack.last)
-            guard syntaxError == nil, problem == nil, !error.isWarning else { return }
+            // An undeclared entity is only a warning to libxml2 when a
+            // DOCTYPE names an external subset (which is never read): a
+            // model's text cannot hold one, so it is refused as an error.
+            guard syntaxError == nil, problem == nil, !error.isWarning || error.code == XMLSyntaxError.undeclaredEntityWarning else { return }
             syntaxError = (error, parser.lineNumber, parser.columnNumber)
             parser.abortParsing()
         }

@@ -3,13 +3,16 @@ import ObjectGraph
 import Testing
 @testable import ModelImport
 
-/// Reading and importing a model costs time linear in its size: a flat
-/// model of 20,000 entities and a chain of 1,000 parent entities are each
-/// read and imported whole, and each costs at most 30 times what a model a
-/// tenth its size costs, measured in the same test (linear work gives
-/// about 10 times, quadratic about 100 times; the best of three runs of
-/// each, so that a busy machine does not decide). Each must also take
-/// under a second; the measured times are in the message of any failure.
+/// Reading and importing a model costs time linear in its size, measured
+/// against a smaller case in the same test (the best of three runs of
+/// each, so that a busy machine does not decide; no absolute wall-clock
+/// bound, which a loaded machine and a debug build would make flaky):
+/// - a flat model of 20,000 entities costs at most 30 times one of 2,000
+///   (linear work gives about 10 times, quadratic about 100 times; it took
+///   107 s before, against about a second now in a debug build);
+/// - a chain of 1,000 parent entities costs at most 30 times a flat model
+///   of 1,000 entities (the same entities without depth: before, each
+///   entity walked its chain, and 400 deep took 73 s).
 @Suite(.serialized) struct ModelImportScalingTests {
     /// `count` entities, each with one attribute, no inheritance.
     static func flat(_ count: Int) -> String {
@@ -20,13 +23,17 @@ import Testing
         return xml + "</model>\n"
     }
 
-    /// `depth` entities, each the parent of the next, each with an
-    /// attribute of its own; the deepest is named first in the file.
+    /// `depth` entities, each the parent of the next, the root with an
+    /// indexed attribute the others inherit (each entity's own attributes
+    /// hold its ancestors' too, so an attribute per level would make the
+    /// model itself quadratic); the deepest entity is named first in the
+    /// file, so that each is read before its parent.
     static func chain(_ depth: Int) -> String {
         var xml = "<model>\n"
         for index in (0..<depth).reversed() {
             let parent = index == 0 ? "" : " parentEntity=\"E\(index - 1)\""
-            xml += "<entity name=\"E\(index)\"\(parent)><attribute name=\"a\(index)\" optional=\"YES\" attributeType=\"String\" indexed=\"YES\"/></entity>\n"
+            let attribute = index == 0 ? "<attribute name=\"a\" optional=\"YES\" attributeType=\"String\"/>" : ""
+            xml += "<entity name=\"E\(index)\"\(parent)>\(attribute)<fetchIndex name=\"byA\(index)\"><fetchIndexElement property=\"a\" type=\"Binary\" order=\"ascending\"/></fetchIndex></entity>\n"
         }
         return xml + "</model>\n"
     }
@@ -53,24 +60,24 @@ import Testing
         #expect(small.imported.model?.entities.count == 2_000)
         let times = "2,000 entities: \(small.seconds) s; 20,000: \(large.seconds) s"
         #expect(large.seconds <= 30 * max(small.seconds, 0.001), "\(times)")
-        #expect(large.seconds < 1, "\(times)")
     }
 
     @Test func aChainOfAThousandParentEntitiesImportsInLinearTime() throws {
-        let small = try Self.time(try ModelFileReadingTests.write(Self.chain(100)))
+        let small = try Self.time(try ModelFileReadingTests.write(Self.flat(1_000)))
         let large = try Self.time(try ModelFileReadingTests.write(Self.chain(1_000)))
         let model = try #require(large.imported.model)
         #expect(model.entities.count == 1_000)
         let deepest = try #require(model.entity(named: "E999"))
-        #expect(deepest.attributes.count == 1_000)
-        #expect(deepest.attributes.filter(\.isIndexed).count == 1_000)
+        #expect(deepest.attributes.map(\.name) == ["a"])
+        #expect(deepest.attributes.map(\.isIndexed) == [true])
+        #expect(deepest.parentName == "E998")
+        #expect(model.entity(named: "E998")?.subentityNames == ["E999"])
         #expect(large.imported.skipped.isEmpty)
         let xml = try CoreDataModelXML.read(try ModelFileReadingTests.write(Self.chain(1_000)))
         let deepestXML = try #require(xml.entity(named: "E999"))
         #expect(xml.ancestors(of: deepestXML).map(\.name) == (0..<999).map { "E\($0)" })
-        let times = "100 deep: \(small.seconds) s; 1,000 deep: \(large.seconds) s"
+        let times = "1,000 flat: \(small.seconds) s; 1,000 deep: \(large.seconds) s"
         #expect(large.seconds <= 30 * max(small.seconds, 0.001), "\(times)")
-        #expect(large.seconds < 1, "\(times)")
     }
 
     /// A cycle far down a long chain is still found, and named.

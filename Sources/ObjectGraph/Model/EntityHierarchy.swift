@@ -96,7 +96,9 @@ struct EntityHierarchy: Sendable {
             members += children[members[next]]
             next += 1
         }
-        return members.count == 1 ? members : members.sorted { orderPositions[$0] < orderPositions[$1] }
+        // Already in order for a chain of single subentities: no sort.
+        if zip(members, members.dropFirst()).allSatisfy({ orderPositions[$0] < orderPositions[$1] }) { return members }
+        return members.sorted { orderPositions[$0] < orderPositions[$1] }
     }
 
     /// Whether the table of `entity`'s root holds more than one entity (and
