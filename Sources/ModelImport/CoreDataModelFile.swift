@@ -36,12 +36,27 @@ public enum CoreDataModelFile {
         guard !versions.isEmpty else {
             throw ModelImportError("\(path): neither a contents file nor .xcdatamodel versions inside (is it a Core Data model?)")
         }
-        let named = try currentVersion(in: URL(fileURLWithPath: path))
-        let current = named ?? versions.last!
-        guard versions.contains(current) else {
-            throw ModelImportError("\(path)/.xccurrentversion: names \(current), which is not among the versions (\(versions.joined(separator: ", ")))")
+        let current: String?
+        switch try currentVersion(in: URL(fileURLWithPath: path)) {
+        case .absent: current = versions.last!
+        case .named(let name):
+            guard versions.contains(name) else {
+                throw ModelImportError("\(path)/.xccurrentversion: names \(name), which is not among the versions (\(versions.joined(separator: ", ")))")
+            }
+            current = name
+        case .unnamed:
+            // Xcode writes an empty `<dict/>` for a model whose current
+            // version was never chosen: a single version is the current
+            // one; among several, only --version can say which.
+            current = versions.count == 1 ? versions[0] : nil
+            if version == nil, current == nil {
+                let names = versions.map { String($0.dropLast(".xcdatamodel".count)) }
+                throw ModelImportError(
+                    "\(path)/.xccurrentversion: names no current version (no _XCCurrentVersionName) and the model has "
+                        + "\(versions.count) (\(names.joined(separator: ", "))): name one with --version or PATH:VERSION")
+            }
         }
-        var chosen = current
+        var chosen = current ?? ""
         if let version {
             let folder = version.hasSuffix(".xcdatamodel") ? version : version + ".xcdatamodel"
             guard versions.contains(folder) else { throw ModelVersionError(model: path, requested: version, versions: versions) }
@@ -54,20 +69,35 @@ public enum CoreDataModelFile {
         return CoreDataModelLocation(path: path, contents: contents, versions: versions, version: chosen, currentVersion: current)
     }
 
-    /// The version `.xccurrentversion` names, nil when there is no such file.
-    static func currentVersion(in model: URL) throws -> String? {
+    /// What a `.xccurrentversion` says.
+    enum CurrentVersion: Equatable {
+        /// There is no `.xccurrentversion`.
+        case absent
+        /// It names this version (`Model 2.xcdatamodel`).
+        case named(String)
+        /// It is a dictionary without `_XCCurrentVersionName` (Xcode writes
+        /// an empty `<dict/>` when no version was chosen).
+        case unnamed
+    }
+
+    /// What `.xccurrentversion` says of the model's current version.
+    static func currentVersion(in model: URL) throws -> CurrentVersion {
         let file = model.appendingPathComponent(".xccurrentversion")
-        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: file.path) else { return .absent }
         let plist: Any
         do {
             plist = try PropertyListSerialization.propertyList(from: data, format: nil)
         } catch {
             throw ModelImportError("\(file.path): not a property list")
         }
-        guard let name = (plist as? [String: Any])?["_XCCurrentVersionName"] as? String else {
-            throw ModelImportError("\(file.path): no _XCCurrentVersionName")
+        guard let dictionary = plist as? [String: Any] else {
+            throw ModelImportError("\(file.path): not a dictionary (a property list holding _XCCurrentVersionName)")
         }
-        return name
+        guard let value = dictionary["_XCCurrentVersionName"] else { return .unnamed }
+        guard let name = value as? String else {
+            throw ModelImportError("\(file.path): _XCCurrentVersionName is not a string")
+        }
+        return .named(name)
     }
 }
 

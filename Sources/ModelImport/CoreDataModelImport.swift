@@ -13,8 +13,9 @@ import ObjectGraph
 /// - Ordered to-many relationships become unordered (Faultline keeps
 ///   destinations in primary-key order).
 /// - Decimal and Float become double, URI becomes string.
-/// - A fetch index on one property becomes an index on it; a compound one
-///   is listed as skipped.
+/// - A fetch index on one property becomes an index on it (a descending one
+///   too, noted: Faultline's index has no order, and SQLite reads an index
+///   either way); a compound one is listed as skipped.
 /// - A default that cannot be taken is noted; a Date's default
 ///   (`defaultDateTimeInterval`) is a date.
 ///
@@ -25,6 +26,11 @@ import ObjectGraph
 /// whole inheritance hierarchy, which shares the table), and
 /// whatever the model's own checks refuse (a relationship whose inverse was
 /// skipped, a reserved name).
+///
+/// Fetch request templates (`<fetchRequest>`) whose entity is imported and
+/// whose predicate the engine's parser reads are kept in
+/// ``ImportedModel/fetchRequests`` (``Model`` holds none); the others are
+/// skipped with the reason.
 ///
 /// A model of which no entity is left is no model: ``ImportedModel/model``
 /// is nil and ``ImportedModel/error`` says why.
@@ -38,9 +44,12 @@ public enum CoreDataModelImport {
         for configuration in xml.configurations {
             skipped.append(.init(element: "configuration \(configuration)", reason: "configurations are not modelled: every entity is in the one store"))
         }
+        let lookup = EntityLookup(xml)
+        let indexed = singlePropertyIndexes(of: xml, lookup: lookup)
         var declarations: [Entity] = []
         for entity in xml.entities {
-            declarations.append(declaration(of: entity, in: xml, skipped: &skipped, notes: &notes))
+            declarations.append(declaration(
+                of: entity, indexed: indexed[entity.name] ?? [], lookup: lookup, skipped: &skipped, notes: &notes))
         }
         skipped += removeTablesTooWide(from: &declarations, in: xml, limit: columnLimit ?? SQLiteColumnLimit.current)
 
@@ -66,11 +75,12 @@ public enum CoreDataModelImport {
         }
         var classNames: [String: String] = [:]
         for declaration in declarations {
-            if let className = xml.entity(named: declaration.name)?.representedClassName { classNames[declaration.name] = className }
+            if let className = lookup.entity(named: declaration.name)?.representedClassName { classNames[declaration.name] = className }
         }
+        let templates = model == nil ? [] : fetchRequests(of: xml, entities: Set(declarations.map(\.name)), skipped: &skipped)
         return ImportedModel(
             model: model, declarations: declarations, skipped: skipped, notes: notes, error: model == nil ? lastError : nil,
-            representedClassNames: classNames)
+            representedClassNames: classNames, fetchRequests: templates)
     }
 
     /// Why a model that made no entity is no model.
@@ -83,17 +93,38 @@ public enum CoreDataModelImport {
         return "none of its \(xml.entities.count) entities could be imported (see skipped)"
     }
 
+    /// The properties single-property fetch indexes name, by the entity
+    /// that declares each property: a fetch index of one attribute indexes
+    /// its column, whichever entity of the hierarchy names it (a subentity
+    /// may index an attribute it inherits). Each index costs the steps up
+    /// to its property's entity, usually none.
+    static func singlePropertyIndexes(of xml: CoreDataModelXML, lookup: EntityLookup) -> [String: Set<String>] {
+        var indexed: [String: Set<String>] = [:]
+        for entity in xml.entities {
+            for index in entity.fetchIndexes where index.count == 1 {
+                let property = index[0]
+                var owner = entity
+                var seen: Set<String> = [entity.name]
+                while !owner.attributes.contains(where: { $0.name == property }), !owner.relationships.contains(where: { $0.name == property }),
+                    let name = owner.parent, let parent = lookup.entity(named: name), seen.insert(name).inserted
+                {
+                    owner = parent
+                }
+                indexed[owner.name, default: []].insert(property)
+            }
+        }
+        return indexed
+    }
+
     /// `entity` as one declaration: its parent, whether it is abstract, and
     /// the properties it declares itself (its subentities inherit them);
     /// what of them cannot be taken added to `skipped` and what changed to
-    /// `notes`.
+    /// `notes`. `indexed` names the properties a single-property fetch
+    /// index of the entity or of a subentity names.
     static func declaration(
-        of entity: CoreDataModelXML.Entity, in xml: CoreDataModelXML, skipped: inout [ImportedModel.Skipped], notes: inout [String]
+        of entity: CoreDataModelXML.Entity, indexed: Set<String>, lookup: EntityLookup, skipped: inout [ImportedModel.Skipped],
+        notes: inout [String]
     ) -> Entity {
-        // A fetch index of one attribute indexes its column, whichever entity
-        // of the hierarchy names it: the attribute's entity declares it.
-        let family = [entity] + descendants(of: entity, in: xml)
-        let indexed = Set(family.flatMap(\.fetchIndexes).filter { $0.count == 1 }.map { $0[0] })
         var properties: [Property] = []
         for index in entity.fetchIndexes where index.count > 1 {
             skipped.append(.init(
@@ -109,9 +140,16 @@ public enum CoreDataModelImport {
                 skipped.append(.init(element: "\(entity.name).\(attribute.name)", reason: reason.description, line: attribute.line))
             }
         }
+        // Xcode writes `order="descending"` on a fetch index element;
+        // Faultline's index has no order, and SQLite reads one either way.
+        for index in entity.fetchIndexDeclarations where index.elements.count == 1 && index.elements[0].isDescending {
+            let property = index.elements[0].property
+            guard properties.contains(where: { $0.name == property }) else { continue }
+            notes.append("\(entity.name).\(property): a descending fetch index, imported as an index (SQLite reads an index in either order)")
+        }
         for relationship in entity.relationships {
             let label = "\(entity.name).\(relationship.name)"
-            guard let destination = xml.entity(named: relationship.destination) else {
+            guard let destination = lookup.entity(named: relationship.destination) else {
                 skipped.append(.init(element: label, reason: "destination \(relationship.destination) is not in the model", line: relationship.line))
                 continue
             }
@@ -134,7 +172,7 @@ public enum CoreDataModelImport {
         }
         // A constraint may name inherited attributes.
         var attributeNames = Set<String>()
-        for source in xml.ancestors(of: entity) + [entity] {
+        for source in entity.uniquenessConstraints.isEmpty ? [] : lookup.ancestors(of: entity) + [entity] {
             for attribute in source.attributes {
                 if case .success = map(attribute, indexed: false) { attributeNames.insert(attribute.name) }
             }
@@ -150,11 +188,6 @@ public enum CoreDataModelImport {
             }
         }
         return Entity(entity.name, parent: entity.parent, abstract: entity.isAbstract, properties: properties, uniquenessConstraints: constraints)
-    }
-
-    /// Every entity below `entity`, in the file's order.
-    static func descendants(of entity: CoreDataModelXML.Entity, in xml: CoreDataModelXML) -> [CoreDataModelXML.Entity] {
-        xml.entities.filter { candidate in xml.ancestors(of: candidate).contains { $0.name == entity.name } }
     }
 
     // MARK: What the model's checks refuse

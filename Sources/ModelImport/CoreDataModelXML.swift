@@ -5,7 +5,8 @@ import FoundationXML
 
 /// A Core Data model's XML as it is written, before any mapping: entities
 /// with their attributes, relationships, fetched properties, fetch indexes
-/// and uniqueness constraints, and the configurations.
+/// and uniqueness constraints, the configurations and the fetch request
+/// templates.
 ///
 /// It keeps what the file says, inheritance included (each entity's
 /// ``Entity/parent`` and ``Entity/isAbstract``), whatever the import makes
@@ -24,6 +25,10 @@ public struct CoreDataModelXML: Sendable {
         public var fetchedProperties: [String] = []
         /// Property names of each fetch index (`indexed="YES"` as one each).
         public var fetchIndexes: [[String]] = []
+        /// The `<fetchIndex>` elements as written, each element with its
+        /// order (a descending element is there as descending; `fetchIndexes`
+        /// holds their property names only).
+        public var fetchIndexDeclarations: [FetchIndex] = []
         public var uniquenessConstraints: [[String]] = []
         public var line: Int
         /// The column where the parser had read the `<entity …>` tag.
@@ -67,8 +72,55 @@ public struct CoreDataModelXML: Sendable {
         public var isTransient: Bool = false
     }
 
+    /// A `<fetchIndex>` as written: its name and its elements, in order.
+    public struct FetchIndex: Sendable, Equatable {
+        /// One `<fetchIndexElement>`: the property it indexes and whether its
+        /// `order` is `descending` (Xcode writes `ascending` otherwise).
+        public struct Element: Sendable, Equatable {
+            public var property: String
+            public var isDescending: Bool
+
+            public init(property: String, isDescending: Bool) {
+                self.property = property
+                self.isDescending = isDescending
+            }
+        }
+
+        public var name: String?
+        public var elements: [Element]
+        public var line: Int
+
+        public init(name: String?, elements: [Element], line: Int) {
+            self.name = name
+            self.elements = elements
+            self.line = line
+        }
+    }
+
+    /// A fetch request template of the model (`<fetchRequest>` directly in
+    /// `<model>`; a fetched property's own `<fetchRequest>` is not one), as
+    /// written.
+    public struct FetchRequestTemplate: Sendable, Equatable {
+        /// Its `name` (`?` when the file gives none).
+        public var name: String
+        /// The entity it fetches, as the `entity` attribute names it.
+        public var entity: String
+        /// `predicateString`, as written (nil when absent: every object).
+        public var predicate: String?
+        public var line: Int
+
+        public init(name: String, entity: String, predicate: String?, line: Int) {
+            self.name = name
+            self.entity = entity
+            self.predicate = predicate
+            self.line = line
+        }
+    }
+
     public var entities: [Entity] = []
     public var configurations: [String] = []
+    /// The model's fetch request templates, in the file's order.
+    public var fetchRequests: [FetchRequestTemplate] = []
 
     /// The entity named `name`, the first one when the file repeats it.
     public func entity(named name: String) -> Entity? { entities.first { $0.name == name } }
@@ -103,7 +155,10 @@ public struct CoreDataModelXML: Sendable {
         }
         if let problem = reader.problem { throw problem }
         if !parsed || parser.parserError != nil {
-            if let streamError = stream.streamError {
+            // `streamError` traps on Linux unless the stream is in error
+            // (after a parse that libxml2 stopped on its own, as for an
+            // undeclared entity under a DOCTYPE with an external subset).
+            if stream.streamStatus == .error, let streamError = stream.streamError {
                 throw ModelImportError("\(path): cannot read: \(streamError.localizedDescription)")
             }
             let error = XMLSyntaxError(code: (parser.parserError as NSError?)?.code ?? -1, openElement: reader.stack.last)
@@ -123,6 +178,7 @@ public struct CoreDataModelXML: Sendable {
         var stack: [String] = []
         var constraint: [String]?
         var fetchIndex: [String]?
+        var fetchIndexDeclaration: FetchIndex?
         var sawModel = false
         var problem: ModelImportError?
         /// The first syntax error libxml2 reported, where it was.
@@ -183,8 +239,12 @@ public struct CoreDataModelXML: Sendable {
                 entity?.fetchedProperties.append(attributes["name"] ?? "?")
             case "fetchIndex":
                 fetchIndex = []
+                fetchIndexDeclaration = FetchIndex(name: attributes["name"], elements: [], line: parser.lineNumber)
             case "fetchIndexElement":
-                if let property = attributes["property"] { fetchIndex?.append(property) }
+                if let property = attributes["property"] {
+                    fetchIndex?.append(property)
+                    fetchIndexDeclaration?.elements.append(.init(property: property, isDescending: attributes["order"] == "descending"))
+                }
             case "compoundIndex":
                 fetchIndex = []
             case "index" where parent == "compoundIndex":
@@ -193,6 +253,10 @@ public struct CoreDataModelXML: Sendable {
                 constraint = []
             case "constraint" where parent == "uniquenessConstraint":
                 if let value = attributes["value"] { constraint?.append(value) }
+            case "fetchRequest" where parent == "model":
+                model.fetchRequests.append(FetchRequestTemplate(
+                    name: attributes["name"] ?? "?", entity: attributes["entity"] ?? "", predicate: attributes["predicateString"],
+                    line: parser.lineNumber))
             case "configuration" where parent == "model":
                 model.configurations.append(attributes["name"] ?? "?")
             default:
@@ -202,7 +266,10 @@ public struct CoreDataModelXML: Sendable {
 
         func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
             let error = XMLSyntaxError(code: (parseError as NSError).code, openElement: stack.last)
-            guard syntaxError == nil, problem == nil, !error.isWarning else { return }
+            // An undeclared entity is only a warning to libxml2 when a
+            // DOCTYPE names an external subset (which is never read): a
+            // model's text cannot hold one, so it is refused as an error.
+            guard syntaxError == nil, problem == nil, !error.isWarning || error.code == XMLSyntaxError.undeclaredEntityWarning else { return }
             syntaxError = (error, parser.lineNumber, parser.columnNumber)
             parser.abortParsing()
         }
@@ -215,7 +282,11 @@ public struct CoreDataModelXML: Sendable {
                 entity = nil
             case "fetchIndex", "compoundIndex":
                 if let fetchIndex, !fetchIndex.isEmpty { entity?.fetchIndexes.append(fetchIndex) }
+                if let fetchIndexDeclaration, !fetchIndexDeclaration.elements.isEmpty {
+                    entity?.fetchIndexDeclarations.append(fetchIndexDeclaration)
+                }
                 fetchIndex = nil
+                fetchIndexDeclaration = nil
             case "uniquenessConstraint":
                 if let constraint, !constraint.isEmpty { entity?.uniquenessConstraints.append(constraint) }
                 constraint = nil

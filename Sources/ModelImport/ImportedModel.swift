@@ -15,6 +15,10 @@ public struct ImportedModel: Sendable {
     /// ``ModelSwiftSource/render(classesOf:representedClassNames:modelName:)``
     /// names their classes after.
     public var representedClassNames: [String: String] = [:]
+    /// The model's fetch request templates that were imported (the others
+    /// are in ``skipped``), in the file's order: Faultline's ``Model``
+    /// holds none, so they are kept here.
+    public var fetchRequests: [ImportedFetchRequest] = []
 
     /// Something of the Core Data model that Faultline does not take.
     public struct Skipped: Codable, Equatable, Sendable {

@@ -36,6 +36,14 @@ public struct ModelDescription: Codable, Equatable, Sendable {
         public var optional: Bool
     }
 
+    /// A fetch request template that was imported.
+    public struct FetchRequest: Codable, Equatable, Sendable {
+        public var name: String
+        public var entity: String
+        /// The predicate's format string as the model writes it (nil: every object).
+        public var predicate: String?
+    }
+
     /// The model file read (the chosen version's `contents`).
     public var source: String
     /// The `.xcdatamodel` versions of a `.xcdatamodeld` (empty for one model).
@@ -44,6 +52,8 @@ public struct ModelDescription: Codable, Equatable, Sendable {
     public var version: String?
     public var currentVersion: String?
     public var entities: [Entity]
+    /// The fetch request templates imported (the others are in `skipped`).
+    public var fetchRequests: [FetchRequest] = []
     public var skipped: [ImportedModel.Skipped]
     public var notes: [String]
     public var error: String?
@@ -77,6 +87,7 @@ public struct ModelDescription: Codable, Equatable, Sendable {
             return Entity(name: declaration.name, parent: declaration.parent, abstract: declaration.isAbstract ? true : nil,
                           attributes: attributes, relationships: relationships, uniquenessConstraints: declaration.uniquenessConstraints)
         }
+        fetchRequests = imported.fetchRequests.map { FetchRequest(name: $0.name, entity: $0.entity, predicate: $0.predicateFormat) }
         skipped = imported.skipped
         notes = imported.notes
         error = imported.error
@@ -88,7 +99,9 @@ public struct ModelDescription: Codable, Equatable, Sendable {
         let relationships = entities.reduce(0) { $0 + $1.relationships.count }
         var which = ""
         if versions.count > 1 {
-            if let version, let currentVersion, version != currentVersion {
+            if let version, currentVersion == nil {
+                which = " (version \((versions.firstIndex(of: version) ?? 0) + 1) of \(versions.count); .xccurrentversion names no current one)"
+            } else if let version, let currentVersion, version != currentVersion {
                 which = " (version \((versions.firstIndex(of: version) ?? 0) + 1) of \(versions.count); the current one is \(currentVersion.replacingOccurrences(of: ".xcdatamodel", with: "")))"
             } else {
                 which = " (current of \(versions.count) versions)"
@@ -102,6 +115,10 @@ public struct ModelDescription: Codable, Equatable, Sendable {
             "imported:  \(entities.count) entities\(inheritance), \(attributes) attributes, \(relationships) relationships",
         ]
         if let error { lines.append("error:     \(error)") }
+        if !fetchRequests.isEmpty {
+            lines.append("fetch requests:")
+            lines += fetchRequests.map { "  \($0.name): \($0.entity)\($0.predicate.map { " where \($0)" } ?? "")" }
+        }
         if !notes.isEmpty {
             lines.append("changed:")
             lines += notes.map { "  \($0)" }

@@ -27,7 +27,8 @@ public struct ModelImportDocument: Renderable, Sendable {
         case .json: return try json(modelDescription)
         case .swift where imported.model != nil:
             return ModelSwiftSource.render(
-                classesOf: imported.declarations, representedClassNames: imported.representedClassNames, modelName: swiftName)
+                classesOf: imported.declarations, representedClassNames: imported.representedClassNames, modelName: swiftName,
+                fetchRequests: imported.fetchRequests)
         default: throw unsupported(format)
         }
     }

@@ -11,13 +11,24 @@ import ObjectGraph
 ///   `String`, `Date`, the model's enum and protocol, a keyword) or that
 ///   an earlier entity took (a subentity of the same class as its parent)
 ///   falls back to the entity's name, then to the entity's name and
-///   `Object` (`DateObject`), then to that and a number.
+///   `Object` (`DateObject`), then to that and a number. So does a name
+///   that a member of the classes would shadow inside them (Swift finds a
+///   member before a type of that name): `ManagedObject`'s own members
+///   (`value`, `context`, `description`, …), the members the generated
+///   source declares (`fetchRequest`, `entityName`, `addTo…`, …).
 /// - A property keeps its model name, in backticks when it is a keyword
 ///   (`` `default` ``), with `_` after it when the name is one that
 ///   `ManagedObject` or every generated class already has (`entity`,
 ///   `context`, `description`, `entityName`, …), one that cannot follow a
 ///   dot (`self`, `Type`), or the name of a type the source uses; a name
 ///   taken by another property of the class gets more `_`.
+/// - A to-many relationship's `addTo…`/`removeFrom…` methods are named
+///   after its Swift name, capitalized; one that another to-many of the
+///   class (or of an ancestor) already took (`pages` and `Pages`) gets `_`
+///   until it is unique.
+///
+/// Each name that differs from the model's for any of these reasons is
+/// listed in ``renames``, which the generated file's header repeats.
 struct ModelSwiftNames {
     /// Names of types the generated source refers to (and `model`, the
     /// enum's member): no class may shadow them.
@@ -37,9 +48,27 @@ struct ModelSwiftNames {
         "entityName", "keyNames", "keyNameTable", "fetchRequest", "self", "Self", "Type", "Protocol", "_",
     ]
 
+    /// Names of `ManagedObject`'s members (and of the protocols the
+    /// generated classes conform to), and of the members and locals the
+    /// generated source declares: a class of one of these names would be
+    /// shadowed by the member inside the classes.
+    static let memberNames: Set<String> = [
+        "addObject", "awakeFromInsert", "context", "debugDescription", "description", "didTurnIntoFault", "entity", "entityName",
+        "error", "fetchRequest", "fetchRequestTemplates", "file", "fireFault", "hash", "hashValue", "hasChanges", "isDeleted",
+        "isFault", "isInserted", "isValid", "keyNameTable", "keyNames", "line", "newValue", "object", "objectID", "objects",
+        "removeObject", "setObject", "setObjects", "setValue", "value", "willTurnIntoFault",
+    ]
+
     let model: SwiftModelName
     /// Each entity's class, by entity name.
     private(set) var classes: [String: String] = [:]
+    /// Each to-many relationship's method suffix (`Pages` in `addToPages`),
+    /// by entity name and model name, under the entity that declares it.
+    private var methodSuffixes: [String: [String: String]] = [:]
+    /// The names that differ from the model's so that the source compiles,
+    /// each as a sentence (`entity value: class valueObject (…)`), in the
+    /// declarations' order.
+    private(set) var renames: [String] = []
     /// Each property's Swift name (without backticks), by entity name and
     /// model name, under the entity that declares it.
     private var properties: [String: [String: String]] = [:]
@@ -49,14 +78,29 @@ struct ModelSwiftNames {
     /// them), in a model named `model`.
     init(_ declarations: [Entity], representedClassNames: [String: String], model: SwiftModelName) {
         self.model = model
+        // A member of this name would shadow the class inside the classes
+        // (a property of a class's name is renamed instead, below).
+        var shadowing = Self.memberNames
+        for entity in declarations {
+            for property in entity.properties {
+                if case .relationship(let relationship) = property, relationship.isToMany {
+                    let capitalized = property.name.prefix(1).uppercased() + property.name.dropFirst()
+                    shadowing.formUnion(["addTo" + capitalized, "removeFrom" + capitalized])
+                }
+            }
+        }
         var taken = Self.reservedTypeNames.union(SwiftIdentifier.keywords).union([model.identifier, model.objectProtocol])
         for entity in declarations {
             let written = representedClassNames[entity.name].flatMap(Self.className(written:))
             let candidates = (written.map { [$0] } ?? []) + [entity.name]
-            var name = candidates.first { SwiftIdentifier.isPlain($0) && !taken.contains($0) }
+            func free(_ name: String) -> Bool { !taken.contains(name) && !shadowing.contains(name) }
+            var name = candidates.first { SwiftIdentifier.isPlain($0) && free($0) }
             if name == nil {
                 let base = (SwiftIdentifier.isPlain(entity.name) ? entity.name : "Entity") + "Object"
-                name = sequence(first: 1) { $0 + 1 }.lazy.map { $0 == 1 ? base : "\(base)\($0)" }.first { !taken.contains($0) }
+                name = sequence(first: 1) { $0 + 1 }.lazy.map { $0 == 1 ? base : "\(base)\($0)" }.first(where: free)
+            }
+            if let wanted = candidates.first(where: SwiftIdentifier.isPlain), wanted != name, shadowing.contains(wanted) {
+                renames.append("entity \(entity.name): class \(name!), as \(wanted) is the name of a member of the classes")
             }
             classes[entity.name] = name
             taken.insert(name!)
@@ -96,16 +140,57 @@ struct ModelSwiftNames {
                 || !SwiftIdentifier.isPlain(name)
             {
                 name = SwiftIdentifier.isPlain(name) ? name + "_" : "property_"
-                while taken.contains(name) { name += "_" }
+                while taken.contains(name) || typeNames.contains(name) { name += "_" }
             }
             taken.insert(name)
             names[property.name] = name
+            if name != property.name {
+                let why = !SwiftIdentifier.isPlain(property.name) ? "is not a Swift identifier"
+                    : Self.reservedPropertyNames.contains(property.name) ? "is a member of every class"
+                    : typeNames.contains(property.name) ? "is the name of a type" : "is inherited"
+                renames.append("\(entity.name).\(property.name): property \(name), as \(property.name) \(why)")
+            }
         }
         properties[entity.name] = names
+        // addTo…/removeFrom… of each to-many: unique in the class and its
+        // ancestors, and no property's name.
+        var inheritedSuffixes: Set<String> = []
+        var ancestorForSuffixes = entity.parent.flatMap { byName[$0] }
+        var seenForSuffixes: Set<String> = [entity.name]
+        while let parent = ancestorForSuffixes, seenForSuffixes.insert(parent.name).inserted {
+            inheritedSuffixes.formUnion(methodSuffixes[parent.name].map { Array($0.values) } ?? [])
+            ancestorForSuffixes = parent.parent.flatMap { byName[$0] }
+        }
+        var suffixes: [String: String] = [:]
+        var takenSuffixes = inheritedSuffixes
+        let propertyNames = taken
+        for property in entity.properties {
+            guard case .relationship(let relationship) = property, relationship.isToMany else { continue }
+            let swiftName = names[property.name] ?? property.name
+            let wanted = swiftName.prefix(1).uppercased() + swiftName.dropFirst()
+            var suffix = wanted
+            while takenSuffixes.contains(suffix) || propertyNames.contains("addTo" + suffix) || propertyNames.contains("removeFrom" + suffix) {
+                suffix += "_"
+            }
+            if suffix != wanted {
+                renames.append("\(entity.name).\(property.name): addTo\(suffix)/removeFrom\(suffix), as addTo\(wanted) is taken")
+            }
+            takenSuffixes.insert(suffix)
+            suffixes[property.name] = suffix
+        }
+        methodSuffixes[entity.name] = suffixes
     }
 
     /// The class of `entity`.
     func className(_ entity: String) -> String { classes[entity] ?? entity }
+
+    /// The suffix of the `addTo…`/`removeFrom…` methods of the to-many
+    /// `property`, which `entity` declares itself.
+    func methodSuffix(_ property: String, declaredBy entity: String) -> String {
+        if let suffix = methodSuffixes[entity]?[property] { return suffix }
+        let name = propertyName(property, declaredBy: entity)
+        return name.prefix(1).uppercased() + name.dropFirst()
+    }
 
     /// The Swift name of the property `property`, which `entity` declares
     /// itself, without backticks.

@@ -26,7 +26,8 @@ extension ModelSwiftSource {
     /// Everything is `public`, for an application's other modules. The
     /// same declarations give the same source, byte for byte.
     public static func render(
-        classesOf declarations: [Entity], representedClassNames: [String: String] = [:], modelName: SwiftModelName
+        classesOf declarations: [Entity], representedClassNames: [String: String] = [:], modelName: SwiftModelName,
+        fetchRequests: [ImportedFetchRequest] = []
     ) -> String {
         let names = ModelSwiftNames(declarations, representedClassNames: representedClassNames, model: modelName)
         let parents = Set(declarations.compactMap(\.parent))
@@ -40,8 +41,13 @@ extension ModelSwiftSource {
         var lines = [
             "// \(modelName), the model, and a class for each of its entities, as `perf-run model import --swift`",
             "// generates them from the Core Data model: regenerate this file rather than edit it.",
-            "",
         ]
+        if !names.renames.isEmpty {
+            lines.append("//")
+            lines.append("// Names changed so that the source compiles:")
+            lines += names.renames.map { "// - \(commented($0))" }
+        }
+        lines.append("")
         lines += (needsFoundation ? ["import Foundation"] : []) + ["import ObjectGraph", ""]
         lines += [
             "/// The model, each entity declared with its class.",
@@ -50,8 +56,21 @@ extension ModelSwiftSource {
             "    public static let model = try! Model([",
         ]
         for entity in declarations { lines += declarationLines(entity, objectType: names.className(entity.name), indent: "        ") }
+        lines.append("    ])")
+        if !fetchRequests.isEmpty {
+            lines += [
+                "",
+                "    /// The model's fetch request templates, by name: the entity each fetches and its predicate's format",
+                "    /// string (nil: every object), to parse with `ObjectPredicate(format:arguments:variables:)`, its",
+                "    /// `$NAME` variables filled.",
+                "    public static let fetchRequestTemplates: [String: (entityName: String, predicate: String?)] = [",
+            ]
+            for request in fetchRequests {
+                lines.append("        \(quoted(request.name)): (entityName: \(quoted(request.entity)), predicate: \(request.predicateFormat.map(quoted) ?? "nil")),")
+            }
+            lines.append("    ]")
+        }
         lines += [
-            "    ])",
             "}",
             "",
             "/// A class of \(modelName): it names its entity, and the model key of each of its typed properties'",
@@ -146,8 +165,7 @@ extension ModelSwiftSource {
                     "    }",
                 ]
             }
-            let suffix = names.propertyName(property.name, declaredBy: entity.name)
-            let capitalized = suffix.prefix(1).uppercased() + suffix.dropFirst()
+            let capitalized = names.methodSuffix(property.name, declaredBy: entity.name)
             // The engine's words for a typed accessor that cannot go on.
             let failure = "\"Faultline: \\(objectID.entityName).\(commented(property.name)) of \\(objectID): \\(error)\""
             return [

@@ -46,11 +46,21 @@ extension CoreDataModelImport {
     ) -> [ImportedModel.Skipped] {
         var skipped: [ImportedModel.Skipped] = []
         let byName = Dictionary(declarations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        // Each entity's root, remembered along every chain walked, so that
+        // a chain is walked once, not once per entity on it.
+        var roots: [String: String] = [:]
         func root(of name: String) -> String {
-            var current = name
+            if let known = roots[name] { return known }
+            var path = [name]
             var seen: Set<String> = [name]
-            while let parent = byName[current]?.parent, byName[parent] != nil, seen.insert(parent).inserted { current = parent }
-            return current
+            var current = name
+            while roots[current] == nil, let parent = byName[current]?.parent, byName[parent] != nil, seen.insert(parent).inserted {
+                current = parent
+                path.append(current)
+            }
+            let found = roots[current] ?? current
+            for member in path { roots[member] = found }
+            return found
         }
         let parents = Set(declarations.compactMap(\.parent))
         var columns: [String: Int] = [:]

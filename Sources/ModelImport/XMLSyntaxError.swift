@@ -22,6 +22,10 @@ public struct XMLSyntaxError: Equatable, Sendable {
     /// does not make the file unreadable.
     public var isWarning: Bool { Self.warnings.contains(code) }
 
+    /// `XML_WAR_UNDECLARED_ENTITY`: an entity reference that no DTD
+    /// declares, a warning when a DOCTYPE names an external subset.
+    static let undeclaredEntityWarning = 27
+
     /// libxml2's warning numbers (`XML_WAR_…`).
     static let warnings: Set<Int> = [27, 93, 97, 98, 99, 100, 102, 106, 107]
 

@@ -13,9 +13,10 @@ extension PerfRun {
             static let configuration = CommandConfiguration(
                 abstract: "Reads a Core Data model (.xcdatamodeld, .xcdatamodel or its contents file) into Faultline's model.",
                 discussion: """
-                    Prints what was imported, what changed on the way (ordered relationships \
-                    unordered, …) and what was skipped and why (transient and transformable attributes, fetched \
-                    properties, configurations, an entity whose table would have more columns than SQLite allows, …); \
+                    Prints what was imported (fetch request templates with their predicates too), what changed on the \
+                    way (ordered relationships unordered, a descending index as an index, …) and what was skipped and why \
+                    (transient and transformable attributes, fetched properties, configurations, a fetch request whose \
+                    predicate does not parse, an entity whose table would have more columns than SQLite allows, …); \
                     --swift writes the model as Swift source instead: the model and a typed class for each entity, as \
                     Xcode's codegen makes. \
                     The model is declared as `public enum <NAME> { public static let model = try! Model([...]) }`. Each \
@@ -25,7 +26,8 @@ extension PerfRun {
                     key path names #Predicate reads (keyNames), and fetchRequest() typed by the class. Everything is \
                     public; the same model gives the same bytes. \
                     A .xcdatamodeld is read at its current version (.xccurrentversion), or at the one --version or \
-                    PATH:VERSION names (Model.xcdatamodeld:"Model 2"). Exit code 0 when a model was made, 1 when \
+                    PATH:VERSION names (Model.xcdatamodeld:"Model 2"); one whose .xccurrentversion names none needs one \
+                    when it has several versions. Exit code 0 when a model was made, 1 when \
                     nothing of it makes a model (no entities, only abstract ones), 2 when the file cannot be read \
                     (the line says which file, line, column and element: XML that is not well-formed, a parentEntity \
                     that is missing, the entity itself or a cycle) or the version does not exist.

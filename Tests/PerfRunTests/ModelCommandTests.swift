@@ -264,4 +264,44 @@ import Testing
             #expect(refused.stderr == reason + "\n", "\(arguments)")
         }
     }
+
+    /// An undeclared entity under a DOCTYPE that names an external subset
+    /// (libxml2 calls it a warning) is one line naming the file and exit 2
+    /// for every command that reads a model, never a crash.
+    @Test func anUndeclaredEntityUnderADoctypeExitsTwoInEveryCommand() throws {
+        let path = try Self.write(["contents": """
+            <?xml version="1.0"?>
+            <!DOCTYPE model SYSTEM "model.dtd">
+            <model><entity name="A">&undeclared;</entity></model>
+            """]).appendingPathComponent("contents").path
+        let sentence = "an entity reference (&…;) to an entity that is not declared (XML knows &lt; &gt; &amp; &quot; &apos;)"
+        for arguments in [["model", "import", path], ["model", "diff", path, path], ["explain", "A", "TRUEPREDICATE", "--model", path]] {
+            let result = try Self.perfRun(arguments)
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(result.stdout.isEmpty, "\(arguments)")
+            #expect(result.stderr.hasPrefix("\(path):3:"), "\(arguments): \(result.stderr)")
+            #expect(result.stderr.hasSuffix(": not well-formed XML: \(sentence)\n"), "\(arguments): \(result.stderr)")
+            #expect(result.stderr.count { $0 == "\n" } == 1, "\(arguments): \(result.stderr)")
+        }
+    }
+
+    /// A `.xccurrentversion` holding an empty `<dict/>` (as Xcode writes
+    /// one) takes an explicit version; without one it says what to do.
+    @Test func anEmptyCurrentVersionTakesAnExplicitVersion() throws {
+        let root = try Self.write([
+            "Shop.xcdatamodeld/Shop.xcdatamodel/contents": Self.shopV1,
+            "Shop.xcdatamodeld/Shop 2.xcdatamodel/contents": Self.shopV2,
+            "Shop.xcdatamodeld/.xccurrentversion": "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict/>\n</plist>\n",
+        ])
+        let model = root.appendingPathComponent("Shop.xcdatamodeld").path
+        let chosen = try Self.perfRun(["model", "import", model, "--version", "Shop 2"])
+        #expect(chosen.status == 0, "\(chosen.stderr)")
+        #expect(chosen.stdout.hasPrefix("model:     \(model)/Shop 2.xcdatamodel/contents (version 2 of 2; .xccurrentversion names no current one)\n"))
+        let colon = try Self.perfRun(["model", "import", model + ":Shop"])
+        #expect(colon.status == 0, "\(colon.stderr)")
+        let none = try Self.perfRun(["model", "import", model])
+        #expect(none.status == 2)
+        #expect(none.stderr == "\(model)/.xccurrentversion: names no current version (no _XCCurrentVersionName) and the model has 2 "
+            + "(Shop, Shop 2): name one with --version or PATH:VERSION\n")
+    }
 }

@@ -11,6 +11,8 @@ struct EntityHierarchy: Sendable {
     /// Every entity, parents before their subentities, otherwise in
     /// declaration order.
     let order: [Int]
+    /// Each entity's position in ``order``.
+    private let orderPositions: [Int]
 
     init(_ declarations: [Entity], positions: [String: Int]) throws(ObjectGraphError) {
         var parents: [Int?] = []
@@ -59,6 +61,9 @@ struct EntityHierarchy: Sendable {
         self.roots = roots
         self.children = children
         self.order = order
+        var orderPositions = [Int](repeating: 0, count: declarations.count)
+        for (position, entity) in order.enumerated() { orderPositions[entity] = position }
+        self.orderPositions = orderPositions
     }
 
     /// Whether `entity` is `ancestor` or one of its subentities.
@@ -82,9 +87,18 @@ struct EntityHierarchy: Sendable {
         return result
     }
 
-    /// `entity` and every entity below it, in ``order``.
+    /// `entity` and every entity below it, in ``order``: found through
+    /// ``children``, so its cost is the family's size, not the model's.
     func family(of entity: Int) -> [Int] {
-        order.filter { isKind($0, of: entity) }
+        var members = [entity]
+        var next = 0
+        while next < members.count {
+            members += children[members[next]]
+            next += 1
+        }
+        // Already in order for a chain of single subentities: no sort.
+        if zip(members, members.dropFirst()).allSatisfy({ orderPositions[$0] < orderPositions[$1] }) { return members }
+        return members.sorted { orderPositions[$0] < orderPositions[$1] }
     }
 
     /// Whether the table of `entity`'s root holds more than one entity (and
