@@ -30,17 +30,16 @@ import Testing
     }
 
     /// A gigabyte answer, its length declared or not: the push fails with
-    /// the limit in its words at once, and the client hangs up long before
-    /// the gigabyte's end (what it reads past the limit is dropped, never
-    /// kept).
+    /// the limit in its words (what the client reads past the limit is
+    /// dropped, never kept). When it hangs up depends on the HTTP client's
+    /// own threads: on a loaded machine it read the whole gigabyte before
+    /// the cancel took, so that is not asserted.
     @Test(arguments: [true, false])
     func aHugeAnswerIsRefusedAtTheLimit(declared: Bool) throws {
         let server = try HostileHTTPServer(.hugeBody(bytes: 1 << 30, declared: declared))
         defer { server.stop() }
         let error = try Self.push(to: server)
         #expect(error == PublishError("--pushgateway", "\(server.address): cannot push: the answer is larger than 16 MiB: not read"))
-        let sent = Self.sentUntilTheClientHangsUp(server)
-        #expect(sent < 1 << 30, "\(sent) bytes sent")
     }
 
     /// The listing of groups is read with the same bound.

@@ -94,11 +94,17 @@ import Testing
         let (run, logs) = try Self.runAndLogs(scenario)
         let measured = try Self.measured(scenario)
         if scenario.timingDependent {
-            // Threads decide the counts: the findings must still be the same.
+            // Threads decide the counts: the findings must still be the same,
+            // but for those a count's threshold decides (how often a reader
+            // loops while the writer works decides whether its statement is
+            // repeated enough), which the same run and its own log still
+            // agree on.
+            let byThreshold: Set<InsightRuleID> = [.repeatedStatement, .queryInLoop]
+            func steady(_ insights: [Insight]) -> Set<String> { Set(insights.filter { !byThreshold.contains($0.rule) }.map(\.identity)) }
             for (level, log) in logs.sorted(by: { $0.key < $1.key }) {
                 #expect(Set(run.map(\.identity)) == Set(log.map(\.identity)), "run against log at level \(level)")
             }
-            #expect(Set(run.map(\.identity)) == Set(measured.map(\.identity)), "run against measurement")
+            #expect(steady(run) == steady(measured), "run against measurement")
             return
         }
         for (level, log) in logs.sorted(by: { $0.key < $1.key }) {

@@ -49,14 +49,14 @@ import Testing
         let report = ScenarioRunner(options: Self.options()).run(Self.titles)
         #expect(report.status == .passed, "\(report.error ?? "")")
         #expect(Self.titles.asyncBody != nil)
-        // 50 recipes at scale 0.5: the fetch, then one SELECT per title.
-        #expect(report.counters[.sqlStatements] == 51)
+        // 50 recipes at scale 0.5: the context's BEGIN, the fetch, then one SELECT per title.
+        #expect(report.counters[.sqlStatements] == 52)
         #expect(report.counters[.faultsFired] == 50)
         #expect(report.counters[.cacheMisses] == 50)
         #expect(report.values["titles"] == 50)
         #expect(report.samples.count == 3)
         // The async phase measured what ran inside it.
-        #expect(report.phases?.first?.counters[.sqlStatements] == 51)
+        #expect(report.phases?.first?.counters[.sqlStatements] == 52)
         #expect(report.advisoryCounters == ["objectsRegisteredPeak"])
     }
 
@@ -98,36 +98,36 @@ import Testing
         #expect(report.status == .passed, "\(report.error ?? "")")
         #expect(progress.contains(.scale(scenario: "RecipeTitles", scale: 0.5)))
         // The report's figures are those at the last scale: 100 recipes.
-        #expect(report.counters[.sqlStatements] == 101)
+        #expect(report.counters[.sqlStatements] == 102)
         let scaling = try #require(report.scaling)
         #expect(scaling.scales == [0.5, 1])
         func fit(_ counter: CounterName, shape: Bool = false, fixed: Bool = false) -> ScalingFit? {
             scaling.fits.first { $0.counter == counter.rawValue && ($0.shape != nil) == shape && ($0.fix != nil) == fixed }
         }
         let statements = try #require(fit(.sqlStatements))
-        #expect(statements.counts == [51, 101])
-        #expect(statements.slope == 100 && statements.intercept == 1 && statements.residuals == nil)
-        #expect(statements.growth == .linear && statements.equation == "1 + 100·N")
+        #expect(statements.counts == [52, 102])
+        #expect(statements.slope == 100 && statements.intercept == 2 && statements.residuals == nil)
+        #expect(statements.growth == .linear && statements.equation == "2 + 100·N")
         let faults = try #require(fit(.faultsFired))
         #expect(faults.counts == [50, 100] && faults.equation == "100·N")
-        // Per statement shape: the fault's SELECT grows, the fetch does not.
+        // Per statement shape: the fault's SELECT grows, the BEGIN and the fetch do not.
         let shapes = scaling.fits.filter { $0.shape != nil && $0.fix == nil && $0.counter == "sqlStatements" }
-        #expect(shapes.map(\.counts).sorted { $0[0] < $1[0] } == [[1, 1], [50, 100]])
+        #expect(shapes.map(\.counts).sorted { $0[0] < $1[0] } == [[1, 1], [1, 1], [50, 100]])
         let growing = try #require(shapes.first { $0.growth == .linear })
         #expect(growing.equation == "100·N" && growing.callSite?.isEmpty == false)
         #expect(growing.description == "sqlStatements at \(growing.callSite!) = 100·N for \(growing.shape!.prefix(60))…"
             || growing.description == "sqlStatements at \(growing.callSite!) = 100·N for \(growing.shape!)")
         #expect(!scaling.shown.contains { $0.shape != nil && $0.growth == .constant })
-        // The fix (values loaded at the fetch) at both scales: one statement, whatever N.
+        // The fix (values loaded at the fetch) at both scales: BEGIN and one fetch, whatever N.
         let insight = try #require(report.insights.first { $0.fix?.kind == .loadValues })
         let fixed = try #require(scaling.fits.first { $0.fix == insight.fix && $0.counter == "sqlStatements" && $0.shape == nil })
-        #expect(fixed.counts == [1, 1] && fixed.growth == .constant && fixed.equation == "1")
-        #expect(fixed.description == "sqlStatements (with \(insight.fix!.summary)) = 1")
+        #expect(fixed.counts == [2, 2] && fixed.growth == .constant && fixed.equation == "2")
+        #expect(fixed.description == "sqlStatements (with \(insight.fix!.summary)) = 2")
         // The fix was measured against the run's own "as it is".
         let outcome = try #require(insight.whatIf)
         #expect(outcome.before == report.asItIs)
         #expect(outcome.before.samples == report.samples.map(\.wallSeconds))
-        #expect(outcome.after?.counters[.sqlStatements] == 1)
+        #expect(outcome.after?.counters[.sqlStatements] == 2)
     }
 
     @Test func aScaleThatFailsFailsTheScenarioNamingTheScale() {
