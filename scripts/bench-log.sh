@@ -71,9 +71,16 @@ generate_base() {
     local name=$1 out=$2
     case $name in
     corpus-*)
-        # The published log as it is (a last line without a newline ended).
-        cat "$corpus/${name#corpus-}"-*.log >"$out"
-        [ -z "$(tail -c 1 "$out")" ] || echo >>"$out"
+        # The published log as it is (a last line without a newline
+        # ended), repeated to ~15 MB.
+        python3 - "$out" "$corpus/${name#corpus-}"-*.log <<'PY'
+import sys
+log = open(sys.argv[2], 'rb').read()
+if not log.endswith(b'\n'):
+    log += b'\n'
+with open(sys.argv[1], 'wb') as f:
+    f.write(log * (15_000_000 // len(log) + 1))
+PY
         ;;
     synthetic)
         python3 - "$out" <<'PY'
