@@ -16,75 +16,91 @@ import Probes
 enum LoggedStatementFacts {
     static func facts(sql: String, arguments: [String]) -> StatementFacts? {
         // Only a SELECT has facts: other statements (a long INSERT) are not tokenized.
-        let head = sql.unicodeScalars.drop { $0.properties.isWhitespace }
-        guard head.prefix(6).map({ Character($0).uppercased() }).joined() == "SELECT",
-              head.dropFirst(6).first.map({ !(Character($0).isLetter || Character($0).isNumber || $0 == "_" || $0 == "$") }) ?? true
-        else { return nil }
+        guard startsWithSelect(sql) else { return nil }
         let tokens = SQLTokens(sql)
-        return facts(tokens.list, in: 0..<tokens.list.count, arguments: arguments, parametersBefore: 0)
+        return facts(tokens, in: 0..<tokens.list.count, arguments: arguments, parametersBefore: 0)
     }
 
-    private static func facts(_ tokens: [SQLTokens.Token], in range: Range<Int>, arguments: [String], parametersBefore: Int)
+    /// Whether `sql` begins with the word SELECT (any case, after white space).
+    static func startsWithSelect(_ sql: String) -> Bool {
+        var sql = sql
+        // Over bytes where its first word and the character after it are ASCII.
+        let ascii: Bool? = sql.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count, bytes[index] == 0x20 || (bytes[index] >= 0x09 && bytes[index] <= 0x0D) { index += 1 }
+            guard index + 7 <= bytes.count, bytes[index..<(index + 7)].allSatisfy({ $0 < 0x80 }) else { return nil }
+            guard SQLTokens.pack(bytes[index..<(index + 6)]) == SQLTokens.pack("SELECT".utf8) else { return false }
+            let next = bytes[index + 6]
+            return !((next >= 0x30 && next <= 0x39) || (next >= 0x41 && next <= 0x5A) || (next >= 0x61 && next <= 0x7A) || next == 0x5F || next == 0x24)
+        }
+        if let ascii { return ascii }
+        let head = sql.unicodeScalars.drop { $0.properties.isWhitespace }
+        return head.prefix(6).map({ Character($0).uppercased() }).joined() == "SELECT"
+            && (head.dropFirst(6).first.map({ !(Character($0).isLetter || Character($0).isNumber || $0 == "_" || $0 == "$") }) ?? true)
+    }
+
+    private static func facts(_ tokens: SQLTokens, in range: Range<Int>, arguments: [String], parametersBefore: Int)
         -> StatementFacts?
     {
-        guard let first = range.first, tokens[first].isKeyword("SELECT") else { return nil }
+        let list = tokens.list
+        guard let first = range.first, list[first].isKeyword(.select) else { return nil }
         var index = first
         var parameters = parametersBefore
         // The top-level FROM.
         var depth = 0
         while index < range.upperBound {
-            let token = tokens[index]
-            if token.text == "(" { depth += 1 } else if token.text == ")" { depth -= 1 }
-            if token.text == "?" { parameters += 1 }
-            if depth == 0, token.isKeyword("FROM") { break }
+            let token = list[index]
+            if token.isPunctuation("(") { depth += 1 } else if token.isPunctuation(")") { depth -= 1 }
+            if token.isPunctuation("?") { parameters += 1 }
+            if depth == 0, token.isKeyword(.from) { break }
             index += 1
         }
         index += 1
         guard index < range.upperBound else { return nil }
-        if tokens[index].text == "(", index + 1 < range.upperBound, tokens[index + 1].isKeyword("SELECT") {
-            guard let close = matching(tokens, index, limit: range.upperBound) else { return nil }
+        if list[index].isPunctuation("("), index + 1 < range.upperBound, list[index + 1].isKeyword(.select) {
+            guard let close = matching(list, index, limit: range.upperBound) else { return nil }
             return facts(tokens, in: (index + 1)..<close, arguments: arguments, parametersBefore: parameters)
         }
-        guard tokens[index].isIdentifier else { return nil }
-        let table = tokens[index].name
+        guard list[index].isIdentifier else { return nil }
+        let table = tokens.name(list[index])
         index += 1
-        if index < range.upperBound, tokens[index].isKeyword("AS") { index += 1 }
-        guard index < range.upperBound, tokens[index].isIdentifier, !tokens[index].isClauseKeyword else { return nil }
-        let alias = tokens[index].name
+        if index < range.upperBound, list[index].isKeyword(.as) { index += 1 }
+        guard index < range.upperBound, list[index].isIdentifier, !list[index].isClauseKeyword else { return nil }
+        let alias = tokens.name(list[index])
         index += 1
 
         var facts = StatementFacts(entity: table)
         // Joins, up to the WHERE, ORDER BY or LIMIT of this query.
-        var clause = ""
+        var clause: SQLTokens.Keyword?
         depth = 0
         while index < range.upperBound {
-            let token = tokens[index]
-            if token.text == "(" {
-                if index + 1 < range.upperBound, tokens[index + 1].isKeyword("SELECT") || tokens[index + 1].isKeyword("WITH") {
+            let token = list[index]
+            if token.isPunctuation("(") {
+                if index + 1 < range.upperBound, list[index + 1].isKeyword(.select) || list[index + 1].isKeyword(.with) {
                     // A subquery: its conditions are not on this table.
-                    facts.hasOtherConditions = facts.hasOtherConditions || clause == "WHERE"
-                    let close = matching(tokens, index, limit: range.upperBound) ?? range.upperBound - 1
-                    parameters += tokens[index...close].filter { $0.text == "?" }.count
+                    facts.hasOtherConditions = facts.hasOtherConditions || clause == .where
+                    let close = matching(list, index, limit: range.upperBound) ?? range.upperBound - 1
+                    parameters += list[index...close].filter { $0.isPunctuation("?") }.count
                     index = close + 1
                     continue
                 }
                 depth += 1
-            } else if token.text == ")" {
+            } else if token.isPunctuation(")") {
                 depth -= 1
-            } else if token.text == "?" {
+            } else if token.isPunctuation("?") {
                 parameters += 1
-            } else if depth == 0, token.isKeyword("WHERE") || token.isKeyword("LIMIT") || token.isKeyword("GROUP") {
-                clause = token.name.uppercased()
-                if clause == "LIMIT" { facts.hasLimit = true }
-            } else if depth == 0, token.isKeyword("ORDER") {
-                clause = "ORDER"
+            } else if depth == 0, token.isKeyword(.where) || token.isKeyword(.limit) || token.isKeyword(.group) {
+                clause = token.keyword
+                if clause == .limit { facts.hasLimit = true }
+            } else if depth == 0, token.isKeyword(.order) {
+                clause = .order
             }
-            if clause == "WHERE" {
-                if token.isKeyword("OR") { facts.hasDisjunction = true }
-                if token.isKeyword("EXISTS") { facts.hasOtherConditions = true }
-                if token.isIdentifier, index + 2 < range.upperBound, tokens[index + 1].text == ".", tokens[index + 2].isIdentifier {
-                    let column = tokens[index + 2].name
-                    if token.name != alias || isKey(column) {
+            if clause == .where {
+                if token.isKeyword(.or) { facts.hasDisjunction = true }
+                if token.isKeyword(.exists) { facts.hasOtherConditions = true }
+                if token.isIdentifier, index + 2 < range.upperBound, list[index + 1].isPunctuation("."), list[index + 2].isIdentifier {
+                    let column = tokens.name(list[index + 2])
+                    if tokens.name(token) != alias || isKey(column) {
                         facts.hasOtherConditions = true
                     } else {
                         let use = self.use(tokens, reference: index, column: index + 2, parametersBefore: parameters, arguments: arguments)
@@ -93,11 +109,13 @@ enum LoggedStatementFacts {
                     index += 3
                     continue
                 }
-            } else if clause == "ORDER", depth == 0, token.isIdentifier, token.name == alias, index + 2 < range.upperBound,
-                tokens[index + 1].text == ".", tokens[index + 2].isIdentifier, !isKey(tokens[index + 2].name),
-                index == 0 || tokens[index - 1].text == "," || tokens[index - 1].isKeyword("BY")
+            } else if clause == .order, depth == 0, token.isIdentifier, index + 2 < range.upperBound,
+                list[index + 1].isPunctuation("."), list[index + 2].isIdentifier,
+                index == 0 || list[index - 1].isPunctuation(",") || list[index - 1].isKeyword(.by),
+                tokens.name(token) == alias
             {
-                facts.sortKeys.append(StatementFacts.Column(attribute: tokens[index + 2].name, indexed: nil))
+                let column = tokens.name(list[index + 2])
+                if !isKey(column) { facts.sortKeys.append(StatementFacts.Column(attribute: column, indexed: nil)) }
             }
             index += 1
         }
@@ -107,29 +125,30 @@ enum LoggedStatementFacts {
     /// How an index could serve the condition on the column at `column`
     /// (the reference starts at `reference`).
     private static func use(
-        _ tokens: [SQLTokens.Token], reference: Int, column: Int, parametersBefore: Int, arguments: [String]
+        _ tokens: SQLTokens, reference: Int, column: Int, parametersBefore: Int, arguments: [String]
     ) -> StatementFacts.IndexUse {
+        let list = tokens.list
         // Inside a function call: `faultline_like(t0."name", ?, 0)` (not a
         // parenthesis after a keyword: `WHERE (t0."rating" < ? OR …)`).
-        if reference >= 2, tokens[reference - 1].text == "(", tokens[reference - 2].isIdentifier, !tokens[reference - 2].isSQLKeyword {
-            switch tokens[reference - 2].name.lowercased() {
+        if reference >= 2, list[reference - 1].isPunctuation("("), list[reference - 2].isIdentifier, !list[reference - 2].isSQLKeyword {
+            switch tokens.name(list[reference - 2]).lowercased() {
             case "faultline_like", "faultline_matches", "nscoredatalike", "nscoredatamatches": return .patternMatch
             default: return .function
             }
         }
-        guard column + 1 < tokens.count else { return .comparison }
-        let next = tokens[column + 1]
-        guard next.isKeyword("GLOB") || next.isKeyword("LIKE"), column + 2 < tokens.count else { return .comparison }
-        let operand = tokens[column + 2]
+        guard column + 1 < list.count else { return .comparison }
+        let next = list[column + 1]
+        guard next.isKeyword(.glob) || next.isKeyword(.like), column + 2 < list.count else { return .comparison }
+        let operand = list[column + 2]
         var pattern: String?
-        if operand.text == "?" {
+        if operand.isPunctuation("?") {
             pattern = parametersBefore < arguments.count ? arguments[parametersBefore] : nil
-        } else if operand.text.hasPrefix("'") {
-            pattern = operand.text
+        } else if operand.isStringLiteral {
+            pattern = tokens.text(operand)
         }
         guard var text = pattern else { return .comparison }
         if text.hasPrefix("'") { text.removeFirst() }
-        let wildcards: Set<Character> = next.isKeyword("GLOB") ? ["*", "?", "["] : ["%", "_"]
+        let wildcards: Set<Character> = next.isKeyword(.glob) ? ["*", "?", "["] : ["%", "_"]
         return text.first.map(wildcards.contains) == true ? .wildcardPattern : .comparison
     }
 
@@ -137,8 +156,8 @@ enum LoggedStatementFacts {
     private static func matching(_ tokens: [SQLTokens.Token], _ open: Int, limit: Int) -> Int? {
         var depth = 0
         for index in open..<limit {
-            if tokens[index].text == "(" { depth += 1 }
-            if tokens[index].text == ")" {
+            if tokens[index].isPunctuation("(") { depth += 1 }
+            if tokens[index].isPunctuation(")") {
                 depth -= 1
                 if depth == 0 { return index }
             }
@@ -151,80 +170,5 @@ enum LoggedStatementFacts {
     private static func isKey(_ column: String) -> Bool {
         column == "pk" || column.hasSuffix("_pk") || column.uppercased() == "Z_PK" || column.uppercased() == "Z_ENT"
             || column.uppercased() == "Z_OPT"
-    }
-}
-
-/// A statement's tokens: identifiers (bare or quoted), string literals,
-/// numbers, `?`, and single punctuation characters; white space dropped.
-struct SQLTokens {
-    struct Token {
-        /// The token as written (`"name"` with its quotes).
-        let text: String
-        let isIdentifier: Bool
-
-        /// The identifier without quotes.
-        var name: String {
-            guard text.count >= 2, let first = text.first, first == "\"" || first == "`" || first == "[" else { return text }
-            return String(text.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"")
-        }
-
-        func isKeyword(_ keyword: String) -> Bool {
-            isIdentifier && text.count == keyword.count && text.uppercased() == keyword
-        }
-
-        /// A keyword a parenthesis may follow without being a function's.
-        var isSQLKeyword: Bool {
-            ["WHERE", "AND", "OR", "NOT", "ON", "IN", "EXISTS", "SELECT", "BY", "WHEN", "THEN", "ELSE", "CASE", "IS", "BETWEEN", "LIKE",
-             "GLOB", "HAVING", "FROM", "AS"].contains { isKeyword($0) }
-        }
-
-        /// A word that starts a clause, not an alias.
-        var isClauseKeyword: Bool {
-            ["WHERE", "ORDER", "LIMIT", "GROUP", "LEFT", "JOIN", "INNER", "CROSS", "ON", "UNION", "HAVING", "AS"].contains { isKeyword($0) }
-        }
-    }
-
-    let list: [Token]
-
-    init(_ sql: String) {
-        var tokens: [Token] = []
-        let characters = Array(sql)
-        var index = 0
-        func isWordCharacter(_ character: Character) -> Bool {
-            character.isLetter || character.isNumber || character == "_" || character == "$"
-        }
-        while index < characters.count {
-            let character = characters[index]
-            if character.isWhitespace {
-                index += 1
-            } else if character == "\"" || character == "'" || character == "`" || character == "[" {
-                let close: Character = character == "[" ? "]" : character
-                var end = index + 1
-                while end < characters.count {
-                    if characters[end] == close {
-                        // A doubled quote is one quote inside the token.
-                        if close != "]", end + 1 < characters.count, characters[end + 1] == close {
-                            end += 2
-                            continue
-                        }
-                        break
-                    }
-                    end += 1
-                }
-                let text = String(characters[index...min(end, characters.count - 1)])
-                tokens.append(Token(text: text, isIdentifier: character != "'"))
-                index = end + 1
-            } else if isWordCharacter(character) {
-                var end = index
-                while end < characters.count, isWordCharacter(characters[end]) { end += 1 }
-                let text = String(characters[index..<end])
-                tokens.append(Token(text: text, isIdentifier: !(text.first?.isNumber ?? false)))
-                index = end
-            } else {
-                tokens.append(Token(text: String(character), isIdentifier: false))
-                index += 1
-            }
-        }
-        list = tokens
     }
 }

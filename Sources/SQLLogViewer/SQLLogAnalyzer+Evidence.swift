@@ -161,7 +161,7 @@ extension SQLLogAnalyzer {
         // A statement whose values the log does not show (level 1) is
         // not known to repeat with the same ones; the engine's own
         // (``EngineWork``) is no repetition of a read.
-        let valuesShown = (recent.values != nil || !(known?.hasParameterMark ?? sql.contains("?")))
+        let valuesShown = (recent.values != nil || !(known?.hasParameterMark ?? Self.hasParameterMark(sql)))
             && !EngineWork.isEngineWork(purpose: recent.purpose)
         let slot = aggregateSlots[shapeIndex]
         if slot >= 0, let known {

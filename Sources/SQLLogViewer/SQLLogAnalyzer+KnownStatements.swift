@@ -58,7 +58,7 @@ extension SQLLogAnalyzer {
             keptSQL = sqlCut ? SQLLogAnalyzer.cut(sql) : sql
             control = TransactionControl(sql)
             isSelect = control == nil && SQLLogAnalyzer.isSelect(shape)
-            hasParameterMark = keptSQL.contains("?")
+            hasParameterMark = SQLLogAnalyzer.hasParameterMark(keptSQL)
             if control != nil {
                 facts = .some(nil)
             } else if Self.factsMayReadValues(sql) {
@@ -144,6 +144,16 @@ extension SQLLogAnalyzer {
     mutating func knownStatement(_ sql: String) -> KnownStatement? {
         var sql = sql
         return sql.withUTF8 { knownStatement(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Whether a statement text has a `?` (as Foundation's `contains`
+    /// finds one): over its bytes when they are ASCII.
+    static func hasParameterMark(_ sql: String) -> Bool {
+        var sql = sql
+        let ascii: Bool? = sql.withUTF8 { bytes in
+            SQLDebugLogBytes.isASCII(UnsafeRawBufferPointer(bytes)) ? bytes.contains(UInt8(ascii: "?")) : nil
+        }
+        return ascii ?? sql.contains("?")
     }
 
     /// A statement under way from a known text.

@@ -13,6 +13,10 @@ import Probes
         ("INSERT INTO t VALUES (x'00ff', X'AB', .5)", "INSERT INTO t VALUES (?, ?, ?)"),
         ("SELECT \"col 1\", [br acket], `tick` FROM t2", "SELECT \"col 1\", [br acket], `tick` FROM t2"),
         ("SELECT ZNAME FROM ZSELFIE WHERE Z_PK = 42 LIMIT 10", "SELECT ZNAME FROM ZSELFIE WHERE Z_PK = ? LIMIT ?"),
+        // Lists are found in any case, inside a word too; one with other than values, or not closed, stays.
+        ("SELECT min (?, 1) FROM t WHERE a IN (?, x) AND b In (?, ? ,?", "SELECT min (…) FROM t WHERE a IN (?, x) AND b In (?, ? ,?"),
+        // A shape beyond ASCII folds its lists as one within it.
+        ("SELECT \"naïve\" FROM t WHERE pk IN (1, 2) AND q = 'Zoë'", "SELECT \"naïve\" FROM t WHERE pk IN (…) AND q = ?"),
     ])
     func normalizes(sql: String, shape: String) {
         #expect(SQLShape.normalize(sql) == shape)

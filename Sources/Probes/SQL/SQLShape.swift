@@ -93,7 +93,49 @@ public enum SQLShape {
                 index += 1
             }
         }
+        if !output.contains(where: { $0 >= 0x80 }) { return foldInLists(ascii: output) }
         return foldInLists(String(decoding: output, as: UTF8.self))
+    }
+
+    /// ``foldInLists(_:)`` of an ASCII text, over its bytes: `IN (?` found
+    /// in any case as Foundation's case-insensitive search finds it in ASCII.
+    private static func foldInLists(ascii text: [UInt8]) -> String {
+        let count = text.count
+        var previous: UInt8 = 0
+        guard text.contains(where: { byte in
+            defer { previous = byte }
+            return previous == UInt8(ascii: "(") && byte == UInt8(ascii: "?")
+        }) else { return String(decoding: text, as: UTF8.self) }
+        func listStarts(at index: Int) -> Bool {
+            text[index] | 0x20 == UInt8(ascii: "i") && text[index + 1] | 0x20 == UInt8(ascii: "n") && text[index + 2] == UInt8(ascii: " ")
+                && text[index + 3] == UInt8(ascii: "(") && text[index + 4] == UInt8(ascii: "?")
+        }
+        var result: [UInt8] = []
+        result.reserveCapacity(count)
+        var rest = 0
+        var index = 0
+        while index + 5 <= count {
+            guard listStarts(at: index) else {
+                index += 1
+                continue
+            }
+            result.append(contentsOf: text[rest..<index])
+            var cursor = index + 5
+            while cursor < count, text[cursor] == UInt8(ascii: ",") || text[cursor] == UInt8(ascii: " ") || text[cursor] == UInt8(ascii: "?") {
+                cursor += 1
+            }
+            if cursor < count, text[cursor] == UInt8(ascii: ")") {
+                result.append(contentsOf: text[index..<(index + 2)])
+                result.append(contentsOf: " (…)".utf8)
+                rest = cursor + 1
+            } else {
+                result.append(contentsOf: text[index..<(index + 5)])
+                rest = index + 5
+            }
+            index = rest
+        }
+        result.append(contentsOf: text[rest...])
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// `IN (?, ?, ?)` → `IN (…)`, and `IN (?)` too.

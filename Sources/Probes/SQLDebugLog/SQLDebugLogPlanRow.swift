@@ -43,6 +43,11 @@ package struct SQLDebugLogPlanRow: Equatable, Sendable {
         "CORRELATED ", "LIST SUBQUERY", "SCALAR SUBQUERY",
     ]
 
+    /// The first four bytes of each of ``keywords``, as a machine word.
+    private static let keywordHeads: [UInt32] = keywords.map { keyword in
+        UnsafeRawPointer(keyword.utf8Start).loadUnaligned(as: UInt32.self)
+    }
+
     /// A query plan row as the sqlite3 shell or Core Data prints it, in
     /// `range` of `text`: its detail, without the numbers, bars and tree
     /// lines before it; nil when `range` is no plan row. The shell's
@@ -87,6 +92,8 @@ package struct SQLDebugLogPlanRow: Equatable, Sendable {
             while index < stop {
                 switch text[index] {
                 case UInt8(ascii: "S"), UInt8(ascii: "U"), UInt8(ascii: "E"), UInt8(ascii: "C"), UInt8(ascii: "L"):
+                    // Every keyword is longer than four bytes: its first four pass few others.
+                    if index + 4 <= end, !keywordHeads.contains(base.loadUnaligned(fromByteOffset: index, as: UInt32.self)) { break }
                     for keyword in keywords where keyword.utf8CodeUnitCount <= end - index {
                         if memcmp(base + index, keyword.utf8Start, keyword.utf8CodeUnitCount) == 0 {
                             return SQLDebugLogPlanRow(text, detail: index..<end)
