@@ -225,6 +225,10 @@ enum HTTPExchange {
         // What curl reports for a transfer cut short (a body that ends
         // before its Content-Length says) reaches here without a code.
         case .unknown where answered: return "the connection broke off during the answer"
+        // And a connection the server closed while the request was still
+        // being sent (a reset: which of the two a closing server gives
+        // depends on timing).
+        case .unknown: return "the server closed the connection without answering"
         default: return "transfer failed (URLError \(error.code.rawValue))"
         }
     }
