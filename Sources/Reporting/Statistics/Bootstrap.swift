@@ -46,34 +46,11 @@ public enum BootstrapRatio {
         return (Interval(low: low, high: high), p)
     }
 
+    /// The interval of the ratio of two medians (head / base).
     public static func medianRatio(
         base: [Double], head: [Double], confidence: Double = 0.95, resamples: Int = 2_000, seed: UInt64 = 20_261_122
     ) -> Interval {
-        guard !base.isEmpty, !head.isEmpty else { return Interval(low: .nan, high: .nan) }
-        var state = seed
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        func resample(_ values: [Double]) -> Double {
-            var drawn = (0..<values.count).map { _ in values[Int(next() % UInt64(values.count))] }
-            drawn.sort()
-            return Statistics.median(ofSorted: drawn)
-        }
-        var ratios: [Double] = []
-        ratios.reserveCapacity(resamples)
-        for _ in 0..<resamples {
-            let b = resample(base)
-            ratios.append(b == 0 ? .infinity : resample(head) / b)
-        }
-        ratios.sort()
-        let alpha = (1 - confidence) / 2
-        let low = ratios[max(0, Int((alpha * Double(resamples)).rounded(.down)))]
-        let high = ratios[min(resamples - 1, Int(((1 - alpha) * Double(resamples)).rounded(.up)) - 1)]
-        return Interval(low: low, high: high)
+        quantileRatio(base: base, head: head, quantile: 0.5, confidence: confidence, resamples: resamples, seed: seed).interval
     }
 }
 
