@@ -11,11 +11,11 @@ import Testing
 /// the rest of the suite runs beside them.
 @Suite(.serialized) struct ComparisonStabilityTests {
     static let model = try! Model([Entity("Recipe", properties: [.attribute("title", .string), .attribute("minutes", .int64)])])
-    /// 150 recipes.
+    /// 100 recipes.
     static let dataSet = DataSetKind(
         name: "stability-recipes", model: model,
         spec: DataSetSpec(entities: [
-            .init("Recipe", base: 150, attributes: [.init("title", .text("Recipe {n}")), .init("minutes", .uniformInt(5...120))])
+            .init("Recipe", base: 100, attributes: [.init("title", .text("Recipe {n}")), .init("minutes", .uniformInt(5...120))])
         ]))
 
     /// Every recipe's title, one fault at a time: SQL, faults, row cache.
@@ -56,7 +56,7 @@ import Testing
         try context.save()
     }
 
-    static let rounds = 60
+    static let rounds = 50
 
     /// One run of the three scenarios, as a report.
     static func run(rounds: Int, cache: DataSetCache) -> Report {
