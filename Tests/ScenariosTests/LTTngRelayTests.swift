@@ -81,7 +81,7 @@ import Testing
         defer { LTTngRecording.stopDaemon(daemon) }
         let report = home.home.appendingPathComponent("report.json")
         let (program, arguments) = home.command(PerfRunProcess.executable, [
-            "run", "FetchAll", "--scale", "0.02", "--iterations", "20000", "--lttng", "--lttng-relay", relay.url,
+            "run", "FetchAll", "--scale", "0.02", "--iterations", "10000", "--lttng", "--lttng-relay", relay.url,
             "--lttng-live-port", "\(relay.livePort)", "--json", report.path, "--html", home.home.appendingPathComponent("report.html").path, "--quiet",
         ])
         let run = try Child(program, arguments, environment: home.environment, in: home.home)

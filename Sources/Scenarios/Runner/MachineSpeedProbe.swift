@@ -5,13 +5,13 @@ import Probes
 /// fast the machine is at that moment (``MachineProbe`` in the report).
 ///
 /// It does what the engine does most, in a fixed amount: it follows a
-/// chain of indices through 256 KiB (memory latency, as a fault's lookup
-/// in the row cache and the identity map), hashes and sorts 1,024 numbers
+/// chain of indices through 128 KiB (memory latency, as a fault's lookup
+/// in the row cache and the identity map), hashes and sorts 512 numbers
 /// (compute, as a predicate or a statement's binding), and allocates and
 /// frees (as objects come and go). Every run does the same instructions on
 /// the same data, so a change of its time is a change of the machine: a
 /// slower CPU, another job on the same cores or caches, a throttled
-/// virtual machine. About 0.3 ms in a release build, 1.5 ms in a debug one.
+/// virtual machine. About 0.15 ms in a release build, 0.7 ms in a debug one.
 ///
 /// Before an iteration of a scenario that writes, it also times writing a
 /// page and syncing it to the disk (``sync(in:)``): the disk is the other
@@ -25,10 +25,10 @@ public enum MachineSpeedProbe {
         public var wallSeconds: Double
     }
 
-    /// Entries in the chain: 64 Ki of UInt32, 256 KiB.
-    static let chainLength = 1 << 16
+    /// Entries in the chain: 32 Ki of UInt32, 128 KiB.
+    static let chainLength = 1 << 15
     /// Numbers hashed and sorted.
-    static let sortedCount = 1_024
+    static let sortedCount = 512
 
     /// The chain, made once: a single cycle through every entry, in an
     /// order a fixed seed decides (Sattolo's shuffle).
