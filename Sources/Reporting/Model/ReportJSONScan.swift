@@ -1,7 +1,8 @@
 import Foundation
 
-/// A report's JSON text read once before it is parsed, for what a parsed
-/// object can no longer tell, each named with its key path:
+/// A report's JSON text (or a thresholds or noise floor file's) read once
+/// before it is parsed, for what a parsed object can no longer tell, each
+/// named with its key path:
 ///
 /// - a key given twice in one object (`"sqlStatements": 3,
 ///   "sqlStatements": 5`): JSON readers differ on which one counts (this
