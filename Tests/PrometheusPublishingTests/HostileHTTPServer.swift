@@ -24,8 +24,6 @@ final class HostileHTTPServer: @unchecked Sendable {
     let port: Int
     private let listener: Int32
     private let behaviour: Behaviour
-    private let lock = NSLock()
-    private var sentBytes = 0
     private var thread: Thread?
 
     init(_ behaviour: Behaviour) throws {
@@ -52,13 +50,6 @@ final class HostileHTTPServer: @unchecked Sendable {
     }
 
     var address: String { "http://127.0.0.1:\(port)" }
-
-    /// The bytes sent, headers included, on every connection so far.
-    var sent: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return sentBytes
-    }
 
     /// Stops accepting (a connection being served ends by itself).
     func stop() {
@@ -126,9 +117,6 @@ final class HostileHTTPServer: @unchecked Sendable {
             let count = bytes[offset...].withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             guard count > 0 else { return false }
             offset += count
-            lock.lock()
-            sentBytes += count
-            lock.unlock()
         }
         return true
     }

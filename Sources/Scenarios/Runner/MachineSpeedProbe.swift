@@ -37,10 +37,9 @@ public enum MachineSpeedProbe {
             for index in 0..<chainLength { buffer[index] = UInt32(index) }
             count = chainLength
         }
-        var state: UInt64 = 0x5EED_F00D
+        var generator = SeededGenerator(seed: 0x5EED_F00D)
         for index in stride(from: chainLength - 1, to: 0, by: -1) {
-            state = mix(state)
-            next.swapAt(index, Int(state % UInt64(index)))
+            next.swapAt(index, Int(generator.next() % UInt64(index)))
         }
         return next
     }()
@@ -89,22 +88,11 @@ public enum MachineSpeedProbe {
         }
         var numbers = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: sortedCount)
         defer { numbers.deallocate() }
-        var state = total | 1
-        for index in 0..<sortedCount {
-            state = mix(state)
-            numbers[index] = state
-        }
+        var generator = SeededGenerator(seed: total | 1)
+        for index in 0..<sortedCount { numbers[index] = generator.next() }
         numbers.sort()
         for index in stride(from: 0, to: sortedCount, by: 16) { total ^= numbers[index] }
         return total
-    }
-
-    /// SplitMix64's step.
-    private static func mix(_ value: UInt64) -> UInt64 {
-        var z = value &+ 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 
     /// Keeps a result alive: the optimizer cannot drop the work.
