@@ -5,7 +5,7 @@ SWIFT ?= swift
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 RELEASE_BIN = .build/release
 
-.PHONY: run test test-suite test-packages build system-packages test-system-packages bench-system-packages bench bench-probes bench-log fuzz-predicates update-baseline clean
+.PHONY: run test test-suite test-packages build system-packages test-system-packages bench-system-packages bench bench-probes bench-log bench-model fuzz-predicates update-baseline clean
 
 # The suite at the baseline's scale: counters must equal Reports/baseline.json.
 BASELINE_RUN = run --scale 0.02 --iterations 3 --warmup 1 --quiet
@@ -104,3 +104,7 @@ clean:
 
 bench-log: system-packages
 	scripts/bench-log.sh
+
+# perf-run model import on a 20,000-entity model and a 1,000-deep chain.
+bench-model: system-packages
+	scripts/bench-model.sh

@@ -105,6 +105,8 @@ public struct InsightSettings: Sendable, Equatable {
             self.init(accepted: try AcceptedInsights(text: text, path: path).identities)
             return
         }
+        // A key given twice, a number out of range: named with its key path.
+        if let problem = JSONTextScan.problem(in: data) { throw ReportError("\(path): \(problem)") }
         let form: SettingsFile
         do {
             form = try JSONDecoder().decode(SettingsFile.self, from: data)

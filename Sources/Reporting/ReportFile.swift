@@ -33,7 +33,7 @@ public enum ReportFile {
     /// path, for messages), checked as ``read(_:)`` checks a file.
     public static func decode(_ data: Data, name path: String) throws -> Report {
         // A key given twice, a number beyond range: named with its key path.
-        if let problem = ReportJSONScan.problem(in: data) { throw ReportError("\(path): \(problem)") }
+        if let problem = JSONTextScan.problem(in: data) { throw ReportError("\(path): \(problem)") }
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: data)

@@ -91,10 +91,10 @@ import Testing
 
     /// The same key in two objects is no duplicate.
     @Test func aKeyInTwoObjectsIsNoDuplicate() throws {
-        #expect(ReportJSONScan.problem(in: Data(#"{"a": {"n": 1}, "b": {"n": 1}, "c": [{"n": 1}, {"n": 2}]}"#.utf8)) == nil)
-        #expect(ReportJSONScan.problem(in: try ReportFile.json(Self.report())) == nil)
+        #expect(JSONTextScan.problem(in: Data(#"{"a": {"n": 1}, "b": {"n": 1}, "c": [{"n": 1}, {"n": 2}]}"#.utf8)) == nil)
+        #expect(JSONTextScan.problem(in: try ReportFile.json(Self.report())) == nil)
         // Not JSON: the JSON reader's to say why.
-        #expect(ReportJSONScan.problem(in: Data(#"{"a": 1, "b"#.utf8)) == nil)
+        #expect(JSONTextScan.problem(in: Data(#"{"a": 1, "b"#.utf8)) == nil)
     }
 
     @Test func negativeFiguresThatAreNotTimesAreFine() throws {

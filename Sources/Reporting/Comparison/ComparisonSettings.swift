@@ -56,7 +56,7 @@ public struct Thresholds: Codable, Equatable, Sendable {
     /// value that is wrong (a misspelled counter is not left out silently).
     public static func read(_ path: String) throws(ReportError) -> Thresholds {
         let data = try InputFile.read(path, what: "thresholds file")
-        if let problem = ReportJSONScan.problem(in: data) { throw ReportError("\(path): \(problem)") }
+        if let problem = JSONTextScan.problem(in: data) { throw ReportError("\(path): \(problem)") }
         guard let object = try? JSONSerialization.jsonObject(with: data) else { throw ReportError("\(path): not JSON") }
         if let problem = ComparisonSettingsCheck.thresholdsProblem(object) { throw ReportError("\(path): \(problem)") }
         do {
@@ -91,7 +91,7 @@ public struct NoiseFloor: Codable, Equatable, Sendable {
     /// confidence intervals give each scenario's floor.
     public static func read(_ path: String) throws -> NoiseFloor {
         let data = try InputFile.read(path, what: "noise floor file")
-        if let problem = ReportJSONScan.problem(in: data) { throw ReportError("\(path): \(problem)") }
+        if let problem = JSONTextScan.problem(in: data) { throw ReportError("\(path): \(problem)") }
         if let comparison = try? JSONDecoder().decode(ReportComparison.self, from: data) {
             var floor = NoiseFloor()
             for scenario in comparison.scenarios {

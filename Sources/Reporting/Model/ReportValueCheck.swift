@@ -1,4 +1,5 @@
 import Foundation
+import ToolSupport
 
 /// The numbers of a report's JSON, checked before it is decoded, so that a
 /// value that is valid JSON but wrong for its key is named with its key
@@ -20,10 +21,7 @@ enum ReportValueCheck {
     }
 
     /// One step of a key path: an object's key or an array's index.
-    enum Step {
-        case key(String)
-        case index(Int)
-    }
+    typealias Step = JSONKeyPath.Step
 
     /// Key path patterns: `#` is any array index, `*` any key.
     static let rules: [(pattern: [String], kind: Kind)] = ([
@@ -76,16 +74,7 @@ enum ReportValueCheck {
     }
 
     /// `scenarios[0].counters.sqlStatements`.
-    static func keyPath(_ path: [Step]) -> String {
-        var text = ""
-        for step in path {
-            switch step {
-            case .key(let key): text += text.isEmpty ? key : ".\(key)"
-            case .index(let index): text += "[\(index)]"
-            }
-        }
-        return text
-    }
+    static func keyPath(_ path: [Step]) -> String { JSONKeyPath(path).text }
 
     /// What is wrong with `value` for a number of `kind`, or nil.
     private static func reason(_ value: Any, kind: Kind, at path: [Step]) -> String? {

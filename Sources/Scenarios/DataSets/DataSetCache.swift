@@ -146,10 +146,21 @@ public struct DataSetCache: Sendable {
         do {
             try build(kind, into: building, scale: scale, seed: seed, step: step, stopReason: stopReason)
             try Self.writeChecksum(of: building)
-            guard rename(Self.checksumPath(building), Self.checksumPath(path)) == 0 else { throw POSIXError.current }
+            // The checksum in place stays registered until its store is:
+            // a signal between the two renames leaves no checksum without
+            // its store (one after them costs a rebuild, never a wrong file).
+            let placed = TemporaryFiles.register(Self.checksumPath(path))
+            guard rename(Self.checksumPath(building), Self.checksumPath(path)) == 0 else {
+                placed.keep()
+                throw POSIXError.current
+            }
             checksum.keep()
-            guard rename(building, path) == 0 else { throw POSIXError.current }
+            guard rename(building, path) == 0 else {
+                placed.remove()
+                throw POSIXError.current
+            }
             store.keep()
+            placed.keep()
         } catch {
             store.remove()
             checksum.remove()

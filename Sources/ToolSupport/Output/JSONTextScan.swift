@@ -1,20 +1,20 @@
 import Foundation
 
-/// A report's JSON text (or a thresholds or noise floor file's) read once
-/// before it is parsed, for what a parsed object can no longer tell, each
+/// A JSON input's text (a report, a thresholds, noise floor or insights
+/// file) read once before it is parsed, for what a parsed object can no longer tell, each
 /// named with its key path:
 ///
 /// - a key given twice in one object (`"sqlStatements": 3,
 ///   "sqlStatements": 5`): JSON readers differ on which one counts (this
-///   one took the first, jq and Python take the last), so the report is
+///   one took the first, jq and Python take the last), so the file is
 ///   refused rather than read one way here and another way there;
 /// - a number beyond a 64-bit floating-point number (`1e400`), which the
 ///   JSON reader refuses without saying where it is.
 ///
 /// Text that is not JSON is left to the JSON reader, which says why.
-enum ReportJSONScan {
+public enum JSONTextScan {
     /// The first problem, as "key.path: what is wrong", or nil.
-    static func problem(in data: Data) -> String? {
+    public static func problem(in data: Data) -> String? {
         data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> String? in
             var scanner = Scanner(bytes: raw.bindMemory(to: UInt8.self))
             do throws(Stop) {
@@ -43,8 +43,8 @@ enum ReportJSONScan {
 
         init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-        mutating func value(at path: [ReportValueCheck.Step], depth: Int) throws(Stop) {
-            guard depth < ReportJSONScan.maximumDepth else { throw .leftToTheReader }
+        mutating func value(at path: [JSONKeyPath.Step], depth: Int) throws(Stop) {
+            guard depth < JSONTextScan.maximumDepth else { throw .leftToTheReader }
             skipSpace()
             guard offset < bytes.count else { throw .leftToTheReader }
             switch bytes[offset] {
@@ -56,7 +56,7 @@ enum ReportJSONScan {
             }
         }
 
-        private mutating func object(at path: [ReportValueCheck.Step], depth: Int) throws(Stop) {
+        private mutating func object(at path: [JSONKeyPath.Step], depth: Int) throws(Stop) {
             offset += 1
             var keys = Set<String>()
             skipSpace()
@@ -67,7 +67,7 @@ enum ReportJSONScan {
                 let key = try string()
                 let keyPath = path + [.key(key)]
                 guard keys.insert(key).inserted else {
-                    throw .problem("\(ReportValueCheck.keyPath(keyPath)): the key is given twice (JSON readers differ on which one counts)")
+                    throw .problem("\(JSONKeyPath(keyPath).text): the key is given twice (JSON readers differ on which one counts)")
                 }
                 skipSpace()
                 guard try take(UInt8(ascii: ":")) else { throw .leftToTheReader }
@@ -79,7 +79,7 @@ enum ReportJSONScan {
             }
         }
 
-        private mutating func array(at path: [ReportValueCheck.Step], depth: Int) throws(Stop) {
+        private mutating func array(at path: [JSONKeyPath.Step], depth: Int) throws(Stop) {
             offset += 1
             skipSpace()
             if try take(UInt8(ascii: "]")) { return }
@@ -117,13 +117,13 @@ enum ReportJSONScan {
             throw .leftToTheReader
         }
 
-        private mutating func number(at path: [ReportValueCheck.Step]) throws(Stop) {
+        private mutating func number(at path: [JSONKeyPath.Step]) throws(Stop) {
             let start = offset
             while offset < bytes.count, Self.isNumberByte(bytes[offset]) { offset += 1 }
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
             guard let number = Double(text) else { throw .leftToTheReader }
             if number.isInfinite {
-                throw .problem("\(ReportValueCheck.keyPath(path)): the number \(text) is out of range (beyond a 64-bit floating-point number)")
+                throw .problem("\(JSONKeyPath(path).text): the number \(text) is out of range (beyond a 64-bit floating-point number)")
             }
         }
 

@@ -1,0 +1,25 @@
+/// Where a value is in a JSON document, as errors name it:
+/// `scenarios[0].counters.sqlStatements`.
+public struct JSONKeyPath: Sendable, Equatable {
+    /// One step down: an object's key or an array's index.
+    public enum Step: Sendable, Equatable {
+        case key(String)
+        case index(Int)
+    }
+
+    public var steps: [Step]
+
+    public init(_ steps: [Step] = []) { self.steps = steps }
+
+    /// `scenarios[0].counters.sqlStatements` (empty at the top).
+    public var text: String {
+        var text = ""
+        for step in steps {
+            switch step {
+            case .key(let key): text += text.isEmpty ? key : ".\(key)"
+            case .index(let index): text += "[\(index)]"
+            }
+        }
+        return text
+    }
+}
