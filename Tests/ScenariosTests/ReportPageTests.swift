@@ -47,7 +47,16 @@ import Testing
             if (e.closest('.scroll') || e.getClientRects().length === 0) return;
             if (e.getBoundingClientRect().right > root.clientWidth + 0.5) wide.push(e.tagName + '.' + e.className);
           });
-          var result = {ready: document.body.getAttribute('data-ready') === '1', scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, links: links, missing: missing,
+          // The first timeline zoomed in twice: a quarter of it, about its middle.
+          var bar = document.querySelector('.timeline .zoom'), zoom = null;
+          if (bar) {
+            var plus = bar.querySelector('[data-zoom=in]');
+            plus.click();
+            plus.click();
+            zoom = {viewBox: bar.parentElement.querySelector('svg.track').getAttribute('viewBox'), level: bar.querySelector('.level').textContent,
+                    moves: !bar.querySelector('.pan').disabled};
+          }
+          var result = {zoom: zoom, ready: document.body.getAttribute('data-ready') === '1', scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, links: links, missing: missing,
                         headings: headings, wide: wide.slice(0, 10), tocPosition: getComputedStyle(document.querySelector('nav.toc')).position};
           if (window.parent !== window) { parent.postMessage(JSON.stringify(result), '*'); return; }
           var pre = document.createElement('pre');
@@ -58,6 +67,13 @@ import Testing
         """
 
     struct Measurements: Decodable {
+        struct Zoom: Decodable {
+            var viewBox: String
+            var level: String
+            var moves: Bool
+        }
+
+        var zoom: Zoom?
         var ready: Bool
         var scrollWidth: Double
         var clientWidth: Double
@@ -114,6 +130,9 @@ import Testing
         for width in [1400, 390] {
             let measured = try Self.measure(page, width: width)
             #expect(measured.ready, "the page's script did not finish")
+            // + twice shows the middle quarter (the view box is 1,000 wide), and the slider moves along.
+            let zoom = try #require(measured.zoom)
+            #expect(zoom.viewBox.hasPrefix("375 0 250 ") && zoom.level == "4×" && zoom.moves, "\(zoom)")
             #expect(measured.tocPosition == "sticky")
             #expect(measured.clientWidth <= Double(width))
             #expect(measured.scrollWidth <= measured.clientWidth, "at \(width) px: \(measured.scrollWidth) wide; too wide: \(measured.wide)")

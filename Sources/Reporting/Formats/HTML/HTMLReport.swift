@@ -48,7 +48,7 @@ public enum HTMLReport {
             }
         }
         add("part-side-by-side", "Side by side", nil, sideBySide)
-        add("part-run", "The run", nil, summary(report))
+        add("part-run", "Run", nil, summary(report))
         let drawn = timeline.map { HTMLTimeline.render($0) } ?? ""
         add("part-timeline", "Timelines", nil, drawn.isEmpty ? "" : "<section class=\"timeline\"><h2>Timeline of the last iterations</h2>"
             + "<p class=\"stats\">Each scenario on its own axis, from its first recorded event to its last; + and − zoom, the slider moves along.</p>"
