@@ -3,6 +3,7 @@ import Insights
 import Probes
 import Reporting
 import SQLLogViewer
+import TestSupport
 import Testing
 
 /// The HTML report: escaping of hostile data, and a real browser (Debian's
@@ -81,48 +82,17 @@ import Testing
     }
 
     /// Writes a page to .build/test-output (kept for a look after the run).
-    static func write(_ page: String, named name: String) throws -> URL {
-        let output = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent(".build/test-output")
-        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        let file = output.appendingPathComponent(name)
-        try ReportFile.writeAtomically(Data(page.utf8), to: file.path)
-        return file
-    }
+    static func write(_ page: String, named name: String) throws -> URL { try HeadlessChromium.write(page, named: name) }
 
-    static let headless = ["--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0"]
+    static let headless = HeadlessChromium.options
 
     /// The page's DOM after its scripts ran in headless chromium, and what
     /// chromium wrote to standard error (console messages among it).
-    static func dumpDOM(_ page: URL) throws -> (dom: String, errors: String) {
-        try run(try chromium(), headless + ["--dump-dom", page.absoluteString])
-    }
+    static func dumpDOM(_ page: URL) throws -> (dom: String, errors: String) { try HeadlessChromium.dumpDOM(page) }
 
-    /// Headless chromium, installed by scripts/install-system-packages.sh --test.
-    static func chromium() throws -> String {
-        try #require(["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) },
-                     "chromium is not installed: scripts/install-system-packages.sh --test installs it")
-    }
+    static func chromium() throws -> String { try HeadlessChromium.program() }
 
-    static func run(_ program: String, _ arguments: [String]) throws -> (String, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.currentDirectoryURL = FileManager.default.temporaryDirectory
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        final class Box: @unchecked Sendable { var data = Data() }
-        let box = Box()
-        let reader = Thread { box.data = err.fileHandleForReading.readDataToEndOfFile() }
-        reader.start()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while !reader.isFinished { usleep(1_000) }
-        return (String(decoding: stdout, as: UTF8.self), String(decoding: box.data, as: UTF8.self))
-    }
+    static func run(_ program: String, _ arguments: [String]) throws -> (String, String) { try HeadlessChromium.run(program, arguments) }
 }
 
 enum ReportScenarios {

@@ -19,7 +19,7 @@ import Testing
             shape: "UPDATE \"Selfie\" SET \"rating\" = ? WHERE pk = ?", purpose: "save", count: huge, totalSeconds: 1, maxSeconds: 1,
             rowsReturned: huge, rowsChanged: huge, fullScanSteps: huge, firstCallSite: "App/Save.swift:3", queryPlan: nil)
         var insight = Insight(
-            rule: .fullScan, entity: "Selfie", keyPath: "rating", message: "full table scans of Selfie", evidence: "huge",
+            rule: .fullScan, entity: "Selfie", keyPath: "rating", message: "full table scans of Selfie", evidence: statement.shape,
             callSite: "App/Save.swift:3", count: huge, fix: InsightFix(kind: .index, entity: "Selfie", keyPath: "rating"), costSeconds: 1)
         let side = WhatIfOutcome.Side(counters: counters, samples: [0.2, 0.2, 0.2])
         insight.whatIf = WhatIfOutcome(
@@ -56,7 +56,7 @@ import Testing
     @Test func everyFormatRendersHugeCounts() throws {
         let report = Self.report()
         let html = HTMLReport.render(report)
-        // rowsReturned + rowsChanged, saturated.
+        // rowsReturned + rowsChanged, saturated; the scan its insight names marked.
         #expect(html.contains("<td>\(Int.max)</td><td>\(Int.max) ⚠</td>"))
         #expect(ReportMarkdown.render(report).contains("| Huge | passed |"))
         #expect(ReportText.summaryTable(report).contains("\(Int.max)"))

@@ -4,7 +4,8 @@ import Foundation
 /// chrome://tracing open): fetches, saves, faults, relationship faults,
 /// batch requests and statements as complete slices (`"ph": "X"`) on their
 /// thread, timestamps and durations in microseconds; scenario steps and
-/// context changes as instant events (`"ph": "i"`). A statement run by a
+/// context changes as instant events (`"ph": "i"`; a scenario event's
+/// arguments name its scenario and phase, which a timeline splits by). A statement run by a
 /// fetch nests inside the fetch's slice because it starts and ends inside it.
 /// An object fault from the database is also marked by an instant `cache
 /// miss` event at its start, with the miss's reason (the fault's
@@ -71,7 +72,7 @@ public enum TraceEventFile {
                 args = ["objectsRegistered": String(e.objectsRegistered)]
             case .scenario(let e):
                 name = e.step.isEmpty ? "\(e.phase.rawValue) \(e.scenario)" : "\(e.scenario): \(e.step)"
-                args = ["iteration": String(e.iteration)]
+                args = ["iteration": String(e.iteration), "phase": e.phase.rawValue, "scenario": e.scenario]
             }
             let instant: Bool
             switch event {
@@ -102,7 +103,6 @@ extension TraceEventFile {
             .relationshipFault: ["context", "destinationEntity", "origin", "engineWork"],
             .sql: ["arguments", "autoIndexes", "facts", "queryPlan", "shape", "shapeID", "sorts", "textID", "vmSteps"],
             .context: ["objectsRegisteredPeak", "prefetchUsage", "fetchUsage"],
-            .scenario: ["phase"],
         ]),
         ("a fault from the database adds a cache-miss slice with its reason; a relationship fault's miss is its source", [
             .relationshipFault: ["missReason"],

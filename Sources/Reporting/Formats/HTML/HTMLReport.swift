@@ -18,11 +18,25 @@ public enum HTMLReport {
     }
 
     /// - Parameter timeline: the last iterations' events, when kept (`--trace-events`).
+    ///
+    /// The page leads with what a reader acts on: what failed, then what to
+    /// fix first, then the book's experiments, then the scenarios (the run
+    /// and its table, the timelines, a section each), with a table of
+    /// contents beside it (above it on a narrow screen) and a way back to the top.
     public static func render(_ report: Report, timeline: Timeline? = nil) -> String {
-        var html = HTMLPage.opening(title: "Faultline report") + "<h1>Faultline report</h1>"
-        html += fixFirst(report)
-        html += summary(report)
-        html += experiments(report)
+        var contents: [HTMLContents.Entry] = []
+        var main = ""
+        func add(_ id: String, _ title: String, _ note: String?, _ html: String) {
+            guard !html.isEmpty else { return }
+            contents.append(HTMLContents.Entry(id: id, title: title, note: note))
+            main += HTMLContents.part(id, html)
+        }
+        let failing = HTMLFailures.scenarios(report)
+        add("part-failures", HTMLFailures.title(report), "\(failing.count)", HTMLFailures.render(report))
+        let fixes = FixPriority.rank(report)
+        add("part-fix-first", "What to fix first", "\(fixes.count)", fixFirst(report))
+        add("part-experiments", "The book's experiments", report.experiments.map { "\($0.count)" }, experiments(report))
+        var sideBySide = ""
         for (title, names) in groups {
             let items = names.compactMap { name in
                 report.scenarios.first { $0.name == name && !$0.samples.isEmpty }.map {
@@ -30,16 +44,28 @@ public enum HTMLReport {
                 }
             }
             if items.count > 1 {
-                html += "<section class=\"group\"><h2>\(escapeHTML(title))</h2>\(SVGChart.bars(items))</section>"
+                sideBySide += "<section class=\"group\"><h2>\(escapeHTML(title))</h2>\(SVGChart.bars(items))</section>"
             }
         }
+        add("part-side-by-side", "Side by side", nil, sideBySide)
+        add("part-run", "Run", nil, summary(report))
         let drawn = timeline.map { HTMLTimeline.render($0) } ?? ""
-        if !drawn.isEmpty {
-            html += "<section class=\"timeline\"><h2>Timeline of the last iterations</h2>\(drawn)</section>"
+        add("part-timeline", "Timelines", nil, drawn.isEmpty ? "" : "<section class=\"timeline\"><h2>Timeline of the last iterations</h2>"
+            + "<p class=\"stats\">Each scenario on its own axis, from its first recorded event to its last; + and − zoom, the slider moves along.</p>"
+            + "\(drawn)</section>")
+        var scenarios = ""
+        var entries: [HTMLContents.Entry] = []
+        for scenario in report.scenarios {
+            scenarios += section(scenario)
+            entries.append(HTMLContents.Entry(
+                id: anchor(scenario.name), title: scenario.name, note: scenario.status == .passed ? nil : scenario.status.rawValue,
+                mark: scenario.status.rawValue))
         }
-        for scenario in report.scenarios { html += section(scenario) }
-        html += HTMLPage.closing
-        return html
+        add("part-scenarios", "Scenarios", "\(report.scenarios.count)", scenarios)
+        if !entries.isEmpty { contents[contents.count - 1].children = entries }
+        return HTMLPage.opening(title: "Faultline report") + "<header id=\"top\"><h1>Faultline report</h1>\(HTMLFailures.headline(report))</header>"
+            + "<div class=\"layout\">\(HTMLContents.render(contents))<main>\(HTMLPage.scrollingTables(main))</main></div>"
+            + "<a class=\"to-top\" href=\"#top\" aria-label=\"back to the top\">↑</a>" + HTMLPage.closing
     }
 
     private static func summary(_ report: Report) -> String {
@@ -62,13 +88,50 @@ public enum HTMLReport {
         for scenario in report.scenarios {
             let median = scenario.samples.isEmpty ? "" : SVGChart.format(Statistics(scenario.samples.map(\.wallSeconds)).median, "s")
             html += "<tr class=\"\(scenario.status.rawValue)\"><td><a href=\"#\(anchor(scenario.name))\">\(escapeHTML(scenario.name))</a></td>"
-                + "<td>\(escapeHTML(scenario.status.rawValue))</td><td>\(escapeHTML(median))</td>"
+                + "<td>\(escapeHTML(scenario.status.rawValue))</td>"
+            // One that measured nothing says why across its empty cells.
+            if scenario.status != .passed, scenario.samples.isEmpty, scenario.counters.isEmpty {
+                html += "<td colspan=\"5\" class=\"reason\">\(escapeHTML(scenario.error ?? "nothing measured"))</td></tr>"
+                continue
+            }
+            html += "<td>\(escapeHTML(median))</td>"
             for counter in [CounterName.sqlStatements, .faultsFired, .cacheMisses] {
                 html += "<td>\(scenario.counters[counter].map(String.init) ?? "")</td>"
             }
             html += "<td>\(scenario.insights.count)</td></tr>"
         }
         return html + "</tbody></table></section>"
+    }
+
+    /// A scenario's insights: those done on purpose folded away under their count.
+    private static func insights(_ insights: [Insight]) -> String {
+        let onPurpose = insights.filter { $0.intended != nil }
+        let others = insights.filter { $0.intended == nil }
+        var html = "<h3>Insights</h3>"
+        if !others.isEmpty { html += "<ul class=\"insights\">" + others.map(insight).joined() + "</ul>" }
+        if !onPurpose.isEmpty {
+            html += "<details class=\"fold on-purpose\"><summary>\(escapeHTML(HTMLFold.count(onPurpose.count, "insight")))"
+                + " on purpose here (the scenario does it to show it)</summary><ul class=\"insights\">"
+                + onPurpose.map(insight).joined() + "</ul></details>"
+        }
+        return html
+    }
+
+    /// The shapes whose full scans the full-scan rule advises against (an
+    /// insight not marked on purpose names them in its evidence); other scans are
+    /// asked for: a statement that wants every row, or a small table.
+    static func scansAdvisedAgainst(_ scenario: ScenarioReport) -> Set<String> {
+        Set(scenario.insights.filter { $0.rule == .fullScan && $0.intended == nil }
+            .flatMap { $0.evidence.components(separatedBy: " | ") })
+    }
+
+    /// What a scenario's statements table holds, in words.
+    private static func statementsInside(_ statements: [StatementReport], flagged: Set<String>) -> String {
+        let executions = statements.reduce(0) { $0.addingSaturated($1.count) }
+        var text = HTMLFold.count(statements.count, "shape") + ", " + HTMLFold.count(executions, "execution")
+        let warned = statements.filter { flagged.contains($0.shape) }.count
+        if warned > 0 { text += ", " + HTMLFold.count(warned, "full scan") + " to fix" }
+        return text
     }
 
     /// What to fix first (``FixPriority``), each linking to its scenario.
@@ -173,7 +236,8 @@ public enum HTMLReport {
         return html + "</tbody></table><p class=\"stats\">\(escapeHTML(ExperimentReport.ratioNote)).</p></section>"
     }
 
-    private static func anchor(_ name: String) -> String {
+    /// The id of a scenario's section.
+    static func anchor(_ name: String) -> String {
         "scenario-" + String(name.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
     }
 
@@ -202,15 +266,15 @@ public enum HTMLReport {
             html += "<h3>Variants</h3>" + SVGChart.bars(timed.map { (label: $0.key, value: $0.value) })
         }
         if !scenario.counters.isEmpty {
-            html += "<h3>Counters</h3><table class=\"counters\"><tbody>"
+            html += HTMLFold.open("Counters", HTMLFold.count(scenario.counters.count, "counter")) + "<table class=\"counters\"><tbody>"
             for (name, value) in scenario.counters.sorted(by: { $0.key < $1.key }) {
                 let advisory = scenario.advisoryCounters.contains(name)
                 html += "<tr\(advisory ? " class=\"advisory\"" : "")><th>\(escapeHTML(name))</th><td>\(value)</td><td>\(advisory ? "advisory" : "")</td></tr>"
             }
-            html += "</tbody></table>"
+            html += "</tbody></table>" + HTMLFold.close
         }
         if let phases = scenario.phases, !phases.isEmpty {
-            html += "<h3>Phases</h3><table class=\"sortable phases\"><thead><tr><th>phase</th><th>median</th><th>min–max</th>"
+            html += HTMLFold.open("Phases", HTMLFold.count(phases.count, "phase")) + "<table class=\"sortable phases\"><thead><tr><th>phase</th><th>median</th><th>min–max</th>"
                 + "<th>SQLite</th><th>statements</th><th>rows read</th><th>faults</th></tr></thead><tbody>"
             for phase in phases {
                 html += "<tr><td>\(escapeHTML(phase.name))</td><td data-value=\"\(phase.seconds.median)\">"
@@ -220,10 +284,10 @@ public enum HTMLReport {
                     + "<td>\(phase.counters[.sqlStatements] ?? 0)</td><td>\(phase.counters[.rowsRead] ?? 0)</td>"
                     + "<td>\(phase.counters[.faultsFired] ?? 0)</td></tr>"
             }
-            html += "</tbody></table>"
+            html += "</tbody></table>" + HTMLFold.close
         }
         if !scenario.values.isEmpty {
-            html += "<h3>Figures (medians, with min–max)</h3><table class=\"values\"><tbody>"
+            html += HTMLFold.open("Figures", HTMLFold.count(scenario.values.count, "figure") + ", medians with min–max") + "<table class=\"values\"><tbody>"
             for (name, value) in scenario.values.sorted(by: { $0.key < $1.key }) {
                 var range = ""
                 if let statistics = scenario.valueStatistics?[name], statistics.min != statistics.max {
@@ -231,76 +295,29 @@ public enum HTMLReport {
                 }
                 html += "<tr><th>\(escapeHTML(name))</th><td>\(escapeHTML(String(format: "%g", value)))</td><td>\(escapeHTML(range))</td></tr>"
             }
-            html += "</tbody></table>"
+            html += "</tbody></table>" + HTMLFold.close
         }
         if !scenario.statements.isEmpty {
-            html += "<h3>SQL statements</h3><input class=\"filter\" type=\"search\" placeholder=\"filter statements\">"
+            let flagged = scansAdvisedAgainst(scenario)
+            html += HTMLFold.open("SQL statements", statementsInside(scenario.statements, flagged: flagged)) + "<input class=\"filter\" type=\"search\" placeholder=\"filter statements\">"
                 + "<table class=\"sortable statements\"><thead><tr><th>shape</th><th>purpose</th><th>count</th><th>total</th><th>max</th>"
                 + "<th>rows</th><th>full-scan steps</th><th>call site</th></tr></thead><tbody>"
             for statement in scenario.statements {
-                let scan = statement.fullScanSteps > 0 ? " class=\"full-scan\"" : ""
+                // Red only where the full-scan rule advises against it: a
+                // statement that asks for every row, or a small table, scans on purpose.
+                let warned = flagged.contains(statement.shape)
+                let scan = statement.fullScanSteps == 0 ? "" : warned ? " class=\"full-scan\"" : " class=\"scan-on-purpose\""
                 html += "<tr\(scan)><td><code>\(escapeHTML(statement.shape))</code></td><td>\(escapeHTML(statement.purpose))</td>"
                     + "<td>\(statement.count)</td><td data-value=\"\(statement.totalSeconds)\">\(escapeHTML(SVGChart.format(statement.totalSeconds, "s")))</td>"
                     + "<td data-value=\"\(statement.maxSeconds)\">\(escapeHTML(SVGChart.format(statement.maxSeconds, "s")))</td>"
-                    + "<td>\(statement.rowsReturned.addingSaturated(statement.rowsChanged))</td><td>\(statement.fullScanSteps)\(statement.fullScanSteps > 0 ? " ⚠" : "")</td>"
+                    + "<td>\(statement.rowsReturned.addingSaturated(statement.rowsChanged))</td><td>\(statement.fullScanSteps)\(warned ? " ⚠" : "")</td>"
                     + "<td>\(escapeHTML(statement.firstCallSite))</td></tr>"
             }
-            html += "</tbody></table>"
+            html += "</tbody></table>" + HTMLFold.close
         }
         html += whatIf(scenario.insights.compactMap(\.whatIf))
         if let scaling = scenario.scaling { html += self.scaling(scaling) }
-        if !scenario.insights.isEmpty {
-            html += "<h3>Insights</h3><ul class=\"insights\">"
-            for insight in scenario.insights { html += self.insight(insight) }
-            html += "</ul>"
-        }
+        if !scenario.insights.isEmpty { html += insights(scenario.insights) }
         return html + "</section>"
     }
-
-    static let style = """
-        body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222;max-width:1100px}
-        h1{font-size:1.6em}h2{font-size:1.25em;border-bottom:1px solid #ddd;padding-bottom:.2em;margin-top:2em}h3{font-size:1em;margin:1.2em 0 .4em}
-        table{border-collapse:collapse;margin:.4em 0}th,td{border:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}
-        thead th{background:#f3f3f3;cursor:pointer}code{font-size:12px;word-break:break-all}
-        .status.passed,tr.passed td:nth-child(2){color:#26734d}.status.failed,tr.failed td:nth-child(2),.error{color:#b02a2a}
-        .status.skipped{color:#8a6d00}tr.advisory{color:#777}tr.full-scan td:nth-child(7){color:#b02a2a;font-weight:bold}
-        .insights li{margin:.4em 0}.insights li.accepted,.insights li.withdrawn{color:#777}.evidence,.site,.note{color:#555;font-size:12px}
-        .fix-first li{margin:.3em 0}.gain{color:#26734d;font-size:12px}.what-if{margin:.3em 0 .1em}.what-if td{text-align:right}
-        .verdict-faster .verdict{color:#26734d}.verdict-slower .verdict,.verdict-no-gain .verdict{color:#8a6d00}
-        .filter{margin:.3em 0;padding:2px 6px}.description{max-width:850px}
-        .verdict-reproduced .verdict{color:#26734d}.verdict-weaker .verdict{color:#8a6d00}.verdict-absent .verdict,.verdict-inverted .verdict{color:#b02a2a}
-        @media print{thead th{cursor:auto}.filter{display:none}}
-        """
-
-    static let script = """
-        (function(){
-          document.querySelectorAll('table.sortable').forEach(function(table){
-            table.querySelectorAll('thead th').forEach(function(header, column){
-              header.addEventListener('click', function(){
-                var body = table.tBodies[0];
-                var rows = Array.prototype.slice.call(body.rows);
-                var ascending = header.getAttribute('data-order') !== 'asc';
-                rows.sort(function(a, b){
-                  var x = a.cells[column], y = b.cells[column];
-                  var p = parseFloat(x.getAttribute('data-value') || x.textContent), q = parseFloat(y.getAttribute('data-value') || y.textContent);
-                  var order = (!isNaN(p) && !isNaN(q)) ? p - q : x.textContent.localeCompare(y.textContent);
-                  return ascending ? order : -order;
-                });
-                rows.forEach(function(row){ body.appendChild(row); });
-                header.setAttribute('data-order', ascending ? 'asc' : 'desc');
-              });
-            });
-          });
-          document.querySelectorAll('input.filter').forEach(function(input){
-            var table = input.nextElementSibling;
-            input.addEventListener('input', function(){
-              var needle = input.value.toLowerCase();
-              Array.prototype.forEach.call(table.tBodies[0].rows, function(row){
-                row.style.display = row.textContent.toLowerCase().indexOf(needle) >= 0 ? '' : 'none';
-              });
-            });
-          });
-          document.body.setAttribute('data-ready', '1');
-        })();
-        """
 }

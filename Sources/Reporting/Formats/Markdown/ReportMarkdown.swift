@@ -98,22 +98,33 @@ public enum ReportMarkdown {
         return lines
     }
 
-    /// Each scenario's insights, under a heading the ranking links to.
+    /// Each scenario's insights, under a heading the ranking links to;
+    /// those done on purpose folded away under their count (a `<details>`
+    /// block, which GitHub shows closed).
     static func insights(_ report: Report) -> [String] {
         let withInsights = report.scenarios.filter { !$0.insights.isEmpty }
         guard !withInsights.isEmpty else { return [] }
         var lines = ["", "### Insights"]
         for scenario in withInsights {
             lines += ["", "#### \(escapeMarkdown(scenario.name))", ""]
-            for insight in scenario.insights {
-                var line = "- \(escapeMarkdown(insight.message)) (\(escapeMarkdown(insight.callSite)); `\(insight.identity.replacingOccurrences(of: "`", with: "'"))`)"
-                if let intended = insight.intended { line += ": on purpose here, \(escapeMarkdown(intended))" }
-                if insight.accepted == true { line += ": accepted" }
-                if let outcome = insight.whatIf, !insight.isActionable { line += ": advice withdrawn, measured \(escapeMarkdown(outcome.reason))" }
-                lines.append(line)
+            let onPurpose = scenario.insights.filter { $0.intended != nil }
+            lines += scenario.insights.filter { $0.intended == nil }.map(bullet)
+            if !onPurpose.isEmpty {
+                let count = "\(onPurpose.count) \(onPurpose.count == 1 ? "insight" : "insights")"
+                lines += ["", "<details><summary>\(count) on purpose here (the scenario does it to show it)</summary>", ""]
+                    + onPurpose.map(bullet) + ["", "</details>"]
             }
         }
         return lines
+    }
+
+    /// One insight as a list item.
+    static func bullet(_ insight: Insight) -> String {
+        var line = "- \(escapeMarkdown(insight.message)) (\(escapeMarkdown(insight.callSite)); `\(insight.identity.replacingOccurrences(of: "`", with: "'"))`)"
+        if let intended = insight.intended { line += ": on purpose here, \(escapeMarkdown(intended))" }
+        if insight.accepted == true { line += ": accepted" }
+        if let outcome = insight.whatIf, !insight.isActionable { line += ": advice withdrawn, measured \(escapeMarkdown(outcome.reason))" }
+        return line
     }
 
     /// GitHub's anchor of a `####` heading made of a scenario's name.
