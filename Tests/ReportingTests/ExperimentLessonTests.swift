@@ -34,7 +34,11 @@ import Testing
             + "statement costs more than 32.8 µs (the book's 10x at about 969 µs a statement).")
         #expect(experiment.mechanism == "Prefetch takes 11.0 ms longer than SingleFault (1.06x its time): 4.90 ms more in SQLite and "
             + "6.10 ms more outside it; SingleFault runs 2,001 statements, Prefetch 5.")
+        // A report written before the break-even gets the one its sides give.
+        let said = experiment.breakEvenSentence
         experiment.breakEven = nil
+        #expect(experiment.statementBreakEven == breakEven && experiment.breakEvenSentence == said)
+        experiment.sourceRatio = 0.97
         #expect(experiment.breakEvenSentence == nil)
     }
 
@@ -53,6 +57,27 @@ import Testing
         let warm = Self.side("Cache: warm", median: 0.00152, sqlite: 0.00023, statements: 1)
         let always = try #require(StatementBreakEven(baseline: cold, treatment: warm, sourceRatio: 6.67))
         #expect(always.breakEvenSeconds == 0 && always.winsHere)
+        var cache = ExperimentReport(
+            name: "Cache", lesson: "", source: "", sourceSetting: "", baseline: cold, treatment: warm, sourceRatio: 6.67, measuredRatio: 23,
+            verdict: .reproduced, reason: "", breakEven: always)
+        #expect(try #require(cache.breakEvenSentence).contains("Cache: warm runs 1,000 fewer and wins at any cost per statement"))
+        // Faster by a difference the measurement cannot tell from noise: not a win.
+        cache.verdict = .absent
+        #expect(try #require(cache.breakEvenSentence).contains("takes the same time here within the noise"))
+    }
+
+    @Test func aRatioNoStatementCostGivesIsSaid() throws {
+        // Every refault a round trip: prefetching saves 2,496 of 501,501
+        // statements, and no cost per statement makes that 10x.
+        let single = Self.side("SingleFaultStaleness0", median: 1.53, sqlite: 0.499, statements: 501_501)
+        let prefetch = Self.side("PrefetchStaleness0", median: 1.44, sqlite: 0.496, statements: 499_005)
+        let breakEven = try #require(StatementBreakEven(baseline: single, treatment: prefetch, sourceRatio: 10))
+        #expect(breakEven.sourceRatioSeconds == nil && breakEven.fewerStatements == 2_496)
+        let experiment = ExperimentReport(
+            name: "x", lesson: "", source: "", sourceSetting: "", baseline: single, treatment: prefetch, sourceRatio: 10, measuredRatio: 1.06,
+            verdict: .weaker, reason: "", breakEven: breakEven)
+        #expect(try #require(experiment.breakEvenSentence).hasSuffix(
+            "wins at any cost per statement; no cost per statement gives the book's 10x: PrefetchStaleness0 still runs 499,005 statements of its own."))
     }
 
     @Test func noBreakEvenWhereTheAdviceSavesNoStatements() {

@@ -59,7 +59,7 @@ import Testing
             timeBreakdown: TimeBreakdown(sqliteSeconds: 1.68, rowCacheSeconds: 0, otherSeconds: 0, wallSeconds: 1.24, summedOverThreads: true))
         let html = HTMLReport.render(Self.report([scenario]))
         #expect(html.contains("Per-thread time in SQLite and the row cache"))
-        #expect(html.contains("SQLite, summed over threads"))
+        #expect(html.contains("SQLite (all threads)"))
         #expect(!html.contains("Where the time went"))
         scenario.timeBreakdown = TimeBreakdown(sqliteSeconds: 0.5, rowCacheSeconds: 0.1, otherSeconds: 0.64, wallSeconds: 1.24)
         let serial = HTMLReport.render(Self.report([scenario]))

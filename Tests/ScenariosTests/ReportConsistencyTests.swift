@@ -63,7 +63,7 @@ import Testing
                 #expect(breakdown.summedOverThreads == true)
                 #expect(breakdown.attribution(wallSeconds: 0) == nil)
                 #expect(section.contains("Per-thread time in SQLite and the row cache"))
-                #expect(section.contains("summed over threads"))
+                #expect(section.contains("SQLite (all threads)"))
                 #expect(!section.contains("Where the time went"))
                 #expect(!section.contains("contexts and the scenario"))
                 continue

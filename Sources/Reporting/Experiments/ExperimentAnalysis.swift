@@ -179,12 +179,13 @@ public enum ExperimentAnalysis {
         let longer = slow.medianSeconds - fast.medianSeconds
         guard longer > 0 else { return "\(b.label) and \(t.label) take the same time." }
         let inSQLite = slow.sqliteSeconds - fast.sqliteSeconds
-        func part(_ seconds: Double, _ place: String) -> String {
+        // Parts below a nanosecond are the arithmetic's, not the run's.
+        let parts = [(inSQLite, "in SQLite"), (longer - inSQLite, "outside it")].filter { abs($0.0) >= 1e-9 }.map { seconds, place in
             seconds >= 0 ? "\(self.seconds(seconds)) more \(place)" : "\(self.seconds(-seconds)) less \(place)"
         }
         let times = fast.medianSeconds > 0 ? " (\(ExperimentReport.ratio(slow.medianSeconds / fast.medianSeconds)) its time)" : ""
-        return "\(slow.label) takes \(seconds(longer)) longer than \(fast.label)\(times): "
-            + "\(part(inSQLite, "in SQLite")) and \(part(longer - inSQLite, "outside it"))."
+        return "\(slow.label) takes \(seconds(longer)) longer than \(fast.label)\(times)"
+            + (parts.isEmpty ? "." : ": " + parts.joined(separator: " and ") + ".")
     }
 
     static func signedCount(_ value: Int) -> String { (value >= 0 ? "\(CountText.count(value)) fewer" : "\(CountText.count(-value)) more") }

@@ -14,23 +14,41 @@ extension ExperimentReport {
         return String(ExperimentAnalysis.comparison(baseline, treatment).dropLast()) + "; \(statements)."
     }
 
+    /// The break-even the report holds, or, for a report written before
+    /// it was worked out, the one its sides give.
+    public var statementBreakEven: StatementBreakEven? {
+        if let breakEven { return breakEven }
+        guard let baseline, let treatment, let sourceRatio else { return nil }
+        return StatementBreakEven(baseline: baseline, treatment: treatment, sourceRatio: sourceRatio)
+    }
+
     /// The break-even (``StatementBreakEven``) in one sentence: `A statement
     /// costs about 27.3 µs of SQLite here; Prefetch runs 1,996 fewer and
-    /// wins once a statement costs more than 32.4 µs (the book's 10x would
-    /// need about 1.02 ms a statement).`; nil without one.
+    /// would win once a statement costs more than 32.8 µs (the book's 10x at
+    /// about 969 µs a statement).`; nil without one.
     public var breakEvenSentence: String? {
-        guard let breakEven, let treatment else { return nil }
+        guard let breakEven = statementBreakEven, let treatment else { return nil }
         var text = "A statement costs about \(TimeText.seconds(breakEven.statementSeconds)) of SQLite here; \(treatment.label) runs "
             + "\(CountText.count(breakEven.fewerStatements)) fewer and "
         if breakEven.breakEvenSeconds == 0 {
-            text += "wins at any cost per statement"
+            // Faster here with fewer statements: unless the measurement
+            // cannot tell the two apart, it wins whatever a statement costs.
+            text += verdict == .absent
+                ? "takes the same time here within the noise: each statement it saves counts for it as statements cost more"
+                : "wins at any cost per statement"
         } else if breakEven.winsHere {
             text += "wins once a statement costs more than \(TimeText.seconds(breakEven.breakEvenSeconds)), as it does here"
         } else {
             text += "would win once a statement costs more than \(TimeText.seconds(breakEven.breakEvenSeconds))"
         }
-        if let needed = breakEven.sourceRatioSeconds, let sourceRatio {
-            text += " (the book's \(ExperimentReport.ratio(sourceRatio)) at about \(TimeText.seconds(needed)) a statement)"
+        if let sourceRatio {
+            if let needed = breakEven.sourceRatioSeconds {
+                text += " (the book's \(ExperimentReport.ratio(sourceRatio)) at about \(TimeText.seconds(needed)) a statement)"
+            } else {
+                let own = treatment.counters[.sqlStatements] ?? 0
+                text += "; no cost per statement gives the book's \(ExperimentReport.ratio(sourceRatio)): \(treatment.label) still runs "
+                    + "\(ExperimentAnalysis.plural(own, "statement")) of its own"
+            }
         }
         return text + "."
     }

@@ -26,17 +26,11 @@ enum TimeText {
         return String(format: "%.\(digits)f \(units[index].name)", scaled)
     }
 
-    /// A time as its source gives it: the figure's own digits, no more,
-    /// in the unit that fits (`30 s`, `0.6 s` is `600 ms`, `0.007 s` is
-    /// `7 ms`): a published figure keeps its precision.
+    /// A time as its source gives it: the figure's own digits in seconds,
+    /// no more (`30 s`, `0.6 s`, `0.007 s`): a published figure keeps its
+    /// precision, and its unit.
     static func asGiven(_ value: Double) -> String {
         guard value.isFinite else { return "n/a" }
-        if value == 0 { return "0 s" }
-        let magnitude = abs(value)
-        let unit = units.first { magnitude >= $0.seconds } ?? units[units.count - 1]
-        // Up to 6 significant digits, trailing zeros dropped: the digits the
-        // source wrote.
-        let scaled = value / unit.seconds
-        return String(format: "%.6g", scaled) + " " + unit.name
+        return String(format: "%g s", value)
     }
 }

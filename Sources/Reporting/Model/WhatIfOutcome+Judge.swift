@@ -74,9 +74,10 @@ extension WhatIfOutcome {
         return " (a statement costs about \(TimeText.seconds(sqlite / Double(statements))) on this machine)"
     }
 
+    /// A ratio as the experiments write one, without its `x`: `0.35`, `1.00`, `12`.
     private static func ratio(_ value: Double) -> String {
         guard value.isFinite else { return "n/a" }
-        return value >= 10 ? String(Int(value.rounded())) : "\((value * 100).rounded() / 100)"
+        return String(ExperimentReport.ratio(value).dropLast())
     }
 
 }

@@ -178,7 +178,7 @@ public enum HTMLReport {
                 } else {
                     html += "<h3>Per-thread time in SQLite and the row cache</h3>"
                         + SVGChart.bars([
-                            ("SQLite, summed over threads", breakdown.sqliteSeconds), ("row cache, summed over threads", breakdown.rowCacheSeconds),
+                            ("SQLite (all threads)", breakdown.sqliteSeconds), ("row cache (all threads)", breakdown.rowCacheSeconds),
                         ])
                         + "<p class=\"stats\">\(escapeHTML(ReportWords.sentence(ReportWords.perThread)))"
                         + " \(escapeHTML("The median iteration's wall time: \(TimeText.seconds(breakdown.wallSeconds ?? statistics.median)).")) </p>"
@@ -263,6 +263,7 @@ public enum HTMLReport {
         .filter{margin:.3em 0;padding:2px 6px}.description{max-width:850px}
         .verdict-reproduced .verdict{color:#26734d}.verdict-weaker .verdict{color:#8a6d00}.verdict-absent .verdict,.verdict-inverted .verdict{color:#b02a2a}
         @media print{thead th{cursor:auto}.filter{display:none}}
+        td[data-value]{white-space:nowrap}
         """
 
     static let script = """
