@@ -52,6 +52,25 @@ import Testing
             scenarios: scenarios)
     }
 
+    @Test func aReportWithPerThreadTimeReadsBackAndABadWallTimeIsNamed() throws {
+        let scenario = ScenarioReport(
+            name: "Threads", description: "", dataSet: "fireballs", status: .passed,
+            samples: [Sample(wallSeconds: 1.25, cpuSeconds: 1, peakResidentBytes: nil)],
+            timeBreakdown: TimeBreakdown(sqliteSeconds: 1.68, rowCacheSeconds: 0, otherSeconds: 0, wallSeconds: 1.24, summedOverThreads: true))
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("breakdown-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try ReportFile.json(Self.report([scenario])).write(to: URL(fileURLWithPath: path))
+        #expect(try ReportFile.read(path) == Self.report([scenario]))
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"wallSeconds\" : 1.24", with: "\"wallSeconds\" : -1").write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: (any Error).self) { try ReportFile.read(path) }
+        do {
+            _ = try ReportFile.read(path)
+        } catch {
+            #expect("\(error)".contains("scenarios[0].timeBreakdown.wallSeconds: -1 is negative"), "\(error)")
+        }
+    }
+
     @Test func thePageShowsPerThreadTimeAsSuch() {
         var scenario = ScenarioReport(
             name: "Threads", description: "", dataSet: "fireballs", status: .passed,

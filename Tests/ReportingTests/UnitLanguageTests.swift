@@ -68,6 +68,6 @@ import Testing
         #expect(HTMLCell.count(1_024) == "<td data-value=\"1024\">1,024</td>")
         #expect(HTMLCell.time(0.0021) == "<td data-value=\"0.0021\">2.10 ms</td>")
         #expect(CounterGlossary.legend([.sqlStatements, .fetches, .sqlStatements])
-            == ["fetches: \(CounterGlossary.definition(.fetches))", "sqlStatements: \(CounterGlossary.definition(.sqlStatements))"])
+            == ["sqlStatements: \(CounterGlossary.definition(.sqlStatements))", "fetches: \(CounterGlossary.definition(.fetches))"])
     }
 }

@@ -48,8 +48,15 @@ import Testing
     /// Within the rounding of three significant digits.
     static func atMost(_ a: Double, _ b: Double) -> Bool { a <= b * 1.005 + 1e-12 }
 
-    @Test func theRunPassed() {
+    @Test func theRunPassed() throws {
         #expect(Self.report.scenarios.map(\.status) == Array(repeating: .passed, count: 5), "\(Self.report.scenarios.map(\.error))")
+        // As `perf-run report` reads it back: the same report, per-thread time and break-even included.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("consistency-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try ReportFile.json(Self.report).write(to: URL(fileURLWithPath: path))
+        let read = try ReportFile.read(path)
+        #expect(read == Self.report)
+        #expect(read.scenarios.first { $0.name == "MultiThread" }?.timeBreakdown?.summedOverThreads == true)
     }
 
     @Test func timeAttributedStaysWithinTheIterationOrIsSaidToBePerThread() throws {

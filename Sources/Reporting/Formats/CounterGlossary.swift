@@ -29,9 +29,10 @@ public enum CounterGlossary {
         CounterName(rawValue: name).map(definition)
     }
 
-    /// `name: definition` for each counter named, in report order, for a
-    /// legend; names that are not counters are left out.
+    /// `name: definition` for each counter named, once, in the order
+    /// given (a table's columns), for a legend.
     public static func legend(_ counters: [CounterName]) -> [String] {
-        Array(Set(counters)).sorted().map { "\($0.rawValue): \(definition($0))" }
+        var seen: Set<CounterName> = []
+        return counters.filter { seen.insert($0).inserted }.map { "\($0.rawValue): \(definition($0))" }
     }
 }
