@@ -352,7 +352,7 @@ import Testing
         let result = try PerfRunCommandTests.perfRun(["report", path, "--markdown", "-"])
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("## Faultline run: 1 of 1 scenarios passed"))
-        #expect(result.stdout.contains("| Prefetch | passed | 0.1000s | 5 | - | - | 0 |"))
+        #expect(result.stdout.contains("| Prefetch | passed | 100 ms | 5 | - | - | 0 |"))
     }
 }
 

@@ -50,11 +50,12 @@ import Testing
         #expect(abs((experiment.measuredRatio ?? 0) - 0.66 / 0.58) < 1e-12)
         #expect(experiment.verdict == .weaker)
         #expect(experiment.baseline?.counters["sqlStatements"] == 1_502)
-        #expect(experiment.reason.hasPrefix("Slow ran 1502 statements reading 2001 rows, SQLite 40 ms of 660 ms (6%); "
-            + "Fast ran 5 statements reading 2001 rows, SQLite 30 ms of 580 ms (5%)."))
-        #expect(experiment.reason.contains("1497 fewer here"))
-        #expect(experiment.reason.contains("Both sides fire at least 500000 object faults (499000 and 500000 from the row cache)"))
-        #expect(experiment.reason.contains("1497 fewer here, at about 6.68 µs of SQLite time each"))
+        #expect(experiment.reason.hasPrefix("Slow ran 1,502 statements reading 2,001 rows, SQLite 40.0 ms of 660 ms (6%); "
+            + "Fast ran 5 statements reading 2,001 rows, SQLite 30.0 ms of 580 ms (5%). "
+            + "Slow takes 80.0 ms longer than Fast (1.14x its time): 10.0 ms more in SQLite and 70.0 ms more outside it."))
+        #expect(experiment.reason.contains("1,497 fewer here"))
+        #expect(experiment.reason.contains("Both sides fire at least 500,000 object faults (499,000 and 500,000 from the row cache)"))
+        #expect(experiment.reason.contains("1,497 fewer here, at about 6.68 µs of SQLite time each"))
         #expect(experiment.reason.hasSuffix("that in-memory work, the same on both sides, dominates."))
         #expect(!experiment.reason.contains("still runs"))
     }
@@ -68,7 +69,7 @@ import Testing
         ])
         let experiment = try #require(ExperimentAnalysis.analyze([Self.reference], scenarios: [slow, fast]).first)
         #expect(experiment.verdict == .weaker)
-        #expect(experiment.reason.contains("Fast still runs 499005 statements, 100% of Slow's."))
+        #expect(experiment.reason.contains("Fast still runs 499,005 statements, 100% of Slow's."))
         #expect(experiment.reason.hasSuffix(
             "the engine's side of each round trip (binding, reading the row, filling the object), the same on both sides."))
     }
@@ -86,7 +87,7 @@ import Testing
         let fast = Self.scenario("Fast", seconds: [2, 2, 2], sqlite: 1.5, counters: ["sqlStatements": 2, "rowsRead": 5_000])
         let experiment = try #require(ExperimentAnalysis.analyze([Self.reference], scenarios: [slow, fast]).first)
         #expect(experiment.verdict == .inverted)
-        #expect(experiment.reason.hasSuffix("Fast is slower in SQLite (1.40 s more, for 5000 rows in 2 statements against 10 in 10)."))
+        #expect(experiment.reason.hasSuffix("Fast is slower in SQLite (1.40 s more, for 5,000 rows in 2 statements against 10 in 10)."))
         // Slower on both counts: both are said.
         let both = Self.scenario("Fast", seconds: [2, 2, 2], sqlite: 0.8, counters: ["sqlStatements": 2, "rowsRead": 10])
         let twice = try #require(ExperimentAnalysis.analyze([Self.reference], scenarios: [slow, both]).first)
@@ -144,7 +145,10 @@ import Testing
             scenarios: [slow, fast], experiments: ExperimentAnalysis.analyze([reference], scenarios: [slow, fast]))
         let markdown = ReportMarkdown.render(report)
         #expect(markdown.contains("| Slow vs Fast | 10x | 10x ("))
-        #expect(markdown.contains("| reproduced | Slow ran 1000 statements"))
+        #expect(markdown.contains("| reproduced | book: Slow 30 s, Fast 3 s; here: 3.00 s and 300 ms (medians). "
+            + "Slow takes 2.70 s longer than Fast (10x its time): 2.70 s more in SQLite; "
+            + "Slow runs 1,000 statements, Fast 1. A statement costs about 2.80 ms of SQLite here; Fast runs 999 fewer and "
+            + "wins once a statement costs more than 97.3 µs, as it does here (the book's 10x at about 2.80 ms a statement). |"))
         let html = HTMLReport.render(report)
         #expect(html.contains("<h2>The book's experiments</h2>"))
         #expect(html.contains("&lt;b&gt;Fast&lt;/b&gt; | wins"))

@@ -57,9 +57,9 @@ import Testing
         let report = Self.report()
         let html = HTMLReport.render(report)
         // rowsReturned + rowsChanged, saturated; the scan its insight names marked.
-        #expect(html.contains("<td>\(Int.max)</td><td>\(Int.max) ⚠</td>"))
+        #expect(html.contains("<td data-value=\"\(Int.max)\">\(Int.max.groupedDigits)</td><td data-value=\"\(Int.max)\">\(Int.max.groupedDigits) ⚠</td>"))
         #expect(ReportMarkdown.render(report).contains("| Huge | passed |"))
-        #expect(ReportText.summaryTable(report).contains("\(Int.max)"))
+        #expect(ReportText.summaryTable(report).contains(Int.max.groupedDigits))
         #expect(ReportText.experimentTable(report)?.contains("Huge vs Huge") == true)
         #expect(ReportText.fixFirst(report)?.contains("saves 100 ms per iteration (measured)") == true)
     }
@@ -74,7 +74,7 @@ import Testing
         #expect(change.change == .grew)
         #expect(change.baseCount == 1)
         #expect(change.headCount == Int.max)
-        #expect(HTMLComparison.render(comparison).contains("grew (1 → \(Int.max))"))
+        #expect(HTMLComparison.render(comparison).contains("grew (1 → \(Int.max.groupedDigits))"))
         for format in [ComparisonFormat.text, .markdown, .json] {
             #expect(throws: Never.self) { try format.render(comparison) }
         }
@@ -90,7 +90,7 @@ import Testing
         let experiment = try #require(ExperimentAnalysis.analyze([ExperimentAnalysisTests.reference], scenarios: [slow, fast]).first)
         #expect(experiment.verdict == .weaker)
         // Twice the statements saved is more than Slow ran (saturated): no "still runs".
-        #expect(experiment.reason.contains("\(Int.max - 5) fewer here"))
+        #expect(experiment.reason.contains("\((Int.max - 5).groupedDigits) fewer here"))
         #expect(!experiment.reason.contains("still runs"))
         #expect(experiment.reason.hasSuffix("that in-memory work, the same on both sides, dominates."))
     }
@@ -162,10 +162,10 @@ import Testing
         ]
         analysis.timeline = [.init(statements: Int.max, faults: 1, seconds: 1), .init(statements: 1, faults: Int.max, seconds: 1)]
         analysis.linesPerBucket = Int.max
-        #expect(SQLLogText.render(analysis).contains("\(Int.max) statements in 2 shapes"))
+        #expect(SQLLogText.render(analysis).contains("\(Int.max.groupedDigits) statements in 2 shapes"))
         let page = HTMLLogAnalysis.render(analysis, title: "huge")
-        #expect(page.contains("\(Int.max) statements in 2 shapes"))
-        #expect(page.contains("<title>lines \(Int.max)–\(Int.max): \(Int.max) faults</title>"))
+        #expect(page.contains("\(Int.max.groupedDigits) statements in 2 shapes"))
+        #expect(page.contains("<title>lines \(Int.max)–\(Int.max): \(Int.max.groupedDigits) faults</title>"))
     }
 
     @Test func saturatingArithmeticHoldsAtTheEnds() {

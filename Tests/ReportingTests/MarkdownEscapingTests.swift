@@ -44,7 +44,7 @@ import Testing
         #expect(!markdown.contains("<i>"))
         #expect(markdown.contains("&lt;i&gt;release&lt;/i&gt; build, SQLite 3.40 &lt;b&gt;."))
         #expect(markdown.contains(
-            "| &lt;script&gt;alert(1)&lt;/script&gt; \\| x | failed: &lt;img src=y onerror=alert(3)&gt; second line | 0.0110s | 3 | - | - | 0 |\n"),
+            "| &lt;script&gt;alert(1)&lt;/script&gt; \\| x | failed: &lt;img src=y onerror=alert(3)&gt; second line | 11.0 ms | 3 | - | - | 0 |\n"),
             "\(markdown)")
     }
 

@@ -244,7 +244,7 @@ import Testing
         let (_, analysis) = SQLLogLimitTests.analyze(lines)
         #expect(analysis.totalStatements == 20_000)
         #expect(analysis.totalShapes == 20_000)
-        let headline = "20000 statements in 20000 shapes (10000 shapes listed; 10000 statements of later shapes not counted apart)"
+        let headline = "20,000 statements in 20,000 shapes (10,000 shapes listed; 10,000 statements of later shapes not counted apart)"
         #expect(SQLLogText.render(analysis).contains("\n\(headline); 0 transactions"))
         #expect(HTMLLogAnalysis.render(analysis, title: "shapes").contains(headline))
         // Repeated shapes beyond the table are counted once each.

@@ -44,7 +44,7 @@ import Testing
         #expect(analysis.faults.map { "\($0.entity)/\($0.source)/\($0.count)" } == ["Network/database/2", "Selfie/row cache/1"])
         #expect(analysis.relationshipFaults.map(\.entity) == ["Selfie.networks"])
         // Total, mean and max of the two fault SELECTs.
-        #expect(SQLLogText.render(analysis).contains("    0.000300   0.000150   0.000200      2     3  SELECT"))
+        #expect(SQLLogText.render(analysis).contains("   300 µs    150 µs    200 µs         2      3  SELECT"))
     }
 
     @Test func coreDataLogWithPrefixesColoursAndPlans() {

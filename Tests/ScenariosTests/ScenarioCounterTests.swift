@@ -85,10 +85,10 @@ import Testing
             }
             let breakdown = try #require(report.timeBreakdown)
             #expect(breakdown.sqliteSeconds >= 0 && breakdown.rowCacheSeconds >= 0 && breakdown.otherSeconds >= 0)
-            // Each part is a median over the iterations, and in each
-            // iteration it is within the wall time: so is its median.
+            // The parts are the median iteration's: they add up to the median wall time.
             let wall = Statistics(report.samples.map(\.wallSeconds)).median
-            #expect(breakdown.sqliteSeconds <= wall + 1e-6 && breakdown.rowCacheSeconds <= wall + 1e-6, "\(report.name)")
+            #expect(breakdown.wallSeconds == wall && breakdown.summedOverThreads == nil, "\(report.name)")
+            #expect(abs(breakdown.sqliteSeconds + breakdown.rowCacheSeconds + breakdown.otherSeconds - wall) <= wall * 1e-9, "\(report.name)")
             let counters = Self.names.map { report.counters[$0] ?? -1 }
             #expect(counters == Self.expected[report.name], "\(report.name)")
             #expect(report.advisoryCounters == ["objectsRegisteredPeak"], "\(report.name)")

@@ -185,7 +185,8 @@ extension ExperimentReference {
         source: faultingSource,
         sourceSetting: bookSetting,
         kind: .timing(
-            baseline: Side(scenario: "SingleFault", sourceSeconds: 30), treatment: Side(scenario: "Prefetch", sourceSeconds: 3)))
+            baseline: Side(scenario: "SingleFault", sourceSeconds: 30, sourceWords: "just under 30 s"),
+            treatment: Side(scenario: "Prefetch", sourceSeconds: 3, sourceWords: "just under 3 s")))
 
     static let batchFaultVsSingleFault = ExperimentReference(
         name: "BatchFault vs SingleFault",
@@ -193,7 +194,8 @@ extension ExperimentReference {
         source: bookSource + ", BatchFault and SingleFault tests: BatchFault a little over 30 s, against SingleFault's just under 30 s",
         sourceSetting: bookSetting,
         kind: .timing(
-            baseline: Side(scenario: "SingleFault", sourceSeconds: 30), treatment: Side(scenario: "BatchFault", sourceSeconds: 31)))
+            baseline: Side(scenario: "SingleFault", sourceSeconds: 30, sourceWords: "just under 30 s"),
+            treatment: Side(scenario: "BatchFault", sourceSeconds: 31, sourceWords: "a little over 30 s")))
 
     static let singleFaultVsPrefetchStaleness0 = ExperimentReference(
         name: "SingleFault vs Prefetch, refaults from the store",
@@ -204,6 +206,6 @@ extension ExperimentReference {
         source: faultingSource,
         sourceSetting: bookSetting,
         kind: .timing(
-            baseline: Side(scenario: "SingleFaultStaleness0", sourceSeconds: 30),
-            treatment: Side(scenario: "PrefetchStaleness0", sourceSeconds: 3)))
+            baseline: Side(scenario: "SingleFaultStaleness0", sourceSeconds: 30, sourceWords: "just under 30 s"),
+            treatment: Side(scenario: "PrefetchStaleness0", sourceSeconds: 3, sourceWords: "just under 3 s")))
 }

@@ -63,6 +63,6 @@ extension ExperimentReference {
         source: bookSource + ", Subquery test: without a subquery just over 30 s, with one about 1.5 s",
         sourceSetting: bookSetting,
         kind: .timing(
-            baseline: Side(scenario: "Subquery", phase: "manual", sourceSeconds: 30),
-            treatment: Side(scenario: "Subquery", phase: "subquery", sourceSeconds: 1.5)))
+            baseline: Side(scenario: "Subquery", phase: "manual", sourceSeconds: 30, sourceWords: "just over 30 s"),
+            treatment: Side(scenario: "Subquery", phase: "subquery", sourceSeconds: 1.5, sourceWords: "about 1.5 s")))
 }

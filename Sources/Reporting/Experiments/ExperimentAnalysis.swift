@@ -52,7 +52,8 @@ public enum ExperimentAnalysis {
         guard !samples.isEmpty else { return nil }
         return Measured(
             side: ExperimentReport.Side(
-                label: side.label, sourceSeconds: side.sourceSeconds, medianSeconds: Statistics(samples).median, sqliteSeconds: sqlite,
+                label: side.label, sourceSeconds: side.sourceSeconds, sourceText: side.sourceWords, medianSeconds: Statistics(samples).median,
+                sqliteSeconds: sqlite,
                 counters: counters.filter { CounterName(rawValue: $0.key).map(sideCounters.contains) == true }),
             samples: samples)
     }
@@ -68,7 +69,8 @@ public enum ExperimentAnalysis {
             // JSON has no infinity: a treatment measured at 0 s leaves the ratio out.
             measuredRatio: ratio.isFinite ? ratio : nil,
             ratioInterval: interval.low.isFinite && interval.high.isFinite ? [interval.low, interval.high] : nil, verdict: verdict,
-            reason: timingReason(b.side, t.side, verdict: verdict, sourceRatio: sourceRatio))
+            reason: timingReason(b.side, t.side, verdict: verdict, sourceRatio: sourceRatio),
+            breakEven: StatementBreakEven(baseline: b.side, treatment: t.side, sourceRatio: sourceRatio))
     }
 
     /// What each side did, where the difference lies (SQLite or the rest),
@@ -84,7 +86,7 @@ public enum ExperimentAnalysis {
         let difference = b.medianSeconds - t.medianSeconds
         let sqlDifference = b.sqliteSeconds - t.sqliteSeconds
         let otherDifference = difference - sqlDifference
-        text += " Of the \(signed(difference)) between them, SQLite accounts for \(signed(sqlDifference)) and work outside it for \(signed(otherDifference))."
+        text += " " + comparison(b, t)
         let saved = count(b, .sqlStatements) - count(t, .sqlStatements)
         switch verdict {
         case .reproduced:
@@ -96,17 +98,18 @@ public enum ExperimentAnalysis {
             if saved > 0, share < 0.5 {
                 // What SQLite spent on the statements saved, per statement.
                 let perStatement = max(0, sqlDifference) / Double(saved)
-                text += " The source's effect comes from round trips to the store: \(saved) fewer here, at about "
+                text += " The source's effect comes from round trips to the store: \(CountText.count(saved)) fewer here, at about "
                     + "\(seconds(perStatement)) of SQLite time each, while SQLite is only \(percent(share)) of \(b.label)'s time."
                 if saved.multipliedSaturated(by: 2) < count(b, .sqlStatements) {
-                    text += " \(t.label) still runs \(count(t, .sqlStatements)) statements, "
+                    text += " \(t.label) still runs \(CountText.count(count(t, .sqlStatements))) statements, "
                         + "\(percent(Double(count(t, .sqlStatements)) / Double(max(1, count(b, .sqlStatements))))) of \(b.label)'s."
                 }
                 let faults = min(count(b, .faultsFired), count(t, .faultsFired))
                 if faults > 0 {
                     let perAccess = (b.medianSeconds - b.sqliteSeconds) / Double(count(b, .faultsFired))
                     let hits = (count(b, .cacheHits), count(t, .cacheHits))
-                    text += " Both sides fire at least \(faults) object faults (\(hits.0) and \(hits.1) from the row cache), "
+                    text += " Both sides fire at least \(CountText.count(faults)) object faults "
+                        + "(\(CountText.count(hits.0)) and \(CountText.count(hits.1)) from the row cache), "
                         + "about \(seconds(perAccess)) each outside SQLite in \(b.label): "
                         + (hits.0.multipliedSaturated(by: 2) >= count(b, .faultsFired)
                             ? "that in-memory work, the same on both sides, dominates."
@@ -123,7 +126,8 @@ public enum ExperimentAnalysis {
             var parts: [String] = []
             if sqlDifference < 0 {
                 parts.append("in SQLite (\(seconds(-sqlDifference)) more, for \(plural(count(t, .rowsRead), "row")) in "
-                    + "\(plural(count(t, .sqlStatements), "statement")) against \(count(b, .rowsRead)) in \(count(b, .sqlStatements)))")
+                    + "\(plural(count(t, .sqlStatements), "statement")) against \(CountText.count(count(b, .rowsRead))) in "
+                    + "\(CountText.count(count(b, .sqlStatements))))")
             }
             if otherDifference < 0 { parts.append("outside it, in the engine's own work (\(seconds(-otherDifference)) more)") }
             text += " \(t.label) is slower " + parts.joined(separator: " and ") + "."
@@ -162,24 +166,33 @@ public enum ExperimentAnalysis {
 
     static func count(_ side: ExperimentReport.Side, _ name: CounterName) -> Int { side.counters[name] ?? 0 }
 
-    /// `1.23 s`, `45.6 ms`, `7.8 µs`, `90 ns`.
-    public static func seconds(_ value: Double) -> String {
-        let magnitude = abs(value)
-        if magnitude >= 1 { return String(format: "%.2f s", value) }
-        if magnitude >= 1e-3 { return String(format: "%.3g ms", value * 1e3) }
-        if magnitude >= 1e-6 { return String(format: "%.3g µs", value * 1e6) }
-        return String(format: "%.0f ns", value * 1e9)
+    /// A time as every report prints it (``TimeText``): `1.23 s`,
+    /// `45.6 ms`, `7.80 µs`, `90.0 ns`.
+    public static func seconds(_ value: Double) -> String { TimeText.seconds(value) }
+
+    /// Which side is faster, by how much, and where the difference lies,
+    /// without signed figures: `Prefetch takes 10.1 ms longer than
+    /// SingleFault (1.05x its time): 4.89 ms more in SQLite and 5.16 ms
+    /// more outside it.`
+    static func comparison(_ b: ExperimentReport.Side, _ t: ExperimentReport.Side) -> String {
+        let (slow, fast) = b.medianSeconds >= t.medianSeconds ? (b, t) : (t, b)
+        let longer = slow.medianSeconds - fast.medianSeconds
+        guard longer > 0 else { return "\(b.label) and \(t.label) take the same time." }
+        let inSQLite = slow.sqliteSeconds - fast.sqliteSeconds
+        // Parts below a nanosecond are the arithmetic's, not the run's.
+        let parts = [(inSQLite, "in SQLite"), (longer - inSQLite, "outside it")].filter { abs($0.0) >= 1e-9 }.map { seconds, place in
+            seconds >= 0 ? "\(self.seconds(seconds)) more \(place)" : "\(self.seconds(-seconds)) less \(place)"
+        }
+        let times = fast.medianSeconds > 0 ? " (\(ExperimentReport.ratio(slow.medianSeconds / fast.medianSeconds)) its time)" : ""
+        return "\(slow.label) takes \(seconds(longer)) longer than \(fast.label)\(times)"
+            + (parts.isEmpty ? "." : ": " + parts.joined(separator: " and ") + ".")
     }
 
-    static func signed(_ value: Double) -> String { (value >= 0 ? "+" : "−") + seconds(abs(value)) }
-    static func signedCount(_ value: Int) -> String { (value >= 0 ? "\(value) fewer" : "\(-value) more") }
+    static func signedCount(_ value: Int) -> String { (value >= 0 ? "\(CountText.count(value)) fewer" : "\(CountText.count(-value)) more") }
     static func plural(_ count: Int, _ one: String, _ many: String? = nil) -> String {
-        "\(count) " + (count == 1 ? one : many ?? one + "s")
+        "\(CountText.count(count)) " + (count == 1 ? one : many ?? one + "s")
     }
     static func percent(_ share: Double) -> String { String(format: "%.0f%%", share * 100) }
-    /// A figure as the text reports print it: whole numbers without a
-    /// fraction, others with four significant digits.
-    static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(format: "%.4g", value)
-    }
+    /// A figure as the reports print it (``CountText/number(_:)``).
+    static func number(_ value: Double) -> String { CountText.number(value) }
 }

@@ -50,11 +50,16 @@ public struct ExperimentReference: Sendable {
         public var phase: String?
         /// What the source printed for it, in seconds.
         public var sourceSeconds: Double
+        /// How precise the figure is, in the source's words where it is not
+        /// an exact figure (`just under 30 s`, `about 1.5 s`); nil when the
+        /// source prints ``sourceSeconds`` as it is.
+        public var sourceWords: String?
 
-        public init(scenario: String, phase: String? = nil, sourceSeconds: Double) {
+        public init(scenario: String, phase: String? = nil, sourceSeconds: Double, sourceWords: String? = nil) {
             self.scenario = scenario
             self.phase = phase
             self.sourceSeconds = sourceSeconds
+            self.sourceWords = sourceWords
         }
 
         /// `SingleFault`, `Cache: cold`.

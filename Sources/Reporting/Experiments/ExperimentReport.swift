@@ -17,20 +17,30 @@ public struct ExperimentReport: Codable, Equatable, Sendable {
     public var verdict: ExperimentVerdict
     /// Why, from this run's counters and timings.
     public var reason: String
+    /// From which cost per statement the recommended way wins
+    /// (``StatementBreakEven``), where it saves statements; nil otherwise,
+    /// and in reports written before it was worked out.
+    public var breakEven: StatementBreakEven?
 
     /// One side as measured.
     public struct Side: Codable, Equatable, Sendable {
         /// `SingleFault`, `Cache: cold`.
         public var label: String
         public var sourceSeconds: Double
+        /// The source's figure as the source gives it (`just under 30 s`);
+        /// nil where it gives an exact figure, written as ``sourceSeconds``.
+        public var sourceText: String?
         public var medianSeconds: Double
         public var sqliteSeconds: Double
         /// The counters the reason rests on (statements, rows, faults).
         public var counters: [String: Int]
 
-        public init(label: String, sourceSeconds: Double, medianSeconds: Double, sqliteSeconds: Double, counters: [String: Int]) {
+        public init(
+            label: String, sourceSeconds: Double, sourceText: String? = nil, medianSeconds: Double, sqliteSeconds: Double, counters: [String: Int]
+        ) {
             self.label = label
             self.sourceSeconds = sourceSeconds
+            self.sourceText = sourceText
             self.medianSeconds = medianSeconds
             self.sqliteSeconds = sqliteSeconds
             self.counters = counters
@@ -40,8 +50,9 @@ public struct ExperimentReport: Codable, Equatable, Sendable {
     public init(
         name: String, lesson: String, source: String, sourceSetting: String, baseline: Side? = nil, treatment: Side? = nil,
         sourceRatio: Double? = nil, measuredRatio: Double? = nil, ratioInterval: [Double]? = nil, expectation: String? = nil,
-        verdict: ExperimentVerdict, reason: String
+        verdict: ExperimentVerdict, reason: String, breakEven: StatementBreakEven? = nil
     ) {
+        self.breakEven = breakEven
         self.name = name
         self.lesson = lesson
         self.source = source
@@ -55,6 +66,12 @@ public struct ExperimentReport: Codable, Equatable, Sendable {
         self.verdict = verdict
         self.reason = reason
     }
+}
+
+extension ExperimentReport.Side {
+    /// The source's figure with its own precision: as the source words it,
+    /// or the figure's own digits (`0.6 s`, `30 s`).
+    public var sourceFigure: String { sourceText ?? TimeText.asGiven(sourceSeconds) }
 }
 
 extension ExperimentReport {

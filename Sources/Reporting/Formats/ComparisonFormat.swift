@@ -71,10 +71,11 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
 
     /// "sqlStatements 3 → 503 (+500, regression)".
     static func counterChange(_ counter: ReportComparison.CounterComparison) -> String {
-        guard let head = counter.head else { return "\(counter.name) \(counter.base) → none (\(counter.verdict.rawValue))" }
+        guard let head = counter.head else { return "\(counter.name) \(CountText.count(counter.base)) → none (\(counter.verdict.rawValue))" }
         let (difference, overflow) = head.subtractingReportingOverflow(counter.base)
-        let delta = overflow ? "" : (difference >= 0 ? "+\(difference), " : "−\(difference.magnitude), ")
-        return "\(counter.name) \(counter.base) → \(head) (\(delta)\(counter.verdict.rawValue))"
+        let magnitude = difference.magnitude <= UInt(Int.max) ? CountText.count(Int(difference.magnitude)) : String(difference.magnitude)
+        let delta = overflow ? "" : (difference >= 0 ? "+\(magnitude), " : "−\(magnitude), ")
+        return "\(counter.name) \(CountText.count(counter.base)) → \(CountText.count(head)) (\(delta)\(counter.verdict.rawValue))"
     }
 
     /// Medians, their ratio and interval ("n/a" where not finite), the
@@ -93,11 +94,6 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
         text += " \(timing.verdict.rawValue)"
         if let reason = timing.reason { text += " (\(reason))" }
         return text
-    }
-
-    /// Seconds with 4 decimals; in exponent form from a million on.
-    static func seconds(_ value: Double) -> String {
-        String(format: value.magnitude < 1e6 ? "%.4fs" : "%.4gs", value)
     }
 
     /// A ratio with 2 decimals, "n/a" for none.
@@ -143,7 +139,7 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
             }
             for change in scenario.statements {
                 let site = change.callSite.flatMap { $0.isEmpty ? nil : " at \($0)" } ?? ""
-                lines.append("  statement \(change.change.rawValue) (\(change.baseCount) → \(change.headCount))\(site): \(change.shape)")
+                lines.append("  statement \(change.change.rawValue) (\(CountText.count(change.baseCount)) → \(CountText.count(change.headCount)))\(site): \(change.shape)")
             }
             for insight in scenario.newInsights {
                 lines.append("  new insight \(insight.identity): \(insight.message)")
@@ -195,7 +191,7 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
         if !statements.isEmpty {
             lines += details("Statement shapes added, grown or removed (\(statements.count))", statements.map { name, change in
                 let site = change.callSite.flatMap { $0.isEmpty ? nil : " at \(escapeMarkdown($0))" } ?? ""
-                return "- \(escapeMarkdown(name)): \(change.change.rawValue) (\(change.baseCount) → \(change.headCount))\(site) "
+                return "- \(escapeMarkdown(name)): \(change.change.rawValue) (\(CountText.count(change.baseCount)) → \(CountText.count(change.headCount)))\(site) "
                     + markdownCode(change.shape)
             })
         }

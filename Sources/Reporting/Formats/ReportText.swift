@@ -21,9 +21,9 @@ public enum ReportText {
     public static func summaryTable(_ report: Report) -> String {
         var rows = [["scenario", "status", "median", "sql", "faults", "misses", "rows read", "values"]]
         for scenario in report.scenarios {
-            let median = scenario.summary.map { String(format: "%.4fs", $0.wallSeconds.median) } ?? "-"
+            let median = scenario.summary.map { TimeText.seconds($0.wallSeconds.median) } ?? "-"
             let values = scenario.values.sorted { $0.key < $1.key }.map { key, value in
-                "\(key)=\(ExperimentAnalysis.number(value))"
+                "\(key)=\(CountText.figure(key, value))"
             }.joined(separator: " ")
             rows.append([
                 scenario.name, scenario.status.rawValue, median, counter(scenario, .sqlStatements), counter(scenario, .faultsFired),
@@ -31,7 +31,7 @@ public enum ReportText {
                 scenario.error.map { "error: \($0)" } ?? values,
             ])
         }
-        return table(rows)
+        return table(rows) + "\n" + ReportWords.sentence(ReportWords.median)
     }
 
     /// Rows as aligned columns (the last one not padded).
@@ -45,7 +45,7 @@ public enum ReportText {
     }
 
     private static func counter(_ scenario: ScenarioReport, _ name: CounterName) -> String {
-        scenario.counters[name].map(String.init) ?? "-"
+        CountText.count(scenario.counters[name])
     }
 
     /// "What to fix first" (``FixPriority``) as numbered lines, then the
@@ -60,6 +60,7 @@ public enum ReportText {
             lines.append("\(number + 1). \(entry.scenario): \(entry.insight.message)")
             lines.append("   \(FixPriority.figure(entry)); \(entry.insight.callSite)")
         }
+        lines += FixPriority.definitions(entries).map(ReportWords.sentence)
         let withdrawn = report.scenarios.flatMap { scenario in
             scenario.insights.compactMap { insight in
                 insight.whatIf.flatMap { outcome in
@@ -93,11 +94,12 @@ public enum ReportText {
             lines.append(table(rows))
             for outcome in outcomes { lines.append("  \(outcome.reason)") }
         }
+        if !lines.isEmpty { lines.append(ReportWords.sentence(ReportWords.asItIs)) }
         return lines.isEmpty ? nil : lines.joined(separator: "\n")
     }
 
     private static func figures(_ side: WhatIfOutcome.Side) -> [String] {
-        [CounterName.sqlStatements, .rowsRead, .faultsFired].map { side.counters[$0].map(String.init) ?? "-" }
+        [CounterName.sqlStatements, .rowsRead, .faultsFired].map { CountText.count(side.counters[$0]) }
     }
 
     /// How each scenario's work grows with the data (`--scales`): its

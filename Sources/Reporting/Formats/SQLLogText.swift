@@ -7,14 +7,16 @@ import ToolSupport
 public enum SQLLogText {
     /// Renders the analysis; `limit` caps each table's rows.
     public static func render(_ analysis: SQLLogAnalysis, limit: Int = 20) -> String {
-        var out = "\(analysis.logLines) log lines\(formatsNote(analysis)) of \(analysis.lines) read"
-        if analysis.skippedLines > 0 { out += ", \(analysis.skippedLines) skipped" }
-        if analysis.truncatedLines > 0 { out += ", \(analysis.truncatedLines) cut at \(SQLLogAnalyzer.maximumLineBytes) bytes" }
+        var out = "\(CountText.count(analysis.logLines)) log lines\(formatsNote(analysis)) of \(CountText.count(analysis.lines)) read"
+        if analysis.skippedLines > 0 { out += ", \(CountText.count(analysis.skippedLines)) skipped" }
+        if analysis.truncatedLines > 0 {
+            out += ", \(CountText.count(analysis.truncatedLines)) cut at \(CountText.count(SQLLogAnalyzer.maximumLineBytes)) bytes"
+        }
         out += "\n"
-        out += "\(statementsNote(analysis)); \(analysis.transactions) transactions"
-        out += " holding \(analysis.statementsInTransactions) statements"
-        if analysis.countRequests > 0 { out += "; \(analysis.countRequests) count requests" }
-        if analysis.boundIntarrays > 0 { out += "; \(analysis.boundIntarrays) bound intarrays" }
+        out += "\(statementsNote(analysis)); \(CountText.count(analysis.transactions)) transactions"
+        out += " holding \(CountText.count(analysis.statementsInTransactions)) statements"
+        if analysis.countRequests > 0 { out += "; \(CountText.count(analysis.countRequests)) count requests" }
+        if analysis.boundIntarrays > 0 { out += "; \(CountText.count(analysis.boundIntarrays)) bound intarrays" }
         out += "\n"
         if let note = fetchesNote(analysis) { out += note + "\n" }
         if let note = timesNote(analysis) { out += note + "\n" }
@@ -36,10 +38,16 @@ public enum SQLLogText {
         }
         if !analysis.statements.isEmpty {
             out += "\nStatements by total time\n"
-            out += "  count  dups      total s     mean s      max s   rows  line  shape\n"
+            out += "  " + ["count", "dups", "total", "mean", "max", "rows", "line"].enumerated().map { column, title in
+                pad(title, statementColumns[column])
+            }.joined(separator: " ") + "  shape\n"
             for shape in analysis.statements.prefix(limit) {
-                out += "  " + pad(shape.count, 5) + " " + pad(shape.duplicates, 5) + " "
-                out += String(format: "%12.6f %10.6f %10.6f", shape.totalSeconds, shape.totalSeconds / Double(max(shape.count, 1)), shape.maxSeconds) + " " + pad(shape.rows, 6) + " " + pad(shape.firstLine, 5)
+                let cells = [
+                    CountText.count(shape.count), CountText.count(shape.duplicates), TimeText.seconds(shape.totalSeconds),
+                    TimeText.seconds(shape.totalSeconds / Double(max(shape.count, 1))), TimeText.seconds(shape.maxSeconds),
+                    CountText.count(shape.rows), String(shape.firstLine),
+                ]
+                out += "  " + cells.enumerated().map { column, cell in pad(cell, statementColumns[column]) }.joined(separator: " ")
                 out += "  " + String(shape.shape.prefix(160)) + "\n"
             }
         }
@@ -49,7 +57,7 @@ public enum SQLLogText {
             for shape in withValues {
                 out += "  " + TerminalText.escape(String(shape.shape.prefix(160))) + "\n"
                 for set in shape.values ?? [] {
-                    out += "    " + pad(set.executions, 5) + "× line \(set.firstLine): " + valuesText(set, escape: TerminalText.escape) + "\n"
+                    out += "    " + pad(CountText.count(set.executions), 5) + "× line \(set.firstLine): " + valuesText(set, escape: TerminalText.escape) + "\n"
                 }
             }
         }
@@ -57,13 +65,13 @@ public enum SQLLogText {
                                ("Prefetches", analysis.prefetches)] where !table.isEmpty {
             out += "\n\(title)\n"
             for row in table.prefix(limit) {
-                out += "  " + pad(row.count, 6) + "  \(row.entityInWords) from \(row.source) (first at line \(row.firstLine))\n"
+                out += "  " + pad(CountText.count(row.count), 6) + "  \(row.entityInWords) from \(row.source) (first at line \(row.firstLine))\n"
             }
         }
         if !analysis.largestTransactions.isEmpty {
             out += "\nLargest transactions\n"
             for transaction in analysis.largestTransactions.prefix(limit) {
-                out += "  " + pad(transaction.statements, 6) + " statements from line \(transaction.firstLine), \(transaction.outcome)\n"
+                out += "  " + pad(CountText.count(transaction.statements), 6) + " statements from line \(transaction.firstLine), \(transaction.outcome)\n"
             }
         }
         if !analysis.fetchValues.isEmpty {
@@ -73,9 +81,9 @@ public enum SQLLogText {
             }
         }
         if !analysis.planRows.isEmpty {
-            out += "\nQuery plans (\(analysis.fullScans.count) full scans)\n"
+            out += "\nQuery plans (\(CountText.count(analysis.fullScans.count)) full scans)\n"
             for row in analysis.planRows.prefix(limit) {
-                out += "  " + pad(row.count, 6) + "  \(row.fullScan ? "FULL SCAN  " : "")\(row.row) (line \(row.firstLine))\n"
+                out += "  " + pad(CountText.count(row.count), 6) + "  \(row.fullScan ? "FULL SCAN  " : "")\(row.row) (line \(row.firstLine))\n"
             }
         }
         return out
@@ -87,10 +95,11 @@ public enum SQLLogText {
     public static func statementsNote(_ analysis: SQLLogAnalysis) -> String {
         let statements = analysis.statementsInHeadline, shapes = analysis.shapesInHeadline
         let lowerBound = shapes >= SQLLogAnalyzer.maximumShapes + SQLLogAnalyzer.maximumShapesCountedApart
-        var note = "\(statements) statements in \(lowerBound ? "at least " : "")\(shapes) shapes"
+        var note = "\(CountText.count(statements)) statements in \(lowerBound ? "at least " : "")\(CountText.count(shapes)) shapes"
         if shapes > analysis.statements.count {
             let listed = analysis.statements.map(\.count).saturatedSum()
-            note += " (\(analysis.statements.count) shapes listed; \(statements - listed) statements of later shapes not counted apart)"
+            note += " (\(CountText.count(analysis.statements.count)) shapes listed; \(CountText.count(statements - listed)) statements "
+                + "of later shapes not counted apart)"
         }
         return note
     }
@@ -149,8 +158,11 @@ public enum SQLLogText {
             + "(inf, nan, too large)\(first): taken as unknown"
     }
 
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let text = String(value)
-        return String(repeating: " ", count: max(0, width - text.count)) + text
+    /// The widths of the statements table's columns (count, duplicates,
+    /// total, mean, max, rows, first line), right-aligned.
+    static let statementColumns = [7, 6, 9, 9, 9, 9, 6]
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
     }
 }

@@ -171,12 +171,12 @@ enum TrendText {
         commit.count == 40 && commit.allSatisfy(\.isHexDigit) ? String(commit.prefix(12)) : commit
     }
 
-    /// A counter's value: whole numbers without a fraction; "-" for none.
-    static func count(_ value: Int?) -> String { value.map(String.init) ?? "-" }
+    /// A counter's value, grouped by thousands (``CountText``); "-" for none.
+    static func count(_ value: Int?) -> String { CountText.count(value) }
 
     static func count(_ value: Double) -> String {
         guard value.isFinite else { return "n/a" }
-        return value == value.rounded() && abs(value) < 9.0e15 ? String(Int64(value)) : String(value)
+        return value == value.rounded() && abs(value) < 9.0e15 ? CountText.count(Int(value)) : String(value)
     }
 
     /// A counter's change with its sign and mark (`▲ +1`, `▼ −2`).

@@ -235,21 +235,6 @@ extension ScenarioReport {
     }
 }
 
-/// Where an iteration's wall time went: SQLite (every statement), the row
-/// cache (faults fulfilled from it), and the rest (the engine's own work in
-/// contexts, and the scenario's code).
-public struct TimeBreakdown: Codable, Equatable, Sendable {
-    public var sqliteSeconds: Double
-    public var rowCacheSeconds: Double
-    public var otherSeconds: Double
-
-    public init(sqliteSeconds: Double, rowCacheSeconds: Double, otherSeconds: Double) {
-        self.sqliteSeconds = sqliteSeconds
-        self.rowCacheSeconds = rowCacheSeconds
-        self.otherSeconds = otherSeconds
-    }
-}
-
 /// One measured iteration.
 public struct Sample: Codable, Equatable, Sendable {
     public var wallSeconds: Double

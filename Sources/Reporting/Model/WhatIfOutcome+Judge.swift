@@ -30,13 +30,15 @@ extension WhatIfOutcome {
         let ratio = afterSide.medianSeconds / beforeSide.medianSeconds
         let changes = counters.compactMap { counter -> String? in
             let (b, a) = (beforeSide.counters[counter] ?? 0, afterSide.counters[counter] ?? 0)
-            return b == a ? nil : "\(counter.rawValue) \(b) → \(a)"
+            return b == a ? nil : "\(counter.rawValue) \(CountText.count(b)) → \(CountText.count(a))"
         }
         let changed = changes.isEmpty ? "no counter changed" : changes.joined(separator: ", ")
         var outcome = WhatIfOutcome(
             fix: fix, before: beforeSide, after: afterSide, ratio: ratio.isFinite ? ratio : nil, ratioLow: nil, ratioHigh: nil,
             verdict: .inconclusive, reason: "")
-        let times = "median \(TimeText.seconds(beforeSide.medianSeconds)) → \(TimeText.seconds(afterSide.medianSeconds))"
+        // The run as it is is shown once, beside the fixes: a reason gives
+        // the fix's side and the ratio to it.
+        let times = "median with the fix \(TimeText.seconds(afterSide.medianSeconds))"
         guard beforeSide.samples.count >= minimumSamples, afterSide.samples.count >= minimumSamples else {
             outcome.reason = "\(fix.summary): \(changed); \(times), too few iterations to judge the time (at least \(minimumSamples) a side)"
             return outcome
@@ -48,8 +50,9 @@ extension WhatIfOutcome {
         }
         let work = Work(before: beforeSide.counters, after: afterSide.counters)
         outcome.verdict = interval.low > 1 ? .slower : interval.high < 1 ? .faster : work.drops ? .lessWork : .noGain
-        let range = outcome.ratioLow.map { low in " (\(Self.ratio(ratio))x, 95% interval \(Self.ratio(low))x–\(Self.ratio(outcome.ratioHigh!))x)" }
-            ?? " (\(Self.ratio(ratio))x)"
+        let range = outcome.ratioLow.map { low in
+            " (\(Self.ratio(ratio))x the time as it is, 95% interval \(Self.ratio(low))x–\(Self.ratio(outcome.ratioHigh!))x)"
+        } ?? " (\(Self.ratio(ratio))x the time as it is)"
         let judged = switch outcome.verdict {
         case .faster: "faster"
         case .slower: "slower: the advice would hurt here"
@@ -71,9 +74,10 @@ extension WhatIfOutcome {
         return " (a statement costs about \(TimeText.seconds(sqlite / Double(statements))) on this machine)"
     }
 
+    /// A ratio as the experiments write one, without its `x`: `0.35`, `1.00`, `12`.
     private static func ratio(_ value: Double) -> String {
         guard value.isFinite else { return "n/a" }
-        return value >= 10 ? String(Int(value.rounded())) : "\((value * 100).rounded() / 100)"
+        return String(ExperimentReport.ratio(value).dropLast())
     }
 
 }
@@ -95,7 +99,7 @@ struct Work {
         var rose = false
         for counter in WhatIfOutcome.counters {
             guard let b = before[counter], let a = after[counter] else { continue }
-            if a < b { fell.append("\(b - a) fewer \(Self.noun(counter, b - a))") }
+            if a < b { fell.append("\(CountText.count(b - a)) fewer \(Self.noun(counter, b - a))") }
             if Double(a) > Double(b) * 1.1 { rose = true }
         }
         drops = !fell.isEmpty && !rose

@@ -602,8 +602,7 @@ public final class ScenarioRunner {
         arm.statements = snapshot.statements
         let sqlite = Double(snapshot.sqlNanoseconds) / 1e9
         let rowCache = Double(snapshot.rowCacheNanoseconds) / 1e9
-        arm.breakdowns.append(
-            TimeBreakdown(sqliteSeconds: sqlite, rowCacheSeconds: rowCache, otherSeconds: max(0, wall - sqlite - rowCache)))
+        arm.breakdowns.append(TimeBreakdown(iterationWallSeconds: wall, sqliteSeconds: sqlite, rowCacheSeconds: rowCache))
         guard last else { return }
         report.insights = InsightEngine(settings: scenario.insights.merging(options.insightSettings)).insights(snapshot.evidence)
         let unmatched = InsightEngine.unmatchedIntentions(snapshot.evidence, insights: report.insights)
@@ -626,10 +625,8 @@ public final class ScenarioRunner {
         var advisory = Set(scenario.timingDependent ? Counters.names : Array(Counters.advisoryByNature))
         for name in Counters.names where Set(counters.map { $0[name] ?? 0 }).count > 1 { advisory.insert(name) }
         report.advisoryCounters = advisory.sorted()
-        report.timeBreakdown = breakdowns.isEmpty ? nil : TimeBreakdown(
-            sqliteSeconds: Statistics(breakdowns.map(\.sqliteSeconds)).median,
-            rowCacheSeconds: Statistics(breakdowns.map(\.rowCacheSeconds)).median,
-            otherSeconds: Statistics(breakdowns.map(\.otherSeconds)).median)
+        // The median iteration's parts: they add up to the median wall time.
+        report.timeBreakdown = TimeBreakdown.median(of: breakdowns, concurrent: scenario.timingDependent)
         let figures = Self.figures(arm.values)
         report.values = figures.mapValues(\.median)
         report.valueStatistics = figures.isEmpty ? nil : figures

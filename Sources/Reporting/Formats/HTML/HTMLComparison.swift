@@ -31,7 +31,8 @@ public enum HTMLComparison {
             if !scenario.counters.isEmpty {
                 html += "<h3>Counters</h3><table class=\"sortable\"><thead><tr><th>counter</th><th>base</th><th>head</th><th>verdict</th></tr></thead><tbody>"
                 for counter in scenario.counters {
-                    html += "<tr><td>\(escapeHTML(counter.name))</td><td>\(counter.base)</td><td>\(counter.head.map(String.init) ?? "none")</td>"
+                    let definition = CounterGlossary.definition(named: counter.name).map { " title=\"\(escapeHTML($0))\"" } ?? ""
+                    html += "<tr><td\(definition)>\(escapeHTML(counter.name))</td>\(HTMLCell.count(counter.base))\(HTMLCell.count(counter.head, none: "none"))"
                         + "<td class=\"\(escapeHTML(counter.verdict.rawValue))\">\(escapeHTML(counter.verdict.rawValue))</td></tr>"
                 }
                 html += "</tbody></table>"
@@ -40,7 +41,7 @@ public enum HTMLComparison {
                 html += "<h3>Statement shapes</h3><ul>"
                 for change in scenario.statements {
                     let site = change.callSite.flatMap { $0.isEmpty ? nil : $0 }.map { " at <span class=\"site\">\(escapeHTML($0))</span>" } ?? ""
-                    html += "<li>\(escapeHTML(change.change.rawValue)) (\(change.baseCount) → \(change.headCount))\(site): "
+                    html += "<li>\(escapeHTML(change.change.rawValue)) (\(CountText.count(change.baseCount)) → \(CountText.count(change.headCount)))\(site): "
                         + "<code>\(escapeHTML(change.shape))</code></li>"
                 }
                 html += "</ul>"

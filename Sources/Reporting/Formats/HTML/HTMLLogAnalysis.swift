@@ -9,9 +9,10 @@ import SQLLogViewer
 public enum HTMLLogAnalysis {
     public static func render(_ analysis: SQLLogAnalysis, title: String) -> String {
         var html = HTMLPage.opening(title: "SQL debug log: \(title)") + "<h1>SQL debug log: \(escapeHTML(title))</h1>"
-        html += "<p>\(analysis.logLines) log lines\(escapeHTML(SQLLogText.formatsNote(analysis))) of \(analysis.lines) read, "
-            + "\(analysis.skippedLines) skipped, \(analysis.truncatedLines) cut. \(escapeHTML(SQLLogText.statementsNote(analysis))); "
-            + "\(analysis.transactions) transactions holding \(analysis.statementsInTransactions) statements.</p>"
+        html += "<p>\(CountText.count(analysis.logLines)) log lines\(escapeHTML(SQLLogText.formatsNote(analysis))) of "
+            + "\(CountText.count(analysis.lines)) read, \(CountText.count(analysis.skippedLines)) skipped, \(CountText.count(analysis.truncatedLines)) cut. "
+            + "\(escapeHTML(SQLLogText.statementsNote(analysis))); \(CountText.count(analysis.transactions)) transactions holding "
+            + "\(CountText.count(analysis.statementsInTransactions)) statements.</p>"
         if let note = SQLLogText.fetchesNote(analysis) { html += "<p>\(escapeHTML(note)).</p>" }
         if let note = SQLLogText.timesNote(analysis) { html += "<p class=\"error\">\(escapeHTML(note)).</p>" }
         if !analysis.limitsReached.isEmpty {
@@ -33,34 +34,34 @@ public enum HTMLLogAnalysis {
             html += "</ul>"
         }
         html += timeline(analysis)
-        html += section("Statements", ["shape", "count", "duplicates", "total s", "mean s", "max s", "rows", "first line"],
+        html += section("Statements", ["shape", "count", "duplicates", "total", "mean", "max", "rows", "first line"],
             analysis.statements.map { shape in
                 let mean = shape.totalSeconds / Double(max(shape.count, 1))
-                return ("<td><code>\(escapeHTML(shape.shape))</code></td><td>\(shape.count)</td><td>\(shape.duplicates)</td>"
-                    + "<td>\(String(format: "%.6f", shape.totalSeconds))</td><td>\(String(format: "%.6f", mean))</td>"
-                    + "<td>\(String(format: "%.6f", shape.maxSeconds))</td><td>\(shape.rows)</td><td>\(shape.firstLine)</td>", "")
+                return ("<td><code>\(escapeHTML(shape.shape))</code></td>\(HTMLCell.count(shape.count))\(HTMLCell.count(shape.duplicates))"
+                    + HTMLCell.time(shape.totalSeconds) + HTMLCell.time(mean) + HTMLCell.time(shape.maxSeconds)
+                    + "\(HTMLCell.count(shape.rows))<td>\(shape.firstLine)</td>", "")
             }, filter: "statements")
         html += section("Bound values", ["shape", "executions", "first line", "values"], analysis.statements.flatMap { shape in
             (shape.values ?? []).map { set in
-                ("<td><code>\(escapeHTML(shape.shape))</code></td><td>\(set.executions)</td><td>\(set.firstLine)</td>"
+                ("<td><code>\(escapeHTML(shape.shape))</code></td>\(HTMLCell.count(set.executions))<td>\(set.firstLine)</td>"
                     + "<td><code>\(SQLLogText.valuesText(set, escape: escapeHTML))</code></td>", set.executions > 1 ? "duplicate" : "")
             }
         })
         for (title, table) in [("Faults", analysis.faults), ("Relationship faults", analysis.relationshipFaults),
                                ("Prefetches", analysis.prefetches)] {
             html += section(title, ["entity", "source", "count", "first line"], table.map {
-                ("<td>\(escapeHTML($0.entityInWords))</td><td>\(escapeHTML($0.source))</td><td>\($0.count)</td><td>\($0.firstLine)</td>", "")
+                ("<td>\(escapeHTML($0.entityInWords))</td><td>\(escapeHTML($0.source))</td>\(HTMLCell.count($0.count))<td>\($0.firstLine)</td>", "")
             })
         }
         html += section("Fetched values (level 3)", ["line", "entity", "rows", "values", "statement"], analysis.fetchValues.map {
-            ("<td>\($0.line)</td><td>\(escapeHTML($0.entity))</td><td>\($0.rows)</td><td><code>\(escapeHTML($0.values))</code></td>"
+            ("<td>\($0.line)</td><td>\(escapeHTML($0.entity))</td>\(HTMLCell.count($0.rows))<td><code>\(escapeHTML($0.values))</code></td>"
                 + "<td><code>\(escapeHTML($0.shape))</code></td>", "")
         })
         html += section("Largest transactions", ["first line", "statements", "outcome"], analysis.largestTransactions.map {
-            ("<td>\($0.firstLine)</td><td>\($0.statements)</td><td>\(escapeHTML($0.outcome))</td>", "")
+            ("<td>\($0.firstLine)</td>\(HTMLCell.count($0.statements))<td>\(escapeHTML($0.outcome))</td>", "")
         })
         html += section("Query plans", ["plan row", "count", "full scan", "first line"], analysis.planRows.map {
-            ("<td><code>\(escapeHTML($0.row))</code></td><td>\($0.count)</td><td>\($0.fullScan ? "yes" : "")</td><td>\($0.firstLine)</td>",
+            ("<td><code>\(escapeHTML($0.row))</code></td>\(HTMLCell.count($0.count))<td>\($0.fullScan ? "yes" : "")</td><td>\($0.firstLine)</td>",
              $0.fullScan ? "error" : "")
         })
         return html + HTMLPage.closing
@@ -99,7 +100,7 @@ public enum HTMLLogAnalysis {
             for (value, colour, offset, label) in [(bucket.statements, "#4a7fb5", 0.0, "statements"), (bucket.faults, "#b02a2a", step / 2, "faults")] where value > 0 {
                 let barHeight = max(1, Int(Double(height - 4) * Double(value) / Double(largest)))
                 svg += "<rect x=\"\(String(format: "%.1f", x + offset))\" y=\"\(height - barHeight)\" width=\"\(String(format: "%.1f", max(step / 2 - 0.5, 0.5)))\" "
-                    + "height=\"\(barHeight)\" fill=\"\(colour)\"><title>lines \(first)–\(first.addingSaturated(analysis.linesPerBucket.addingSaturated(-1))): \(value) \(label)</title></rect>"
+                    + "height=\"\(barHeight)\" fill=\"\(colour)\"><title>lines \(first)–\(first.addingSaturated(analysis.linesPerBucket.addingSaturated(-1))): \(CountText.count(value)) \(label)</title></rect>"
             }
         }
         return svg + "</svg>"

@@ -45,6 +45,7 @@ enum HTMLPage {
         .verdict-reproduced .verdict{color:#26734d}.verdict-weaker .verdict{color:#8a6d00}.verdict-absent .verdict,.verdict-inverted .verdict{color:#b02a2a}
         .scroll{overflow-x:auto;max-width:100%;margin:.4em 0}.scroll>table{margin:0}
         svg.chart{max-width:100%;height:auto}
+        td[data-value]{white-space:nowrap}
         body>header h1{margin:0 0 .2em}.headline{margin:0 0 .5em;color:#555}.headline.failed{color:#b02a2a;font-weight:bold}
         .layout{display:grid;grid-template-columns:190px minmax(0,1fr);gap:2em;align-items:start}main{min-width:0}
         nav.toc{position:sticky;top:0;max-height:100vh;overflow-y:auto;box-sizing:border-box;padding:.6em 0;font-size:13px}

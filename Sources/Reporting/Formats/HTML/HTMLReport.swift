@@ -83,10 +83,11 @@ public enum HTMLReport {
                 + "\(configuration.warmup) warm-up, \(configuration.store) store"),
         ]
         for (name, value) in facts { html += "<tr><th>\(escapeHTML(name))</th><td>\(escapeHTML(value))</td></tr>" }
-        html += "</table><table class=\"sortable\" id=\"scenarios\"><thead><tr><th>scenario</th><th>status</th><th>median</th>"
-            + "<th>sqlStatements</th><th>faultsFired</th><th>cacheMisses</th><th>insights</th></tr></thead><tbody>"
+        let shown = [CounterName.sqlStatements, .faultsFired, .cacheMisses]
+        html += "</table><table class=\"sortable\" id=\"scenarios\"><thead><tr><th>scenario</th><th>status</th>"
+            + "<th title=\"\(escapeHTML(ReportWords.median))\">median</th>" + shown.map { HTMLCell.counterHeading($0) }.joined()
+            + "<th>insights</th></tr></thead><tbody>"
         for scenario in report.scenarios {
-            let median = scenario.samples.isEmpty ? "" : SVGChart.format(Statistics(scenario.samples.map(\.wallSeconds)).median, "s")
             html += "<tr class=\"\(scenario.status.rawValue)\"><td><a href=\"#\(anchor(scenario.name))\">\(escapeHTML(scenario.name))</a></td>"
                 + "<td>\(escapeHTML(scenario.status.rawValue))</td>"
             // One that measured nothing says why across its empty cells.
@@ -94,13 +95,11 @@ public enum HTMLReport {
                 html += "<td colspan=\"5\" class=\"reason\">\(escapeHTML(scenario.error ?? "nothing measured"))</td></tr>"
                 continue
             }
-            html += "<td>\(escapeHTML(median))</td>"
-            for counter in [CounterName.sqlStatements, .faultsFired, .cacheMisses] {
-                html += "<td>\(scenario.counters[counter].map(String.init) ?? "")</td>"
-            }
-            html += "<td>\(scenario.insights.count)</td></tr>"
+            html += scenario.samples.isEmpty ? "<td></td>" : HTMLCell.time(Statistics(scenario.samples.map(\.wallSeconds)).median)
+            for counter in shown { html += HTMLCell.count(scenario.counters[counter]) }
+            html += HTMLCell.count(scenario.insights.count) + "</tr>"
         }
-        return html + "</tbody></table></section>"
+        return html + "</tbody></table><p class=\"stats\">\(escapeHTML(ReportWords.sentence(ReportWords.median)))</p></section>"
     }
 
     /// A scenario's insights: those done on purpose folded away under their count.
@@ -141,10 +140,12 @@ public enum HTMLReport {
         var html = "<section class=\"fix-first\"><h2>What to fix first</h2><ol>"
         for entry in entries {
             html += "<li><a href=\"#\(anchor(entry.scenario))\">\(escapeHTML(entry.scenario))</a>: "
-                + "\(escapeHTML(entry.insight.message)) <span class=\"gain\">\(escapeHTML(FixPriority.figure(entry)))</span> "
-                + "<span class=\"site\">\(escapeHTML(entry.insight.callSite))</span></li>"
+                + "\(escapeHTML(entry.insight.message)) <span class=\"gain\" title=\"\(escapeHTML(FixPriority.kind(entry).definition))\">"
+                + "\(escapeHTML(FixPriority.figure(entry)))</span> <span class=\"site\">\(escapeHTML(entry.insight.callSite))</span></li>"
         }
-        return html + "</ol></section>"
+        html += "</ol>"
+        for definition in FixPriority.definitions(entries) { html += "<p class=\"stats\">\(escapeHTML(ReportWords.sentence(definition)))</p>" }
+        return html + "</section>"
     }
 
     /// An insight: its message (or, where its fix was measured not to help,
@@ -173,16 +174,17 @@ public enum HTMLReport {
     /// stretch of time.
     private static func whatIf(_ outcomes: [WhatIfOutcome]) -> String {
         guard let asItIs = outcomes.first?.before else { return "" }
-        var html = "<h3>Fixes measured (--what-if)</h3><table class=\"what-if\"><thead><tr><th></th><th>as it is</th>"
+        var html = "<h3>Fixes measured (--what-if)</h3><table class=\"what-if\"><thead><tr><th></th>"
+            + "<th title=\"\(escapeHTML(ReportWords.asItIs))\">as it is</th>"
         for outcome in outcomes { html += "<th>with \(escapeHTML(outcome.fix.summary))</th>" }
         html += "</tr></thead><tbody>"
         for counter in WhatIfOutcome.counters {
-            html += "<tr><th>\(escapeHTML(counter.rawValue))</th><td>\(asItIs.counters[counter].map(String.init) ?? "")</td>"
-            for outcome in outcomes { html += "<td>\(outcome.after?.counters[counter].map(String.init) ?? "")</td>" }
+            html += "<tr>\(HTMLCell.counterHeading(counter))\(HTMLCell.count(asItIs.counters[counter]))"
+            for outcome in outcomes { html += HTMLCell.count(outcome.after?.counters[counter]) }
             html += "</tr>"
         }
-        html += "<tr><th>median time</th><td>\(escapeHTML(SVGChart.format(asItIs.medianSeconds, "s")))</td>"
-        for outcome in outcomes { html += "<td>\(escapeHTML(outcome.after.map { SVGChart.format($0.medianSeconds, "s") } ?? "-"))</td>" }
+        html += "<tr><th title=\"\(escapeHTML(ReportWords.median))\">median time</th>\(HTMLCell.time(asItIs.medianSeconds))"
+        for outcome in outcomes { html += outcome.after.map { HTMLCell.time($0.medianSeconds) } ?? "<td>-</td>" }
         html += "</tr><tr><th>verdict</th><td></td>"
         for outcome in outcomes {
             html += "<td class=\"verdict-\(outcome.verdict.rawValue.replacingOccurrences(of: " ", with: "-"))\"><span class=\"verdict\">"
@@ -191,7 +193,7 @@ public enum HTMLReport {
         html += "</tr></tbody></table>"
         let fixed = outcomes.compactMap { outcome in outcome.after.map { (label: "with \(outcome.fix.summary)", value: $0.medianSeconds) } }
         if !fixed.isEmpty { html += SVGChart.bars([(label: "as it is", value: asItIs.medianSeconds)] + fixed) }
-        return html
+        return html + "<p class=\"stats\">\(escapeHTML(ReportWords.sentence(ReportWords.asItIs)))</p>"
     }
 
     /// How a scenario's work grows with the data (`--scales`): every fit.
@@ -203,37 +205,11 @@ public enum HTMLReport {
         for fit in scaling.fits {
             html += "<tr\(fit.advisory == true ? " class=\"advisory\"" : "")><td>\(escapeHTML(fit.subject))</td><td>\(escapeHTML(fit.equation))</td>"
                 + "<td data-value=\"\(fit.slope)\">\(escapeHTML(ScalingFit.number(fit.slope)))</td><td>\(escapeHTML(fit.growth.rawValue))</td>"
-                + "<td>\(escapeHTML(fit.counts.map(String.init).joined(separator: ", ")))</td>"
+                + "<td>\(escapeHTML(fit.counts.map(CountText.count).joined(separator: ", ")))</td>"
                 + "<td>\(escapeHTML(fit.residuals?.map(ScalingFit.number).joined(separator: ", ") ?? ""))</td>"
                 + "<td><code>\(escapeHTML(fit.shape ?? ""))</code></td></tr>"
         }
         return html + "</tbody></table>"
-    }
-
-    /// The book's experiments: lesson, source, both ratios, verdict and why.
-    private static func experiments(_ report: Report) -> String {
-        guard let experiments = report.experiments, !experiments.isEmpty else { return "" }
-        var html = "<section class=\"experiments\"><h2>The book's experiments</h2><table class=\"sortable\" id=\"experiments\"><thead><tr>"
-            + "<th>experiment</th><th>book</th><th>measured (95% interval)</th><th>verdict</th><th>what the book teaches, and why this run agrees or not</th>"
-            + "</tr></thead><tbody>"
-        for experiment in experiments {
-            var sides = ""
-            if let baseline = experiment.baseline, let treatment = experiment.treatment {
-                sides = "<br><span class=\"evidence\">" + escapeHTML(
-                    "book: \(baseline.label) \(SVGChart.format(baseline.sourceSeconds, "s")), \(treatment.label) "
-                        + "\(SVGChart.format(treatment.sourceSeconds, "s")); here: \(SVGChart.format(baseline.medianSeconds, "s")) and "
-                        + "\(SVGChart.format(treatment.medianSeconds, "s"))") + "</span>"
-            } else if let expectation = experiment.expectation {
-                sides = "<br><span class=\"evidence\">" + escapeHTML("expected: " + expectation) + "</span>"
-            }
-            html += "<tr class=\"verdict-\(experiment.verdict.rawValue)\"><td>\(escapeHTML(experiment.name))</td>"
-                + "<td data-value=\"\(experiment.sourceRatio ?? 0)\">\(escapeHTML(experiment.sourceRatioText))</td>"
-                + "<td data-value=\"\(experiment.measuredRatio ?? 0)\">\(escapeHTML(experiment.measuredRatioText))</td>"
-                + "<td class=\"verdict\">\(escapeHTML(experiment.verdict.rawValue))</td>"
-                + "<td><strong>\(escapeHTML(experiment.lesson))</strong>\(sides)<br>\(escapeHTML(experiment.reason))"
-                + "<br><span class=\"site\">\(escapeHTML(experiment.source)). \(escapeHTML(experiment.sourceSetting)).</span></td></tr>"
-        }
-        return html + "</tbody></table><p class=\"stats\">\(escapeHTML(ExperimentReport.ratioNote)).</p></section>"
     }
 
     /// The id of a scenario's section.
@@ -250,15 +226,26 @@ public enum HTMLReport {
             let times = scenario.samples.map(\.wallSeconds)
             let statistics = Statistics(times)
             html += "<h3>Time per iteration</h3>\(SVGChart.samples(times))<p class=\"stats\">"
-                + escapeHTML("min \(SVGChart.format(statistics.min, "s")), median \(SVGChart.format(statistics.median, "s")), "
-                    + "max \(SVGChart.format(statistics.max, "s")), standard deviation \(SVGChart.format(statistics.standardDeviation, "s"))")
+                + escapeHTML("Wall time of each of the \(CountText.count(times.count)) measured iterations: min \(TimeText.seconds(statistics.min)), "
+                    + "median \(TimeText.seconds(statistics.median)), max \(TimeText.seconds(statistics.max)), "
+                    + "standard deviation \(TimeText.seconds(statistics.standardDeviation)).")
                 + "</p>"
             if let breakdown = scenario.timeBreakdown {
-                html += "<h3>Where the time went (medians of the iterations)</h3>"
-                    + SVGChart.bars([
-                        ("SQLite (statements)", breakdown.sqliteSeconds), ("row cache (faults)", breakdown.rowCacheSeconds),
-                        ("contexts and the scenario", breakdown.otherSeconds),
-                    ])
+                if let parts = breakdown.attribution(wallSeconds: statistics.median) {
+                    html += "<h3>Where the time went in the median iteration (\(escapeHTML(TimeText.seconds(parts.wall))))</h3>"
+                        + SVGChart.bars([
+                            ("SQLite (statements)", parts.sqlite), ("row cache (faults)", parts.rowCache),
+                            ("contexts and the scenario", parts.rest),
+                        ])
+                        + "<p class=\"stats\">\(escapeHTML(ReportWords.sentence(ReportWords.breakdown)))</p>"
+                } else {
+                    html += "<h3>Per-thread time in SQLite and the row cache</h3>"
+                        + SVGChart.bars([
+                            ("SQLite (all threads)", breakdown.sqliteSeconds), ("row cache (all threads)", breakdown.rowCacheSeconds),
+                        ])
+                        + "<p class=\"stats\">\(escapeHTML(ReportWords.sentence(ReportWords.perThread)))"
+                        + " \(escapeHTML("The median iteration's wall time: \(TimeText.seconds(breakdown.wallSeconds ?? statistics.median)).")) </p>"
+                }
             }
         }
         let timed = scenario.values.filter { $0.key.hasSuffix("Seconds") }.sorted { $0.key < $1.key }
@@ -266,23 +253,24 @@ public enum HTMLReport {
             html += "<h3>Variants</h3>" + SVGChart.bars(timed.map { (label: $0.key, value: $0.value) })
         }
         if !scenario.counters.isEmpty {
-            html += HTMLFold.open("Counters", HTMLFold.count(scenario.counters.count, "counter")) + "<table class=\"counters\"><tbody>"
+            html += HTMLFold.open("Counters (one measured iteration)", HTMLFold.count(scenario.counters.count, "counter")) + "<table class=\"counters\"><tbody>"
             for (name, value) in scenario.counters.sorted(by: { $0.key < $1.key }) {
                 let advisory = scenario.advisoryCounters.contains(name)
-                html += "<tr\(advisory ? " class=\"advisory\"" : "")><th>\(escapeHTML(name))</th><td>\(value)</td><td>\(advisory ? "advisory" : "")</td></tr>"
+                html += "<tr\(advisory ? " class=\"advisory\"" : "")>\(HTMLCell.counterHeading(named: name))\(HTMLCell.count(value))"
+                    + "<td>\(advisory ? "advisory" : "")</td></tr>"
             }
             html += "</tbody></table>" + HTMLFold.close
         }
         if let phases = scenario.phases, !phases.isEmpty {
             html += HTMLFold.open("Phases", HTMLFold.count(phases.count, "phase")) + "<table class=\"sortable phases\"><thead><tr><th>phase</th><th>median</th><th>min–max</th>"
-                + "<th>SQLite</th><th>statements</th><th>rows read</th><th>faults</th></tr></thead><tbody>"
+                + "<th>SQLite (median)</th>\(HTMLCell.counterHeading(.sqlStatements, label: "statements"))"
+                + "\(HTMLCell.counterHeading(.rowsRead, label: "rows read"))\(HTMLCell.counterHeading(.faultsFired, label: "faults"))</tr></thead><tbody>"
             for phase in phases {
-                html += "<tr><td>\(escapeHTML(phase.name))</td><td data-value=\"\(phase.seconds.median)\">"
-                    + "\(escapeHTML(SVGChart.format(phase.seconds.median, "s")))</td>"
-                    + "<td>\(escapeHTML(SVGChart.format(phase.seconds.min, "s") + "–" + SVGChart.format(phase.seconds.max, "s")))</td>"
-                    + "<td data-value=\"\(phase.sqliteSeconds.median)\">\(escapeHTML(SVGChart.format(phase.sqliteSeconds.median, "s")))</td>"
-                    + "<td>\(phase.counters[.sqlStatements] ?? 0)</td><td>\(phase.counters[.rowsRead] ?? 0)</td>"
-                    + "<td>\(phase.counters[.faultsFired] ?? 0)</td></tr>"
+                html += "<tr><td>\(escapeHTML(phase.name))</td>\(HTMLCell.time(phase.seconds.median))"
+                    + "<td>\(escapeHTML(TimeText.seconds(phase.seconds.min) + "–" + TimeText.seconds(phase.seconds.max)))</td>"
+                    + HTMLCell.time(phase.sqliteSeconds.median)
+                    + HTMLCell.count(phase.counters[.sqlStatements] ?? 0) + HTMLCell.count(phase.counters[.rowsRead] ?? 0)
+                    + HTMLCell.count(phase.counters[.faultsFired] ?? 0) + "</tr>"
             }
             html += "</tbody></table>" + HTMLFold.close
         }
@@ -291,26 +279,30 @@ public enum HTMLReport {
             for (name, value) in scenario.values.sorted(by: { $0.key < $1.key }) {
                 var range = ""
                 if let statistics = scenario.valueStatistics?[name], statistics.min != statistics.max {
-                    range = String(format: "%g–%g", statistics.min, statistics.max)
+                    range = CountText.figure(name, statistics.min) + "–" + CountText.figure(name, statistics.max)
                 }
-                html += "<tr><th>\(escapeHTML(name))</th><td>\(escapeHTML(String(format: "%g", value)))</td><td>\(escapeHTML(range))</td></tr>"
+                html += "<tr><th>\(escapeHTML(name))</th><td data-value=\"\(value)\">\(escapeHTML(CountText.figure(name, value)))</td>"
+                    + "<td>\(escapeHTML(range))</td></tr>"
             }
             html += "</tbody></table>" + HTMLFold.close
         }
         if !scenario.statements.isEmpty {
             let flagged = scansAdvisedAgainst(scenario)
             html += HTMLFold.open("SQL statements", statementsInside(scenario.statements, flagged: flagged)) + "<input class=\"filter\" type=\"search\" placeholder=\"filter statements\">"
-                + "<table class=\"sortable statements\"><thead><tr><th>shape</th><th>purpose</th><th>count</th><th>total</th><th>max</th>"
-                + "<th>rows</th><th>full-scan steps</th><th>call site</th></tr></thead><tbody>"
+                + "<table class=\"sortable statements\"><thead><tr><th>shape</th><th>purpose</th>"
+                + "<th title=\"executions of the shape in one measured iteration\">count</th>"
+                + "<th title=\"the time of all its executions in that iteration\">total</th><th title=\"its slowest execution\">max</th>"
+                + "<th title=\"rows returned or changed\">rows</th>\(HTMLCell.counterHeading(.fullScanSteps, label: "full-scan steps"))"
+                + "<th>call site</th></tr></thead><tbody>"
             for statement in scenario.statements {
                 // Red only where the full-scan rule advises against it: a
                 // statement that asks for every row, or a small table, scans on purpose.
                 let warned = flagged.contains(statement.shape)
                 let scan = statement.fullScanSteps == 0 ? "" : warned ? " class=\"full-scan\"" : " class=\"scan-on-purpose\""
                 html += "<tr\(scan)><td><code>\(escapeHTML(statement.shape))</code></td><td>\(escapeHTML(statement.purpose))</td>"
-                    + "<td>\(statement.count)</td><td data-value=\"\(statement.totalSeconds)\">\(escapeHTML(SVGChart.format(statement.totalSeconds, "s")))</td>"
-                    + "<td data-value=\"\(statement.maxSeconds)\">\(escapeHTML(SVGChart.format(statement.maxSeconds, "s")))</td>"
-                    + "<td>\(statement.rowsReturned.addingSaturated(statement.rowsChanged))</td><td>\(statement.fullScanSteps)\(warned ? " ⚠" : "")</td>"
+                    + HTMLCell.count(statement.count) + HTMLCell.time(statement.totalSeconds) + HTMLCell.time(statement.maxSeconds)
+                    + HTMLCell.count(statement.rowsReturned.addingSaturated(statement.rowsChanged))
+                    + "<td data-value=\"\(statement.fullScanSteps)\">\(CountText.count(statement.fullScanSteps))\(warned ? " ⚠" : "")</td>"
                     + "<td>\(escapeHTML(statement.firstCallSite))</td></tr>"
             }
             html += "</tbody></table>" + HTMLFold.close

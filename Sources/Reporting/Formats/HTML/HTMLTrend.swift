@@ -46,7 +46,7 @@ public enum HTMLTrend {
                 let point = counter.points[index]
                 let change = line.change(of: .counter(counter.name), at: commit.commit)
                 let text = TrendText.count(point.value) + (change.map { " " + TrendText.delta($0) } ?? "")
-                html += "<td\(cssClass(change?.verdict)) data-value=\"\(escapeHTML(TrendText.count(point.value)))\">\(escapeHTML(text))</td>"
+                html += "<td\(cssClass(change?.verdict)) data-value=\"\(point.value.map(String.init) ?? "")\">\(escapeHTML(text))</td>"
             }
             let change = line.timeChange(at: commit.commit)
             html += "<td\(cssClass(change?.verdict)) data-value=\"\(commit.time.map { String($0.median) } ?? "")\">"

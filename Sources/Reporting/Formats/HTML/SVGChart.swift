@@ -52,11 +52,13 @@ enum SVGChart {
         return Int((Swift.min(Swift.max(fraction, 0), 1) * Double(length)).rounded(.down))
     }
 
-    /// A value as a label: seconds with 4 or 6 decimals (in exponent form
-    /// from a million on), a count without; "n/a" when it is not finite.
+    /// A value as a label, in the reports' one unit language: a time
+    /// (`unit` "s") as ``TimeText`` writes it, any other value as a count
+    /// (``CountText``, whole, in exponent form from 10^15 on); "n/a" when
+    /// it is not finite.
     static func format(_ value: Double, _ unit: String) -> String {
         guard value.isFinite else { return "n/a" }
-        guard unit == "s" else { return String(format: abs(value) < 1e15 ? "%.0f" : "%.4g", value) }
-        return String(format: value < 0.01 ? "%.6f s" : value < 1e6 ? "%.4f s" : "%.4g s", value)
+        guard unit == "s" else { return abs(value) < 1e15 ? CountText.count(Int(value.rounded())) : String(format: "%.4g", value) }
+        return TimeText.seconds(value)
     }
 }

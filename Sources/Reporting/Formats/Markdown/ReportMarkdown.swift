@@ -13,21 +13,25 @@ public enum ReportMarkdown {
         ]
         lines += fixFirst(report)
         lines += ["| scenario | status | median | sqlStatements | faultsFired | cacheMisses | insights |", "| --- | --- | --- | --- | --- | --- | --- |"]
+        let shown = [CounterName.sqlStatements, .faultsFired, .cacheMisses]
         for scenario in report.scenarios {
-            let median = scenario.samples.isEmpty ? "-" : ComparisonFormat.seconds(Statistics(scenario.samples.map(\.wallSeconds)).median)
-            let counters = [CounterName.sqlStatements, .faultsFired, .cacheMisses].map { scenario.counters[$0].map(String.init) ?? "-" }
+            let median = scenario.samples.isEmpty ? "-" : TimeText.seconds(Statistics(scenario.samples.map(\.wallSeconds)).median)
+            let counters = shown.map { CountText.count(scenario.counters[$0]) }
             let status = scenario.status == .passed ? "passed" : "\(scenario.status.rawValue): \(scenario.error ?? "")"
             lines.append("| \(escapeMarkdown(scenario.name)) | \(escapeMarkdown(status)) | \(median) | "
-                + counters.joined(separator: " | ") + " | \(scenario.insights.count) |")
+                + counters.joined(separator: " | ") + " | \(CountText.count(scenario.insights.count)) |")
         }
+        lines += ["", legend([ReportWords.median] + CounterGlossary.legend(shown))]
         lines += measuredFixes(report)
         lines += scaling(report)
         lines += insights(report)
         if let experiments = report.experiments, !experiments.isEmpty {
-            lines += ["", "### The book's experiments", "", "| experiment | book | measured (95% interval) | verdict | why |", "| --- | --- | --- | --- | --- |"]
+            lines += ["", "### The book's experiments", "", "| experiment | book | measured (95% interval) | verdict | what happened here |",
+                "| --- | --- | --- | --- | --- |"]
             for experiment in experiments {
+                let here = [experiment.sidesText.map { $0 + "." }, experiment.mechanism, experiment.breakEvenSentence].compactMap { $0 }
                 lines.append("| \(escapeMarkdown(experiment.name)) | \(experiment.sourceRatioText) | \(experiment.measuredRatioText) | "
-                    + "\(experiment.verdict.rawValue) | \(escapeMarkdown(experiment.reason)) |")
+                    + "\(experiment.verdict.rawValue) | \(escapeMarkdown(here.joined(separator: " "))) |")
             }
             lines += ["", escapeMarkdown(ExperimentReport.ratioNote) + "."]
         }
@@ -43,7 +47,7 @@ public enum ReportMarkdown {
             lines.append("\(number + 1). [\(escapeMarkdown(entry.scenario))](#\(anchor(entry.scenario))): \(escapeMarkdown(entry.insight.message)) "
                 + "(\(escapeMarkdown(FixPriority.figure(entry))); \(escapeMarkdown(entry.insight.callSite)))")
         }
-        return lines + [""]
+        return lines + ["", legend(FixPriority.definitions(entries)), ""]
     }
 
     /// Every measured fix: per scenario, the run as it is once, then each
@@ -56,7 +60,7 @@ public enum ReportMarkdown {
         guard !measured.isEmpty else { return [] }
         var lines = ["", "### Fixes measured (--what-if)", "",
             "| scenario | run | statements | rows read | faults | median | verdict |", "| --- | --- | --- | --- | --- | --- | --- |"]
-        func figure(_ side: WhatIfOutcome.Side?, _ counter: CounterName) -> String { side?.counters[counter].map(String.init) ?? "-" }
+        func figure(_ side: WhatIfOutcome.Side?, _ counter: CounterName) -> String { CountText.count(side?.counters[counter]) }
         for (scenario, outcomes) in measured {
             let asItIs = outcomes[0].before
             lines.append("| \(escapeMarkdown(scenario)) | as it is | \(figure(asItIs, .sqlStatements)) | \(figure(asItIs, .rowsRead)) | "
@@ -73,7 +77,7 @@ public enum ReportMarkdown {
                     + "\(outcome.verdict.rawValue): \(escapeMarkdown(outcome.reason)) |")
             }
         }
-        return lines
+        return lines + ["", legend([ReportWords.asItIs] + CounterGlossary.legend([.sqlStatements, .rowsRead, .faultsFired]))]
     }
 
     /// How each scenario's work grows with the data (`--scales`).
@@ -92,7 +96,7 @@ public enum ReportMarkdown {
                     line += " (not a line: residuals \(residuals.map(ScalingFit.number).joined(separator: ", ")))"
                 }
                 lines.append("| \(escapeMarkdown(scenario.name)) | \(scales) | \(escapeMarkdown(fit.subject)) | \(escapeMarkdown(line)) | "
-                    + "\(fit.counts.map(String.init).joined(separator: ", ")) |")
+                    + "\(fit.counts.map(CountText.count).joined(separator: ", ")) |")
             }
         }
         return lines
@@ -125,6 +129,15 @@ public enum ReportMarkdown {
         if insight.accepted == true { line += ": accepted" }
         if let outcome = insight.whatIf, !insight.isActionable { line += ": advice withdrawn, measured \(escapeMarkdown(outcome.reason))" }
         return line
+    }
+
+    /// Definitions (`word: what it means`) as one legend line: each word
+    /// in bold, every definition escaped.
+    static func legend(_ definitions: [String]) -> String {
+        definitions.map { definition in
+            guard let colon = definition.firstIndex(of: ":") else { return escapeMarkdown(definition) }
+            return "**\(escapeMarkdown(String(definition[..<colon])))**\(escapeMarkdown(String(definition[colon...])))"
+        }.joined(separator: "; ") + "."
     }
 
     /// GitHub's anchor of a `####` heading made of a scenario's name.
