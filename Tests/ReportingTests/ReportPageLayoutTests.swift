@@ -69,17 +69,17 @@ import Testing
     @Test func longPartsAreFoldedUnderWhatTheyHold() {
         let html = HTMLReport.render(Self.warned())
         #expect(html.contains("<details class=\"fold\"><summary><h3>SQL statements</h3> <span class=\"inside\">1 shape, 3 executions, 1 full scan to fix</span></summary>"))
-        #expect(html.contains("<details class=\"fold\"><summary><h3>Counters</h3> <span class=\"inside\">2 counters</span></summary>"))
+        #expect(html.contains("<details class=\"fold\"><summary><h3>Counters (one measured iteration)</h3> <span class=\"inside\">2 counters</span></summary>"))
     }
 
     /// A scan is a warning only where the full-scan rule advises against it.
     @Test func onlyScansTheRulesAdviseAgainstAreMarked() throws {
         let warned = HTMLReport.render(Self.warned())
-        #expect(warned.contains("<tr class=\"full-scan\">") && warned.contains("<td>27 ⚠</td>"))
+        #expect(warned.contains("<tr class=\"full-scan\">") && warned.contains("<td data-value=\"27\">27 ⚠</td>"))
         // The rule said nothing of it (its insight is of another shape, or there is none).
         for asked in [HTMLReportTests.report(), { var report = Self.warned(); report.scenarios[0].insights = []; return report }()] {
             let unwarned = HTMLReport.render(asked)
-            #expect(unwarned.contains("<tr class=\"scan-on-purpose\">") && unwarned.contains("<td>27</td>"))
+            #expect(unwarned.contains("<tr class=\"scan-on-purpose\">") && unwarned.contains("<td data-value=\"27\">27</td>"))
             #expect(!unwarned.contains("⚠") && !unwarned.contains("class=\"full-scan\""))
         }
         var intended = Self.warned()
