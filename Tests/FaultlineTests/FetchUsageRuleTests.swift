@@ -188,7 +188,7 @@ import Testing
         let succeeded = InsightEvidence([save(true), save(false), save(true), save(true)])
         #expect(succeeded.saves[site]?.count == 3)
         #expect(InsightEngine().insights(succeeded).filter { $0.rule == .saveInLoop }.map(\.identity) == [
-            "save-in-loop//main@App/Import.swift:20",
+            "save-in-loop/main@App/Import.swift:20",
         ])
     }
 }

@@ -41,7 +41,7 @@ import Testing
             }
         }
         #expect(loop == [
-            "save-in-loop//main@\(Self.site):\(line) ×4: 4 saves from one call site (4 objects in all), a transaction each; "
+            "save-in-loop/main@\(Self.site):\(line) ×4: 4 saves from one call site (4 objects in all), a transaction each; "
                 + "save once after the loop, or use a batch insert",
         ])
         let once = try Self.found(.saveInLoop, writes: true) { context in
