@@ -20,10 +20,8 @@ static int find_stack(void) {
     return 1;
 }
 
-__attribute__((noinline))
-int faultline_caller_frames(uintptr_t *addresses, int capacity) {
-    if (stack_high == 0 && !find_stack()) return 0;
-    uintptr_t frame = (uintptr_t)__builtin_frame_address(0);
+/// The walk from `frame` (a frame record of the calling thread's stack).
+static inline int walk(uintptr_t frame, uintptr_t mark, uintptr_t *addresses, int capacity) {
     int count = 0;
     while (count < capacity) {
         // A frame record is two words on the stack, above the last one.
@@ -31,9 +29,22 @@ int faultline_caller_frames(uintptr_t *addresses, int capacity) {
         uintptr_t next = ((uintptr_t *)frame)[0];
         uintptr_t address = ((uintptr_t *)frame)[1];
         if (address == 0) break;
-        addresses[count++] = address;
+        // The stack grows down: a record below the mark is an inner call's.
+        if (frame >= mark) addresses[count++] = address;
         if (next <= frame) break;
         frame = next;
     }
     return count;
+}
+
+__attribute__((noinline))
+int faultline_caller_frames(uintptr_t *addresses, int capacity) {
+    if (stack_high == 0 && !find_stack()) return 0;
+    return walk((uintptr_t)__builtin_frame_address(0), 0, addresses, capacity);
+}
+
+__attribute__((noinline))
+int faultline_caller_frames_above(uintptr_t mark, uintptr_t *addresses, int capacity) {
+    if (stack_high == 0 && !find_stack()) return 0;
+    return walk((uintptr_t)__builtin_frame_address(0), mark, addresses, capacity);
 }

@@ -279,7 +279,7 @@ public final class TracingSink: EventSink, @unchecked Sendable {
         ]
         if let table = statement.summary.table { values["db.collection.name"] = .string(table) }
         if statement.fullScanSteps > 0 { values["faultline.full_scan_steps"] = .int64(Int64(statement.fullScanSteps)) }
-        if site == .unknown {
+        if !site.isKnown {
             values["code.file.path"] = nil
             values["code.line.number"] = nil
         }
@@ -331,7 +331,7 @@ public final class TracingSink: EventSink, @unchecked Sendable {
     /// OpenTelemetry's `code.file.path` and `code.line.number`.
     private static func add(_ site: CallSite, to attributes: inout SpanAttributes) {
         let site = site.resolved
-        guard site != .unknown else { return }
+        guard site.isKnown else { return }
         attributes["code.file.path"] = site.file
         attributes["code.line.number"] = site.line
     }

@@ -60,14 +60,25 @@ public struct Insight: Codable, Equatable, Sendable {
         self.init(rule: InsightRuleID(rule), entity: entity, keyPath: keyPath, message: message, evidence: evidence, callSite: callSite)
     }
 
-    /// What it is about, whatever the site: `rule/entity/keyPath`.
-    public var subject: String { "\(rule.rawValue)/\(entity)/\(keyPath)" }
+    /// What it is about, whatever the site: `rule/entity/keyPath`, a part
+    /// the rule leaves empty left out (`save-in-loop/main`: saves have no
+    /// entity; `count-by-fetch/Person`: no key path).
+    public var subject: String { Self.subject(rule: rule.rawValue, entity: entity, keyPath: keyPath) }
+
+    /// `rule/entity/keyPath` without the empty parts.
+    static func subject(rule: String, entity: String, keyPath: String) -> String {
+        var subject = rule
+        if !entity.isEmpty { subject += "/\(entity)" }
+        if !keyPath.isEmpty { subject += "/\(keyPath)" }
+        return subject
+    }
 
     /// Its identity: `rule/entity/keyPath@Module/File.swift:42`, the subject
     /// at its site (the fetch's for an N+1, the statement's otherwise), so
     /// that two screens with one N+1 are two insights, each accepted or
-    /// compared on its own; the subject alone for an insight with no site.
-    public var identity: String { callSite.isEmpty ? subject : "\(subject)@\(callSite)" }
+    /// compared on its own; the subject alone for an insight with no site
+    /// (none, or the words of no call site).
+    public var identity: String { CallSite.namesLine(callSite) ? "\(subject)@\(callSite)" : subject }
 
     /// Whether it is advice to act on: not accepted, not on purpose, and
     /// not measured to make no difference.

@@ -47,13 +47,13 @@ public enum CoreDataModelFile {
         case .unnamed:
             // Xcode writes an empty `<dict/>` for a model whose current
             // version was never chosen: a single version is the current
-            // one; among several, only --version can say which.
+            // one; among several, only --model-version can say which.
             current = versions.count == 1 ? versions[0] : nil
             if version == nil, current == nil {
                 let names = versions.map { String($0.dropLast(".xcdatamodel".count)) }
                 throw ModelImportError(
                     "\(path)/.xccurrentversion: names no current version (no _XCCurrentVersionName) and the model has "
-                        + "\(versions.count) (\(names.joined(separator: ", "))): name one with --version or PATH:VERSION")
+                        + "\(versions.count) (\(names.joined(separator: ", "))): name one with --model-version or PATH:VERSION")
             }
         }
         var chosen = current ?? ""

@@ -1,4 +1,4 @@
-/// A model version asked for (`--version`, `Model.xcdatamodeld:Name`) that
+/// A model version asked for (`--model-version`, `Model.xcdatamodeld:Name`) that
 /// the model does not have: one line naming the model, the version asked
 /// and the versions there are.
 public struct ModelVersionError: Error, CustomStringConvertible, Sendable, Equatable {

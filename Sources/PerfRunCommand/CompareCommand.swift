@@ -27,10 +27,10 @@ extension PerfRun {
         @Flag(name: .customLong("exact-counters"), help: "Any change of a gating counter, up or down, is a regression.")
         var exactCounters = false
 
-        @Option(help: "A JSON file of allowed counter increases.")
+        @Option(help: "A JSON file of allowed counter increases (default: none allowed on a gating counter).")
         var thresholds: String?
 
-        @Option(name: .customLong("noise-floor"), help: "A noise floor JSON, or the JSON comparison of an A/A pair.")
+        @Option(name: .customLong("noise-floor"), help: "A noise floor JSON, or the JSON comparison of an A/A pair (default: a floor of 25% per scenario).")
         var noiseFloor: String?
 
         @Option(

@@ -77,7 +77,7 @@ extension PerfRun.History {
         @Option(help: "Only the runs of this runner.")
         var runner: String?
 
-        @Option(help: ArgumentHelp("Only the runs made at or after this time (2025-06-01, or 2025-06-01T12:00:00Z).", valueName: "time"))
+        @Option(help: ArgumentHelp("Only the runs made at or after this time (2025-06-01, or 2025-06-01T12:00:00Z; default: every run).", valueName: "time"))
         var since: String?
 
         @OptionGroup var outputOptions: OutputOptions

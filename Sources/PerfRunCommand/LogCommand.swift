@@ -34,8 +34,9 @@ extension PerfRun {
         @Flag(help: ArgumentHelp(
             "Keep reading the file as it grows and print the summary again after each change (until Ctrl-C).",
             discussion: """
-                A truncated or replaced file is read again from its start. A FIFO, a pipe or standard input (-) is read \
-                as it comes, to its end. With --json, one JSON object per line per update.
+                On a terminal the summary is redrawn in place; to a file or a pipe each one is appended. A truncated or \
+                replaced file is read again from its start. A FIFO, a pipe or standard input (-) is read as it comes, to \
+                its end. With --json, one JSON object per line per update.
                 """))
         var follow = false
 
@@ -130,15 +131,31 @@ extension PerfRun {
                 ? LogFollower(stream: .standardInput, name: name, insights: settings, entityNames: names)
                 : LogFollower(path: file, insights: settings, entityNames: names)
             var restarts = 0
+            // On a terminal, each summary replaces the last one.
+            var redraw = json ? nil : TerminalRedraw.standardOutput()
+            var restarted = ""
             while true {
                 let changed = try follower.poll()
                 if follower.restarts != restarts {
                     restarts = follower.restarts
-                    if !json { try console.say("--- \(name) was truncated or replaced: reading it again from its start") }
+                    let note = "--- \(name) was truncated or replaced: reading it again from its start"
+                    if redraw != nil {
+                        restarted = note + "\n"
+                    } else if !json {
+                        try console.say(note)
+                    }
                 }
                 if changed {
-                    if !json { try console.say("--- \(name) at \(follower.offset) bytes") }
-                    try plan.write(SQLLogDocument(follower.analysis(), title: title, limit: limit, compactJSON: true), to: output)
+                    let document = SQLLogDocument(follower.analysis(), title: title, limit: limit, compactJSON: true)
+                    if redraw != nil {
+                        let text = try document.render(.text)
+                        let block = TerminalText.escape(restarted + "--- \(name) at \(follower.offset) bytes\n" + (text.hasSuffix("\n") ? text : text + "\n"))
+                        try StandardOutput.write(redraw!.replace(with: block))
+                        restarted = ""
+                    } else {
+                        if !json { try console.say("--- \(name) at \(follower.offset) bytes") }
+                        try plan.write(document, to: output)
+                    }
                 }
                 if follower.ended { break }
                 // A stream's poll waits for its bytes itself.

@@ -25,7 +25,7 @@ extension PerfRun {
                     to-one relationships, its to-many destinations with addTo…/removeFrom… methods, entityName, the \
                     key path names #Predicate reads (keyNames), and fetchRequest() typed by the class. Everything is \
                     public; the same model gives the same bytes. \
-                    A .xcdatamodeld is read at its current version (.xccurrentversion), or at the one --version or \
+                    A .xcdatamodeld is read at its current version (.xccurrentversion), or at the one --model-version or \
                     PATH:VERSION names (Model.xcdatamodeld:"Model 2"); one whose .xccurrentversion names none needs one \
                     when it has several versions. Exit code 0 when a model was made, 1 when \
                     nothing of it makes a model (no entities, only abstract ones), 2 when the file cannot be read \
@@ -41,10 +41,28 @@ extension PerfRun {
                 valueName: "path"))
             var path: String?
 
-            @Option(help: ArgumentHelp(
-                "The version of a .xcdatamodeld to read instead of its current one (Model 2 or \"Model 2.xcdatamodel\").",
-                valueName: "name"))
-            var version: String?
+            @Option(
+                name: .customLong("model-version"),
+                help: ArgumentHelp(
+                    "The version of a .xcdatamodeld to read instead of its current one (Model 2 or \"Model 2.xcdatamodel\"; default: its current version).",
+                    valueName: "name"))
+            var modelVersion: String?
+
+            /// The option's earlier spelling, which shadowed the tool's
+            /// own `--version`: still read, with a warning.
+            @Option(name: .customLong("version"), help: .hidden)
+            var deprecatedVersion: String?
+
+            /// The version asked for and the option that asked (nil: the
+            /// current one); both spellings at once are bad usage.
+            func version() throws(UsageError) -> (name: String, option: String)? {
+                switch (modelVersion, deprecatedVersion) {
+                case (let name?, nil): return (name, "--model-version")
+                case (nil, let name?): return (name, "--version")
+                case (nil, nil): return nil
+                case (_?, _?): throw UsageError("--version is --model-version's earlier spelling: give --model-version alone")
+                }
+            }
 
             @OptionGroup var outputOptions: OutputOptions
 
@@ -57,6 +75,7 @@ extension PerfRun {
             var swift: Bool { outputOptions.swift != nil || outputOptions.format == OutputFormat.swift.rawValue }
 
             func validate() throws {
+                do { _ = try version() } catch { throw ValidationError(error.reason) }
                 if let name {
                     guard swift else { throw ValidationError("--name names the Swift source's model: it needs --swift") }
                     do { _ = try SwiftModelName(name) } catch { throw ValidationError("--name \(error.description)") }
@@ -65,10 +84,14 @@ extension PerfRun {
 
             func run() throws {
                 guard let path else { throw UsageError("Missing expected argument '<path>'") }
+                let version = try version()
+                if deprecatedVersion != nil {
+                    Console.warn("--version is deprecated for model import (it is the tool's own): use --model-version")
+                }
                 let outputs = try outputOptions.outputs("model import", formats: [.text, .json, .swift], default: .text)
                 let reference = CoreDataModelReference(argument: path)
                 let plan = try OutputPlan(inputs: [.init(option: "PATH", path: reference.path)], outputs: outputs)
-                let location = try ModelCommand.locate(reference, version: version, option: "--version")
+                let location = try ModelCommand.locate(reference, version: version?.name, option: version?.option ?? "--model-version")
                 let imported = CoreDataModelImport.importModel(try CoreDataModelXML.read(location.contents))
                 let description = ModelDescription(imported, location: location)
                 // A model that makes nothing has no Swift source: what was skipped says why.

@@ -32,7 +32,7 @@ struct OutputOptions: ParsableArguments {
     var swift: String?
 
     @Option(help: ArgumentHelp(
-        "The format of --output: \(Self.formatNames.joined(separator: ", ")) (those the command writes).", valueName: "format"))
+        "The format of --output: \(Self.formatNames.joined(separator: ", ")) (those the command writes; default: the command's own, text for most).", valueName: "format"))
     var format: String?
 
     @Option(help: ArgumentHelp("Where --format's output goes (- for standard output, the default).", valueName: "path"))

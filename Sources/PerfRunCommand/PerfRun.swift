@@ -48,6 +48,7 @@ public enum PerfRunCommand {
         // One way out: a signal that ends the process wins over whatever
         // the command was about to say (its clean-up may have caused it).
         do {
+            try checkCommandWords(Array(CommandLine.arguments.dropFirst()))
             var command = try PerfRun.parseAsRoot()
             try command.run()
         } catch {
@@ -60,9 +61,31 @@ public enum PerfRunCommand {
                     TerminationSignals.finish(.badInput) { Console.warn(error.description) }
                 }
             }
+            // A refused command leaves no directory it made for its outputs.
+            if status == .badInput { OutputFile.removeCreatedEmptyDirectories() }
             TerminationSignals.finish(status) { if status != .success, let message { Console.warn(message) } }
         }
         TerminationSignals.finish(.success)
+    }
+}
+
+extension PerfRunCommand {
+    /// Refuses a command word that names no command (`perf-run rn`,
+    /// `perf-run model imprt`), with the nearest commands' names; the
+    /// parser's own error would only say that the word was not expected.
+    static func checkCommandWords(_ arguments: [String]) throws(UsageError) {
+        var command: any ParsableCommand.Type = PerfRun.self
+        var path = tool.name
+        for word in arguments {
+            let subcommands = command.configuration.subcommands
+            guard !subcommands.isEmpty, !word.hasPrefix("-"), word != "help" else { return }
+            guard let next = subcommands.first(where: { $0._commandName == word }) else {
+                let near = NameSuggestion.didYouMean(word, among: subcommands.map { $0._commandName })
+                throw UsageError("unknown command \(path) \(word)\(near) (\(path) --help lists them)")
+            }
+            command = next
+            path += " \(word)"
+        }
     }
 }
 

@@ -33,7 +33,7 @@ extension PerfRun {
                 valueName: "scales"))
         var scales: String?
 
-        @Option(parsing: .unconditional, help: "Seed of the data generator, 0 to 18446744073709551615.", transform: Self.seed)
+        @Option(parsing: .unconditional, help: "Seed of the data generator, 0 to 18446744073709551615 (default 1).", transform: Self.seed)
         var seed: UInt64 = 1
 
         @Option(parsing: .unconditional, help: "Measured iterations, 1 to \(Self.maximumIterations).")
@@ -50,13 +50,13 @@ extension PerfRun {
         /// without --json), and any other format named.
         @OptionGroup var outputOptions: OutputOptions
 
-        @Option(name: .customLong("sql-debug"), parsing: .unconditional, help: "SQL debug log level, 1 to 4 (to --sql-log, else the file FAULTLINE_SQL_LOG names, else standard error).")
+        @Option(name: .customLong("sql-debug"), parsing: .unconditional, help: "SQL debug log level, 1 to 4 (to --sql-log, else the file FAULTLINE_SQL_LOG names, else standard error; default: no log).")
         var sqlDebug: Int?
 
-        @Option(name: .customLong("sql-log"), help: "Append the SQL debug log to this file (with --sql-debug).")
+        @Option(name: .customLong("sql-log"), help: "Append the SQL debug log to this file (with --sql-debug; default: standard error).")
         var sqlLog: String?
 
-        @Option(parsing: .unconditional, help: "Stop a scenario that runs longer than this many seconds (all its iterations) and mark it failed.")
+        @Option(parsing: .unconditional, help: "Stop a scenario that runs longer than this many seconds (all its iterations) and mark it failed (default: no limit).")
         var timeout: Double?
 
         @Flag(help: "Record the run with LTTng (blocking channel), check the trace's counters against the recorder's, keep the trace.")
@@ -205,7 +205,8 @@ extension PerfRun {
             var found: [Scenario] = []
             for name in scenarios {
                 guard let scenario = PerfRunCommand.catalog.named(name) else {
-                    throw ValidationError("unknown scenario \(name) (perf-run list shows them)")
+                    let near = NameSuggestion.didYouMean(name, among: PerfRunCommand.catalog.scenarios.map(\.name))
+                    throw ValidationError("unknown scenario \(name)\(near) (\(PerfRunCommand.tool.name) list shows them)")
                 }
                 if found.contains(where: { $0.name == scenario.name }) {
                     let spellings = scenarios.filter { PerfRunCommand.catalog.named($0)?.name == scenario.name }
@@ -256,7 +257,10 @@ extension PerfRun {
         static let environmentLogOption = "FAULTLINE_SQL_LOG"
 
         func run() throws {
+            let started = ContinuousClock.now
             let selected = try selected()
+            // The inputs are read before the outputs' directories are made.
+            let insightSettings = try insights.settings()
             let outputs = try outputs()
             let plan = try OutputPlan(
                 inputs: insights.acceptedInsights.map { [.init(option: "--accepted-insights", path: $0)] } ?? [], outputs: outputs)
@@ -274,7 +278,6 @@ extension PerfRun {
             // The report records the command line, without a Pushgateway's credentials or a history's password.
             settings.commandLine = ServerAddress.redactingCredentials(
                 in: CommandLine.arguments.map(HistoryLocation.redactingPassword), options: ["--pushgateway", "--lttng-relay"])
-            let insightSettings = try insights.settings()
             settings.options = RunOptions(runConfiguration(insights: insightSettings))
             settings.options.insights = insightSettings
             settings.sqlDebugLevel = sqlDebug
@@ -321,6 +324,10 @@ extension PerfRun {
             if let code = outcome.signalExitCode { throw CommandExit(ExitStatus(rawValue: code) ?? .terminated) }
             if let pushgateway { try publish(outcome.report, to: try PublishOptions.address(pushgateway), console: console) }
             if let history { try record(outcome.report, in: try HistoryStoreOption.location(history), console: console) }
+            if !quiet {
+                let count = outcome.report.scenarios.count
+                try console.say("ran \(count) scenario\(count == 1 ? "" : "s") in \(ElapsedText(ContinuousClock.now - started))")
+            }
             // The reports are written; the log an output of the run lacks is bad output.
             if let failure = outcome.sqlLogFailure { throw failure }
             if !outcome.traceDisagreements.isEmpty || outcome.anyFailed { throw CommandExit(.failure) }

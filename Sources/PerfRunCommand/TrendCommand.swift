@@ -29,7 +29,7 @@ extension PerfRun {
         @Option(help: ArgumentHelp("The history store: a SQLite file path or a postgres:// URL.", valueName: "store"))
         var history: String?
 
-        @Option(help: ArgumentHelp("Only runs made since: a date or time (2025-03-01, 2025-03-01T12:00:00Z) or a duration back from now (30d, 12h, 1w2d).", valueName: "date|duration"))
+        @Option(help: ArgumentHelp("Only runs made since: a date or time (2025-03-01, 2025-03-01T12:00:00Z) or a duration back from now (30d, 12h, 1w2d; default: every run kept).", valueName: "date|duration"))
         var since: String?
 
         @Option(help: "Only runs of this project.")
@@ -41,7 +41,7 @@ extension PerfRun {
         @Option(help: "Only runs of this runner.")
         var runner: String?
 
-        @Option(name: .customLong("fail-on"), help: "Exit 1 when the window has a regression marked (regression).")
+        @Option(name: .customLong("fail-on"), help: "Exit 1 when the window has a regression marked (regression; default: exit 0 whatever the trend).")
         var failOn: FailOn?
 
         @Option(help: "The time followed: cpu (the work done, steady on a shared machine) or wall (elapsed, for work that waits); as compare's.")

@@ -22,8 +22,11 @@ import Synchronization
 /// A chain without debug information resolves to the fallback given with
 /// it, as does every chain under valgrind (see ``images``).
 public enum CallerLine {
-    /// How many return addresses make a chain's key.
-    static let keyFrames = 16
+    /// How many return addresses make a chain's key: from the library's
+    /// entry point (``find(outside:skippingOneAccessor:above:fallback:)``'s
+    /// mark) outward, room for the accessor, a key path's thunk and the
+    /// runtime's projection of it (four frames) before the reader's own.
+    static let keyFrames = 20
     /// Chains remembered; the table starts again when it is full.
     static let tableLimit = 4_096
     /// The `file` of a pending call site, whose `line` numbers its chain.
@@ -68,9 +71,16 @@ public enum CallerLine {
     /// over too, so that its caller's line is the one named. A pending call
     /// site the first time a chain is seen; `fallback` where the frames
     /// name no line.
-    public static func find(outside modules: [String], skippingOneAccessor: Bool, fallback: CallSite) -> CallSite {
+    ///
+    /// The chain's key is the return addresses from `mark` outward (a
+    /// ``stackMark()`` taken where the library was entered; 0: from here):
+    /// the library's own frames below it, the same for every reader, would
+    /// otherwise fill the key, and two readers whose stacks differ only
+    /// further out (a key path applied by `map` in two places) would share
+    /// one line.
+    public static func find(outside modules: [String], skippingOneAccessor: Bool, above mark: UInt = 0, fallback: CallSite) -> CallSite {
         let key = withUnsafeTemporaryAllocation(of: UInt.self, capacity: keyFrames) { buffer -> UInt64 in
-            let count = Int(faultline_caller_frames(buffer.baseAddress!, Int32(keyFrames)))
+            let count = Int(faultline_caller_frames_above(mark, buffer.baseAddress!, Int32(keyFrames)))
             var hash = UInt64(count)
             for index in 0..<count { hash = UInt64(bitPattern: Int64(KeyHash.mix(hash ^ UInt64(buffer[index]), seed: index))) }
             return hash
@@ -89,20 +99,32 @@ public enum CallerLine {
         }
     }
 
-    /// A pending site for chain `index`: its number with the table's generation.
+    /// An address on the calling thread's stack, below the caller's frame
+    /// record and above those of the calls it makes: a mark for
+    /// ``find(outside:skippingOneAccessor:above:fallback:)``. One store of
+    /// a stack address, cheap enough for every entry into the library.
+    @inline(__always)
+    public static func stackMark() -> UInt {
+        var marker: UInt8 = 0
+        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+    }
+
+    /// A pending site for chain `index`: its number with the table's
+    /// generation, from 1 (a line of 0 or less is no site's).
     private static func pending(_ index: Int, _ table: Table) -> CallSite {
-        CallSite(file: pendingFile, line: table.generation << 32 | index)
+        CallSite(file: pendingFile, line: (table.generation << 32 | index) + 1)
     }
 
     /// The named call site of a pending one (symbolicated once per chain);
     /// any other call site as it is.
     public static func resolve(_ site: CallSite) -> CallSite {
         guard site.file == pendingFile else { return site }
-        let (generation, index) = (site.line >> 32, site.line & 0xFFFF_FFFF)
+        let number = site.line - 1
+        let (generation, index) = (number >> 32, number & 0xFFFF_FFFF)
         let chain: Chain? = table.withLock { table in
             generation == table.generation && index < table.chains.count ? table.chains[index] : nil
         }
-        guard let chain else { return .unknown }
+        guard let chain else { return CallSite(noSiteBecause: .forgotten) }
         if let resolved = chain.resolved { return resolved }
         let named = chain.backtrace.flatMap { name($0, outside: chain.modules, skippingOneAccessor: chain.skippingOneAccessor) }
             ?? chain.fallback
@@ -112,7 +134,11 @@ public enum CallerLine {
         return named
     }
 
-    /// The line, from the symbolicated stack.
+    /// The line, from the symbolicated stack: the first frame with a line
+    /// after the engine's, past the accessor of the property read (with
+    /// `skippingOneAccessor`) and the thunks of a key path it was read
+    /// through (`\.title` applied by `map`, `post[keyPath: path]`), whose
+    /// lines are the property's declaration, not the reader's.
     private static func name(_ backtrace: Backtrace, outside modules: [String], skippingOneAccessor: Bool) -> CallSite? {
         guard let images, let symbolicated = backtrace.symbolicated(with: images) else { return nil }
         var inside = false
@@ -125,13 +151,18 @@ public enum CallerLine {
                 inside = true
                 continue
             }
-            guard inside, let location = symbol.sourceLocation, location.line > 0 else { continue }
+            guard inside else { continue }
+            if isKeyPathThunk(symbol.name) {
+                accessorSkipped = true
+                continue
+            }
+            guard let location = symbol.sourceLocation, location.line > 0 else { continue }
             if !accessorSkipped {
                 accessorSkipped = true
                 if isAccessor(symbol.name) { continue }
             }
             let file = location.path.split(separator: "/").last.map(String.init) ?? location.path
-            return CallSite(file: module(of: raw).map { "\($0)/\(file)" } ?? file, line: Int(location.line))
+            return CallSite(file: module(of: raw, path: location.path).map { "\($0)/\(file)" } ?? file, line: Int(location.line))
         }
         return nil
     }
@@ -141,12 +172,61 @@ public enum CallerLine {
         name.contains(".getter") || name.contains(".read") || name.contains(".unsafeAddressor")
     }
 
+    /// Whether a demangled name is the thunk through which a key path
+    /// reads or writes a property (`key path getter for Blog.Post.title :
+    /// Blog.Post`).
+    static func isKeyPathThunk(_ name: String) -> Bool {
+        name.hasPrefix("key path getter for ") || name.hasPrefix("key path setter for ")
+    }
+
+    /// The modules of the toolchain: a function of theirs at a line of the
+    /// application is one of their generics with the application's code
+    /// inlined into it.
+    static let toolchainModules: Set<String> = [
+        "Swift", "_Concurrency", "_StringProcessing", "_RegexParser", "Foundation", "FoundationEssentials",
+        "FoundationInternationalization", "Dispatch", "Synchronization", "Observation", "Distributed", "Runtime", "XCTest",
+        "Testing", "Glibc", "Musl", "Cxx", "CxxStdlib", "_Differentiation",
+    ]
+
+    /// The module of the line at `path` of the function `mangled`, as
+    /// `#fileID` names it: the function's module (``module(of:)``), unless
+    /// the function is a generic specialized for the caller or a
+    /// toolchain module's (in an optimized build, `specialized
+    /// Swift.Collection.map` holds the closure written at ToOneList.swift:42,
+    /// inlined): then the package's target whose directory holds the file
+    /// (`Sources/<target>/…`, `Tests/<target>/…`), as SwiftPM names
+    /// modules; nil when neither tells.
+    static func module(of mangled: String, path: String) -> String? {
+        let demangled = demangle(mangled)
+        let function = demangled.flatMap(module(demangled:))
+        let specialized = demangled.map { $0.contains("specialization <") || $0.hasPrefix("specialized ") } ?? false
+        if let function, !specialized, !toolchainModules.contains(function) { return function }
+        if let target = target(of: path) { return target }
+        return function.flatMap { toolchainModules.contains($0) ? nil : $0 }
+    }
+
+    /// The SwiftPM target whose directory holds a source file: the
+    /// directory after the last `Sources` or `Tests` of its path, as a
+    /// module's name (`blog-perf` → `blog_perf`); nil for another layout.
+    static func target(of path: String) -> String? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        guard let root = parts.dropLast().lastIndex(where: { $0 == "Sources" || $0 == "Tests" }), root + 1 < parts.count - 1 else { return nil }
+        let directory = parts[root + 1]
+        var name = String(directory.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
+        if name.first?.isNumber == true { name = "_" + name }
+        return name
+    }
+
     /// The module whose code a mangled Swift name is, as `#fileID` names
     /// files: an extension's module (`(extension in BuiltInScenarios):…`),
     /// else the module of the innermost named context (`closure #1 in
     /// BlogTests.BlogQueryTests.test()` → `BlogTests`).
     static func module(of mangled: String) -> String? {
-        guard let demangled = demangle(mangled) else { return nil }
+        demangle(mangled).flatMap(module(demangled:))
+    }
+
+    /// ``module(of:)`` of a demangled name.
+    static func module(demangled: String) -> String? {
         if let range = demangled.range(of: "(extension in ") {
             let rest = demangled[range.upperBound...]
             return rest.firstIndex(of: ")").map { String(rest[..<$0]) }

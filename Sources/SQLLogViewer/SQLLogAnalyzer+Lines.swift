@@ -252,7 +252,7 @@ extension SQLLogAnalyzer {
 
     /// A call site of a line, its file's name kept once (``LogTextTable``).
     mutating func callSite(_ text: SQLDebugLogBytes, _ site: SQLDebugLogCallSite) -> CallSite {
-        CallSite(file: texts.text(text, site.file), line: site.line)
+        site.line > 0 ? CallSite(file: texts.text(text, site.file), line: site.line) : CallSite(logFile: text.string(site.file), line: site.line)
     }
 
     /// The lazy load a fault's line adds (`text[range]`, inside its ` (…)`).

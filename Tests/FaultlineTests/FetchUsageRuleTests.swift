@@ -29,7 +29,7 @@ import Testing
             #expect(essays.count == 6)
         }
         #expect(Self.agree(counted, .countByFetch) == [
-            "count-by-fetch/Essay/ ×6: the fetch of Essay returned 6 objects and none was read: if only their number is used, "
+            "count-by-fetch/Essay ×6: the fetch of Essay returned 6 objects and none was read: if only their number is used, "
                 + "a count request gives it without loading them (context.count(for: request)); if their IDs, context.fetchObjectIDs(request)",
         ])
         let insight = try #require(counted.run.first { $0.rule == .countByFetch })
@@ -98,7 +98,7 @@ import Testing
             for essay in essays.prefix(20) { _ = essay.title }
         }
         #expect(Self.agree(list, .fetchWithoutBatchSize) == [
-            "fetch-without-batch-size/Essay/ ×136: a fetch of Essay without a batch size loaded 156 objects and 136 of them were never read: "
+            "fetch-without-batch-size/Essay ×136: a fetch of Essay without a batch size loaded 156 objects and 136 of them were never read: "
                 + "set request.fetchBatchSize (about the rows a screen shows) to load rows page by page as they are read, "
                 + "or a fetchLimit if only the first are used",
         ])
@@ -124,7 +124,7 @@ import Testing
         let fixture = try Fixture()
         let settings = InsightSettings(thresholds: [.fetchWithoutBatchSize: 4])
         let four = try fixture.observe(settings) { context in _ = try context.fetch(FetchRequest<Essay>()).first?.title }
-        #expect(Self.agree(four, .fetchWithoutBatchSize).map { $0.hasPrefix("fetch-without-batch-size/Essay/ ×5: ") } == [true])
+        #expect(Self.agree(four, .fetchWithoutBatchSize).map { $0.hasPrefix("fetch-without-batch-size/Essay ×5: ") } == [true])
         let half = try fixture.observe(settings) { context in
             for essay in try context.fetch(FetchRequest<Essay>()).prefix(3) { _ = essay.title }
         }
@@ -137,7 +137,7 @@ import Testing
             let essays = try context.fetch(request)
             for _ in 0..<3 { for essay in essays.prefix(2) { _ = essay.title } }
         }
-        #expect(Self.agree(loaded, .fetchWithoutBatchSize).map { $0.hasPrefix("fetch-without-batch-size/Essay/ ×4: ") } == [true])
+        #expect(Self.agree(loaded, .fetchWithoutBatchSize).map { $0.hasPrefix("fetch-without-batch-size/Essay ×4: ") } == [true])
         #expect(Self.agree(loaded, .countByFetch).isEmpty)
         // Below the threshold by default.
         let small = try fixture.observe { context in _ = try context.fetch(FetchRequest<Essay>()).first?.title }
@@ -188,7 +188,7 @@ import Testing
         let succeeded = InsightEvidence([save(true), save(false), save(true), save(true)])
         #expect(succeeded.saves[site]?.count == 3)
         #expect(InsightEngine().insights(succeeded).filter { $0.rule == .saveInLoop }.map(\.identity) == [
-            "save-in-loop//main@App/Import.swift:20",
+            "save-in-loop/main@App/Import.swift:20",
         ])
     }
 }

@@ -356,7 +356,7 @@ final class Essay: ManagedObject, EntityNamed {
             }
         }
         #expect(Self.agree(loop, .saveInLoop) == [
-            "save-in-loop//context ×3: 3 saves from one call site (3 objects in all), a transaction each; save once after the loop, "
+            "save-in-loop/context ×3: 3 saves from one call site (3 objects in all), a transaction each; save once after the loop, "
                 + "or use a batch insert",
         ])
         #expect(loop.run.first { $0.rule == .saveInLoop }?.callSite == "FaultlineTests/InsightRuleTests.swift:\(line)")
@@ -375,7 +375,7 @@ final class Essay: ManagedObject, EntityNamed {
             }
         }
         #expect(Self.agree(larger, .saveInLoop) == [
-            "save-in-loop//context ×3: 3 saves from one call site (9 objects in all), a transaction each; save once after the loop, "
+            "save-in-loop/context ×3: 3 saves from one call site (9 objects in all), a transaction each; save once after the loop, "
                 + "or use a batch insert",
         ])
         let once = try fixture.observe { context in

@@ -189,7 +189,7 @@ import Testing
         let model = try Self.versions(Self.emptyCurrentVersion, count: 2)
         #expect(throws: ModelImportError(
             "\(model)/.xccurrentversion: names no current version (no _XCCurrentVersionName) and the model has 2 (M, M 2): "
-                + "name one with --version or PATH:VERSION"
+                + "name one with --model-version or PATH:VERSION"
         )) { _ = try CoreDataModelFile.resolve(model) }
     }
 

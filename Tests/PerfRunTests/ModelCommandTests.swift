@@ -107,30 +107,55 @@ import Testing
         #expect(current.status == 0)
         #expect(current.stdout.hasPrefix("model:     \(model)/Shop 2.xcdatamodel/contents (current of 2 versions)\n"
             + "imported:  2 entities, 2 attributes, 2 relationships\n"))
-        for arguments in [[model, "--version", "Shop"], [model + ":Shop"], [model + ":Shop", "--version", "Shop.xcdatamodel"]] {
+        for arguments in [[model, "--model-version", "Shop"], [model + ":Shop"], [model + ":Shop", "--model-version", "Shop.xcdatamodel"]] {
             let first = try Self.perfRun(["model", "import"] + arguments)
             #expect(first.status == 0, "\(arguments): \(first.stderr)")
             #expect(first.stdout == "model:     \(model)/Shop.xcdatamodel/contents (version 1 of 2; the current one is Shop 2)\n"
                 + "imported:  1 entities, 2 attributes, 0 relationships\n", "\(arguments)")
         }
-        let unknown = try Self.perfRun(["model", "import", model, "--version", "Shop 3"])
+        let unknown = try Self.perfRun(["model", "import", model, "--model-version", "Shop 3"])
         #expect(unknown.status == 2)
-        #expect(unknown.stderr == "--version: \(model) has no version Shop 3 (its versions: Shop, Shop 2)\n")
+        #expect(unknown.stderr == "--model-version: \(model) has no version Shop 3 (its versions: Shop, Shop 2)\n")
         let unknownAfterColon = try Self.perfRun(["model", "import", model + ":Shop 3"])
         #expect(unknownAfterColon.status == 2)
         #expect(unknownAfterColon.stderr == "\(model) has no version Shop 3 (its versions: Shop, Shop 2)\n")
-        let single = try Self.perfRun(["model", "import", model + "/Shop.xcdatamodel", "--version", "Shop"])
+        let single = try Self.perfRun(["model", "import", model + "/Shop.xcdatamodel", "--model-version", "Shop"])
         #expect(single.status == 2)
-        #expect(single.stderr == "--version: \(model)/Shop.xcdatamodel has no versions (only a .xcdatamodeld has): there is no version Shop\n")
+        #expect(single.stderr == "--model-version: \(model)/Shop.xcdatamodel has no versions (only a .xcdatamodeld has): there is no version Shop\n")
         // --version is the model's version here, never the tool's, even
         // when the model is missing.
         let noModel = try Self.perfRun(["model", "import", "--version", "Shop"])
         #expect(noModel.status == 2)
         #expect(noModel.stdout.isEmpty)
         #expect(noModel.stderr == "Missing expected argument '<path>'\n")
-        let twice = try Self.perfRun(["model", "import", model + ":Shop", "--version", "Shop 2"])
+        let twice = try Self.perfRun(["model", "import", model + ":Shop", "--model-version", "Shop 2"])
         #expect(twice.status == 2)
-        #expect(twice.stderr == "--version: Shop 2: \(model):Shop already names a version; give it once\n")
+        #expect(twice.stderr == "--model-version: Shop 2: \(model):Shop already names a version; give it once\n")
+    }
+
+    /// `--version` was the model version's option and shadowed the tool's
+    /// own: it still reads the version, with a warning; given with
+    /// `--model-version` it is bad usage.
+    @Test func theModelVersionsEarlierSpellingStillWorksWithAWarning() throws {
+        let model = try Self.shop()
+        let renamed = try Self.perfRun(["model", "import", model, "--model-version", "Shop"])
+        let earlier = try Self.perfRun(["model", "import", model, "--version", "Shop"])
+        #expect(renamed.status == 0 && earlier.status == 0)
+        #expect(earlier.stdout == renamed.stdout)
+        #expect(renamed.stderr.isEmpty)
+        #expect(earlier.stderr == "--version is deprecated for model import (it is the tool's own): use --model-version\n")
+        let unknown = try Self.perfRun(["model", "import", model, "--version", "Shop 3"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr == "--version is deprecated for model import (it is the tool's own): use --model-version\n"
+            + "--version: \(model) has no version Shop 3 (its versions: Shop, Shop 2)\n")
+        let both = try Self.perfRun(["model", "import", model, "--version", "Shop", "--model-version", "Shop"])
+        #expect(both.status == 2)
+        #expect(both.stderr == "--version is --model-version's earlier spelling: give --model-version alone\n")
+        // The tool's own --version is the tool's.
+        let tool = try Self.perfRun(["--version"])
+        #expect(tool.status == 0 && !tool.stdout.isEmpty)
+        let help = try Self.perfRun(["model", "import", "--help"])
+        #expect(help.stdout.contains("--model-version <name>") && !help.stdout.contains("--version <"))
     }
 
     /// A table may have at most SQLite's 2000 columns: an entity of 10,000
@@ -294,7 +319,7 @@ import Testing
             "Shop.xcdatamodeld/.xccurrentversion": "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict/>\n</plist>\n",
         ])
         let model = root.appendingPathComponent("Shop.xcdatamodeld").path
-        let chosen = try Self.perfRun(["model", "import", model, "--version", "Shop 2"])
+        let chosen = try Self.perfRun(["model", "import", model, "--model-version", "Shop 2"])
         #expect(chosen.status == 0, "\(chosen.stderr)")
         #expect(chosen.stdout.hasPrefix("model:     \(model)/Shop 2.xcdatamodel/contents (version 2 of 2; .xccurrentversion names no current one)\n"))
         let colon = try Self.perfRun(["model", "import", model + ":Shop"])
@@ -302,6 +327,6 @@ import Testing
         let none = try Self.perfRun(["model", "import", model])
         #expect(none.status == 2)
         #expect(none.stderr == "\(model)/.xccurrentversion: names no current version (no _XCCurrentVersionName) and the model has 2 "
-            + "(Shop, Shop 2): name one with --version or PATH:VERSION\n")
+            + "(Shop, Shop 2): name one with --model-version or PATH:VERSION\n")
     }
 }

@@ -242,10 +242,14 @@ import Testing
         let result = try Self.perfRun(
             ["run", "FetchAll", "--scale", "0.02", "--iterations", "2", "--json", path], environment: ["TMPDIR": directory.path])
         #expect(result.status == 0)
-        #expect(result.stderr.split(separator: "\n") == [
-            "FetchAll: warm-up 1", "building data set selfies at scale 0.02, seed 1", "built data set selfies-scale0.02-seed1-g1",
-            "FetchAll: iteration 1 of 2", "FetchAll: iteration 2 of 2", "FetchAll: passed",
+        // Each line without its times (` · 0.1 s elapsed · about 0.1 s left`, ` in 0.2 s`).
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.map { $0.components(separatedBy: " · ")[0].components(separatedBy: " in ")[0] } == [
+            "FetchAll: warm-up 1 of 1, 0 done", "building data set selfies at scale 0.02, seed 1", "built data set selfies-scale0.02-seed1-g1",
+            "FetchAll: iteration 1 of 2, 0 done", "FetchAll: iteration 2 of 2, 1 done", "FetchAll: passed",
         ])
+        #expect(lines[0].hasSuffix(" s elapsed") && lines[3].hasSuffix(" s elapsed") && lines[4].hasSuffix(" s left"), "\(lines)")
+        #expect(lines[5].hasPrefix("FetchAll: passed in ") && lines[5].hasSuffix(" s"))
         #expect(result.stdout.hasPrefix("scenario  status  median"))
         #expect(result.stdout.contains("report: \(path)"))
     }

@@ -20,6 +20,23 @@ import Testing
         #expect(Self.insight("x", at: "").identity == "n-plus-one/Recipe/x")
     }
 
+    /// No empty part in a subject or an identity (`save-in-loop//writer`
+    /// before); a site that is the words of no call site is no site.
+    @Test func aSubjectLeavesOutTheEmptyParts() {
+        let saves = Insight(rule: .saveInLoop, entity: "", keyPath: "writer", message: "", evidence: "", callSite: "App/Import.swift:20")
+        #expect(saves.subject == "save-in-loop/writer")
+        #expect(saves.identity == "save-in-loop/writer@App/Import.swift:20")
+        let count = Insight(rule: .countByFetch, entity: "Person", keyPath: "", message: "", evidence: "", callSite: "App/List.swift:3")
+        #expect(count.identity == "count-by-fetch/Person@App/List.swift:3")
+        let nowhere = Insight(rule: .countByFetch, entity: "Person", keyPath: "", message: "", evidence: "",
+                              callSite: CallSite(noSiteBecause: .notLogged).description)
+        #expect(nowhere.identity == "count-by-fetch/Person")
+        // An accepted list of the earlier spelling still accepts them.
+        #expect(AcceptedInsights(identities: ["save-in-loop//writer@App/Import.swift:20"]).accepts(saves))
+        #expect(AcceptedInsights(identities: ["count-by-fetch/Person/"]).accepts(count))
+        #expect(!AcceptedInsights(identities: ["save-in-loop//main"]).accepts(saves))
+    }
+
     @Test func anEntryWithASiteAcceptsThatSiteOnly() throws {
         let accepted = AcceptedInsights(identities: ["n-plus-one/Recipe/ingredientList@App/Cards.swift:12"])
         #expect(accepted.accepts(Self.cards))
@@ -34,13 +51,18 @@ import Testing
         ("n-plus-one/Recipe/ingredientList@App/Cards.swift:12", "n-plus-one/Recipe/ingredientList", "App/Cards.swift:12"),
         ("repeated-count/Category/@count", "repeated-count/Category/@count", nil),
         ("repeated-count/Category/@count@Lists/Home.swift:7", "repeated-count/Category/@count", "Lists/Home.swift:7"),
+        // A part the rule leaves empty is left out; the earlier spelling with it empty reads the same.
+        ("save-in-loop/main@App/Import.swift:20", "save-in-loop/main", "App/Import.swift:20"),
+        ("save-in-loop//main@App/Import.swift:20", "save-in-loop/main", "App/Import.swift:20"),
+        ("count-by-fetch/Person", "count-by-fetch/Person", nil),
+        ("count-by-fetch/Person/", "count-by-fetch/Person", nil),
     ] as [(String, String, String?)])
     func entriesAreRead(text: String, subject: String, site: String?) throws {
         let entry = try #require(AcceptedInsight(text))
         #expect(entry.subject == subject && entry.site == site && entry.description == text)
     }
 
-    @Test(arguments: ["n-plus-one", "n-plus-one/Recipe", "n-plus-one/Recipe/x@", "n-plus-one/Recipe/x@App.swift:", "n-plus-one/Recipe/x@App.swift:0",
+    @Test(arguments: ["n-plus-one", "n-plus-one/", "n-plus-one//", "n-plus-one/Recipe/x@", "n-plus-one/Recipe/x@App.swift:", "n-plus-one/Recipe/x@App.swift:0",
                       "n-plus-one/Recipe/x@App.swift:1a", "/Recipe/x"])
     func malformedEntriesAreRefused(text: String) {
         #expect(AcceptedInsight(text) == nil)

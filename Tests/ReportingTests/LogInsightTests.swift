@@ -199,7 +199,7 @@ import Testing
 
     @Test func faultlinesSaveAndPrefetchLinesFeedTheirRules() {
         let saves = (0..<3).map { _ in "faultline: annotation: save of context main: 1 inserted, 0 updated, 0 deleted in 0.000100s at App/Import.swift:20" }
-        #expect(Self.analyze(saves).insights.map(\.identity) == ["save-in-loop//main@App/Import.swift:20"])
+        #expect(Self.analyze(saves).insights.map(\.identity) == ["save-in-loop/main@App/Import.swift:20"])
         let prefetch = ["faultline: annotation: prefetch of Post.tags in context main: prefetched for 4 objects, read for 0, at App/List.swift:12"]
         #expect(Self.analyze(prefetch).insights.map(\.message) == [
             "Post.tags was prefetched for 4 objects and read for none; drop `tags` from the prefetch key paths",

@@ -41,7 +41,7 @@ import Testing
             }
         }
         #expect(loop == [
-            "save-in-loop//main@\(Self.site):\(line) ×4: 4 saves from one call site (4 objects in all), a transaction each; "
+            "save-in-loop/main@\(Self.site):\(line) ×4: 4 saves from one call site (4 objects in all), a transaction each; "
                 + "save once after the loop, or use a batch insert",
         ])
         let once = try Self.found(.saveInLoop, writes: true) { context in
@@ -57,7 +57,7 @@ import Testing
             _ = try context.fetch(FetchRequest<Selfie>()).count
         }
         #expect(counted == [
-            "count-by-fetch/Selfie/@\(Self.site):\(line) ×10: the fetch of Selfie returned 10 objects and none was read: if only "
+            "count-by-fetch/Selfie@\(Self.site):\(line) ×10: the fetch of Selfie returned 10 objects and none was read: if only "
                 + "their number is used, a count request gives it without loading them (context.count(for: request)); "
                 + "if their IDs, context.fetchObjectIDs(request)",
         ])
@@ -76,7 +76,7 @@ import Testing
             for fireball in fireballs.prefix(20) { _ = fireball.impactEnergy }
         }
         #expect(list == [
-            "fetch-without-batch-size/Fireball/@\(Self.site):\(line) ×180: a fetch of Fireball without a batch size loaded 200 objects "
+            "fetch-without-batch-size/Fireball@\(Self.site):\(line) ×180: a fetch of Fireball without a batch size loaded 200 objects "
                 + "and 180 of them were never read: set request.fetchBatchSize (about the rows a screen shows) to load rows page by page "
                 + "as they are read, or a fetchLimit if only the first are used",
         ])

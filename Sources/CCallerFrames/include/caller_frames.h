@@ -11,4 +11,10 @@
 /// cache of what the frames mean.
 int faultline_caller_frames(uintptr_t *addresses, int capacity);
 
+/// As `faultline_caller_frames`, but passes over the frames below `mark`
+/// (an address on the calling thread's stack, 0 for none) without writing
+/// them: the frames of a library's own calls under its entry point, the
+/// same for every caller, stay out of a key that must tell callers apart.
+int faultline_caller_frames_above(uintptr_t mark, uintptr_t *addresses, int capacity);
+
 #endif

@@ -30,7 +30,7 @@ struct QueryInLoopRule: InsightRule {
         let sameValues = Self.sameValuesThroughout(evidence)
         return Self.bySite(evidence.siteExecutions).compactMap { group -> Insight? in
             guard group.isRead, Self.isApplicationRead(group.purpose) else { return nil }
-            let known = group.callSite != .unknown
+            let known = group.callSite.isKnown
             let count = known && !evidence.spansIterations ? group.unexplained : group.longestRun
             guard count >= threshold else { return nil }
             if let most = sameValues[group.shape], most >= group.unexplained { return nil }

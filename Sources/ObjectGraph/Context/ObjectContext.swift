@@ -76,12 +76,12 @@ public final class ObjectContext {
     /// Recorded as the author of this context's saves in persistent history.
     public var transactionAuthor: String?
     /// The call site of the innermost enclosing `perform` block or API call
-    /// (``CallSite/unknown`` outside any): events are attributed to it. The
+    /// (none outside any, ``CallSiteAbsence/outsidePerform``): events are attributed to it. The
     /// outer ones wait on the stack of ``withCallSite(_:_:)``. Kept in a
     /// property of its own, reading it is one load and a retain (every
     /// traced event reads it; the last element of an array of sites cost
     /// about 20 instructions more).
-    @exclusivity(unchecked) private(set) var currentCallSite = CallSite.unknown
+    @exclusivity(unchecked) private(set) var currentCallSite = CallSite(noSiteBecause: .outsidePerform)
     /// The fetches and key paths this context's objects came from.
     @exclusivity(unchecked) var originPaths = OriginPaths()
     /// Where objects registered now come from (a fetch's rows, a
@@ -91,6 +91,9 @@ public final class ObjectContext {
     /// has no call site of its own: its events are attributed to the line
     /// that read the property (``readSite``).
     @exclusivity(unchecked) var inTypedAccess = false
+    /// A mark on the stack where the outermost typed access entered the
+    /// engine (``CallerLine/stackMark()``), while ``inTypedAccess``.
+    @exclusivity(unchecked) var typedAccessMark: UInt = 0
     /// The bookkeeping the engine does now (``EngineWork``: keeping an
     /// inverse in step, applying a delete rule), or nil while it works for
     /// the application: what the engine loads meanwhile is marked as its
@@ -157,7 +160,7 @@ public final class ObjectContext {
     /// (``CallerLine``, from the stack); otherwise the current call site.
     var readSite: CallSite {
         guard inTypedAccess else { return currentCallSite }
-        return CallerLine.find(outside: Self.engineModules, skippingOneAccessor: true, fallback: currentCallSite)
+        return CallerLine.find(outside: Self.engineModules, skippingOneAccessor: true, above: typedAccessMark, fallback: currentCallSite)
     }
 
     /// The engine's mangled module prefix: its frames are not the reader's.
@@ -168,6 +171,9 @@ public final class ObjectContext {
     @inline(__always)
     func typedAccess<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         let outer = inTypedAccess
+        // Where the engine was entered: the stack's frames are told apart
+        // from here outward (``CallerLine/find(outside:skippingOneAccessor:above:fallback:)``).
+        if !outer { typedAccessMark = CallerLine.stackMark() }
         inTypedAccess = true
         defer { inTypedAccess = outer }
         return try body()

@@ -1,3 +1,5 @@
+import Probes
+
 /// What a fetch request runs, without running it: for `perf-run explain`
 /// and for people reading their queries.
 extension Store {
@@ -11,6 +13,6 @@ extension Store {
     /// SQLite's `EXPLAIN QUERY PLAN` for a statement, one row per step,
     /// indented by depth. Not reported as one of the application's statements.
     public func queryPlan(_ sql: String) throws(ObjectGraphError) -> [String] {
-        try storeRead("explain") { connection, _ in connection.explainQueryPlan(sql) }
+        try storeRead("explain", at: CallSite(noSiteBecause: .storeWork)) { connection, _ in connection.explainQueryPlan(sql) }
     }
 }

@@ -2,10 +2,11 @@ import Foundation
 import Probes
 
 extension Store {
-    /// The token of the newest recorded transaction (nil when there is none).
-    public func currentHistoryToken() throws(ObjectGraphError) -> HistoryToken? {
+    /// The token of the newest recorded transaction (nil when there is
+    /// none). Its statement runs at `file`:`line`.
+    public func currentHistoryToken(file: String = #fileID, line: Int = #line) throws(ObjectGraphError) -> HistoryToken? {
         guard configuration.persistentHistoryTracking else { throw .historyDisabled }
-        return try storeRead("history") { connection, _ in
+        return try storeRead("history", at: CallSite(file: file, line: line)) { connection, _ in
             var number: Int64?
             try connection.query(HistorySQL.selectNewestTransaction) { row in number = row.optionalInt64(0) }
             return number.map { HistoryToken(storeIdentifier: storeIdentifier, transactionNumber: $0) }
@@ -13,10 +14,11 @@ extension Store {
     }
 
     /// The transactions recorded after `token` (all when nil), oldest first;
-    /// only those of `author`, or all but those of `excludingAuthor`.
-    public func fetchHistory(after token: HistoryToken?, author: String? = nil, excludingAuthor: String? = nil)
-        throws(ObjectGraphError) -> [HistoryTransaction]
-    {
+    /// only those of `author`, or all but those of `excludingAuthor`. Its
+    /// statements run at `file`:`line`.
+    public func fetchHistory(
+        after token: HistoryToken?, author: String? = nil, excludingAuthor: String? = nil, file: String = #fileID, line: Int = #line
+    ) throws(ObjectGraphError) -> [HistoryTransaction] {
         guard configuration.persistentHistoryTracking else { throw .historyDisabled }
         if let token { try check(token) }
         let sql = HistorySQL.selectTransactions(byAuthor: author != nil, excludingAuthor: excludingAuthor != nil)
@@ -25,7 +27,7 @@ extension Store {
         if let excludingAuthor { arguments.append(.text(excludingAuthor)) }
         let model = self.model
         let identifier = storeIdentifier
-        return try storeRead("history") { connection, _ in
+        return try storeRead("history", at: CallSite(file: file, line: line)) { connection, _ in
             var transactions: [(Int64, String?, String, Double)] = []
             try connection.query(sql, arguments) { row in
                 transactions.append((row.int64(0), row.isNull(1) ? nil : row.string(1), row.string(2), row.double(3)))
@@ -53,13 +55,13 @@ extension Store {
     }
 
     /// Deletes the transactions up to and including `token`. Returns how
-    /// many went.
+    /// many went. Its statements run at `file`:`line`.
     @discardableResult
-    public func deleteHistory(through token: HistoryToken) throws(ObjectGraphError) -> Int {
+    public func deleteHistory(through token: HistoryToken, file: String = #fileID, line: Int = #line) throws(ObjectGraphError) -> Int {
         guard configuration.persistentHistoryTracking else { throw .historyDisabled }
         try check(token)
         do {
-            return try pool.write(purpose: "history", callSite: .unknown) { connection in
+            return try pool.write(purpose: "history", callSite: CallSite(file: file, line: line)) { connection in
                 try connection.run(HistorySQL.deleteChanges, [.integer(token.transactionNumber)])
                 return try connection.run(HistorySQL.deleteTransactions, [.integer(token.transactionNumber)])
             }
@@ -76,9 +78,9 @@ extension Store {
         }
     }
 
-    func storeRead<T>(_ purpose: String, _ body: (Connection, UInt64) throws -> T) throws(ObjectGraphError) -> T {
+    func storeRead<T>(_ purpose: String, at site: CallSite, _ body: (Connection, UInt64) throws -> T) throws(ObjectGraphError) -> T {
         do {
-            return try pool.read(purpose: purpose, callSite: .unknown, body)
+            return try pool.read(purpose: purpose, callSite: site, body)
         } catch let error as ObjectGraphError {
             throw error
         } catch let error as SQLiteError {
@@ -90,7 +92,7 @@ extension Store {
 }
 
 extension ObjectContext {
-    /// Merges recorded transactions (``Store/fetchHistory(after:author:excludingAuthor:)``)
+    /// Merges recorded transactions (``Store/fetchHistory(after:author:excludingAuthor:file:line:)``)
     /// into this context, oldest first.
     public func merge(_ transactions: [HistoryTransaction]) {
         for transaction in transactions { merge(transaction.changes) }

@@ -22,7 +22,7 @@ final class StatementOrigin {
     /// (``useTransactionPurpose()``): known here, so that no statement
     /// compares its purpose's text.
     @exclusivity(unchecked) private(set) var isTransaction = false
-    @exclusivity(unchecked) var callSite = CallSite.unknown
+    @exclusivity(unchecked) var callSite = CallSite(noSiteBecause: .storeWork)
     /// What the engine knows of the statements run now (a fetch's), or nil.
     @exclusivity(unchecked) var facts: StatementFacts?
 

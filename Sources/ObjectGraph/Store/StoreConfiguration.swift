@@ -24,7 +24,7 @@ public struct StoreConfiguration: Sendable {
     /// thread that executed the statement.
     public var statementHook: (@Sendable (ExecutedStatement) -> Void)?
     /// Records every save and batch request as a history transaction
-    /// (author, time, changed IDs), for ``Store/fetchHistory(after:author:excludingAuthor:)``.
+    /// (author, time, changed IDs), for ``Store/fetchHistory(after:author:excludingAuthor:file:line:)``.
     public var persistentHistoryTracking = false
     /// Where the engine's events go. Defaults to what the environment asks
     /// for (`FAULTLINE_SQL_DEBUG=1…4`: the SQL debug log); empty means

@@ -265,7 +265,7 @@ public struct InsightEvidence: Sendable {
     /// in a log (``logName``).
     @inline(__always)
     private func tallied(_ site: CallSite) -> CallSite {
-        logName != nil && site.file == logName ? CallSite.unknown : site
+        logName != nil && site.file == logName ? CallSite(noSiteBecause: .notLogged) : site
     }
 
     // MARK: Names

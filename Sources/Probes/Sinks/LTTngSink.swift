@@ -406,10 +406,10 @@ extension LTTngSink {
         let site = callSite.resolved
         context.withCString { context in
             entity.withCString { entity in
-                withFile(site.file) { fileID, file in
+                withFile(site.traceFile) { fileID, file in
                     faultline_tp_fault(
                         context, entity, primaryKey, source.traceValue, Self.missField(source, missReason), count,
-                        durationNanoseconds, fileID, file, Int64(site.line))
+                        durationNanoseconds, fileID, file, Int64(site.traceLine))
                 }
             }
         }
@@ -466,14 +466,14 @@ extension LTTngSink {
         func send(_ statement: UnsafePointer<CChar>, _ plan: UnsafePointer<CChar>) {
             arguments.withCString { arguments in
                 purpose.withCString { purpose in
-                    withFile(site.file) { fileID, file in
+                    withFile(site.traceFile) { fileID, file in
                         var fields = faultline_sql_fields(
                             shape: UInt64(bitPattern: Int64(e.shapeID)), statement: statement, arguments: arguments,
                             duration_ns: e.durationNanoseconds, rows_returned: UInt64(e.rowsReturned),
                             rows_changed: UInt64(e.rowsChanged), full_scan_steps: UInt64(e.fullScanSteps),
                             sorts: UInt64(e.sorts), auto_indexes: UInt64(e.autoIndexes), vm_steps: UInt64(e.vmSteps),
                             purpose: purpose, query_plan: plan, call_site_file_id: fileID, call_site_file: file,
-                            call_site_line: Int64(site.line))
+                            call_site_line: Int64(site.traceLine))
                         faultline_tp_sql(&fields)
                     }
                 }
@@ -493,7 +493,7 @@ extension LTTngSink {
                     e.sort.withCString { sort in
                         e.resultType.withCString { resultType in
                             e.prefetch.withCString { prefetch in
-                                withFile(site.file) { fileID, callSite in
+                                withFile(site.traceFile) { fileID, callSite in
                                     var fields = faultline_fetch_fields(
                                         context: context, entity: entity, predicate: predicate, sort: sort,
                                         result_type: resultType, result_count: UInt64(e.resultCount),
@@ -503,7 +503,7 @@ extension LTTngSink {
                                         includes_values: e.includesPropertyValues ? 1 : 0,
                                         includes_pending: e.includesPendingChanges ? 1 : 0, prefetch: prefetch,
                                         call_site_file_id: fileID, call_site_file: callSite,
-                                        call_site_line: Int64(site.line))
+                                        call_site_line: Int64(site.traceLine))
                                     faultline_tp_fetch(&fields)
                                 }
                             }
@@ -520,13 +520,13 @@ extension LTTngSink {
             e.entity.withCString { entity in
                 e.relationship.withCString { relationship in
                     e.destinationEntity.withCString { destination in
-                        withFile(site.file) { fileID, file in
+                        withFile(site.traceFile) { fileID, file in
                             var fields = faultline_relationship_fault_fields(
                                 context: context, entity: entity, relationship: relationship, primary_key: e.primaryKey,
                                 destination_entity: destination, destination_count: UInt64(e.destinationCount),
                                 source: e.source.traceValue, miss_reason: Self.missField(e.source, e.missReason),
                                 duration_ns: e.durationNanoseconds, call_site_file_id: fileID, call_site_file: file,
-                                call_site_line: Int64(site.line))
+                                call_site_line: Int64(site.traceLine))
                             faultline_tp_relationship_fault(&fields)
                         }
                     }
@@ -539,10 +539,10 @@ extension LTTngSink {
         let site = e.callSite.resolved
         e.context.withCString { context in
             e.error.withCString { error in
-                withFile(site.file) { fileID, callSite in
+                withFile(site.traceFile) { fileID, callSite in
                     faultline_tp_save(
                         context, UInt64(e.inserted), UInt64(e.updated), UInt64(e.deleted), e.durationNanoseconds,
-                        e.success ? 1 : 0, error, fileID, callSite, Int64(site.line))
+                        e.success ? 1 : 0, error, fileID, callSite, Int64(site.traceLine))
                 }
             }
         }
@@ -552,9 +552,9 @@ extension LTTngSink {
         let site = e.callSite.resolved
         e.kind.withCString { kind in
             e.entity.withCString { entity in
-                withFile(site.file) { fileID, callSite in
+                withFile(site.traceFile) { fileID, callSite in
                     faultline_tp_batch_request(
-                        kind, entity, UInt64(e.rowsAffected), e.durationNanoseconds, fileID, callSite, Int64(site.line))
+                        kind, entity, UInt64(e.rowsAffected), e.durationNanoseconds, fileID, callSite, Int64(site.traceLine))
                 }
             }
         }

@@ -64,33 +64,33 @@ public enum SQLDebugLogFormat {
             if !e.intendedLazyLoads.isEmpty { description += "\(G.intending)\(e.intendedLazyLoads)" }
             var result = isCount ? "\(e.resultCount)" : "\(e.resultCount) \(e.resultType)"
             if e.resultType == "objects", !e.returnsObjectsAsFaults { result += "\(G.withValues)" }
-            var lines = [line(.annotation, "\(description)\(G.colon)\(result)\(G.inTime)\(seconds(e.durationNanoseconds))\(G.at)\(e.callSite)")]
+            var lines = [line(.annotation, "\(description)\(G.colon)\(result)\(G.inTime)\(seconds(e.durationNanoseconds))\(G.at)\(e.callSite.logText)")]
             if level >= 3, let objects = e.objects {
                 for object in objects { lines.append(line(.details, "\(G.fetched)\(object)")) }
             }
             return lines
 
         case .save(let e):
-            let time = "\(G.inTime)\(seconds(e.durationNanoseconds))\(G.at)\(e.callSite)"
+            let time = "\(G.inTime)\(seconds(e.durationNanoseconds))\(G.at)\(e.callSite.logText)"
             if e.success {
                 return [
                     line(.annotation, "\(G.saveOfContext)\(e.context)\(G.colon)\(e.inserted)\(G.inserted)\(e.updated)\(G.updated)\(e.deleted)\(G.deleted)\(time)")
                 ]
             }
             return [
-                line(.annotation, "\(G.saveOfContext)\(e.context)\(G.failedIn)\(seconds(e.durationNanoseconds))\(G.at)\(e.callSite)\(G.colon)\(oneLine(e.error))")
+                line(.annotation, "\(G.saveOfContext)\(e.context)\(G.failedIn)\(seconds(e.durationNanoseconds))\(G.at)\(e.callSite.logText)\(G.colon)\(oneLine(e.error))")
             ]
 
         case .batchRequest(let e):
             return [
-                line(.annotation, "\(G.batch)\(e.kind)\(G.of)\(e.entity)\(G.colon)\(e.rowsAffected)\(G.rowsWord)\(G.inTime)\(seconds(e.durationNanoseconds))\(G.at)\(e.callSite)")
+                line(.annotation, "\(G.batch)\(e.kind)\(G.of)\(e.entity)\(G.colon)\(e.rowsAffected)\(G.rowsWord)\(G.inTime)\(seconds(e.durationNanoseconds))\(G.at)\(e.callSite.logText)")
             ]
 
         case .context(let e):
             var lines: [String] = []
             if let usage = e.prefetchUsage {
                 lines.append(line(.annotation, "\(G.prefetchOf)\(usage.relationship)\(G.inContext)\(e.context)\(G.colon)\(G.prefetchedFor)\(usage.prefetched)"
-                    + "\(G.objectsReadFor)\(G.readFor)\(usage.read)\(G.listEnd)\(G.at)\(usage.callSite)"))
+                    + "\(G.objectsReadFor)\(G.readFor)\(usage.read)\(G.listEnd)\(G.at)\(usage.callSite.logText)"))
             }
             if let usage = e.fetchUsage { lines.append(line(.annotation, fetchUse(usage, context: e.context))) }
             return lines
@@ -111,7 +111,7 @@ public enum SQLDebugLogFormat {
     static func fetchUse(_ usage: FetchUsage, context: String) -> String {
         "\(G.fetchUseOf)\(usage.entity)\(usage.keyPath.isEmpty ? "" : "\(G.through)\(usage.keyPath)")\(G.inContext)\(context)\(G.colon)\(usage.runs)\(G.runsComma)\(usage.objects)\(G.objectsComma)"
             + "\(usage.read)\(G.readSemicolon)\(usage.runsReadNone)\(G.runsReadNoneUpTo)\(usage.largestReadNone)\(G.objectsSemicolonUpTo)"
-            + "\(usage.mostUnread)\(G.of)\(usage.mostUnreadOf)\(G.unreadWithoutBatchSize)\(G.listEnd)\(G.at)\(usage.callSite)"
+            + "\(usage.mostUnread)\(G.of)\(usage.mostUnreadOf)\(G.unreadWithoutBatchSize)\(G.listEnd)\(G.at)\(usage.callSite.logText)"
     }
 
     /// A line of `kind`: the marker, the kind's word, the text.
@@ -129,11 +129,11 @@ public enum SQLDebugLogFormat {
         if let reason { parts.append(reason.rawValue) }
         if let engineWork { parts.append("\(G.engine)\(engineWork.rawValue)") }
         if let origin {
-            var from = "\(G.fromFetch)\(origin.execution)\(G.of)\(origin.fetchEntity)\(G.at)\(origin.fetchSite)"
+            var from = "\(G.fromFetch)\(origin.execution)\(G.of)\(origin.fetchEntity)\(G.at)\(origin.fetchSite.logText)"
             if !origin.keyPath.isEmpty { from += "\(G.through)\(origin.keyPath)" }
             parts.append(from)
         }
-        parts.append("\(G.readAt)\(read)")
+        parts.append("\(G.readAt)\(read.logText)")
         return "\(G.lazyLoadOpen)\(parts.joined(separator: "\(G.lazyLoadSeparator)"))\(G.lazyLoadClose)"
     }
 

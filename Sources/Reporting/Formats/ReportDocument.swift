@@ -18,15 +18,16 @@ public struct ReportDocument: ReportContentDocument, Sendable {
 }
 
 extension ReportText {
-    /// The console's text of a run: the summary table, the experiments
-    /// judged, the fixes measured, how the work grows with the data and
-    /// what to fix first, each followed by a line break.
+    /// The console's text of a run: what to fix first, then the summary
+    /// table, the experiments judged, the fixes measured and how the work
+    /// grows with the data, each followed by a line break.
     public static func console(_ report: Report) -> String {
-        var parts = [summaryTable(report)]
+        var parts: [String] = []
+        if let fixes = fixFirst(report) { parts.append(fixes) }
+        parts.append(summaryTable(report))
         if let experiments = experimentTable(report) { parts.append(experiments) }
         if let measured = measuredFixes(report) { parts.append(measured) }
         if let scaling = scaling(report) { parts.append(scaling) }
-        if let fixes = fixFirst(report) { parts.append(fixes) }
         return parts.joined(separator: "\n\n") + "\n"
     }
 }

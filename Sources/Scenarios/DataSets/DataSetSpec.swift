@@ -140,44 +140,55 @@ public struct DataSetSpec: Sendable {
 
     /// Builds the rows into an empty store, in one transaction: batch
     /// inserts of each entity, then the relationships in chunks.
+    ///
+    /// Every value and pair is drawn first (in the order the rows are
+    /// written, so a seed gives the rows it always gave), so that the
+    /// steps' total is known before the first: one per entity and one per
+    /// chunk of ``DataSetKind/rowsPerStep`` pairs (a stop is seen within
+    /// that many rows), the same from the first step to the last.
     public func build(into store: Store, scale: Double, seed: UInt64, step: (Int, Int) throws -> Void) throws {
+        var rng = SeededGenerator(seed: seed)
+        let objects = entities.map { entity in (1...count(entity, scale: scale)).map { entity.values(number: $0, rng: &rng) } }
+        let counts = Dictionary(entities.map { ($0.name, count($0, scale: scale)) }, uniquingKeysWith: { a, _ in a })
+        var relationPairs: [(spec: RelationshipSpec, pairs: [(Int, Int)])] = []
+        for spec in relationships {
+            guard let relationship = store.model.entity(named: spec.entity)?.relationship(named: spec.relationship) else {
+                throw ScenarioFailure("data set: \(spec.entity).\(spec.relationship) is not a relationship of the model")
+            }
+            let sources = Array(0..<(counts[spec.entity] ?? 0))
+            let destinations = Array(0..<(counts[relationship.destinationName] ?? 0))
+            let pairs = Self.pairs(sources, destinations, spec.fanOut, rng: &rng)
+            if !relationship.isToMany {
+                // A to-one holds one destination per source, and a
+                // one-to-one one source per destination too.
+                let oneToOne = store.model.inverse(of: relationship).map { !$0.isToMany } ?? false
+                if Set(pairs.map(\.0)).count < pairs.count || (oneToOne && Set(pairs.map(\.1)).count < pairs.count) {
+                    throw ScenarioFailure(
+                        "data set: \(spec.entity).\(spec.relationship) is a \(oneToOne ? "one-to-one" : "to-one") relationship: "
+                            + "its fan-out must give each \(oneToOne ? "source and each destination" : "source") at most one partner "
+                            + "(.fixed(1), or .roundRobin with as many sources as destinations)")
+                }
+            }
+            relationPairs.append((spec, pairs))
+        }
+        let chunk = DataSetKind.rowsPerStep
+        let total = entities.count + relationPairs.reduce(0) { $0 + max(1, ($1.pairs.count + chunk - 1) / chunk) }
         try store.performBatchTransaction {
-            var rng = SeededGenerator(seed: seed)
-            // Steps: one per entity and one per chunk of pairs (the total
-            // grows as each relationship's pairs are drawn), so that a stop
-            // is seen within ``DataSetKind/rowsPerStep`` rows.
-            var total = entities.count + relationships.count
             var done = 0
             try step(done, total)
             var ids: [String: [ObjectID]] = [:]
-            for entity in entities {
-                let objects = (1...count(entity, scale: scale)).map { entity.values(number: $0, rng: &rng) }
-                ids[entity.name] = try store.execute(BatchInsertRequest(entityName: entity.name, objects: objects, resultType: .objectIDs)).objectIDs ?? []
+            for (entity, values) in zip(entities, objects) {
+                ids[entity.name] = try store.execute(BatchInsertRequest(entityName: entity.name, objects: values, resultType: .objectIDs)).objectIDs ?? []
                 done += 1
                 try step(done, total)
             }
-            for spec in relationships {
-                guard let relationship = store.model.entity(named: spec.entity)?.relationship(named: spec.relationship) else {
-                    throw ScenarioFailure("data set: \(spec.entity).\(spec.relationship) is not a relationship of the model")
-                }
+            for (spec, pairs) in relationPairs {
+                let relationship = store.model.entity(named: spec.entity)?.relationship(named: spec.relationship)
                 let sources = ids[spec.entity] ?? []
-                let destinations = ids[relationship.destinationName] ?? []
-                let pairs = Self.pairs(sources, destinations, spec.fanOut, rng: &rng)
-                if !relationship.isToMany {
-                    // A to-one holds one destination per source, and a
-                    // one-to-one one source per destination too.
-                    let oneToOne = store.model.inverse(of: relationship).map { !$0.isToMany } ?? false
-                    if Set(pairs.map(\.0)).count < pairs.count || (oneToOne && Set(pairs.map(\.1)).count < pairs.count) {
-                        throw ScenarioFailure(
-                            "data set: \(spec.entity).\(spec.relationship) is a \(oneToOne ? "one-to-one" : "to-one") relationship: "
-                                + "its fan-out must give each \(oneToOne ? "source and each destination" : "source") at most one partner "
-                                + "(.fixed(1), or .roundRobin with as many sources as destinations)")
-                    }
-                }
-                let chunk = DataSetKind.rowsPerStep
-                total += max(1, (pairs.count + chunk - 1) / chunk) - 1
+                let destinations = relationship.flatMap { ids[$0.destinationName] } ?? []
                 for start in stride(from: 0, to: pairs.count, by: chunk) {
-                    try store.relate(Array(pairs[start..<min(start + chunk, pairs.count)]), through: spec.relationship, of: spec.entity)
+                    let slice = pairs[start..<min(start + chunk, pairs.count)].map { (sources[$0.0], destinations[$0.1]) }
+                    try store.relate(slice, through: spec.relationship, of: spec.entity)
                     done += 1
                     try step(done, total)
                 }
@@ -221,11 +232,12 @@ public struct DataSetSpec: Sendable {
         return max
     }
 
-    /// (source, destination) pairs for a fan-out.
-    static func pairs(_ sources: [ObjectID], _ destinations: [ObjectID], _ fanOut: FanOut, rng: inout SeededGenerator) -> [(ObjectID, ObjectID)] {
+    /// (source, destination) pairs for a fan-out; what is drawn depends on
+    /// the numbers of sources and destinations only.
+    static func pairs<ID>(_ sources: [ID], _ destinations: [ID], _ fanOut: FanOut, rng: inout SeededGenerator) -> [(ID, ID)] {
         guard !sources.isEmpty, !destinations.isEmpty else { return [] }
         /// `k` distinct destinations at random (none for a negative `k`).
-        func drawn(_ k: Int) -> [ObjectID] {
+        func drawn(_ k: Int) -> [ID] {
             var chosen = Array(destinations.indices)
             chosen.shuffle(using: &rng)
             return chosen.prefix(max(0, min(k, destinations.count))).sorted().map { destinations[$0] }

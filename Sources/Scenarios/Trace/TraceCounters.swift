@@ -116,13 +116,19 @@ public struct TraceCounters {
     /// resolved through the first event that carried it (`#N:42` for a
     /// number no event named: one traced before the session started); in a
     /// trace from before files were numbered, the event's own text. Nil for
-    /// an event without a call site.
+    /// an event without a call site field; no call site, in words, for a
+    /// field that says there is none (``CallSite/traceFile``).
     public func callSite(of line: Substring) -> String? {
         guard let number = Self.field(line, "call_site_line") else { return nil }
+        let file: String
         if let id = Self.field(line, "call_site_file_id").flatMap({ Int($0) }) {
-            return "\(callSiteFiles[id] ?? "#\(id)"):\(number)"
+            file = callSiteFiles[id] ?? "#\(id)"
+        } else if let text = Self.field(line, "call_site_file") {
+            file = text
+        } else {
+            return nil
         }
-        return Self.field(line, "call_site_file").map { "\($0):\(number)" }
+        return CallSite(logFile: file, line: Int(number) ?? 0).description
     }
 
     /// Reads a call site's file text from the first event of its number.

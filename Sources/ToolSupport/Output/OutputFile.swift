@@ -1,5 +1,6 @@
 import Foundation
 import Probes
+import Synchronization
 
 /// Where `perf-run` writes a report, a page or a trace, and how.
 ///
@@ -175,15 +176,34 @@ public enum OutputFile {
     }
 
     /// `mkdir -p`, failing with the system's reason for the first
-    /// directory that cannot be made.
+    /// directory that cannot be made. Each directory made is noted
+    /// (``removeCreatedEmptyDirectories()``).
     private static func createDirectories(_ directory: String, naming name: String) throws(ReportError) {
         var info = stat()
         if stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return }
         let parent = (directory as NSString).deletingLastPathComponent
         if parent != directory { try createDirectories(parent, naming: name) }
-        if mkdir(directory, 0o755) != 0, errno != EEXIST {
+        if mkdir(directory, 0o755) == 0 {
+            createdDirectories.withLock { $0.append(directory) }
+        } else if errno != EEXIST {
             throw ReportError("\(name): cannot write: cannot create \(directory): \(String(cString: strerror(errno)))")
         }
+    }
+
+    /// The directories this process made for its outputs, oldest first.
+    private static let createdDirectories = Mutex<[String]>([])
+
+    /// Removes the directories this process made for its outputs that are
+    /// still empty, deepest first: a command refused after its outputs
+    /// were checked (``checkWritable(_:)`` makes the directories a report
+    /// path needs) leaves nothing behind. A directory that holds anything
+    /// stays (`rmdir` removes only empty ones).
+    public static func removeCreatedEmptyDirectories() {
+        let directories = createdDirectories.withLock { directories in
+            defer { directories.removeAll() }
+            return directories
+        }
+        for directory in directories.reversed() { rmdir(directory) }
     }
 
     /// The absolute form of `path`, from the current directory, cleaned
