@@ -247,6 +247,7 @@ public enum HTMLReport {
             }
             html += "</tbody></table>"
         }
+        html += HTMLStatementShapes.section(scenario)
         html += whatIf(scenario.insights.compactMap(\.whatIf))
         if let scaling = scenario.scaling { html += self.scaling(scaling) }
         if !scenario.insights.isEmpty {
