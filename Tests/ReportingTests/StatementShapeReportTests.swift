@@ -98,14 +98,17 @@ import ToolSupport
         #expect(html.contains("ORDER BY age &lt;script&gt;</code>"))
         #expect(!html.contains("age <script>"))
         #expect(html.contains("<mark class=\"plan-full-scan\" title=\"full scan: SQLite reads every row of the table"))
-        #expect(html.contains(">SCAN Person</mark>"))
-        #expect(html.contains(">USE TEMP B-TREE FOR ORDER BY</mark>"))
+        #expect(html.contains(">SCAN Person</mark> ← full scan<br>"))
+        #expect(html.contains(">USE TEMP B-TREE FOR ORDER BY</mark> ← temporary B-tree</code>"))
         // The lookup's plan is shown unmarked.
-        #expect(html.contains("<pre class=\"plan\">SEARCH Person USING INTEGER PRIMARY KEY (rowid=?)</pre>"))
-        // p90 of the shape, in the unit that fits.
+        #expect(html.contains("<code class=\"plan\">SEARCH Person USING INTEGER PRIMARY KEY (rowid=?)</code>"))
+        // p90 of the shape, in the unit that fits, on one line.
         let p90 = Statistics(Self.quiet).median
-        #expect(html.contains("<td data-value=\"\(p90)\">\(TimeText.seconds(p90))</td>"))
-        #expect(html.contains("<td data-value=\"2e-07\">\(TimeText.seconds(0.000_000_2))</td>"))
+        func cell(_ seconds: Double) -> String {
+            "<td data-value=\"\(seconds)\">\(TimeText.seconds(seconds).replacingOccurrences(of: " ", with: "&nbsp;"))</td>"
+        }
+        #expect(html.contains(cell(p90)))
+        #expect(html.contains(cell(0.000_000_2)) && cell(0.000_000_2).contains("data-value=\"2e-07\""))
         #expect(html.contains("no plan (SQLite reads no table)"))
         #expect(!html.contains("more shapes"))
     }
@@ -119,6 +122,8 @@ import ToolSupport
         let folded = html.components(separatedBy: "<details class=\"more-shapes\">")[1]
         #expect(folded.contains("<code>SELECT 11</code>") && !folded.contains("<code>SELECT 10</code>"))
         #expect(html.contains("<details class=\"plan\"><summary>8 rows: full scan</summary>"))
+        // Nested rows are indented as SQLite nests them.
+        #expect(html.contains("<br>&nbsp;&nbsp;&nbsp;&nbsp;<mark class=\"plan-full-scan\""))
     }
 
     @Test func theMarkdownHasATablePerScenarioWithMarkedPlans() {

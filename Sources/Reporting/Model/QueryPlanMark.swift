@@ -24,8 +24,8 @@ public enum QueryPlanMark: String, Sendable, CaseIterable {
     /// What the mark means, in a sentence (a tooltip, a legend).
     public var meaning: String {
         switch self {
-        case .fullScan: "SQLite reads every row of the table (no index serves the statement)"
-        case .temporaryBTree: "SQLite sorts or groups the rows itself in a temporary B-tree (no index gives them in order)"
+        case .fullScan: "SQLite reads every row of the table, no index serving the statement"
+        case .temporaryBTree: "SQLite sorts or groups the rows itself, no index giving them in that order"
         }
     }
 }

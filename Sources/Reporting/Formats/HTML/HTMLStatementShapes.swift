@@ -40,22 +40,29 @@ enum HTMLStatementShapes {
             html += "<tr><td><code>\(escapeHTML(shape.shape))</code></td><td>\(shape.count)</td>"
             let durations = shape.durations
             for seconds in [durations?.p50Seconds, durations?.p90Seconds, durations?.p99Seconds, durations?.maxSeconds] {
-                html += seconds.map { "<td data-value=\"\($0)\">\(escapeHTML(TimeText.seconds($0)))</td>" } ?? "<td data-value=\"-1\">—</td>"
+                // The number and its unit on one line.
+                html += seconds.map { "<td data-value=\"\($0)\">\(escapeHTML(TimeText.seconds($0)).replacingOccurrences(of: " ", with: "&nbsp;"))</td>" }
+                    ?? "<td data-value=\"-1\">—</td>"
             }
             html += "<td>\(plan(shape))</td></tr>"
         }
         return html + "</tbody></table>"
     }
 
-    /// The plan's rows, indented as SQLite nests them, marked rows in a
-    /// `<mark>` with what the mark means as its title; "no plan" without one.
+    /// The plan's rows, a line each, indented as SQLite nests them; a
+    /// marked row in a `<mark>` titled with what the mark means, followed
+    /// by the mark's name (the colour is not the only sign); "no plan"
+    /// without one.
     static func plan(_ shape: StatementReport) -> String {
         let rows = shape.markedPlan
         guard !rows.isEmpty else { return "<span class=\"note\">no plan (SQLite reads no table)</span>" }
         func lines(_ rows: ArraySlice<(row: String, mark: QueryPlanMark?)>) -> String {
-            "<pre class=\"plan\">" + rows.map { row in
-                row.mark.map { mark($0, escapeHTML(row.row)) } ?? escapeHTML(row.row)
-            }.joined(separator: "\n") + "</pre>"
+            "<code class=\"plan\">" + rows.map { row in
+                let depth = row.row.prefix { $0 == " " }.count / 2
+                let text = escapeHTML(String(row.row.drop { $0 == " " }))
+                let indent = String(repeating: "&nbsp;&nbsp;", count: depth)
+                return indent + (row.mark.map { mark($0, text) + " ← " + escapeHTML($0.rawValue) } ?? text)
+            }.joined(separator: "<br>") + "</code>"
         }
         guard rows.count > shownPlanRows else { return lines(rows[...]) }
         let marks = Set(rows.compactMap(\.mark))
