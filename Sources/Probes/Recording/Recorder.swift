@@ -6,8 +6,9 @@
 /// Thread-safe; each event costs one lock and a few additions (statements
 /// are aggregated by the shape number computed once per prepared
 /// statement, each one's time recorded in its shape's
-/// ``DurationHistogram``). Without an event buffer it reads row-cache faults from each
-/// store's ``RowCacheFaultTally`` instead: no call and no lock per fault.
+/// ``DurationHistogram``). Without an event buffer it reads row-cache
+/// faults from each store's ``RowCacheFaultTally`` instead: no call and no
+/// lock per fault.
 public final class Recorder: EventSink, @unchecked Sendable {
     /// What the recorder holds at one moment.
     public struct Snapshot: Sendable {
