@@ -113,6 +113,30 @@ import ToolSupport
         #expect(!html.contains("more shapes"))
     }
 
+    /// The page with a scenario's shapes runs its script in headless
+    /// chromium without a console error; screenshots at 1400 and 390 px
+    /// wide are kept in .build/test-output.
+    @Test func aHeadlessBrowserShowsTheShapesAtBothWidths() throws {
+        let nested = Self.shape(
+            "SELECT * FROM Selfie WHERE pk IN (SELECT value FROM json_each(?)) GROUP BY rating", count: 2,
+            plan: ["SEARCH Selfie USING INTEGER PRIMARY KEY (rowid=?)", "LIST SUBQUERY 1", "  SCAN json_each VIRTUAL TABLE INDEX 1:",
+                   "USE TEMP B-TREE FOR GROUP BY"], p90s: Self.quiet.map { $0 * 4 })
+        let page = try HTMLReportTests.write(
+            HTMLReport.render(ReportComparisonTests.report([Self.scenario([Self.sortingScan, nested, Self.lookup, Self.begin])])),
+            named: "statement-shapes.html")
+        let (dom, errors) = try HTMLReportTests.dumpDOM(page)
+        #expect(dom.contains("data-ready=\"1\""))
+        #expect(dom.contains("class=\"sortable statement-shapes\""))
+        let console = errors.split(separator: "\n").filter { $0.contains("CONSOLE") }
+        #expect(console.isEmpty, "console output: \(console)")
+        for (width, height) in [(1400, 2600), (390, 5200)] {
+            let screenshot = page.deletingLastPathComponent().appendingPathComponent("statement-shapes-\(width).png")
+            _ = try HTMLReportTests.run(
+                try HTMLReportTests.chromium(), HTMLReportTests.headless + ["--window-size=\(width),\(height)", "--screenshot=\(screenshot.path)", page.absoluteString])
+            #expect(FileManager.default.fileExists(atPath: screenshot.path))
+        }
+    }
+
     @Test func longListsAndLongPlansFoldAway() {
         let shapes = (1...13).map { Self.shape("SELECT \($0)", p90s: Self.quiet) }
             + [Self.shape("SELECT nested", plan: (1...8).map { "\(String(repeating: "  ", count: $0 % 3))SCAN t\($0)" }, p90s: Self.quiet)]
