@@ -103,7 +103,9 @@ import Testing
     ]
 
     /// The compiler flags that find ObjectGraph and the C modules below it
-    /// in the build directory and the package, as SwiftPM passes them.
+    /// in the build directory, the package and its dependencies' checkouts
+    /// (swift-numerics' shims, below Probes' histograms), as SwiftPM passes
+    /// them.
     static func moduleFlags(build: URL) throws -> [String] {
         var flags = ["-I", build.appendingPathComponent("Modules").path]
         var moduleMaps: [String] = []
@@ -111,7 +113,22 @@ import Testing
             let map = build.appendingPathComponent(entry).appendingPathComponent("module.modulemap").path
             if FileManager.default.fileExists(atPath: map) { moduleMaps.append(map) }
         }
-        let sources = packageRoot.appendingPathComponent("Sources")
+        moduleMaps += try Self.moduleMaps(in: packageRoot.appendingPathComponent("Sources"), flags: &flags)
+        let checkouts = packageRoot.appendingPathComponent(".build/checkouts")
+        for dependency in ((try? FileManager.default.contentsOfDirectory(atPath: checkouts.path)) ?? []).sorted() {
+            let sources = checkouts.appendingPathComponent(dependency).appendingPathComponent("Sources")
+            guard FileManager.default.fileExists(atPath: sources.path) else { continue }
+            var unused: [String] = []
+            moduleMaps += try Self.moduleMaps(in: sources, flags: &unused)
+        }
+        for map in moduleMaps.sorted() { flags += ["-Xcc", "-fmodule-map-file=" + map] }
+        return flags
+    }
+
+    /// The module maps of the targets in `sources` (a package's Sources),
+    /// with their include folders added to `flags`.
+    private static func moduleMaps(in sources: URL, flags: inout [String]) throws -> [String] {
+        var moduleMaps: [String] = []
         for target in try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted() {
             let folder = sources.appendingPathComponent(target)
             for map in [folder.appendingPathComponent("module.modulemap"), folder.appendingPathComponent("include/module.modulemap")]
@@ -121,8 +138,7 @@ import Testing
             let include = folder.appendingPathComponent("include")
             if FileManager.default.fileExists(atPath: include.path) { flags += ["-Xcc", "-I" + include.path] }
         }
-        for map in moduleMaps.sorted() { flags += ["-Xcc", "-fmodule-map-file=" + map] }
-        return flags
+        return moduleMaps
     }
 
     /// `swiftc` from PATH, the toolchain that built the modules.

@@ -337,7 +337,7 @@ import Testing
         }
         let cases: [(String, String)] = [
             (try file("{\"schemaVersion\": 1, \"tool\""), "not JSON"),
-            (try file("{\"schemaVersion\": 5}"), "schema version 5 is not supported (this tool reads 1 to 4)"),
+            (try file("{\"schemaVersion\": 6}"), "schema version 6 is not supported (this tool reads 1 to 5)"),
             (try file("{\"schemaVersion\": 1}"), "missing field tool"),
             (try file("hello"), "not JSON"),
             (NSTemporaryDirectory() + "missing-\(UUID()).json", "cannot read the file"),

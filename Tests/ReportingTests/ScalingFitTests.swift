@@ -188,7 +188,7 @@ import ToolSupport
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("scaling-\(UUID()).json").path
         try ReportFile.write(report, to: path)
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(text.contains("\"schemaVersion\" : 4"))
+        #expect(text.contains("\"schemaVersion\" : \(Report.currentSchemaVersion)"))
         // "As it is" is written once: as the scenario's own figures.
         #expect(!text.contains("\"before\""))
         #expect(try ReportFile.read(path) == report)

@@ -72,7 +72,7 @@ import ToolSupport
         let truncated = try file("{\"schemaVersion\": 1, \"tool\": {")
         #expect(throws: ReportError.self) { try ReportFile.read(truncated) }
         let version = try file("{\"schemaVersion\": 9}")
-        #expect(throws: ReportError("\(version): schema version 9 is not supported (this tool reads 1 to 4)")) { try ReportFile.read(version) }
+        #expect(throws: ReportError("\(version): schema version 9 is not supported (this tool reads 1 to \(Report.currentSchemaVersion))")) { try ReportFile.read(version) }
         let notReport = try file("[1, 2]")
         #expect(throws: ReportError("\(notReport): not a Faultline report (no schemaVersion)")) { try ReportFile.read(notReport) }
         let missing = try file("{\"schemaVersion\": 1, \"tool\": {\"name\": \"x\", \"version\": \"1\", \"commandLine\": []}}")

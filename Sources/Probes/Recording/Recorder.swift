@@ -5,8 +5,10 @@
 ///
 /// Thread-safe; each event costs one lock and a few additions (statements
 /// are aggregated by the shape number computed once per prepared
-/// statement). Without an event buffer it reads row-cache faults from each
-/// store's ``RowCacheFaultTally`` instead: no call and no lock per fault.
+/// statement, each one's time recorded in its shape's
+/// ``DurationHistogram``). Without an event buffer it reads row-cache
+/// faults from each store's ``RowCacheFaultTally`` instead: no call and no
+/// lock per fault.
 public final class Recorder: EventSink, @unchecked Sendable {
     /// What the recorder holds at one moment.
     public struct Snapshot: Sendable {
@@ -280,7 +282,8 @@ public final class Recorder: EventSink, @unchecked Sendable {
                 position = found
                 state.aggregates.values[position].add(e)
             } else {
-                var aggregate = StatementAggregate(shape: e.shape, purpose: e.purpose, firstCallSite: e.callSite, facts: e.facts)
+                var aggregate = StatementAggregate(
+                    shape: e.shape, purpose: e.purpose, firstCallSite: e.callSite, facts: e.facts, firstText: e.sql)
                 aggregate.add(e)
                 state.aggregates[shape] = aggregate
                 position = state.aggregates.index(forKey: shape)!

@@ -32,6 +32,14 @@ public struct StatementAggregate: Codable, Equatable, Sendable {
     /// What the engine knows of the statement (``SQLEvent/facts``), or a
     /// log reader derived from its text.
     public var facts: StatementFacts?
+    /// The text of the first statement of this shape, as SQLite ran it
+    /// (values bound, none spliced): what a plan is asked of afterwards,
+    /// since a shape folds `IN` lists. The recorder keeps it; nil elsewhere.
+    public var firstText: String?
+    /// Every execution's time, when the aggregate keeps them (the
+    /// recorder's do, for percentiles per shape; a log's do not): one
+    /// addition per execution (``DurationHistogram``). Not encoded.
+    public var durations: DurationHistogram?
 
     /// The most distinct argument lists counted per shape.
     public static let distinctLimit = 64
@@ -44,11 +52,25 @@ public struct StatementAggregate: Codable, Equatable, Sendable {
         self.facts = facts
     }
 
+    /// An aggregate of no execution yet that keeps the first statement's
+    /// text and every execution's time (the recorder's).
+    public init(shape: String, purpose: String, firstCallSite: CallSite, facts: StatementFacts?, firstText: String) {
+        self.init(shape: shape, purpose: purpose, firstCallSite: firstCallSite, facts: facts)
+        self.firstText = firstText
+        durations = DurationHistogram()
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case shape, purpose, count, totalNanoseconds, maxNanoseconds, rowsReturned, rowsChanged, fullScanSteps, sorts, autoIndexes
+        case vmSteps, firstCallSite, queryPlan, distinctArgumentLists, facts, firstText
+    }
+
     /// Adds an execution given by its figures (no query plan).
     public mutating func add(_ parts: StatementParts) {
         count += 1
         totalNanoseconds &+= parts.durationNanoseconds
         maxNanoseconds = max(maxNanoseconds, parts.durationNanoseconds)
+        durations?.record(parts.durationNanoseconds)
         // Figures a SQL debug log gives can be anything up to Int.max: they saturate.
         rowsReturned.addSaturated(parts.rowsReturned)
         rowsChanged.addSaturated(parts.rowsChanged)

@@ -8,6 +8,13 @@ public enum QueryPlan {
         return !trimmed.contains(" INDEX") && !trimmed.contains("VIRTUAL TABLE") && !trimmed.contains("CONSTANT ROW")
     }
 
+    /// Whether a plan row builds a temporary B-tree: `USE TEMP B-TREE FOR
+    /// ORDER BY` (a sort no index serves), `… FOR GROUP BY`, `… FOR
+    /// DISTINCT`, `… FOR RIGHT PART OF ORDER BY`.
+    public static func usesTemporaryBTree(_ detail: String) -> Bool {
+        detail.contains("USE TEMP B-TREE")
+    }
+
     /// The table a `SCAN` or `SEARCH` row reads (`SCAN Person` → `Person`).
     public static func table(of detail: String) -> String? {
         var words = detail.split(separator: " ").map(String.init)

@@ -33,7 +33,10 @@ import Probes
 ///   microseconds, where a run-to-run shift (a write's phase moved by 40%
 ///   between two runs of one binary) passes every test; the scenario's
 ///   own time gates. With fewer than `minimumSamples` samples
-///   a side the verdict is "inconclusive". Reports from another CPU, Swift
+///   a side the verdict is "inconclusive". Each statement shape's p90 is
+///   judged the same way from the p90 of each iteration
+///   (``judgeStatementTimings(_:_:in:reason:)``): a change beyond the noise
+///   is shown, never gating. Reports from another CPU, Swift
 ///   version or build configuration still compare counters; their timings
 ///   are "not comparable".
 /// - Nothing comparable (no scenario whose counters, timing or fits were
@@ -58,6 +61,11 @@ public struct ReportComparer: Sendable {
     public var alpha = 0.05
     /// Scenarios and counters missing from head are intended (a subset run).
     public var allowMissing = false
+    /// The smallest change of a statement shape's p90 that is reported, in
+    /// seconds: 1 µs by default. The scenarios' absolute floor (100 µs) is
+    /// longer than most statements take; under a microsecond, a cache
+    /// miss or a clock reading moves a statement's time as much.
+    public var statementFloor = 0.000_001
 
     public init() {}
 
@@ -144,6 +152,7 @@ public struct ReportComparer: Sendable {
                 scenarios[test.index].timing = timing
             }
         }
+        judgeStatementTimings(base, head, in: &scenarios, reason: timingReason)
         for index in scenarios.indices {
             let scenario = scenarios[index]
             scenarios[index].regression = scenario.regression
@@ -161,7 +170,7 @@ public struct ReportComparer: Sendable {
     }
 
     /// The floor in force: the one given, or the documented default.
-    private var floor: NoiseFloor { noiseFloor ?? NoiseFloor() }
+    var floor: NoiseFloor { noiseFloor ?? NoiseFloor() }
 
     /// Why nothing was judged, or nil when a scenario's counters, timing
     /// or fits were.
@@ -268,7 +277,7 @@ public struct ReportComparer: Sendable {
     /// The timing comparison, and for a tested one its p-value and the
     /// bootstrap interval (whose bounds may be infinite: a base of 0), both
     /// of the lower quartiles' ratio (``NoiseModel``).
-    private func timing(
+    func timing(
         _ b: [Double], _ h: [Double], reason: String?, floor relativeFloor: Double, resamples: Int
     ) -> (ReportComparison.TimingComparison?, (p: Double, interval: BootstrapRatio.Interval)?) {
         // A time that is negative or not finite is not a time (ReportFile
@@ -304,9 +313,11 @@ public struct ReportComparer: Sendable {
     /// interval beyond 1 and a change beyond the minimum detectable effect
     /// and the absolute floor. When the machines differ beyond the floor,
     /// a change within it is withheld, not called unchanged; when the disks
-    /// differ (a scenario that writes), every change is withheld.
-    private func judge(
-        _ timing: inout ReportComparison.TimingComparison, interval: BootstrapRatio.Interval, machine: MachineComparison?
+    /// differ (a scenario that writes), every change is withheld. A change
+    /// of `absolute` seconds or less (the floor's by default) is none.
+    func judge(
+        _ timing: inout ReportComparison.TimingComparison, interval: BootstrapRatio.Interval, machine: MachineComparison?,
+        absolute: Double? = nil
     ) {
         if let machine, machine.syncDiffers == true, let summary = machine.syncSummary {
             timing.verdict = .withheld
@@ -331,7 +342,7 @@ public struct ReportComparer: Sendable {
             return .withheld
         }
         guard let p = timing.adjustedPValue, p < alpha, !interval.low.isNaN, !interval.high.isNaN, let ratio = timing.ratio,
-            abs((timing.headLowerQuartile ?? timing.headMedian) - (timing.baseLowerQuartile ?? timing.baseMedian)) > floor.absolute
+            abs((timing.headLowerQuartile ?? timing.headMedian) - (timing.baseLowerQuartile ?? timing.baseMedian)) > (absolute ?? floor.absolute)
         else {
             timing.verdict = notJudged()
             return

@@ -58,6 +58,10 @@ public struct ReportComparison: Codable, Equatable, Sendable {
         /// The machine's speed while the scenario ran, base against head
         /// (``MachineComparison``); nil when either report has no probe.
         public var machine: MachineComparison?
+        /// The statement shapes whose p90 got slower or faster beyond the
+        /// noise (``StatementTiming``): advisory, never gating; empty in
+        /// comparisons written before it was judged.
+        public var statementTimings: [StatementTiming]
         /// Whether this scenario makes the comparison a regression (false
         /// when read from a comparison written before the field existed).
         public var regression: Bool
@@ -74,6 +78,7 @@ public struct ReportComparison: Codable, Equatable, Sendable {
             self.timing = timing
             self.phases = []
             self.slopes = []
+            self.statementTimings = []
             self.regression = regression
         }
 
@@ -88,6 +93,7 @@ public struct ReportComparison: Codable, Equatable, Sendable {
             phases = try container.decodeIfPresent([PhaseTiming].self, forKey: .phases) ?? []
             slopes = try container.decodeIfPresent([SlopeComparison].self, forKey: .slopes) ?? []
             machine = try container.decodeIfPresent(MachineComparison.self, forKey: .machine)
+            statementTimings = try container.decodeIfPresent([StatementTiming].self, forKey: .statementTimings) ?? []
             regression = try container.decodeIfPresent(Bool.self, forKey: .regression) ?? false
         }
     }
@@ -112,6 +118,23 @@ public struct ReportComparison: Codable, Equatable, Sendable {
     /// One phase's time in base and head.
     public struct PhaseTiming: Codable, Equatable, Sendable {
         public var name: String
+        public var timing: TimingComparison
+    }
+
+    /// One statement shape's p90 in base and head: each side's p90 of
+    /// every measured execution, and the judgement of the p90s of each
+    /// iteration as samples, exactly as a scenario's time is judged
+    /// (``NoiseModel``; the Holm correction over every shape compared).
+    /// Advisory, never gating: a shape's time is a part of its scenario's,
+    /// whose own time gates.
+    public struct StatementTiming: Codable, Equatable, Sendable {
+        public var shape: String
+        /// Where head ran the shape first.
+        public var callSite: String
+        public var baseP90Seconds: Double
+        public var headP90Seconds: Double
+        /// The iterations' p90s compared (their lower quartiles, their ratio,
+        /// interval, p-value and verdict: `slower` or `faster`).
         public var timing: TimingComparison
     }
 

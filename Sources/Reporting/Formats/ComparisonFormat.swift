@@ -7,7 +7,8 @@ import Foundation
 /// many scenarios regressed, improved, stayed the same or could not be
 /// compared), the two commits, then one line or row per scenario,
 /// regressions first, each with what changed first; the details
-/// (statements, insights, phases, fits) follow, folded in Markdown.
+/// (statements, statement p90s, insights, phases, fits) follow, folded in
+/// Markdown.
 public enum ComparisonFormat: String, CaseIterable, Sendable {
     case text, markdown, json
 
@@ -96,6 +97,13 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
         return text
     }
 
+    /// "p90 12.3 µs → 25.1 µs (iterations' p90s: …, slower; advisory)": a
+    /// statement shape's p90 change (``ReportComparison/StatementTiming``).
+    static func statementTimingSummary(_ statement: ReportComparison.StatementTiming) -> String {
+        "p90 \(TimeText.seconds(statement.baseP90Seconds)) → \(TimeText.seconds(statement.headP90Seconds)) "
+            + "(iterations' p90s: \(timingSummary(statement.timing)); advisory)"
+    }
+
     /// A ratio with 2 decimals, "n/a" for none.
     static func ratio(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "n/a" }
 
@@ -140,6 +148,10 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
             for change in scenario.statements {
                 let site = change.callSite.flatMap { $0.isEmpty ? nil : " at \($0)" } ?? ""
                 lines.append("  statement \(change.change.rawValue) (\(CountText.count(change.baseCount)) → \(CountText.count(change.headCount)))\(site): \(change.shape)")
+            }
+            for statement in scenario.statementTimings {
+                let site = statement.callSite.isEmpty ? "" : " at \(statement.callSite)"
+                lines.append("  statement \(statementTimingSummary(statement))\(site): \(statement.shape)")
             }
             for insight in scenario.newInsights {
                 lines.append("  new insight \(insight.identity): \(insight.message)")
@@ -212,6 +224,13 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
             }
             lines += details("Timings in full (\(timings.count) scenarios)", rows)
         }
+        let statementTimings = comparison.scenarios.flatMap { scenario in scenario.statementTimings.map { (scenario.name, $0) } }
+        if !statementTimings.isEmpty {
+            lines += details("Statement shapes whose p90 changed beyond the noise (advisory, \(statementTimings.count))", statementTimings.map { name, statement in
+                let site = statement.callSite.isEmpty ? "" : " at \(escapeMarkdown(statement.callSite))"
+                return "- \(escapeMarkdown(name)): \(escapeMarkdown(statementTimingSummary(statement)))\(site) " + markdownCode(statement.shape)
+            })
+        }
         let slopes = comparison.scenarios.flatMap { scenario in scenario.slopes.filter { $0.verdict != .same }.map { (scenario.name, $0) } }
         if !slopes.isEmpty {
             lines += details("How the work grows with the data (N = the data set's scale)", slopes.map { name, slope in
@@ -229,6 +248,8 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
                 + "Slower or faster needs p < 0.05, an interval beyond 1, and a change beyond the minimum detectable effect "
                 + "(twice the noisier side's spread, at least the floor).",
             "- **withheld**: the two machines (or disks) differed by as much as the time did; **inconclusive**: fewer than 9 samples a side.",
+            "- **Statement p90s** are judged the same way, each iteration's p90 of a shape a sample (Holm over every shape), "
+                + "and a change must exceed 1 µs; they are advice, never a regression.",
         ])
         return lines.joined(separator: "\n") + "\n"
     }

@@ -16,7 +16,11 @@ public struct Report: Codable, Equatable, Sendable {
     /// "as it is", the scenario's own figures, which a fix's `whatIf` no
     /// longer repeats (`before` left out); `--scales` adds each scenario's
     /// `scaling` fits and the configuration's `scales`.
-    public static let currentSchemaVersion = 4
+    /// 5: each statement shape has its query plan (asked of SQLite once per
+    /// shape after the measured iterations, not only with `--sql-debug 4`)
+    /// and `durations`: p50, p90, p99 and max of its execution times, and
+    /// each iteration's p90.
+    public static let currentSchemaVersion = 5
 
     public var schemaVersion: Int
     public var tool: Tool
@@ -312,12 +316,21 @@ public struct StatementReport: Codable, Equatable, Sendable {
     public var rowsChanged: Int
     public var fullScanSteps: Int
     public var firstCallSite: String
+    /// SQLite's `EXPLAIN QUERY PLAN` rows of the shape's first statement,
+    /// indented two spaces a level (``QueryPlan`` tells full scans and
+    /// temporary B-trees); nil when SQLite gave none (BEGIN, an INSERT of
+    /// values) or in a report of schema 4 or before without `--sql-debug 4`.
     public var queryPlan: [String]?
+    /// Percentiles of the shape's execution times over the measured
+    /// iterations (``StatementDurations``); nil in reports of schema 4 or
+    /// before.
+    public var durations: StatementDurations?
 
     public init(
         shape: String, purpose: String, count: Int, totalSeconds: Double, maxSeconds: Double, rowsReturned: Int, rowsChanged: Int,
-        fullScanSteps: Int, firstCallSite: String, queryPlan: [String]?
+        fullScanSteps: Int, firstCallSite: String, queryPlan: [String]?, durations: StatementDurations? = nil
     ) {
+        self.durations = durations
         self.shape = shape
         self.purpose = purpose
         self.count = count

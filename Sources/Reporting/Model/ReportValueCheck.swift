@@ -8,10 +8,10 @@ import ToolSupport
 ///
 /// Counts (counters, statement counts and rows, iterations, bytes) are
 /// whole numbers from 0 to `Int.max`; the seed one from 0 to `UInt64.max`;
-/// times (samples, summaries, time breakdown, statement times, figures
-/// whose name ends in `Seconds`, the timeout) are 0 or more. JSON has no
-/// NaN nor infinity, and numbers beyond a `Double` are refused by the JSON
-/// reader itself.
+/// times (samples, summaries, time breakdown, statement times and
+/// percentiles, figures whose name ends in `Seconds`, the timeout) are 0
+/// or more. JSON has no NaN nor infinity, and numbers beyond a `Double` are
+/// refused by the JSON reader itself.
 enum ReportValueCheck {
     /// What a number at some key path must be.
     enum Kind {
@@ -35,7 +35,10 @@ enum ReportValueCheck {
         ("scenarios.#.statements.#.count", .count),
         ("scenarios.#.statements.#.rowsReturned", .count), ("scenarios.#.statements.#.rowsChanged", .count),
         ("scenarios.#.statements.#.fullScanSteps", .count), ("scenarios.#.statements.#.totalSeconds", .time),
-        ("scenarios.#.statements.#.maxSeconds", .time), ("scenarios.#.insights.#.count", .count),
+        ("scenarios.#.statements.#.maxSeconds", .time), ("scenarios.#.statements.#.durations.executions", .count),
+        ("scenarios.#.statements.#.durations.p50Seconds", .time), ("scenarios.#.statements.#.durations.p90Seconds", .time),
+        ("scenarios.#.statements.#.durations.p99Seconds", .time), ("scenarios.#.statements.#.durations.maxSeconds", .time),
+        ("scenarios.#.statements.#.durations.iterationP90Seconds.#", .time), ("scenarios.#.insights.#.count", .count),
         ("scenarios.#.insights.#.costSeconds", .time), ("scenarios.#.insights.#.whatIf.*.samples.#", .time),
         ("scenarios.#.insights.#.whatIf.*.medianSeconds", .time), ("scenarios.#.insights.#.whatIf.*.counters.*", .count),
         ("configuration.insightThresholds.*", .count),

@@ -106,7 +106,10 @@ extension RunOptions {
 /// Every measured iteration records wall and CPU time, peak resident memory
 /// and the exact counters; a counter that differs between iterations (or
 /// depends on memory management, as `objectsRegisteredPeak` does) is marked
-/// advisory. A scenario runs on its own copy of the cached data set, and one
+/// advisory. Every statement's time goes into its shape's histogram, for
+/// the shape's percentiles over the measured iterations; each shape's
+/// query plan is asked for once, after them (``StatementPlans``).
+/// A scenario runs on its own copy of the cached data set, and one
 /// that writes starts every iteration from the data set's exact bytes, so
 /// no scenario sees another's changes and their order changes nothing:
 /// its copy is brought back in place (the pages that differ are written
@@ -489,6 +492,9 @@ public final class ScenarioRunner {
         var phases: [[PhaseMeasurement]] = []
         var breakdowns: [TimeBreakdown] = []
         var statements: [StatementAggregate] = []
+        /// Each shape's execution times over the measured iterations, and
+        /// the p90 of each iteration that ran it.
+        var durations: [String: (all: DurationHistogram, iterationP90s: [UInt64])] = [:]
         /// Why a fix's arm stopped (its error): the other arms go on.
         var failure: String?
 
@@ -600,6 +606,11 @@ public final class ScenarioRunner {
         arm.phases.append(iteration.phases)
         let snapshot = recorder.snapshot()
         arm.statements = snapshot.statements
+        for statement in snapshot.statements {
+            guard let durations = statement.durations, !durations.isEmpty else { continue }
+            arm.durations[statement.shape, default: (DurationHistogram(), [])].all.add(durations)
+            arm.durations[statement.shape]!.iterationP90s.append(durations.nanoseconds(atPercentile: 90))
+        }
         let sqlite = Double(snapshot.sqlNanoseconds) / 1e9
         let rowCache = Double(snapshot.rowCacheNanoseconds) / 1e9
         arm.breakdowns.append(TimeBreakdown(iterationWallSeconds: wall, sqliteSeconds: sqlite, rowCacheSeconds: rowCache))
@@ -631,12 +642,17 @@ public final class ScenarioRunner {
         report.values = figures.mapValues(\.median)
         report.valueStatistics = figures.isEmpty ? nil : figures
         report.phases = Self.phases(arm.phases)
+        // Plans asked for once per shape, now that nothing is timed.
+        let plans = StatementPlans.plans(
+            of: arm.statements.filter { $0.queryPlan == nil }.compactMap(\.firstText), model: scenario.dataSet.model, whatIf: arm.whatIf,
+            persistentHistory: scenario.persistentHistory)
         report.statements = arm.statements.map { aggregate in
             StatementReport(
                 shape: aggregate.shape, purpose: aggregate.purpose, count: aggregate.count,
                 totalSeconds: Double(aggregate.totalNanoseconds) / 1e9, maxSeconds: Double(aggregate.maxNanoseconds) / 1e9,
                 rowsReturned: aggregate.rowsReturned, rowsChanged: aggregate.rowsChanged, fullScanSteps: aggregate.fullScanSteps,
-                firstCallSite: aggregate.firstCallSite.description, queryPlan: aggregate.queryPlan)
+                firstCallSite: aggregate.firstCallSite.description, queryPlan: aggregate.queryPlan ?? aggregate.firstText.flatMap { plans[$0] },
+                durations: arm.durations[aggregate.shape].map { StatementDurations($0.all, iterationP90Nanoseconds: $0.iterationP90s) })
         }
     }
 

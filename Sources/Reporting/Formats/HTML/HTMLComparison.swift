@@ -46,6 +46,14 @@ public enum HTMLComparison {
                 }
                 html += "</ul>"
             }
+            if !scenario.statementTimings.isEmpty {
+                html += "<h3>Statement shapes whose p90 changed beyond the noise (advisory)</h3><ul>"
+                for statement in scenario.statementTimings {
+                    html += "<li>\(escapeHTML(ComparisonFormat.statementTimingSummary(statement))) at <span class=\"site\">"
+                        + "\(escapeHTML(statement.callSite))</span>: <code>\(escapeHTML(statement.shape))</code></li>"
+                }
+                html += "</ul>"
+            }
             if !scenario.slopes.isEmpty {
                 html += "<h3>How the work grows with the data (N = the data set's scale)</h3><table class=\"sortable\"><thead><tr><th>count</th>"
                     + "<th>base</th><th>head</th><th>verdict</th></tr></thead><tbody>"

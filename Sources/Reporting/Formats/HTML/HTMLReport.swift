@@ -307,6 +307,7 @@ public enum HTMLReport {
             }
             html += "</tbody></table>" + HTMLFold.close
         }
+        html += HTMLStatementShapes.section(scenario)
         html += whatIf(scenario.insights.compactMap(\.whatIf))
         if let scaling = scenario.scaling { html += self.scaling(scaling) }
         if !scenario.insights.isEmpty { html += insights(scenario.insights) }

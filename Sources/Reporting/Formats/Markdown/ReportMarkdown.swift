@@ -25,6 +25,7 @@ public enum ReportMarkdown {
         lines += measuredFixes(report)
         lines += scaling(report)
         lines += insights(report)
+        lines += MarkdownStatementShapes.section(report)
         if let experiments = report.experiments, !experiments.isEmpty {
             lines += ["", "### The book's experiments", "", "| experiment | book | measured (95% interval) | verdict | what happened here |",
                 "| --- | --- | --- | --- | --- |"]
