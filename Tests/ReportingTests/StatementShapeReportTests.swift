@@ -48,16 +48,37 @@ import ToolSupport
         }
     }
 
-    /// The committed baseline (schema 4) reads: its shapes have no
-    /// durations, and the pages show no section of plans and percentiles.
-    @Test func theCommittedBaselineOfSchema4StillReads() throws {
-        let baseline = try ReportFile.read(Self.repository.appendingPathComponent("Reports/baseline.json").path)
-        #expect(baseline.schemaVersion == 4)
-        let statements = baseline.scenarios.flatMap(\.statements)
+    /// The committed baseline (schema 5) has each shape's durations; the
+    /// same report as schema 4 wrote it (no `durations`) reads, and the
+    /// pages show no section of plans and percentiles.
+    @Test func theCommittedBaselineReadsAsSchema4WroteIt() throws {
+        let path = Self.repository.appendingPathComponent("Reports/baseline.json").path
+        let baseline = try ReportFile.read(path)
+        #expect(baseline.schemaVersion == 5)
+        #expect(baseline.scenarios.flatMap(\.statements).contains { $0.durations != nil })
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        object["schemaVersion"] = 4
+        object["scenarios"] = try #require(object["scenarios"] as? [[String: Any]]).map { scenario in
+            var scenario = scenario
+            scenario["statements"] = (scenario["statements"] as? [[String: Any]])?.map { statement in
+                var statement = statement
+                // Schema 4 had neither; its plans came with --sql-debug 4 only.
+                statement["durations"] = nil
+                statement["queryPlan"] = nil
+                return statement
+            }
+            return scenario
+        }
+        let old = FileManager.default.temporaryDirectory.appendingPathComponent("baseline4-\(UUID()).json").path
+        defer { try? FileManager.default.removeItem(atPath: old) }
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: old))
+        let read = try ReportFile.read(old)
+        #expect(read.schemaVersion == 4)
+        let statements = read.scenarios.flatMap(\.statements)
         #expect(!statements.isEmpty)
         #expect(statements.allSatisfy { $0.durations == nil })
-        #expect(!HTMLReport.render(baseline).contains("Statement shapes: plans and percentiles"))
-        #expect(!ReportMarkdown.render(baseline).contains("Statement shapes: plans and percentiles"))
+        #expect(!HTMLReport.render(read).contains("Statement shapes: plans and percentiles"))
+        #expect(!ReportMarkdown.render(read).contains("Statement shapes: plans and percentiles"))
     }
 
     /// A report of schema 4 (no `durations`) reads, and compares with one of
