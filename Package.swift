@@ -40,8 +40,6 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         // Prometheus' exposition format, for `perf-run publish` (PrometheusPublishing only).
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        // Each statement shape's execution times (the recorder's percentiles per shape).
-        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         // Only the server bridges use these.
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
@@ -89,7 +87,7 @@ let package = Package(
         .target(name: "CProbeClock"),
         .target(
             name: "Probes",
-            dependencies: ["CTracepoints", "CCallerFrames", "CProbeClock", .product(name: "Histogram", package: "hdrhistogram-swift")]),
+            dependencies: ["CTracepoints", "CCallerFrames", "CProbeClock"]),
 
         // The object-graph engine.
         .target(
