@@ -42,6 +42,9 @@ extension SQLLogAnalyzer {
         /// depend on the bound values (no `LIKE` or `GLOB`, which read a
         /// bound pattern); `.none` when they are derived per execution.
         let facts: StatementFacts??
+        /// What a statement of the text reads, as a Core Data fetch needs
+        /// it (``read(_:)``), when its facts do not depend on the values.
+        let read: (entity: String, isKeyLookup: Bool)?
         /// The hash of the statement's values when it has no bound values:
         /// its text's (``finishStatement(seconds:rows:figures:)``).
         let hashWithoutBinds: Int
@@ -66,10 +69,17 @@ extension SQLLogAnalyzer {
             } else {
                 facts = .some(LoggedStatementFacts.facts(sql: sql, arguments: []))
             }
+            if case .some(let facts) = facts { read = Self.read(facts) } else { read = nil }
             var hasher = Hasher()
             hasher.combine([String]())
             hasher.combine(sql)
             hashWithoutBinds = hasher.finalize()
+        }
+
+        /// The table a statement of `facts` reads (`?` when the log does
+        /// not say) and whether it is a lookup by key.
+        static func read(_ facts: StatementFacts?) -> (entity: String, isKeyLookup: Bool) {
+            (facts?.entity ?? "?", facts.map { $0.filters.isEmpty && $0.hasOtherConditions } ?? true)
         }
 
         /// Whether a statement's facts may depend on its bound values: a
@@ -158,7 +168,7 @@ extension SQLLogAnalyzer {
 
     /// A statement under way from a known text.
     static func pendingStatement(_ known: KnownStatement, line: Int) -> PendingStatement {
-        PendingStatement(shape: known.shape, sql: known.sql, binds: [], line: line, control: known.control, known: known)
+        PendingStatement(known, line: line)
     }
 
     private static func equal(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {

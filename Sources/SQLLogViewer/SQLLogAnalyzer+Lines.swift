@@ -134,7 +134,7 @@ extension SQLLogAnalyzer {
             var figures = StatementFigures()
             figures.scanned = time.scanned
             figures.sorts = time.sorts
-            figures.purpose = time.purpose.map { texts.text(text, $0) }
+            if let purpose = time.purpose { (figures.purpose, figures.purposePlace) = texts.entry(text, purpose) }
             figures.valuesDigest = time.valuesDigest
             finishStatement(seconds: seconds, rows: time.rows, figures: figures)
         case .connectionFetchTime(let time):

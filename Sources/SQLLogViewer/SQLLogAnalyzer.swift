@@ -44,6 +44,25 @@ public struct SQLLogAnalyzer {
         var valueHashes = Set<ValueHash>()
         /// The hashes of the value sets shown (``SQLLogAnalysis/ShapeSummary/values``), in order.
         var shownValueHashes: [ValueHash] = []
+
+        /// Counts an execution of `seconds` (the shape's time now
+        /// `totalSeconds`) and `rows`, with values hashed `values`: a
+        /// duplicate when they were seen before; false when they are new
+        /// and the shape holds ``maximumValueSets`` already (not kept).
+        mutating func count(seconds: Double, totalSeconds: Double, rows: Int, values: ValueHash) -> Bool {
+            summary.count += 1
+            summary.totalSeconds = totalSeconds
+            summary.maxSeconds = max(summary.maxSeconds, seconds)
+            summary.rows.addSaturated(rows)
+            if valueHashes.contains(values) {
+                summary.duplicates += 1
+            } else if valueHashes.count < SQLLogAnalyzer.maximumValueSets {
+                valueHashes.insert(values)
+            } else {
+                return false
+            }
+            return true
+        }
     }
 
     /// Distinct shapes beyond the statements table counted apart (by a
@@ -104,10 +123,10 @@ public struct SQLLogAnalyzer {
 
     /// A statement read and not yet finished by its annotation.
     struct PendingStatement {
-        /// Its shape; stale once lines were joined to it (``sql`` is
-        /// normalized when it is finished, not once per line joined).
-        var shape: String
-        var sql: String
+        /// Its own text and shape, when it has no known text (``known``):
+        /// a known text's are not copied.
+        private var ownShape: String
+        private var ownSQL: String
         var binds: [String]
         var line: Int
         var control: TransactionControl?
@@ -116,6 +135,39 @@ public struct SQLLogAnalyzer {
         /// Its text as read before, while no line is joined to it.
         var known: KnownStatement?
         var shapeIsStale = false
+
+        /// A statement of its own text.
+        init(shape: String, sql: String, binds: [String], line: Int, control: TransactionControl?) {
+            (ownShape, ownSQL, self.binds, self.line, self.control) = (shape, sql, binds, line, control)
+        }
+
+        /// A statement of a known text.
+        init(_ known: KnownStatement, line: Int) {
+            (ownShape, ownSQL, binds, self.line, control, self.known) = ("", "", [], line, known.control, known)
+        }
+
+        /// Its shape; stale once lines were joined to it (``sql`` is
+        /// normalized when it is finished, not once per line joined:
+        /// ``normalizeOwnText()``).
+        var shape: String { known?.shape ?? ownShape }
+
+        /// Its own text's shape made anew (after lines were joined to it).
+        mutating func normalizeOwnText() {
+            ownShape = SQLShape.normalize(ownSQL)
+            shapeIsStale = false
+        }
+
+        /// Its text. A text set is its own (it no longer has a known one).
+        var sql: String {
+            get { known?.sql ?? ownSQL }
+            set {
+                if let known {
+                    ownShape = known.shape
+                    self.known = nil
+                }
+                ownSQL = newValue
+            }
+        }
     }
 
     /// How the insight rules run on the log (thresholds, accepted list).
@@ -150,18 +202,23 @@ public struct SQLLogAnalyzer {
     /// each scenario judged.
     var lastUnmatchedIntentions: [String] = []
     var unmatchedIntentionsByScenario: [String: [String]] = [:]
-    /// Statements finished but not yet added to the evidence: they wait
-    /// for the operation annotation that names their call site, and for
-    /// query plan rows Core Data prints after them.
-    var recentStatements: [RecentStatement] = []
-    /// Where the waiting statements start in ``recentStatements`` (those
-    /// before were added to the evidence).
-    var recentHead = 0
+    /// Statements finished but not yet added to the evidence, at most
+    /// ``maximumRecentStatements``: they wait for the operation annotation
+    /// that names their call site, and for query plan rows Core Data
+    /// prints after them.
+    var recentStatements = RingQueue<RecentStatement>(capacity: SQLLogAnalyzer.maximumRecentStatements + 1)
+    /// The details of the waiting statements that have any, in order.
+    var recentDetails = RingQueue<RecentDetails>(capacity: SQLLogAnalyzer.maximumRecentStatements + 1)
     /// The evidence's statements, in the order the evidence first had
     /// each, and where each shape's is, by place in the statements table
     /// (-1 while it has none).
     var statementAggregates: [StatementAggregate] = []
     var aggregateSlots: [Int] = []
+    /// Where the evidence counts the executions of each shape of the
+    /// statements table at the log's own lines (a statement whose
+    /// operation names no call site), by place in the table (-1 until the
+    /// evidence has counted one: ``InsightEvidence/siteSlot(shape:site:)``).
+    var logSiteSlots: [Int] = []
     /// Core Data's fetch whose objects faults come from now, and the one
     /// just read, which a relationship fault may turn out to own.
     var currentFetch: (entity: String, site: CallSite, execution: UInt64, shape: String)?
@@ -402,7 +459,7 @@ public struct SQLLogAnalyzer {
         if statement.known == nil {
             // Lines joined to it, or a text too long or too late for the table.
             if let known = knownStatement(statement.sql), known.control == statement.control { statement.known = known }
-            if statement.shapeIsStale { statement.shape = statement.known?.shape ?? SQLShape.normalize(statement.sql) }
+            if statement.shapeIsStale, statement.known == nil { statement.normalizeOwnText() }
         }
         // The shape as kept: cut when long, its digest keeping it apart.
         let key: String
@@ -442,17 +499,8 @@ public struct SQLLogAnalyzer {
                 hasher.combine(statement.sql)
                 hash = ValueHash(value: hasher.finalize())
             }
-            shapeTable[index].summary.count += 1
-            shapeTable[index].summary.totalSeconds = add(shapeTable[index].summary.totalSeconds, seconds ?? 0)
-            shapeTable[index].summary.maxSeconds = max(shapeTable[index].summary.maxSeconds, seconds ?? 0)
-            shapeTable[index].summary.rows.addSaturated(rows ?? 0)
-            if shapeTable[index].valueHashes.contains(hash) {
-                shapeTable[index].summary.duplicates += 1
-            } else if shapeTable[index].valueHashes.count < Self.maximumValueSets {
-                shapeTable[index].valueHashes.insert(hash)
-            } else {
-                note(.valueSets)
-            }
+            let totalSeconds = add(shapeTable[index].summary.totalSeconds, seconds ?? 0)
+            if !shapeTable[index].count(seconds: seconds ?? 0, totalSeconds: totalSeconds, rows: rows ?? 0, values: hash) { note(.valueSets) }
             if !statement.binds.isEmpty { noteBoundValues(statement.binds, hash: hash, shape: index, line: statement.line) }
         } else {
             noteShapeNotListed(key)
@@ -477,6 +525,7 @@ public struct SQLLogAnalyzer {
         }
         shapeTable.append(Shape(summary: .init(shape: key, count: 0, duplicates: 0, totalSeconds: 0, maxSeconds: 0, rows: 0, firstLine: line)))
         aggregateSlots.append(-1)
+        logSiteSlots.append(-1)
         shapeIndex[key] = shapeTable.count - 1
         return shapeTable.count - 1
     }
