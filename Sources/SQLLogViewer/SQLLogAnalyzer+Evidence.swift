@@ -207,10 +207,8 @@ extension SQLLogAnalyzer {
         if slot >= 0, let known {
             let plan = details?.plan
             let values = details?.values
-            statementAggregates[slot].add(StatementParts(
-                shapeID: 0, textID: -1, durationNanoseconds: recent.nanoseconds, rowsReturned: recent.rows, rowsChanged: 0,
-                fullScanSteps: recent.scanned, sorts: recent.sorts, autoIndexes: 0, vmSteps: 0, isTransaction: isTransaction,
-                hasDetails: plan != nil || values != nil))
+            statementAggregates[slot].add(
+                durationNanoseconds: recent.nanoseconds, rowsReturned: recent.rows, fullScanSteps: recent.scanned, sorts: recent.sorts)
             if let plan, statementAggregates[slot].queryPlan == nil { statementAggregates[slot].queryPlan = plan }
             if case .none = statementAggregates[slot].facts, let facts = recent.factsAreKnown ? known.facts! : details?.facts {
                 statementAggregates[slot].facts = facts
