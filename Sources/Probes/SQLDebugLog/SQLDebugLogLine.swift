@@ -142,6 +142,12 @@ package struct SQLDebugLogLine {
     /// Whether `text` starts with one of the kinds' words (`sql: `,
     /// `details: `, `plan: `, `annotation: `) at `start`.
     package static func startsWithKind(_ text: SQLDebugLogBytes, at start: Int) -> Bool {
+        // The words start `s`, `d`, `p`, `a`: most lines are passed by their first byte.
+        guard start < text.count else { return false }
+        switch text[start] {
+        case UInt8(ascii: "s"), UInt8(ascii: "d"), UInt8(ascii: "p"), UInt8(ascii: "a"): break
+        default: return false
+        }
         let range = start..<text.count
         return SQLDebugLogGrammar.Kind.allCases.contains { text.starts(range, with: $0.word) }
     }
@@ -225,8 +231,31 @@ package struct SQLDebugLogUnmarkedLine {
     /// Whether a line's raw bytes mention `QUERY PLAN` (a prompt, a fenced
     /// block), in upper or lower case: plan rows may follow.
     package static func mentionsQueryPlan(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let text = SQLDebugLogBytes(bytes)
-        return text.find(SQLDebugLogGrammar.queryPlan, in: text.all) != nil || text.find(SQLDebugLogGrammar.queryPlanLower, in: text.all) != nil
+        let upper = SQLDebugLogGrammar.queryPlan
+        let lower = SQLDebugLogGrammar.queryPlanLower
+        let length = upper.utf8CodeUnitCount
+        guard bytes.count >= length, let base = bytes.baseAddress else { return false }
+        /// Whether a phrase starts at `index`.
+        func phrase(at index: Int) -> Bool {
+            index + length <= bytes.count
+                && (memcmp(base + index, upper.utf8Start, length) == 0 || memcmp(base + index, lower.utf8Start, length) == 0)
+        }
+        // One pass for `Q` and `q` (the bytes that are `q` with 0x20 set),
+        // eight bytes at a time.
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = (base.loadUnaligned(fromByteOffset: index, as: UInt64.self) | (ones &* 0x20)) ^ (ones &* 0x71)
+            if (word &- ones) & ~word & (ones &* 0x80) != 0 {
+                for offset in index..<(index + 8) where bytes[offset] | 0x20 == 0x71 && phrase(at: offset) { return true }
+            }
+            index += 8
+        }
+        while index < bytes.count {
+            if bytes[index] | 0x20 == 0x71, phrase(at: index) { return true }
+            index += 1
+        }
+        return false
     }
 
     /// Whether the line is empty past its leading spaces and tabs.

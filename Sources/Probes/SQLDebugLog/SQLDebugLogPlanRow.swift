@@ -43,6 +43,9 @@ package struct SQLDebugLogPlanRow: Equatable, Sendable {
         "CORRELATED ", "LIST SUBQUERY", "SCALAR SUBQUERY",
     ]
 
+    /// The length of the shortest of ``keywords``.
+    private static let shortestKeyword = 5
+
     /// The first four bytes of each of ``keywords``, as a machine word.
     private static let keywordHeads: [UInt32] = keywords.map { keyword in
         UnsafeRawPointer(keyword.utf8Start).loadUnaligned(as: UInt32.self)
@@ -74,9 +77,11 @@ package struct SQLDebugLogPlanRow: Equatable, Sendable {
         }
         // The first keyword in the line, where its detail starts. Each
         // keyword starts with two capitals: eight bytes are passed at once
-        // while no two capitals stand side by side in them.
+        // while no two capitals stand side by side in them. None is
+        // shorter than ``shortestKeyword``: none starts in the last bytes.
         var index = start
-        while index < end {
+        let lastStart = end - shortestKeyword
+        while index <= lastStart {
             let stop: Int
             if index + 8 <= end {
                 let capitals = capitalsMask(base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
@@ -87,7 +92,7 @@ package struct SQLDebugLogPlanRow: Equatable, Sendable {
                 }
                 stop = index + 8
             } else {
-                stop = end
+                stop = lastStart + 1
             }
             while index < stop {
                 switch text[index] {
