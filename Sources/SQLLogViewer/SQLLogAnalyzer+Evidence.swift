@@ -185,8 +185,11 @@ extension SQLLogAnalyzer {
     mutating func flushRecentStatements(upTo count: Int? = nil, site: CallSite? = nil) {
         var taken = min(count ?? recentStatements.count, recentStatements.count)
         while taken > 0, let recent = recentStatements.popFirst() {
-            let details = recent.hasDetails ? recentDetails.popFirst() : nil
-            addToEvidence(recent, details, site: site)
+            if recent.hasDetails {
+                addToEvidence(recent, recentDetails.popFirst(), site: site)
+            } else {
+                addToEvidence(recent, nil, site: site)
+            }
             taken -= 1
         }
     }

@@ -166,11 +166,6 @@ extension SQLLogAnalyzer {
         return ascii ?? sql.contains("?")
     }
 
-    /// A statement under way from a known text.
-    static func pendingStatement(_ known: KnownStatement, line: Int) -> PendingStatement {
-        PendingStatement(known, line: line)
-    }
-
     private static func equal(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
         a.count == b.count && (a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
     }

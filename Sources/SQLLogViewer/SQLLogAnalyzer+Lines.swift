@@ -88,9 +88,9 @@ extension SQLLogAnalyzer {
 
     /// The statement `text[sql]` read at `line`.
     mutating func statement(_ text: SQLDebugLogBytes, _ sql: Range<Int>, line: Int) -> PendingStatement {
-        if let known = knownStatement(text.slice(sql)) { return Self.pendingStatement(known, line: line) }
+        if let known = knownStatement(text.slice(sql)) { return PendingStatement(known, line: line) }
         let sql = text.string(sql)
-        return PendingStatement(shape: SQLShape.normalize(sql), sql: sql, binds: [], line: line, control: TransactionControl(sql))
+        return PendingStatement(shape: SQLShape.normalize(sql), sql: sql, line: line, control: TransactionControl(sql))
     }
 
     /// A bound value of the statement under way, kept cut (``keep(_:)``),

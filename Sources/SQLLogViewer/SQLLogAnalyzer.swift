@@ -124,10 +124,10 @@ public struct SQLLogAnalyzer {
     /// A statement read and not yet finished by its annotation.
     struct PendingStatement {
         /// Its own text and shape, when it has no known text (``known``):
-        /// a known text's are not copied.
-        private var ownShape: String
-        private var ownSQL: String
-        var binds: [String]
+        /// a known text's are not copied, and a statement of one holds no
+        /// text of its own to destroy.
+        private var own: OwnText?
+        var binds: [String] = []
         var line: Int
         var control: TransactionControl?
         /// Query plan rows printed with it (Faultline's `plan:` lines).
@@ -136,36 +136,50 @@ public struct SQLLogAnalyzer {
         var known: KnownStatement?
         var shapeIsStale = false
 
+        /// A statement's own text and shape; never changed once made (a
+        /// copy of the analyzer shares it).
+        final class OwnText {
+            let shape: String
+            let sql: String
+
+            init(shape: String, sql: String) {
+                self.shape = shape
+                self.sql = sql
+            }
+        }
+
         /// A statement of its own text.
-        init(shape: String, sql: String, binds: [String], line: Int, control: TransactionControl?) {
-            (ownShape, ownSQL, self.binds, self.line, self.control) = (shape, sql, binds, line, control)
+        init(shape: String, sql: String, line: Int, control: TransactionControl?) {
+            own = OwnText(shape: shape, sql: sql)
+            self.line = line
+            self.control = control
         }
 
         /// A statement of a known text.
         init(_ known: KnownStatement, line: Int) {
-            (ownShape, ownSQL, binds, self.line, control, self.known) = ("", "", [], line, known.control, known)
+            self.line = line
+            control = known.control
+            self.known = known
         }
 
         /// Its shape; stale once lines were joined to it (``sql`` is
         /// normalized when it is finished, not once per line joined:
         /// ``normalizeOwnText()``).
-        var shape: String { known?.shape ?? ownShape }
+        var shape: String { known?.shape ?? own!.shape }
 
         /// Its own text's shape made anew (after lines were joined to it).
         mutating func normalizeOwnText() {
-            ownShape = SQLShape.normalize(ownSQL)
+            let sql = own!.sql
+            own = OwnText(shape: SQLShape.normalize(sql), sql: sql)
             shapeIsStale = false
         }
 
         /// Its text. A text set is its own (it no longer has a known one).
         var sql: String {
-            get { known?.sql ?? ownSQL }
+            get { known?.sql ?? own!.sql }
             set {
-                if let known {
-                    ownShape = known.shape
-                    self.known = nil
-                }
-                ownSQL = newValue
+                own = OwnText(shape: known?.shape ?? own!.shape, sql: newValue)
+                known = nil
             }
         }
     }
@@ -481,8 +495,10 @@ public struct SQLLogAnalyzer {
         let read = noteStatement(statement, values: values, shape: key, seconds: seconds, rows: rows, figures: figures, shapeIndex: index)
         statementSerial += 1
         let isSelect = statement.known?.isSelect ?? (statement.control == nil && Self.isSelect(statement.shape))
-        lastFinished = FinishedStatement(
+        let finished = FinishedStatement(
             shape: key, shapeIndex: index, serial: statementSerial, line: statement.line, isSelect: isSelect, entity: read.entity, isKeyLookup: read.isKeyLookup)
+        // In place: assigning the optional destroyed the last one through its metadata.
+        if case .none = lastFinished { lastFinished = finished } else { lastFinished!.replace(with: finished) }
         // A save's statements end any fetch under way (none runs inside one).
         if !isSelect, !openFetches.isEmpty { openFetches.removeAll() }
         if let index {
