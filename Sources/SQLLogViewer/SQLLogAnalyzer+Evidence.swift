@@ -338,18 +338,22 @@ extension SQLLogAnalyzer {
     /// another entity than the fetch's, after a relationship fault of that
     /// fetch's objects, is taken to be one of that relationship's destinations.
     mutating func inferredOrigin(entity: String, relationship: String) -> FaultOrigin? {
-        guard let fetch = currentFetch else { return nil }
+        // Its fields read in place: binding the fetch copied all of it.
+        guard currentFetch != nil else { return nil }
+        let fetchEntity = currentFetch!.entity
+        let execution = currentFetch!.execution
         // Core Data's tables are Z and the entity's name in capitals.
-        let ofFetch = Self.isTable(fetch.entity, of: entity) || fetch.entity == entity
+        let ofFetch = Self.isTable(fetchEntity, of: entity) || fetchEntity == entity
         var keyPath: String
         if ofFetch {
             keyPath = relationship
             if !relationship.isEmpty {
                 // The relationship's own SELECT, just read, names its destinations' table.
-                let table = lastFinished.map(\.entity).flatMap { $0 == "?" ? nil : $0 }
-                lastRelationship = (relationship, fetch.execution, table)
+                let read = lastFinished?.entity
+                let table = read == "?" ? nil : read
+                lastRelationship = (relationship, execution, table)
             }
-        } else if relationship.isEmpty, let last = lastRelationship, last.execution == fetch.execution,
+        } else if relationship.isEmpty, let last = lastRelationship, last.execution == execution,
             last.destinationTable.map({ Self.isTable($0, of: entity) || $0 == entity }) ?? true
         {
             // A destination of the last relationship (another entity's
@@ -359,7 +363,8 @@ extension SQLLogAnalyzer {
         } else {
             keyPath = LazyLoadPath.unknownKeyPath(to: relationship.isEmpty ? entity : relationship)
         }
-        return FaultOrigin(fetchEntity: fetch.entity, fetchSite: originSite(fetch.site, shape: fetch.shape), keyPath: keyPath, execution: fetch.execution)
+        let site = originSite(currentFetch!.site, shape: currentFetch!.shape)
+        return FaultOrigin(fetchEntity: fetchEntity, fetchSite: site, keyPath: keyPath, execution: execution)
     }
 
     /// Whether `table` in capitals is `Z` and `entity` in capitals: over
@@ -438,9 +443,19 @@ extension SQLLogAnalyzer {
         flushRecentStatements(site: loaded.read)
         evidence.add(relationshipFault: RelationshipFaultEvent(
             start: 0, durationNanoseconds: nanoseconds, thread: 0, context: "", entity: entity, relationship: relationship,
-            primaryKey: 0, destinationEntity: destination?.entity ?? "(\(relationship))", destinationCount: count,
+            primaryKey: 0, destinationEntity: destination?.entity ?? unnamedDestination(relationship), destinationCount: count,
             source: fromDatabase ? .database : .rowCache, callSite: loaded.read ?? CallSite(file: sourceName, line: line),
             missReason: fromDatabase ? .absent : nil, origin: origin, engineWork: loaded.engineWork))
+    }
+
+    /// The destination a relationship fault's line does not name:
+    /// `(relationship)`. Faults of one relationship come in runs: the last
+    /// one made is given again.
+    private mutating func unnamedDestination(_ relationship: String) -> String {
+        if let last = lastUnnamedDestination, last.relationship == relationship { return last.destination }
+        let destination = "(\(relationship))"
+        lastUnnamedDestination = (relationship, destination)
+        return destination
     }
 
     /// The insights of the log, every waiting statement added.
@@ -469,6 +484,9 @@ extension SQLLogAnalyzer {
     /// URI, `x-coredata://…/Post/p1`, or a fetch's `on entity 'Post'`):
     /// Core Data keeps entity `Post` in table `ZPOST`.
     mutating func learnEntityName(_ entity: String) {
+        // Lines name one entity many times over: learning it again changes nothing.
+        if entity == lastLearnedEntity { return }
+        lastLearnedEntity = entity
         guard !entity.isEmpty, entity != "?", !entity.hasPrefix("("), learnedEntityNames.count < Self.maximumLearnedEntityNames else { return }
         let table = "Z" + entity.uppercased()
         if learnedEntityNames[table] == nil { learnedEntityNames[table] = entity }

@@ -177,7 +177,7 @@ extension SQLLogAnalyzer {
             closeFaultFetch()
             let relationship = text.string(fault.name)
             let entity = fault.entity.map { text.string($0) } ?? SQLLogAnalysis.unknownEntity
-            note(.relationshipFaults, entity: "\(entity).\(relationship)", source: fault.fromRowCache ? "row cache" : "database", line: line)
+            note(.relationshipFaults, entity: relationshipName(entity, relationship), source: fault.fromRowCache ? "row cache" : "database", line: line)
             let destination = fault.destinationCount.map { (count: $0, entity: text.string(fault.destinationEntity!)) }
             noteRelationshipFault(
                 entity: entity, relationship: relationship, fromDatabase: !fault.fromRowCache, loaded: lazyLoad(text, fault.lazyLoad),
@@ -235,6 +235,16 @@ extension SQLLogAnalyzer {
                 noteFinding(.error, text.string(text.trimmingTableResidue(annotation.range)), line: line)
             }
         }
+    }
+
+    /// `Entity.relationship`, the name a relationship fault is counted
+    /// under. Faults of one relationship come in runs: the last name made
+    /// is given again.
+    mutating func relationshipName(_ entity: String, _ relationship: String) -> String {
+        if let last = lastRelationshipName, last.entity == entity, last.relationship == relationship { return last.name }
+        let name = "\(entity).\(relationship)"
+        lastRelationshipName = (entity, relationship, name)
+        return name
     }
 
     /// The seconds of a statement's time, or nil; a time that is not a

@@ -194,6 +194,14 @@ public struct SQLLogAnalyzer {
     public var entityNames: [String: String] = [:]
     /// The tables of entities the log named (``learnEntityName(_:)``).
     var learnedEntityNames: [String: String] = [:]
+    /// The entity learned last (learning it again changes nothing).
+    var lastLearnedEntity: String?
+    /// The last relationship a fault's line named without its destination,
+    /// and the destination made for it (`(relationship)`).
+    var lastUnnamedDestination: (relationship: String, destination: String)?
+    /// The last relationship fault's entity and relationship, and its name
+    /// as counted (`Entity.relationship`).
+    var lastRelationshipName: (entity: String, relationship: String, name: String)?
     /// The name call sites of the log's own lines carry (the file's name).
     public var sourceName = "log" {
         didSet { evidence.logName = sourceName }
