@@ -325,7 +325,8 @@ extension SQLLogAnalyzer {
         let length = raw.count
         let text = line.text
         // A plan row (the lines after an EXPLAIN): held, the next line may continue it.
-        if expectingPlan || planWait != nil, let row = line.planRow {
+        let mayBePlanRow = expectingPlan || planWait != nil
+        if mayBePlanRow, let row = line.planRow {
             analysis.logLines += 1
             if heldPlanRow != nil { flushPlanRow() }
             // Shell output alone (no log line of another format before it).
@@ -339,7 +340,7 @@ extension SQLLogAnalyzer {
             return
         }
         if let held = heldPlanRow {
-            if length < 4_096, SQLDebugLogPlanRow.continues(held.row, with: line), !joinedTooLong(held.row) {
+            if length < 4_096, SQLDebugLogPlanRow.continues(held.row, with: line, readAsNoRow: mayBePlanRow), !joinedTooLong(held.row) {
                 // A plan row wrapped by a page or a terminal: its index name, its condition.
                 heldPlanRow!.row = held.row + " " + text.string(text.trimmingSpacesAndReturns(line.rest))
                 heldPlanRow!.known = nil
