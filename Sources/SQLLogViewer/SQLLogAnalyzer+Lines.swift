@@ -367,7 +367,10 @@ extension SQLLogAnalyzer {
             return
         }
         if !sawMarker, let unprefixed = line.withoutPrefix {
-            formats.insert(.unprefixed)
+            if lastFormat != .unprefixed {
+                formats.insert(.unprefixed)
+                lastFormat = .unprefixed
+            }
             analysis.logLines += 1
             continuing = false
             handle(unprefixed, line: analysis.lines)
@@ -403,15 +406,13 @@ extension SQLLogAnalyzer {
             releaseAnnotation()
             continuing = false
         }
-        if continuing, var sql = pending?.sql, !line.isBlank, length < 4_096, !line.startsLikeALogLine,
-           lastLineWrapped || line.continuesStatement || sql.withUTF8({ SQLDebugLogContinuation.isUnfinished(SQLDebugLogBytes(UnsafeRawBufferPointer($0))) }),
-           !joinedTooLong(sql)
+        if continuing, pending != nil, !line.isBlank, length < 4_096, !line.startsLikeALogLine,
+           lastLineWrapped || line.continuesStatement || pending!.withText({ SQLDebugLogContinuation.isUnfinished(SQLDebugLogBytes($0)) }),
+           !joinedTooLong(length: pending!.length)
         {
             // A statement wrapped by a terminal, an email or a page, or
             // written over several lines (`FROM …`, `WHERE …` on lines of their own).
-            pending!.sql += " " + text.string(line.rest)
-            pending!.known = nil
-            pending!.shapeIsStale = true
+            pending!.join(text.slice(line.rest))
             analysis.logLines += 1
             analysis.joinedLines += 1
             lastLineWrapped = length >= Self.wrapWidth
@@ -426,7 +427,12 @@ extension SQLLogAnalyzer {
     /// ``maximumJoinedBytes``: a line that would continue it is not joined
     /// (the limit noted).
     private mutating func joinedTooLong(_ text: String) -> Bool {
-        guard text.utf8.count >= Self.maximumJoinedBytes else { return false }
+        joinedTooLong(length: text.utf8.count)
+    }
+
+    /// ``joinedTooLong(_:)`` of a text of `length` bytes.
+    private mutating func joinedTooLong(length: Int) -> Bool {
+        guard length >= Self.maximumJoinedBytes else { return false }
         note(.joinedLength)
         return true
     }

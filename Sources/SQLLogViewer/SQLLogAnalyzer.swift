@@ -117,7 +117,8 @@ public struct SQLLogAnalyzer {
     private var lastRelationshipFault: LastFaultEntry?
     private var lastPrefetch: LastFaultEntry?
     var formats = Set<SQLLogFormat>()
-    /// The format of the last marked line, inserted in ``formats`` already.
+    /// The format of the last marked or unprefixed line, inserted in
+    /// ``formats`` already.
     var lastFormat: SQLLogFormat?
     var pending: PendingStatement?
 
@@ -127,6 +128,10 @@ public struct SQLLogAnalyzer {
         /// a known text's are not copied, and a statement of one holds no
         /// text of its own to destroy.
         private var own: OwnText?
+        /// Its text's bytes once lines were joined to it (it has no known
+        /// text then, nor a shape until ``normalizeOwnText()``): joined as
+        /// bytes, and found among the known texts by them.
+        private(set) var joined: [UInt8]?
         var binds: [String] = []
         var line: Int
         var control: TransactionControl?
@@ -134,7 +139,6 @@ public struct SQLLogAnalyzer {
         var plan: [String] = []
         /// Its text as read before, while no line is joined to it.
         var known: KnownStatement?
-        var shapeIsStale = false
 
         /// A statement's own text and shape; never changed once made (a
         /// copy of the analyzer shares it).
@@ -162,25 +166,56 @@ public struct SQLLogAnalyzer {
             self.known = known
         }
 
-        /// Its shape; stale once lines were joined to it (``sql`` is
-        /// normalized when it is finished, not once per line joined:
+        /// Whether lines were joined to it since its shape was made (it is
+        /// made when the statement is finished, not once per line joined:
         /// ``normalizeOwnText()``).
+        var shapeIsStale: Bool { joined != nil }
+
+        /// Its shape (not while ``shapeIsStale``).
         var shape: String { known?.shape ?? own!.shape }
 
-        /// Its own text's shape made anew (after lines were joined to it).
-        mutating func normalizeOwnText() {
-            let sql = own!.sql
-            own = OwnText(shape: SQLShape.normalize(sql), sql: sql)
-            shapeIsStale = false
+        /// Its text.
+        var sql: String {
+            if let known { return known.sql }
+            if let own { return own.sql }
+            return String(decoding: joined!, as: UTF8.self)
         }
 
-        /// Its text. A text set is its own (it no longer has a known one).
-        var sql: String {
-            get { known?.sql ?? own!.sql }
-            set {
-                own = OwnText(shape: known?.shape ?? own!.shape, sql: newValue)
+        /// Calls `body` with its text's bytes.
+        func withText<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+            if let joined { return joined.withUnsafeBytes(body) }
+            var sql = self.sql
+            return sql.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+        }
+
+        /// The length of its text in bytes.
+        var length: Int { joined?.count ?? sql.utf8.count }
+
+        /// Joins a line's text to it after a space: it no longer has a
+        /// known text, and its shape is stale.
+        mutating func join(_ piece: UnsafeRawBufferPointer) {
+            if joined == nil {
+                joined = Array(sql.utf8)
                 known = nil
+                own = nil
             }
+            joined!.append(0x20)
+            joined!.append(contentsOf: piece)
+        }
+
+        /// Its joined text made its own, with its shape.
+        mutating func normalizeOwnText() {
+            guard joined != nil else { return }
+            let sql = self.sql
+            own = OwnText(shape: SQLShape.normalize(sql), sql: sql)
+            joined = nil
+        }
+
+        /// Its joined text found known: it is that text.
+        mutating func becomeKnown(_ known: KnownStatement) {
+            self.known = known
+            joined = nil
+            own = nil
         }
     }
 
@@ -480,8 +515,11 @@ public struct SQLLogAnalyzer {
         guard var statement = pending.take() else { return }
         if statement.known == nil {
             // Lines joined to it, or a text too long or too late for the table.
-            if let known = knownStatement(statement.sql), known.control == statement.control { statement.known = known }
-            if statement.shapeIsStale, statement.known == nil { statement.normalizeOwnText() }
+            if let known = statement.withText({ knownStatement($0) }), known.control == statement.control {
+                statement.becomeKnown(known)
+            } else {
+                statement.normalizeOwnText()
+            }
         }
         // The shape as kept: cut when long, its digest keeping it apart.
         let key: String

@@ -314,13 +314,12 @@ package struct SQLDebugLogUnmarkedLine {
         guard start < text.count else { return false }
         if Self.startsWithDecimalDigit(text, at: start) { return true }
         let rest = self.rest
-        let starts: [StaticString] = ["sqlite>", "...>", "20", "```", "#", "//", "$ "]
-        if starts.contains(where: { text.starts(rest, with: $0) }) { return true }
+        if Self.logLineStarts.contains(where: { text.starts(rest, with: $0) }) { return true }
         if Self.starts(text, rest, withWordOf: SQLDebugLogGrammar.coreDataMarker) || Self.starts(text, rest, withWordOf: SQLDebugLogGrammar.faultlineMarker) {
             return true
         }
         // A marker's end then `sql: ` or `annotation: `, anywhere.
-        for kind in [SQLDebugLogGrammar.Kind.sql, .annotation] {
+        for kind in Self.kindsAfterMarkers {
             let end = SQLDebugLogGrammar.markerEnd.utf8CodeUnitCount
             var from = rest.lowerBound + end
             while from < text.count, let found = text.find(kind.word, in: from..<text.count) {
@@ -330,6 +329,12 @@ package struct SQLDebugLogUnmarkedLine {
         }
         return false
     }
+
+    /// How a log line of its own may start (a prompt, a year, a fence, a
+    /// heading or a comment, a shell's prompt).
+    private static let logLineStarts: [StaticString] = ["sqlite>", "...>", "20", "```", "#", "//", "$ "]
+    /// The kinds whose word after a marker's end makes a line a log line.
+    private static let kindsAfterMarkers: [SQLDebugLogGrammar.Kind] = [.sql, .annotation]
 
     /// Whether the character at `index` is a decimal digit (Unicode's
     /// `Nd`, ASCII's and others').
@@ -438,13 +443,19 @@ package enum SQLDebugLogContinuation {
         if depth > 0 { return true }
         let trimmed = sql.trimmingSpacesAndReturns(0..<sql.count)
         guard !trimmed.isEmpty else { return false }
-        let last = sql[trimmed.upperBound - 1]
-        if [UInt8(ascii: ","), UInt8(ascii: "="), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "(")].contains(last) { return true }
+        switch sql[trimmed.upperBound - 1] {
+        case UInt8(ascii: ","), UInt8(ascii: "="), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "("): return true
+        default: break
+        }
         let wordStart = (sql.lastIndex(of: 0x20, in: 0..<trimmed.upperBound) ?? -1) + 1
         let word = wordStart..<trimmed.upperBound
-        let needMore: [StaticString] = ["SELECT", "FROM", "WHERE", "AND", "OR", "BY", "JOIN", "ON", "SET", "VALUES", "IN", "NOT", "INTO"]
-        return needMore.contains { sql.equals(word, $0) }
+        return wordsNeedingMore.contains { sql.equals(word, $0) }
     }
+
+    /// The last words after which a statement needs more.
+    private static let wordsNeedingMore: [StaticString] = [
+        "SELECT", "FROM", "WHERE", "AND", "OR", "BY", "JOIN", "ON", "SET", "VALUES", "IN", "NOT", "INTO",
+    ]
 
     /// Level 3 values, read up to the parenthesis that closes them: the
     /// parentheses outside quoted strings are followed from line to line.
