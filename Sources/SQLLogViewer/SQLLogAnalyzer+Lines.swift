@@ -23,7 +23,8 @@ extension SQLLogAnalyzer {
     /// before the newline is no part of the line either).
     mutating func consume(raw line: UnsafeRawBufferPointer) {
         analysis.lines += 1
-        let bytes = SQLDebugLogBytes.droppingReturn(line)
+        // Without a carriage return at its end (as SQLDebugLogBytes.droppingReturn).
+        let bytes = line.last == 0x0D ? UnsafeRawBufferPointer(rebasing: line[..<(line.count - 1)]) : line
         let number = analysis.lines
         let marked = SQLDebugLogLine.read(bytes) { line in
             sawMarker = true
