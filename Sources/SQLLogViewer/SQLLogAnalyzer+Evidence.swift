@@ -121,11 +121,15 @@ extension SQLLogAnalyzer {
             read = KnownStatement.read(facts)
         }
         guard let shapeIndex else { return read }
-        var details = RecentDetails(facts: facts, values: values, plan: statement.plan.isEmpty ? nil : statement.plan)
+        // Details made only for a statement that has any.
+        var details: RecentDetails?
+        if facts != nil || values != nil || !statement.plan.isEmpty || statement.known == nil {
+            details = RecentDetails(facts: facts, values: values, plan: statement.plan.isEmpty ? nil : statement.plan)
+        }
         if let known = statement.known {
             if known.sqlCut { note(.storedText) }
         } else {
-            details.sql = keep(statement.sql)
+            details!.sql = keep(statement.sql)
         }
         // The purpose: a transaction's, Faultline's (which may name the
         // engine's own work), or none said.
@@ -141,13 +145,14 @@ extension SQLLogAnalyzer {
                 purpose = .text(place: place)
             } else {
                 purpose = .detailed
-                details.purpose = said
+                if details == nil { details = RecentDetails() }
+                details!.purpose = said
             }
         } else {
             purpose = .unknown
         }
-        let hasDetails = details.sql != nil || details.facts != nil || details.values != nil || details.purpose != nil || details.plan != nil
-        if hasDetails { recentDetails.append(details) }
+        let hasDetails = details != nil
+        if let details { recentDetails.append(details) }
         recentStatements.append(RecentStatement(
             known: statement.known?.number ?? -1, shapeIndex: shapeIndex,
             nanoseconds: seconds.map { UInt64(max(0, min($0, 1e9)) * 1e9) } ?? 0, rows: rows ?? 0, scanned: figures?.scanned ?? 0,
@@ -204,37 +209,54 @@ extension SQLLogAnalyzer {
     /// its event would count it; any other gets its event.
     private mutating func addToEvidence(_ recent: RecentStatement, _ details: RecentDetails?, site: CallSite?) {
         let shapeIndex = recent.shapeIndex
-        let known = recent.known >= 0 ? knownStatements[recent.known] : nil
         let isTransaction = recent.isTransaction
         let slot = aggregateSlots[shapeIndex]
-        if slot >= 0, let known {
+        if slot >= 0, recent.known >= 0 {
+            // A known text's state is read in place; the text itself is
+            // taken only where an event is made.
+            let number = recent.known
             let plan = details?.plan
             let values = details?.values
             statementAggregates[slot].add(
                 durationNanoseconds: recent.nanoseconds, rowsReturned: recent.rows, fullScanSteps: recent.scanned, sorts: recent.sorts)
             if let plan, statementAggregates[slot].queryPlan == nil { statementAggregates[slot].queryPlan = plan }
-            if case .none = statementAggregates[slot].facts, let facts = recent.factsAreKnown ? known.facts! : details?.facts {
+            if case .none = statementAggregates[slot].facts,
+               let facts = recent.factsAreKnown ? knownStatements[number].facts! : details?.facts
+            {
                 statementAggregates[slot].facts = facts
             }
-            let valuesShown = (values != nil || !known.hasParameterMark) && !recent.isEngineWork
+            let valuesShown = (values != nil || !knownStates[number].hasParameterMark) && !recent.isEngineWork
             // Counted in place by shape and site only when the pair is
             // known, and then whatever else the event would add.
             if !isTransaction, !countSiteExecution(shape: shapeIndex, site: site, line: recent.line, nanoseconds: recent.nanoseconds) {
+                let known = knownStatements[number]
                 let sql = known.keptSQL
                 let counting = valuesShown && checksRepetitions(isTransaction: isTransaction, sql: sql, known: known)
                 let textID = counting ? evidenceTextID(sql, known: known) : nil
                 let event = event(recent, details, known: known, sql: sql, site: site, textID: textID)
                 return evidence.add(sql: event, countingRepetitions: counting, shapeNumber: shapeIndex)
             }
-            guard valuesShown, checksRepetitions(isTransaction: isTransaction, sql: known.keptSQL, known: known) else { return }
-            let textID = knownStates[known.number].evidenceTextID ?? evidenceTextID(known.keptSQL, known: known)
+            guard valuesShown else { return }
+            if !isTransaction, !knownStates[number].repetitionsChecked {
+                let known = knownStatements[number]
+                guard checksRepetitions(isTransaction: isTransaction, sql: known.keptSQL, known: known) else { return }
+            }
+            let textID: Int
+            if let counted = knownStates[number].evidenceTextID {
+                textID = counted
+            } else {
+                let known = knownStatements[number]
+                textID = evidenceTextID(known.keptSQL, known: known)
+            }
             let counted = values.map { evidence.countExecution(text: textID, arguments: $0, isTransaction: isTransaction) }
                 ?? evidence.countExecution(text: textID, isTransaction: isTransaction)
             guard !counted else { return }
             // Its execution at its site is counted already.
+            let known = knownStatements[number]
             let event = event(recent, details, known: known, sql: known.keptSQL, site: site, textID: textID)
             return evidence.add(sql: event, countingRepetitions: true, countingSite: false)
         }
+        let known = recent.known >= 0 ? knownStatements[recent.known] : nil
         let sql = known?.keptSQL ?? details!.sql!
         let valuesShown = (details?.values != nil || !(known?.hasParameterMark ?? Self.hasParameterMark(sql))) && !recent.isEngineWork
         let counting = valuesShown && checksRepetitions(isTransaction: isTransaction, sql: sql, known: known)

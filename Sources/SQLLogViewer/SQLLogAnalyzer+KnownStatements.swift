@@ -101,6 +101,9 @@ extension SQLLogAnalyzer {
 
     /// What the analyzer learned of a known text while reading.
     struct KnownStatementState {
+        /// ``KnownStatement/hasParameterMark``, here where a statement's
+        /// figures are added up without taking the known text itself.
+        var hasParameterMark: Bool
         /// Where its shape is in the statements table, once listed.
         var shapeIndex: Int?
         /// Whether its repetitions are counted (among the first
@@ -146,7 +149,7 @@ extension SQLLogAnalyzer {
         let known = KnownStatement(sql: String(decoding: bytes, as: UTF8.self), number: knownStatements.count)
         knownDigests.add(digest, place: knownStatements.count)
         knownStatements.append(known)
-        knownStates.append(KnownStatementState())
+        knownStates.append(KnownStatementState(hasParameterMark: known.hasParameterMark))
         return known
     }
 
