@@ -334,7 +334,10 @@ extension SQLLogAnalyzer {
             if formats.isEmpty { formats.insert(.sqlite3) }
             // One with Faultline's mark is noted without it.
             let known = row.isMarked ? nil : knownPlanRow(text.slice(row.detail))
-            heldPlanRow = (known.map { planRowList[$0].row } ?? text.string(row.detail), analysis.lines, known)
+            // Without a closure over the analyzer: one copied all of it.
+            let kept: String
+            if let known { kept = planRowList[known].row } else { kept = text.string(row.detail) }
+            heldPlanRow = (kept, analysis.lines, known)
             expectingPlan = true
             planWait = nil
             continuing = false

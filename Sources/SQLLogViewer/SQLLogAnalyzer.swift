@@ -685,7 +685,9 @@ public struct SQLLogAnalyzer {
     /// Where a plan row as noted (trimmed, unmarked, at most
     /// ``maximumStoredTextBytes`` bytes) is in the table, found by the
     /// digest of its bytes and compared; nil when it is not there yet.
-    func knownPlanRow(_ row: UnsafeRawBufferPointer) -> Int? {
+    /// (Mutating though it changes nothing: a method of the analyzer's
+    /// value called while it is changed copied all of it.)
+    mutating func knownPlanRow(_ row: UnsafeRawBufferPointer) -> Int? {
         guard row.count <= Self.maximumStoredTextBytes, let index = planRowDigests.find(Self.digest(row)) else { return nil }
         let same = planRowList[index].row.utf8.withContiguousStorageIfAvailable {
             $0.count == row.count && (row.isEmpty || memcmp($0.baseAddress!, row.baseAddress!, row.count) == 0)

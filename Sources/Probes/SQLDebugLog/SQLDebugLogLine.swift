@@ -98,6 +98,7 @@ package struct SQLDebugLogLine {
         let text = SQLDebugLogBytes(bytes)
         let faultline = SQLDebugLogGrammar.faultlineMarker
         if text.starts(text.all, with: faultline) { return FoundMarker(marker: .faultline, textStart: faultline.utf8CodeUnitCount) }
+        guard mayHoldMarker(bytes) else { return nil }
         if let found = text.find(faultline, in: text.all) { return FoundMarker(marker: .faultline, textStart: found.upperBound) }
         if let found = text.find(SQLDebugLogGrammar.coreDataMarkerEnd, in: text.all) {
             return FoundMarker(marker: .coreData, textStart: found.upperBound)
@@ -113,6 +114,39 @@ package struct SQLDebugLogLine {
             return FoundMarker(marker: .coreData, textStart: start)
         }
         return nil
+    }
+
+    /// Whether `bytes` may hold a marker: every marker ends with a colon
+    /// or a closing parenthesis, then a space (`faultline: `, `reData: `,
+    /// `(CoreData) `), and is 8 bytes long at least. Most lines of other
+    /// output are passed by one look at their bytes, eight at a time.
+    @inline(__always)
+    private static func mayHoldMarker(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let count = bytes.count
+        guard count >= SQLDebugLogGrammar.coreDataMarkerEnd.utf8CodeUnitCount, let base = bytes.baseAddress else { return false }
+        guard count >= 9 else {
+            for index in 0..<(count - 1) where bytes[index + 1] == 0x20 && (bytes[index] == UInt8(ascii: ":") || bytes[index] == UInt8(ascii: ")")) {
+                return true
+            }
+            return false
+        }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let low: UInt64 = ones &* 0x7F
+        /// 0x80 in each byte of `word` that is `byte`.
+        func equal(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+            let x = word ^ (ones &* UInt64(byte))
+            return ~(((x & low) &+ low) | x | low)
+        }
+        var index = 0
+        while true {
+            // The last block moved back to end with the line.
+            let block = min(index, count - 9)
+            let word = base.loadUnaligned(fromByteOffset: block, as: UInt64.self)
+            let next = base.loadUnaligned(fromByteOffset: block + 1, as: UInt64.self)
+            if (equal(word, UInt8(ascii: ":")) | equal(word, UInt8(ascii: ")"))) & equal(next, 0x20) != 0 { return true }
+            if block == count - 9 { return false }
+            index = block + 8
+        }
     }
 
     /// Calls `body` with the typed line of `bytes` (a line's raw bytes,

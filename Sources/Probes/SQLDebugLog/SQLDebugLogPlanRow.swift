@@ -55,7 +55,8 @@ package struct SQLDebugLogPlanRow: Equatable, Sendable {
         let trimmed = text.trimmingWhitespace(range)
         let (start, end) = (trimmed.lowerBound, trimmed.upperBound)
         guard start < end, let base = text.bytes.baseAddress else { return nil }
-        if memchr(base + start, Int32(UInt8(ascii: "|")), end - start) != nil {
+        let found = scan(base, from: start, to: end)
+        if found.hasBar {
             // `0|0|0|SCAN TABLE ZITEM`: three integers before the third bar.
             var partStart = start
             var integers = 0
@@ -71,46 +72,62 @@ package struct SQLDebugLogPlanRow: Equatable, Sendable {
             if integers == 3 { return SQLDebugLogPlanRow(text, detail: text.trimmingWhitespace(partStart..<end)) }
         }
         // The first keyword in the line, where its detail starts.
-        guard let index = firstKeyword(base, from: start, to: end) else { return nil }
+        guard let index = found.keyword else { return nil }
         return SQLDebugLogPlanRow(text, detail: index..<end)
     }
 
-    /// Where the first of ``keywords`` starts in the bytes `start..<end`
-    /// of `base`; nil when none does. Each keyword starts with two
-    /// capitals, `SC`, `SE`, `US`, `EX`, `CO` or `LI`: eight places are
-    /// passed at once while no two capitals stand side by side at them (a
-    /// line of prose), or no such pair does (a line of SQL). None is
-    /// shorter than ``shortestKeyword``: none starts in the last bytes.
+    /// Whether the bytes `start..<end` of `base` hold a bar, and where the
+    /// first of ``keywords`` starts in them, in one pass: eight places at
+    /// a time, each looked for until both are found.
     @inline(__always)
-    private static func firstKeyword(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int? {
-        let lastStart = end - shortestKeyword
+    private static func scan(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> (hasBar: Bool, keyword: Int?) {
+        let bar = UInt8(ascii: "|")
         guard end - start >= 9 else {
             // A short line, place by place.
-            var index = start
-            while index <= lastStart {
-                if keywordStarts(base, at: index, end: end) { return index }
-                index += 1
+            let lastStart = end - shortestKeyword
+            var (hasBar, keyword): (Bool, Int?) = (false, nil)
+            for index in start..<end {
+                if !hasBar, base.load(fromByteOffset: index, as: UInt8.self) == bar { hasBar = true }
+                if keyword == nil, index <= lastStart, keywordStarts(base, at: index, end: end) { keyword = index }
             }
-            return nil
+            return (hasBar, keyword)
         }
-        // Blocks of eight places, the last block moved back to end with the
-        // last place a keyword can start at (places looked at again had none).
+        var hasBar = false
+        var keyword: Int?
         var index = start
-        while index <= lastStart {
+        while index < end {
+            // The last block moved back to end with the line (places looked at again changed nothing).
             let block = min(index, end - 9)
             let word = base.loadUnaligned(fromByteOffset: block, as: UInt64.self)
-            let next = base.loadUnaligned(fromByteOffset: block + 1, as: UInt64.self)
-            if capitalsMask(word) & capitalsMask(next) != 0 {
-                // The places where a keyword's first two letters stand, in order.
-                var pairs = keywordPairs(word, next)
-                while pairs != 0 {
-                    let place = block + pairs.trailingZeroBitCount / 8
-                    if place > lastStart { break }
-                    if keywordStarts(base, at: place, end: end) { return place }
-                    pairs &= pairs - 1
-                }
+            if !hasBar {
+                let next = block + 9 == end ? base.load(fromByteOffset: end - 1, as: UInt8.self) : 0
+                hasBar = bytesEqual(word, bar) != 0 || next == bar
             }
+            if keyword == nil, block <= end - shortestKeyword {
+                keyword = firstKeyword(base, block: block, word: word, end: end)
+            }
+            if hasBar && keyword != nil || block == end - 9 { break }
             index = block + 8
+        }
+        return (hasBar, keyword)
+    }
+
+    /// The first place in the block of eight at `block` (its bytes `word`)
+    /// where one of ``keywords`` starts, if any (at most at
+    /// `end - shortestKeyword`). Each keyword starts with two capitals,
+    /// `SC`, `SE`, `US`, `EX`, `CO` or `LI`: a block where no two capitals
+    /// stand side by side (prose), or no such pair does (SQL), has none.
+    @inline(__always)
+    private static func firstKeyword(_ base: UnsafeRawPointer, block: Int, word: UInt64, end: Int) -> Int? {
+        let next = base.loadUnaligned(fromByteOffset: block + 1, as: UInt64.self)
+        guard capitalsMask(word) & capitalsMask(next) != 0 else { return nil }
+        // The places where a keyword's first two letters stand, in order.
+        var pairs = keywordPairs(word, next)
+        while pairs != 0 {
+            let place = block + pairs.trailingZeroBitCount / 8
+            if place > end - shortestKeyword { return nil }
+            if keywordStarts(base, at: place, end: end) { return place }
+            pairs &= pairs - 1
         }
         return nil
     }
