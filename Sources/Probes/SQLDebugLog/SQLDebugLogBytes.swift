@@ -333,12 +333,18 @@ package struct SQLDebugLogBytes {
     package static func isPlainASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let count = bytes.count
-        guard count >= 8 else { return !bytes.contains { $0 >= 0x80 || $0 == 0x1B } }
         let ones: UInt64 = 0x0101_0101_0101_0101
         /// A byte of 0x80 or more, or a zero byte of `word ^ 0x1B…` (an escape), as its high bit.
         func flags(_ word: UInt64) -> UInt64 {
             let escapes = word ^ (ones &* 0x1B)
             return word | ((escapes &- ones) & ~escapes)
+        }
+        guard count >= 8 else {
+            // Four bytes at each end (overlapping), as one word with no zero byte.
+            guard count >= 4 else { return !bytes.contains { $0 >= 0x80 || $0 == 0x1B } }
+            let head = UInt64(base.loadUnaligned(as: UInt32.self))
+            let tail = UInt64(base.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+            return flags(head | tail << 32) & (ones &* 0x80) == 0
         }
         var index = 0
         var found: UInt64 = 0

@@ -176,14 +176,18 @@ package struct SQLDebugLogLine {
     /// Whether `text` starts with one of the kinds' words (`sql: `,
     /// `details: `, `plan: `, `annotation: `) at `start`.
     package static func startsWithKind(_ text: SQLDebugLogBytes, at start: Int) -> Bool {
-        // The words start `s`, `d`, `p`, `a`: most lines are passed by their first byte.
+        // The words start `s`, `d`, `p`, `a`, each with its own letter:
+        // the first byte picks the one word to compare.
         guard start < text.count else { return false }
+        let kind: SQLDebugLogGrammar.Kind
         switch text[start] {
-        case UInt8(ascii: "s"), UInt8(ascii: "d"), UInt8(ascii: "p"), UInt8(ascii: "a"): break
+        case UInt8(ascii: "s"): kind = .sql
+        case UInt8(ascii: "d"): kind = .details
+        case UInt8(ascii: "p"): kind = .plan
+        case UInt8(ascii: "a"): kind = .annotation
         default: return false
         }
-        let range = start..<text.count
-        return SQLDebugLogGrammar.Kind.allCases.contains { text.starts(range, with: $0.word) }
+        return text.starts(start..<text.count, with: kind.word)
     }
 
     // MARK: Kinds
