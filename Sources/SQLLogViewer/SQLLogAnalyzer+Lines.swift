@@ -318,6 +318,10 @@ extension SQLLogAnalyzer {
             analysis.skippedLines += 1
             return
         }
+        // A plain ASCII line is read in place, without the closure
+        // SQLDebugLogUnmarkedLine.read takes (the same reading).
+        let text = SQLDebugLogBytes.droppingReturn(bytes)
+        if SQLDebugLogBytes.isPlainASCII(text) { return unmarked(SQLDebugLogUnmarkedLine(SQLDebugLogBytes(text)), raw: bytes) }
         SQLDebugLogUnmarkedLine.read(bytes) { unmarked($0, raw: bytes) }
     }
 
