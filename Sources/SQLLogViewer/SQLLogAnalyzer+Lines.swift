@@ -320,7 +320,7 @@ extension SQLLogAnalyzer {
         }
         // A plain ASCII line is read in place, without the closure
         // SQLDebugLogUnmarkedLine.read takes (the same reading).
-        let text = SQLDebugLogBytes.droppingReturn(bytes)
+        let text = bytes.last == 0x0D ? UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - 1)]) : bytes
         if SQLDebugLogBytes.isPlainASCII(text) { return unmarked(SQLDebugLogUnmarkedLine(SQLDebugLogBytes(text)), raw: bytes) }
         SQLDebugLogUnmarkedLine.read(bytes) { unmarked($0, raw: bytes) }
     }
