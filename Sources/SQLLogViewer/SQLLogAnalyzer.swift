@@ -166,12 +166,9 @@ public struct SQLLogAnalyzer {
             self.known = known
         }
 
-        /// Whether lines were joined to it since its shape was made (it is
-        /// made when the statement is finished, not once per line joined:
+        /// Its shape; none while lines joined to it wait (it is made when
+        /// the statement is finished, not once per line joined:
         /// ``normalizeOwnText()``).
-        var shapeIsStale: Bool { joined != nil }
-
-        /// Its shape (not while ``shapeIsStale``).
         var shape: String { known?.shape ?? own!.shape }
 
         /// Its text.
