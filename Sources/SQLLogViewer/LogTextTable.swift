@@ -15,7 +15,13 @@ struct LogTextTable {
 
     /// The text of `bytes[range]`.
     mutating func text(_ bytes: SQLDebugLogBytes, _ range: Range<Int>) -> String {
-        guard range.count <= Self.maximumBytes else { return bytes.string(range) }
+        entry(bytes, range).text
+    }
+
+    /// The text of `bytes[range]`, and its place in the table (nil when
+    /// it is not kept there).
+    mutating func entry(_ bytes: SQLDebugLogBytes, _ range: Range<Int>) -> (text: String, place: Int?) {
+        guard range.count <= Self.maximumBytes else { return (bytes.string(range), nil) }
         let part = bytes.slice(range)
         let key = SQLLogAnalyzer.digest(part)
         if let place = digests.find(key) {
@@ -23,14 +29,16 @@ struct LogTextTable {
             let same = text.utf8.withContiguousStorageIfAvailable { stored in
                 stored.count == part.count && memcmp(stored.baseAddress!, part.baseAddress!, part.count) == 0
             }
-            if same == true { return text }
-            return bytes.string(range)
+            if same == true { return (text, place) }
+            return (bytes.string(range), nil)
         }
         let text = bytes.string(range)
-        if texts.count < Self.maximumTexts {
-            digests.add(key, place: texts.count)
-            texts.append(text)
-        }
-        return text
+        guard texts.count < Self.maximumTexts else { return (text, nil) }
+        digests.add(key, place: texts.count)
+        texts.append(text)
+        return (text, texts.count - 1)
     }
+
+    /// The text kept at `place` (``entry(_:_:)``).
+    subscript(place: Int) -> String { texts[place] }
 }

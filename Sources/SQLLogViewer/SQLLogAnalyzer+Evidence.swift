@@ -24,6 +24,8 @@ extension SQLLogAnalyzer {
         var scanned = 0
         var sorts = 0
         var purpose: String?
+        /// The purpose's place in the table of the log's texts, when kept there.
+        var purposePlace: Int?
         /// Level 1's digest of the bound values, which stands for them.
         var valuesDigest: String?
     }
@@ -33,23 +35,51 @@ extension SQLLogAnalyzer {
 
     /// A statement finished and waiting for its call site and plan: what
     /// its event will carry. Its text and shape are its known text's, or
-    /// its own, and the statements table's at `shapeIndex`.
+    /// its own (``RecentDetails/sql``), and the statements table's at
+    /// `shapeIndex`. Only plain values: a waiting statement is moved as
+    /// bytes; what holds references waits beside it, for the statements
+    /// that have any (``RecentDetails``).
     struct RecentStatement {
-        var known: KnownStatement?
+        /// Its known text's number (``KnownStatement/number``), -1 for none.
+        var known: Int
         var shapeIndex: Int
-        /// The text as kept, for a statement without a known text.
-        var sql: String?
-        var facts: StatementFacts?
-        /// Its bound values, hashed once (nil: none).
-        var values: ArgumentList?
-        var binds: [String] { values?.values ?? [] }
         var nanoseconds: UInt64
         var rows: Int
         var scanned: Int
         var sorts: Int
-        var purpose: String
-        var plan: [String]?
         var line: Int
+        var purpose: RecentPurpose
+        /// Whether its facts are its known text's (``KnownStatement/facts``).
+        var factsAreKnown: Bool
+        /// Whether its purpose names the engine's own work (``EngineWork``).
+        var isEngineWork: Bool
+        /// Whether its details wait in ``recentDetails``.
+        var hasDetails: Bool
+
+        var isTransaction: Bool { purpose == .transaction }
+    }
+
+    /// A waiting statement's purpose: a transaction's
+    /// (``SQLEvent/transactionPurpose``), none said
+    /// (``SQLEvent/unknownPurpose``), or the one its annotation said, kept
+    /// in the table of the log's texts or in its details.
+    enum RecentPurpose: Equatable {
+        case transaction, unknown
+        case text(place: Int)
+        case detailed
+    }
+
+    /// What a waiting statement holds beyond plain values, when it has any.
+    struct RecentDetails {
+        /// The text as kept, for a statement without a known text.
+        var sql: String?
+        /// Its facts when they are not its known text's.
+        var facts: StatementFacts?
+        /// Its bound values, hashed once.
+        var values: ArgumentList?
+        /// Its purpose, when not in the table of texts (``RecentPurpose/detailed``).
+        var purpose: String?
+        var plan: [String]?
     }
 
     /// A statement finished: its event waits for its call site and plan.
@@ -66,36 +96,69 @@ extension SQLLogAnalyzer {
         if figures?.purpose != nil { sawStatementFigures = true }
         // Facts from the whole text (derived once per text where the values
         // do not matter); the event keeps texts cut.
-        let facts: StatementFacts?
-        if let known = statement.known, case .some(let cached) = known.facts {
-            facts = cached
-        } else if let known = statement.known, statement.control == nil {
-            // Facts that read the bound values: kept per list of values.
-            if let cached = knownStates[known.number].factsByValues[statement.binds] {
-                facts = cached
-            } else {
-                facts = LoggedStatementFacts.facts(sql: statement.sql, arguments: statement.binds)
-                if knownStates[known.number].factsByValues.count < KnownStatementState.maximumFactsByValues {
-                    knownStates[known.number].factsByValues[statement.binds] = facts
-                }
-            }
+        var facts: StatementFacts?
+        let factsAreKnown: Bool
+        let read: (entity: String, isKeyLookup: Bool)
+        if let known = statement.known, let knownRead = known.read {
+            // The known text's facts, not copied: what it reads was found with them.
+            factsAreKnown = true
+            read = knownRead
         } else {
-            facts = statement.control == nil ? LoggedStatementFacts.facts(sql: statement.sql, arguments: statement.binds) : nil
+            if let known = statement.known, statement.control == nil {
+                // Facts that read the bound values: kept per list of values.
+                if let cached = knownStates[known.number].factsByValues[statement.binds] {
+                    facts = cached
+                } else {
+                    facts = LoggedStatementFacts.facts(sql: statement.sql, arguments: statement.binds)
+                    if knownStates[known.number].factsByValues.count < KnownStatementState.maximumFactsByValues {
+                        knownStates[known.number].factsByValues[statement.binds] = facts
+                    }
+                }
+            } else {
+                facts = statement.control == nil ? LoggedStatementFacts.facts(sql: statement.sql, arguments: statement.binds) : nil
+            }
+            factsAreKnown = false
+            read = KnownStatement.read(facts)
         }
-        let purpose = statement.control != nil ? SQLEvent.transactionPurpose : figures?.purpose ?? SQLEvent.unknownPurpose
-        let read = (entity: facts?.entity ?? "?", isKeyLookup: facts.map { $0.filters.isEmpty && $0.hasOtherConditions } ?? true)
         guard let shapeIndex else { return read }
-        var sql: String?
+        // Details made only for a statement that has any.
+        var details: RecentDetails?
+        if facts != nil || values != nil || !statement.plan.isEmpty || statement.known == nil {
+            details = RecentDetails(facts: facts, values: values, plan: statement.plan.isEmpty ? nil : statement.plan)
+        }
         if let known = statement.known {
             if known.sqlCut { note(.storedText) }
         } else {
-            sql = keep(statement.sql)
+            details!.sql = keep(statement.sql)
         }
+        // The purpose: a transaction's, Faultline's (which may name the
+        // engine's own work), or none said.
+        let purpose: RecentPurpose
+        var isEngineWork = false
+        if statement.control != nil {
+            purpose = .transaction
+        } else if let said = figures?.purpose {
+            isEngineWork = EngineWork.isEngineWork(purpose: said)
+            if said == SQLEvent.transactionPurpose {
+                purpose = .transaction
+            } else if let place = figures?.purposePlace {
+                purpose = .text(place: place)
+            } else {
+                purpose = .detailed
+                if details == nil { details = RecentDetails() }
+                details!.purpose = said
+            }
+        } else {
+            purpose = .unknown
+        }
+        let hasDetails = details != nil
+        if let details { recentDetails.append(details) }
         recentStatements.append(RecentStatement(
-            known: statement.known, shapeIndex: shapeIndex, sql: sql, facts: facts, values: values,
+            known: statement.known?.number ?? -1, shapeIndex: shapeIndex,
             nanoseconds: seconds.map { UInt64(max(0, min($0, 1e9)) * 1e9) } ?? 0, rows: rows ?? 0, scanned: figures?.scanned ?? 0,
-            sorts: figures?.sorts ?? 0, purpose: purpose, plan: statement.plan.isEmpty ? nil : statement.plan, line: statement.line))
-        if recentStatements.count - recentHead > Self.maximumRecentStatements { flushRecentStatements(upTo: 1) }
+            sorts: figures?.sorts ?? 0, line: statement.line, purpose: purpose, factsAreKnown: factsAreKnown, isEngineWork: isEngineWork,
+            hasDetails: hasDetails))
+        if recentStatements.count > Self.maximumRecentStatements { flushRecentStatements(upTo: 1) }
         return read
     }
 
@@ -105,43 +168,34 @@ extension SQLLogAnalyzer {
         if pending != nil {
             guard pending!.plan.count < Self.maximumPlanRowsPerStatement else { return note(.planRowsPerStatement) }
             pending!.plan.append(row)
-        } else if recentHead < recentStatements.count {
-            let last = recentStatements.count - 1
-            guard (recentStatements[last].plan?.count ?? 0) < Self.maximumPlanRowsPerStatement else {
-                return note(.planRowsPerStatement)
+        } else if let hasDetails = recentStatements.updateLast({ $0.hasDetails }) {
+            if !hasDetails {
+                // Its first detail: the last details waiting are its own.
+                recentDetails.append(RecentDetails(plan: [row]))
+                _ = recentStatements.updateLast { $0.hasDetails = true }
+                return
             }
-            if recentStatements[last].plan == nil { recentStatements[last].plan = [] }
-            recentStatements[last].plan!.append(row)
+            let full = recentDetails.updateLast { last -> Bool in
+                guard (last.plan?.count ?? 0) < Self.maximumPlanRowsPerStatement else { return true }
+                if last.plan == nil { last.plan = [] }
+                last.plan!.append(row)
+                return false
+            }
+            if full == true { note(.planRowsPerStatement) }
         }
     }
 
     /// Adds the first `count` waiting statements (all by default) to the
     /// evidence, giving those without a call site of their own `site`.
     mutating func flushRecentStatements(upTo count: Int? = nil, site: CallSite? = nil) {
-        let waiting = recentStatements.count - recentHead
-        let taken = min(count ?? waiting, waiting)
-        guard taken > 0 else { return }
-        if recentHead + taken == recentStatements.count {
-            // All of them: reversed in place, then moved out from the end, in order.
-            var (low, high) = (recentHead, recentStatements.count - 1)
-            while low < high {
-                recentStatements.swapAt(low, high)
-                (low, high) = (low + 1, high - 1)
+        var taken = min(count ?? recentStatements.count, recentStatements.count)
+        while taken > 0, let recent = recentStatements.popFirst() {
+            if recent.hasDetails {
+                addToEvidence(recent, recentDetails.popFirst(), site: site)
+            } else {
+                addToEvidence(recent, nil, site: site)
             }
-            for _ in 0..<taken { addToEvidence(recentStatements.popLast()!, site: site) }
-            if recentHead > 0 {
-                recentStatements.removeAll(keepingCapacity: true)
-                recentHead = 0
-            }
-        } else {
-            // The first of them (more statements waiting than are kept):
-            // taken from the front, the array shifted only now and then.
-            for index in recentHead..<(recentHead + taken) { addToEvidence(recentStatements[index], site: site) }
-            recentHead += taken
-            if recentHead >= 4 * Self.maximumRecentStatements {
-                recentStatements.removeFirst(recentHead)
-                recentHead = 0
-            }
+            taken -= 1
         }
     }
 
@@ -153,43 +207,61 @@ extension SQLLogAnalyzer {
     /// repetitions are counted already is counted in place
     /// (``InsightEvidence/countExecution(text:isTransaction:)``), as adding
     /// its event would count it; any other gets its event.
-    private mutating func addToEvidence(_ recent: consuming RecentStatement, site: CallSite?) {
+    private mutating func addToEvidence(_ recent: RecentStatement, _ details: RecentDetails?, site: CallSite?) {
         let shapeIndex = recent.shapeIndex
-        let known = recent.known
-        let sql = known?.keptSQL ?? recent.sql!
-        let isTransaction = recent.purpose == SQLEvent.transactionPurpose
-        // A statement whose values the log does not show (level 1) is
-        // not known to repeat with the same ones; the engine's own
-        // (``EngineWork``) is no repetition of a read.
-        let valuesShown = (recent.values != nil || !(known?.hasParameterMark ?? Self.hasParameterMark(sql)))
-            && !EngineWork.isEngineWork(purpose: recent.purpose)
+        let isTransaction = recent.isTransaction
         let slot = aggregateSlots[shapeIndex]
-        if slot >= 0, let known {
-            statementAggregates[slot].add(StatementParts(
-                shapeID: 0, textID: -1, durationNanoseconds: recent.nanoseconds, rowsReturned: recent.rows, rowsChanged: 0,
-                fullScanSteps: recent.scanned, sorts: recent.sorts, autoIndexes: 0, vmSteps: 0, isTransaction: isTransaction,
-                hasDetails: recent.plan != nil || recent.values != nil))
-            if statementAggregates[slot].queryPlan == nil, let plan = recent.plan { statementAggregates[slot].queryPlan = plan }
-            if statementAggregates[slot].facts == nil, let facts = recent.facts { statementAggregates[slot].facts = facts }
-            let place = site ?? CallSite(file: sourceName, line: recent.line)
+        if slot >= 0, recent.known >= 0 {
+            // A known text's state is read in place; the text itself is
+            // taken only where an event is made.
+            let number = recent.known
+            let plan = details?.plan
+            let values = details?.values
+            statementAggregates[slot].add(
+                durationNanoseconds: recent.nanoseconds, rowsReturned: recent.rows, fullScanSteps: recent.scanned, sorts: recent.sorts)
+            if let plan, statementAggregates[slot].queryPlan == nil { statementAggregates[slot].queryPlan = plan }
+            if case .none = statementAggregates[slot].facts,
+               let facts = recent.factsAreKnown ? knownStatements[number].facts! : details?.facts
+            {
+                statementAggregates[slot].facts = facts
+            }
+            let valuesShown = (values != nil || !knownStates[number].hasParameterMark) && !recent.isEngineWork
             // Counted in place by shape and site only when the pair is
             // known, and then whatever else the event would add.
-            if !isTransaction, !evidence.countSiteExecution(shape: shapeIndex, site: place, nanoseconds: recent.nanoseconds) {
-                let counting = valuesShown && checksRepetitions(purpose: recent.purpose, sql: sql, known: known)
+            if !isTransaction, !countSiteExecution(shape: shapeIndex, site: site, line: recent.line, nanoseconds: recent.nanoseconds) {
+                let known = knownStatements[number]
+                let sql = known.keptSQL
+                let counting = valuesShown && checksRepetitions(isTransaction: isTransaction, sql: sql, known: known)
                 let textID = counting ? evidenceTextID(sql, known: known) : nil
-                return evidence.add(sql: event(recent, sql: sql, site: site, textID: textID), countingRepetitions: counting, shapeNumber: shapeIndex)
+                let event = event(recent, details, known: known, sql: sql, site: site, textID: textID)
+                return evidence.add(sql: event, countingRepetitions: counting, shapeNumber: shapeIndex)
             }
-            guard valuesShown, checksRepetitions(purpose: recent.purpose, sql: sql, known: known) else { return }
-            let textID = evidenceTextID(sql, known: known)
-            let counted = recent.values.map { evidence.countExecution(text: textID, arguments: $0, isTransaction: isTransaction) }
+            guard valuesShown else { return }
+            if !isTransaction, !knownStates[number].repetitionsChecked {
+                let known = knownStatements[number]
+                guard checksRepetitions(isTransaction: isTransaction, sql: known.keptSQL, known: known) else { return }
+            }
+            let textID: Int
+            if let counted = knownStates[number].evidenceTextID {
+                textID = counted
+            } else {
+                let known = knownStatements[number]
+                textID = evidenceTextID(known.keptSQL, known: known)
+            }
+            let counted = values.map { evidence.countExecution(text: textID, arguments: $0, isTransaction: isTransaction) }
                 ?? evidence.countExecution(text: textID, isTransaction: isTransaction)
             guard !counted else { return }
             // Its execution at its site is counted already.
-            return evidence.add(sql: event(recent, sql: sql, site: site, textID: textID), countingRepetitions: true, countingSite: false)
+            let known = knownStatements[number]
+            let event = event(recent, details, known: known, sql: known.keptSQL, site: site, textID: textID)
+            return evidence.add(sql: event, countingRepetitions: true, countingSite: false)
         }
-        let counting = valuesShown && checksRepetitions(purpose: recent.purpose, sql: sql, known: known)
+        let known = recent.known >= 0 ? knownStatements[recent.known] : nil
+        let sql = known?.keptSQL ?? details!.sql!
+        let valuesShown = (details?.values != nil || !(known?.hasParameterMark ?? Self.hasParameterMark(sql))) && !recent.isEngineWork
+        let counting = valuesShown && checksRepetitions(isTransaction: isTransaction, sql: sql, known: known)
         let textID = counting ? evidenceTextID(sql, known: known) : nil
-        let event = event(recent, sql: sql, site: site, textID: textID)
+        let event = event(recent, details, known: known, sql: sql, site: site, textID: textID)
         if slot < 0 {
             aggregateSlots[shapeIndex] = statementAggregates.count
             statementAggregates.append(StatementAggregate(
@@ -199,22 +271,59 @@ extension SQLLogAnalyzer {
         evidence.add(sql: event, countingRepetitions: counting, shapeNumber: shapeIndex)
     }
 
+    /// Counts in place an execution of the shape at `shape` in the
+    /// statements table at `site`, or at the log's line `line` without
+    /// one, when the evidence counted the pair before; false (nothing
+    /// counted) otherwise (``InsightEvidence/countSiteExecution(shape:site:nanoseconds:)``).
+    /// The evidence counts every line of the log at one place (no site of
+    /// the application's), found once per shape.
+    private mutating func countSiteExecution(shape: Int, site: CallSite?, line: Int, nanoseconds: UInt64) -> Bool {
+        if let site { return evidence.countSiteExecution(shape: shape, site: site, nanoseconds: nanoseconds) }
+        var slot = logSiteSlots[shape]
+        if slot < 0 {
+            let place = CallSite(file: sourceName, line: line)
+            guard let found = evidence.siteSlot(shape: shape, site: place) else { return false }
+            // Kept only where every line of the log shares its place.
+            guard evidence.logName == sourceName else {
+                evidence.countSiteExecution(atSlot: found, nanoseconds: nanoseconds)
+                return true
+            }
+            slot = found
+            logSiteSlots[shape] = found
+        }
+        evidence.countSiteExecution(atSlot: slot, nanoseconds: nanoseconds)
+        return true
+    }
+
+    /// The purpose of a waiting statement.
+    private func purpose(_ recent: RecentStatement, _ details: RecentDetails?) -> String {
+        switch recent.purpose {
+        case .transaction: SQLEvent.transactionPurpose
+        case .unknown: SQLEvent.unknownPurpose
+        case .text(let place): texts[place]
+        case .detailed: details!.purpose!
+        }
+    }
+
     /// The event of a waiting statement.
-    private func event(_ recent: RecentStatement, sql: String, site: CallSite?, textID: Int?) -> SQLEvent {
+    private func event(
+        _ recent: RecentStatement, _ details: RecentDetails?, known: KnownStatement?, sql: String, site: CallSite?, textID: Int?
+    ) -> SQLEvent {
         SQLEvent(
             start: 0, durationNanoseconds: recent.nanoseconds, thread: 0, sql: sql, shape: shapeTable[recent.shapeIndex].summary.shape,
-            shapeID: recent.shapeIndex, arguments: recent.binds, rowsReturned: recent.rows, rowsChanged: 0, fullScanSteps: recent.scanned,
-            sorts: recent.sorts, autoIndexes: 0, vmSteps: 0, purpose: recent.purpose, queryPlan: recent.plan,
-            callSite: site ?? CallSite(file: sourceName, line: recent.line), textID: textID, facts: recent.facts)
+            shapeID: recent.shapeIndex, arguments: details?.values?.values ?? [], rowsReturned: recent.rows, rowsChanged: 0,
+            fullScanSteps: recent.scanned, sorts: recent.sorts, autoIndexes: 0, vmSteps: 0, purpose: purpose(recent, details),
+            queryPlan: details?.plan, callSite: site ?? CallSite(file: sourceName, line: recent.line), textID: textID,
+            facts: recent.factsAreKnown ? known!.facts! : details?.facts)
     }
 
     /// Whether the evidence counts the repetitions of a statement of `sql`:
     /// yes for the first ``maximumRepetitionTexts`` texts (the evidence
     /// keeps each text it counts), no for later ones (the limit noted).
-    private mutating func checksRepetitions(purpose: String, sql: String, known: KnownStatement?) -> Bool {
-        guard purpose != SQLEvent.transactionPurpose else { return true }
+    private mutating func checksRepetitions(isTransaction: Bool, sql: @autoclosure () -> String, known: KnownStatement?) -> Bool {
+        guard !isTransaction else { return true }
         if let known, knownStates[known.number].repetitionsChecked { return true }
-        let text = sql.hashValue
+        let text = sql().hashValue
         if repetitionTexts.contains(text) {
             if let known { knownStates[known.number].repetitionsChecked = true }
             return true
@@ -251,18 +360,22 @@ extension SQLLogAnalyzer {
     /// another entity than the fetch's, after a relationship fault of that
     /// fetch's objects, is taken to be one of that relationship's destinations.
     mutating func inferredOrigin(entity: String, relationship: String) -> FaultOrigin? {
-        guard let fetch = currentFetch else { return nil }
+        // Its fields read in place: binding the fetch copied all of it.
+        guard currentFetch != nil else { return nil }
+        let fetchEntity = currentFetch!.entity
+        let execution = currentFetch!.execution
         // Core Data's tables are Z and the entity's name in capitals.
-        let ofFetch = Self.isTable(fetch.entity, of: entity) || fetch.entity == entity
+        let ofFetch = Self.isTable(fetchEntity, of: entity) || fetchEntity == entity
         var keyPath: String
         if ofFetch {
             keyPath = relationship
             if !relationship.isEmpty {
                 // The relationship's own SELECT, just read, names its destinations' table.
-                let table = lastFinished.map(\.entity).flatMap { $0 == "?" ? nil : $0 }
-                lastRelationship = (relationship, fetch.execution, table)
+                let read = lastFinished?.entity
+                let table = read == "?" ? nil : read
+                lastRelationship = (relationship, execution, table)
             }
-        } else if relationship.isEmpty, let last = lastRelationship, last.execution == fetch.execution,
+        } else if relationship.isEmpty, let last = lastRelationship, last.execution == execution,
             last.destinationTable.map({ Self.isTable($0, of: entity) || $0 == entity }) ?? true
         {
             // A destination of the last relationship (another entity's
@@ -272,7 +385,8 @@ extension SQLLogAnalyzer {
         } else {
             keyPath = LazyLoadPath.unknownKeyPath(to: relationship.isEmpty ? entity : relationship)
         }
-        return FaultOrigin(fetchEntity: fetch.entity, fetchSite: originSite(fetch.site, shape: fetch.shape), keyPath: keyPath, execution: fetch.execution)
+        let site = originSite(currentFetch!.site, shape: currentFetch!.shape)
+        return FaultOrigin(fetchEntity: fetchEntity, fetchSite: site, keyPath: keyPath, execution: execution)
     }
 
     /// Whether `table` in capitals is `Z` and `entity` in capitals: over
@@ -351,9 +465,19 @@ extension SQLLogAnalyzer {
         flushRecentStatements(site: loaded.read)
         evidence.add(relationshipFault: RelationshipFaultEvent(
             start: 0, durationNanoseconds: nanoseconds, thread: 0, context: "", entity: entity, relationship: relationship,
-            primaryKey: 0, destinationEntity: destination?.entity ?? "(\(relationship))", destinationCount: count,
+            primaryKey: 0, destinationEntity: destination?.entity ?? unnamedDestination(relationship), destinationCount: count,
             source: fromDatabase ? .database : .rowCache, callSite: loaded.read ?? CallSite(file: sourceName, line: line),
             missReason: fromDatabase ? .absent : nil, origin: origin, engineWork: loaded.engineWork))
+    }
+
+    /// The destination a relationship fault's line does not name:
+    /// `(relationship)`. Faults of one relationship come in runs: the last
+    /// one made is given again.
+    private mutating func unnamedDestination(_ relationship: String) -> String {
+        if let last = lastUnnamedDestination, last.relationship == relationship { return last.destination }
+        let destination = "(\(relationship))"
+        lastUnnamedDestination = (relationship, destination)
+        return destination
     }
 
     /// The insights of the log, every waiting statement added.
@@ -382,6 +506,9 @@ extension SQLLogAnalyzer {
     /// URI, `x-coredata://…/Post/p1`, or a fetch's `on entity 'Post'`):
     /// Core Data keeps entity `Post` in table `ZPOST`.
     mutating func learnEntityName(_ entity: String) {
+        // Lines name one entity many times over: learning it again changes nothing.
+        if entity == lastLearnedEntity { return }
+        lastLearnedEntity = entity
         guard !entity.isEmpty, entity != "?", !entity.hasPrefix("("), learnedEntityNames.count < Self.maximumLearnedEntityNames else { return }
         let table = "Z" + entity.uppercased()
         if learnedEntityNames[table] == nil { learnedEntityNames[table] = entity }

@@ -54,6 +54,12 @@ extension SQLLogAnalyzer {
         var isSelect: Bool
         var entity: String
         var isKeyLookup: Bool
+
+        /// Becomes `other`, field by field.
+        mutating func replace(with other: consuming FinishedStatement) {
+            (shape, shapeIndex, serial, line, isSelect, entity, isKeyLookup) =
+                (other.shape, other.shapeIndex, other.serial, other.line, other.isSelect, other.entity, other.isKeyLookup)
+        }
     }
 
     /// Fetches open at once at most (prefetches nest a few deep); beyond,
@@ -176,9 +182,9 @@ extension SQLLogAnalyzer {
             if let top, top.serial == fetchUsingSerial { openFetches.removeLast() }
             analysis.statementsFromFetchAnnotations += 1
             if let known = knownStatement(sql), known.control == nil {
-                pending = Self.pendingStatement(known, line: line)
+                pending = PendingStatement(known, line: line)
             } else {
-                pending = PendingStatement(shape: SQLShape.normalize(sql), sql: sql, binds: [], line: line, control: nil)
+                pending = PendingStatement(shape: SQLShape.normalize(sql), sql: sql, line: line, control: nil)
             }
             finishPendingFetch()
             if let top = openFetches.last, top.serial == lastFinished?.serial {

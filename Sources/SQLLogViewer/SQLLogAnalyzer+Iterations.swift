@@ -54,6 +54,7 @@ extension SQLLogAnalyzer {
         evidence = freshEvidence(spanningIterations: false)
         statementAggregates.removeAll(keepingCapacity: true)
         for index in aggregateSlots.indices { aggregateSlots[index] = -1 }
+        for index in logSiteSlots.indices { logSiteSlots[index] = -1 }
     }
 
     /// The evidence the rules read, with nothing added: of a log that

@@ -42,6 +42,9 @@ extension SQLLogAnalyzer {
         /// depend on the bound values (no `LIKE` or `GLOB`, which read a
         /// bound pattern); `.none` when they are derived per execution.
         let facts: StatementFacts??
+        /// What a statement of the text reads, as a Core Data fetch needs
+        /// it (``read(_:)``), when its facts do not depend on the values.
+        let read: (entity: String, isKeyLookup: Bool)?
         /// The hash of the statement's values when it has no bound values:
         /// its text's (``finishStatement(seconds:rows:figures:)``).
         let hashWithoutBinds: Int
@@ -66,10 +69,17 @@ extension SQLLogAnalyzer {
             } else {
                 facts = .some(LoggedStatementFacts.facts(sql: sql, arguments: []))
             }
+            if case .some(let facts) = facts { read = Self.read(facts) } else { read = nil }
             var hasher = Hasher()
             hasher.combine([String]())
             hasher.combine(sql)
             hashWithoutBinds = hasher.finalize()
+        }
+
+        /// The table a statement of `facts` reads (`?` when the log does
+        /// not say) and whether it is a lookup by key.
+        static func read(_ facts: StatementFacts?) -> (entity: String, isKeyLookup: Bool) {
+            (facts?.entity ?? "?", facts.map { $0.filters.isEmpty && $0.hasOtherConditions } ?? true)
         }
 
         /// Whether a statement's facts may depend on its bound values: a
@@ -91,6 +101,9 @@ extension SQLLogAnalyzer {
 
     /// What the analyzer learned of a known text while reading.
     struct KnownStatementState {
+        /// ``KnownStatement/hasParameterMark``, here where a statement's
+        /// figures are added up without taking the known text itself.
+        var hasParameterMark: Bool
         /// Where its shape is in the statements table, once listed.
         var shapeIndex: Int?
         /// Whether its repetitions are counted (among the first
@@ -136,7 +149,7 @@ extension SQLLogAnalyzer {
         let known = KnownStatement(sql: String(decoding: bytes, as: UTF8.self), number: knownStatements.count)
         knownDigests.add(digest, place: knownStatements.count)
         knownStatements.append(known)
-        knownStates.append(KnownStatementState())
+        knownStates.append(KnownStatementState(hasParameterMark: known.hasParameterMark))
         return known
     }
 
@@ -154,11 +167,6 @@ extension SQLLogAnalyzer {
             SQLDebugLogBytes.isASCII(UnsafeRawBufferPointer(bytes)) ? bytes.contains(UInt8(ascii: "?")) : nil
         }
         return ascii ?? sql.contains("?")
-    }
-
-    /// A statement under way from a known text.
-    static func pendingStatement(_ known: KnownStatement, line: Int) -> PendingStatement {
-        PendingStatement(shape: known.shape, sql: known.sql, binds: [], line: line, control: known.control, known: known)
     }
 
     private static func equal(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {

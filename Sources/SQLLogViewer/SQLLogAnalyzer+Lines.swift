@@ -23,7 +23,8 @@ extension SQLLogAnalyzer {
     /// before the newline is no part of the line either).
     mutating func consume(raw line: UnsafeRawBufferPointer) {
         analysis.lines += 1
-        let bytes = SQLDebugLogBytes.droppingReturn(line)
+        // Without a carriage return at its end (as SQLDebugLogBytes.droppingReturn).
+        let bytes = line.last == 0x0D ? UnsafeRawBufferPointer(rebasing: line[..<(line.count - 1)]) : line
         let number = analysis.lines
         let marked = SQLDebugLogLine.read(bytes) { line in
             sawMarker = true
@@ -88,9 +89,9 @@ extension SQLLogAnalyzer {
 
     /// The statement `text[sql]` read at `line`.
     mutating func statement(_ text: SQLDebugLogBytes, _ sql: Range<Int>, line: Int) -> PendingStatement {
-        if let known = knownStatement(text.slice(sql)) { return Self.pendingStatement(known, line: line) }
+        if let known = knownStatement(text.slice(sql)) { return PendingStatement(known, line: line) }
         let sql = text.string(sql)
-        return PendingStatement(shape: SQLShape.normalize(sql), sql: sql, binds: [], line: line, control: TransactionControl(sql))
+        return PendingStatement(shape: SQLShape.normalize(sql), sql: sql, line: line, control: TransactionControl(sql))
     }
 
     /// A bound value of the statement under way, kept cut (``keep(_:)``),
@@ -134,7 +135,7 @@ extension SQLLogAnalyzer {
             var figures = StatementFigures()
             figures.scanned = time.scanned
             figures.sorts = time.sorts
-            figures.purpose = time.purpose.map { texts.text(text, $0) }
+            if let purpose = time.purpose { (figures.purpose, figures.purposePlace) = texts.entry(text, purpose) }
             figures.valuesDigest = time.valuesDigest
             finishStatement(seconds: seconds, rows: time.rows, figures: figures)
         case .connectionFetchTime(let time):
@@ -177,7 +178,7 @@ extension SQLLogAnalyzer {
             closeFaultFetch()
             let relationship = text.string(fault.name)
             let entity = fault.entity.map { text.string($0) } ?? SQLLogAnalysis.unknownEntity
-            note(.relationshipFaults, entity: "\(entity).\(relationship)", source: fault.fromRowCache ? "row cache" : "database", line: line)
+            note(.relationshipFaults, entity: relationshipName(entity, relationship), source: fault.fromRowCache ? "row cache" : "database", line: line)
             let destination = fault.destinationCount.map { (count: $0, entity: text.string(fault.destinationEntity!)) }
             noteRelationshipFault(
                 entity: entity, relationship: relationship, fromDatabase: !fault.fromRowCache, loaded: lazyLoad(text, fault.lazyLoad),
@@ -235,6 +236,16 @@ extension SQLLogAnalyzer {
                 noteFinding(.error, text.string(text.trimmingTableResidue(annotation.range)), line: line)
             }
         }
+    }
+
+    /// `Entity.relationship`, the name a relationship fault is counted
+    /// under. Faults of one relationship come in runs: the last name made
+    /// is given again.
+    mutating func relationshipName(_ entity: String, _ relationship: String) -> String {
+        if let last = lastRelationshipName, last.entity == entity, last.relationship == relationship { return last.name }
+        let name = "\(entity).\(relationship)"
+        lastRelationshipName = (entity, relationship, name)
+        return name
     }
 
     /// The seconds of a statement's time, or nil; a time that is not a
@@ -307,6 +318,10 @@ extension SQLLogAnalyzer {
             analysis.skippedLines += 1
             return
         }
+        // A plain ASCII line is read in place, without the closure
+        // SQLDebugLogUnmarkedLine.read takes (the same reading).
+        let text = bytes.last == 0x0D ? UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - 1)]) : bytes
+        if SQLDebugLogBytes.isPlainASCII(text) { return unmarked(SQLDebugLogUnmarkedLine(SQLDebugLogBytes(text)), raw: bytes) }
         SQLDebugLogUnmarkedLine.read(bytes) { unmarked($0, raw: bytes) }
     }
 
@@ -315,21 +330,25 @@ extension SQLLogAnalyzer {
         let length = raw.count
         let text = line.text
         // A plan row (the lines after an EXPLAIN): held, the next line may continue it.
-        if expectingPlan || planWait != nil, let row = line.planRow {
+        let mayBePlanRow = expectingPlan || planWait != nil
+        if mayBePlanRow, let row = line.planRow {
             analysis.logLines += 1
             if heldPlanRow != nil { flushPlanRow() }
             // Shell output alone (no log line of another format before it).
             if formats.isEmpty { formats.insert(.sqlite3) }
             // One with Faultline's mark is noted without it.
             let known = row.isMarked ? nil : knownPlanRow(text.slice(row.detail))
-            heldPlanRow = (known.map { planRowList[$0].row } ?? text.string(row.detail), analysis.lines, known)
+            // Without a closure over the analyzer: one copied all of it.
+            let kept: String
+            if let known { kept = planRowList[known].row } else { kept = text.string(row.detail) }
+            heldPlanRow = (kept, analysis.lines, known)
             expectingPlan = true
             planWait = nil
             continuing = false
             return
         }
         if let held = heldPlanRow {
-            if length < 4_096, SQLDebugLogPlanRow.continues(held.row, with: line), !joinedTooLong(held.row) {
+            if length < 4_096, SQLDebugLogPlanRow.continues(held.row, with: line, readAsNoRow: mayBePlanRow), !joinedTooLong(held.row) {
                 // A plan row wrapped by a page or a terminal: its index name, its condition.
                 heldPlanRow!.row = held.row + " " + text.string(text.trimmingSpacesAndReturns(line.rest))
                 heldPlanRow!.known = nil
@@ -356,7 +375,10 @@ extension SQLLogAnalyzer {
             return
         }
         if !sawMarker, let unprefixed = line.withoutPrefix {
-            formats.insert(.unprefixed)
+            if lastFormat != .unprefixed {
+                formats.insert(.unprefixed)
+                lastFormat = .unprefixed
+            }
             analysis.logLines += 1
             continuing = false
             handle(unprefixed, line: analysis.lines)
@@ -392,15 +414,13 @@ extension SQLLogAnalyzer {
             releaseAnnotation()
             continuing = false
         }
-        if continuing, var sql = pending?.sql, !line.isBlank, length < 4_096, !line.startsLikeALogLine,
-           lastLineWrapped || line.continuesStatement || sql.withUTF8({ SQLDebugLogContinuation.isUnfinished(SQLDebugLogBytes(UnsafeRawBufferPointer($0))) }),
-           !joinedTooLong(sql)
+        if continuing, pending != nil, !line.isBlank, length < 4_096, !line.startsLikeALogLine,
+           lastLineWrapped || line.continuesStatement || pending!.withText({ SQLDebugLogContinuation.isUnfinished(SQLDebugLogBytes($0)) }),
+           !joinedTooLong(length: pending!.length)
         {
             // A statement wrapped by a terminal, an email or a page, or
             // written over several lines (`FROM …`, `WHERE …` on lines of their own).
-            pending!.sql += " " + text.string(line.rest)
-            pending!.known = nil
-            pending!.shapeIsStale = true
+            pending!.join(text.slice(line.rest))
             analysis.logLines += 1
             analysis.joinedLines += 1
             lastLineWrapped = length >= Self.wrapWidth
@@ -415,7 +435,12 @@ extension SQLLogAnalyzer {
     /// ``maximumJoinedBytes``: a line that would continue it is not joined
     /// (the limit noted).
     private mutating func joinedTooLong(_ text: String) -> Bool {
-        guard text.utf8.count >= Self.maximumJoinedBytes else { return false }
+        joinedTooLong(length: text.utf8.count)
+    }
+
+    /// ``joinedTooLong(_:)`` of a text of `length` bytes.
+    private mutating func joinedTooLong(length: Int) -> Bool {
+        guard length >= Self.maximumJoinedBytes else { return false }
         note(.joinedLength)
         return true
     }

@@ -44,6 +44,25 @@ public struct SQLLogAnalyzer {
         var valueHashes = Set<ValueHash>()
         /// The hashes of the value sets shown (``SQLLogAnalysis/ShapeSummary/values``), in order.
         var shownValueHashes: [ValueHash] = []
+
+        /// Counts an execution of `seconds` (the shape's time now
+        /// `totalSeconds`) and `rows`, with values hashed `values`: a
+        /// duplicate when they were seen before; false when they are new
+        /// and the shape holds ``maximumValueSets`` already (not kept).
+        mutating func count(seconds: Double, totalSeconds: Double, rows: Int, values: ValueHash) -> Bool {
+            summary.count += 1
+            summary.totalSeconds = totalSeconds
+            summary.maxSeconds = max(summary.maxSeconds, seconds)
+            summary.rows.addSaturated(rows)
+            if valueHashes.contains(values) {
+                summary.duplicates += 1
+            } else if valueHashes.count < SQLLogAnalyzer.maximumValueSets {
+                valueHashes.insert(values)
+            } else {
+                return false
+            }
+            return true
+        }
     }
 
     /// Distinct shapes beyond the statements table counted apart (by a
@@ -98,24 +117,103 @@ public struct SQLLogAnalyzer {
     private var lastRelationshipFault: LastFaultEntry?
     private var lastPrefetch: LastFaultEntry?
     var formats = Set<SQLLogFormat>()
-    /// The format of the last marked line, inserted in ``formats`` already.
+    /// The format of the last marked or unprefixed line, inserted in
+    /// ``formats`` already.
     var lastFormat: SQLLogFormat?
     var pending: PendingStatement?
 
     /// A statement read and not yet finished by its annotation.
     struct PendingStatement {
-        /// Its shape; stale once lines were joined to it (``sql`` is
-        /// normalized when it is finished, not once per line joined).
-        var shape: String
-        var sql: String
-        var binds: [String]
+        /// Its own text and shape, when it has no known text (``known``):
+        /// a known text's are not copied, and a statement of one holds no
+        /// text of its own to destroy.
+        private var own: OwnText?
+        /// Its text's bytes once lines were joined to it (it has no known
+        /// text then, nor a shape until ``normalizeOwnText()``): joined as
+        /// bytes, and found among the known texts by them.
+        private(set) var joined: [UInt8]?
+        var binds: [String] = []
         var line: Int
         var control: TransactionControl?
         /// Query plan rows printed with it (Faultline's `plan:` lines).
         var plan: [String] = []
         /// Its text as read before, while no line is joined to it.
         var known: KnownStatement?
-        var shapeIsStale = false
+
+        /// A statement's own text and shape; never changed once made (a
+        /// copy of the analyzer shares it).
+        final class OwnText {
+            let shape: String
+            let sql: String
+
+            init(shape: String, sql: String) {
+                self.shape = shape
+                self.sql = sql
+            }
+        }
+
+        /// A statement of its own text.
+        init(shape: String, sql: String, line: Int, control: TransactionControl?) {
+            own = OwnText(shape: shape, sql: sql)
+            self.line = line
+            self.control = control
+        }
+
+        /// A statement of a known text.
+        init(_ known: KnownStatement, line: Int) {
+            self.line = line
+            control = known.control
+            self.known = known
+        }
+
+        /// Its shape; none while lines joined to it wait (it is made when
+        /// the statement is finished, not once per line joined:
+        /// ``normalizeOwnText()``).
+        var shape: String { known?.shape ?? own!.shape }
+
+        /// Its text.
+        var sql: String {
+            if let known { return known.sql }
+            if let own { return own.sql }
+            return String(decoding: joined!, as: UTF8.self)
+        }
+
+        /// Calls `body` with its text's bytes.
+        func withText<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+            if let joined { return joined.withUnsafeBytes(body) }
+            var sql = self.sql
+            return sql.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+        }
+
+        /// The length of its text in bytes.
+        var length: Int { joined?.count ?? sql.utf8.count }
+
+        /// Joins a line's text to it after a space: it no longer has a
+        /// known text, and its shape is stale.
+        mutating func join(_ piece: UnsafeRawBufferPointer) {
+            if joined == nil {
+                joined = Array(sql.utf8)
+                known = nil
+                own = nil
+            }
+            joined!.append(0x20)
+            joined!.append(contentsOf: piece)
+        }
+
+        /// Its joined text made its own, with its shape.
+        mutating func normalizeOwnText() {
+            guard joined != nil else { return }
+            let sql = self.sql
+            own = OwnText(shape: SQLShape.normalize(sql), sql: sql)
+            joined = nil
+        }
+
+        /// Its joined text found known: it is that text.
+        mutating func becomeKnown(_ known: KnownStatement) {
+            self.known = known
+            joined = nil
+            own = nil
+        }
     }
 
     /// How the insight rules run on the log (thresholds, accepted list).
@@ -128,6 +226,14 @@ public struct SQLLogAnalyzer {
     public var entityNames: [String: String] = [:]
     /// The tables of entities the log named (``learnEntityName(_:)``).
     var learnedEntityNames: [String: String] = [:]
+    /// The entity learned last (learning it again changes nothing).
+    var lastLearnedEntity: String?
+    /// The last relationship a fault's line named without its destination,
+    /// and the destination made for it (`(relationship)`).
+    var lastUnnamedDestination: (relationship: String, destination: String)?
+    /// The last relationship fault's entity and relationship, and its name
+    /// as counted (`Entity.relationship`).
+    var lastRelationshipName: (entity: String, relationship: String, name: String)?
     /// The name call sites of the log's own lines carry (the file's name).
     public var sourceName = "log" {
         didSet { evidence.logName = sourceName }
@@ -150,18 +256,23 @@ public struct SQLLogAnalyzer {
     /// each scenario judged.
     var lastUnmatchedIntentions: [String] = []
     var unmatchedIntentionsByScenario: [String: [String]] = [:]
-    /// Statements finished but not yet added to the evidence: they wait
-    /// for the operation annotation that names their call site, and for
-    /// query plan rows Core Data prints after them.
-    var recentStatements: [RecentStatement] = []
-    /// Where the waiting statements start in ``recentStatements`` (those
-    /// before were added to the evidence).
-    var recentHead = 0
+    /// Statements finished but not yet added to the evidence, at most
+    /// ``maximumRecentStatements``: they wait for the operation annotation
+    /// that names their call site, and for query plan rows Core Data
+    /// prints after them.
+    var recentStatements = RingQueue<RecentStatement>(capacity: SQLLogAnalyzer.maximumRecentStatements + 1)
+    /// The details of the waiting statements that have any, in order.
+    var recentDetails = RingQueue<RecentDetails>(capacity: SQLLogAnalyzer.maximumRecentStatements + 1)
     /// The evidence's statements, in the order the evidence first had
     /// each, and where each shape's is, by place in the statements table
     /// (-1 while it has none).
     var statementAggregates: [StatementAggregate] = []
     var aggregateSlots: [Int] = []
+    /// Where the evidence counts the executions of each shape of the
+    /// statements table at the log's own lines (a statement whose
+    /// operation names no call site), by place in the table (-1 until the
+    /// evidence has counted one: ``InsightEvidence/siteSlot(shape:site:)``).
+    var logSiteSlots: [Int] = []
     /// Core Data's fetch whose objects faults come from now, and the one
     /// just read, which a relationship fault may turn out to own.
     var currentFetch: (entity: String, site: CallSite, execution: UInt64, shape: String)?
@@ -401,8 +512,11 @@ public struct SQLLogAnalyzer {
         guard var statement = pending.take() else { return }
         if statement.known == nil {
             // Lines joined to it, or a text too long or too late for the table.
-            if let known = knownStatement(statement.sql), known.control == statement.control { statement.known = known }
-            if statement.shapeIsStale { statement.shape = statement.known?.shape ?? SQLShape.normalize(statement.sql) }
+            if let known = statement.withText({ knownStatement($0) }), known.control == statement.control {
+                statement.becomeKnown(known)
+            } else {
+                statement.normalizeOwnText()
+            }
         }
         // The shape as kept: cut when long, its digest keeping it apart.
         let key: String
@@ -424,8 +538,10 @@ public struct SQLLogAnalyzer {
         let read = noteStatement(statement, values: values, shape: key, seconds: seconds, rows: rows, figures: figures, shapeIndex: index)
         statementSerial += 1
         let isSelect = statement.known?.isSelect ?? (statement.control == nil && Self.isSelect(statement.shape))
-        lastFinished = FinishedStatement(
+        let finished = FinishedStatement(
             shape: key, shapeIndex: index, serial: statementSerial, line: statement.line, isSelect: isSelect, entity: read.entity, isKeyLookup: read.isKeyLookup)
+        // In place: assigning the optional destroyed the last one through its metadata.
+        if case .none = lastFinished { lastFinished = finished } else { lastFinished!.replace(with: finished) }
         // A save's statements end any fetch under way (none runs inside one).
         if !isSelect, !openFetches.isEmpty { openFetches.removeAll() }
         if let index {
@@ -442,17 +558,8 @@ public struct SQLLogAnalyzer {
                 hasher.combine(statement.sql)
                 hash = ValueHash(value: hasher.finalize())
             }
-            shapeTable[index].summary.count += 1
-            shapeTable[index].summary.totalSeconds = add(shapeTable[index].summary.totalSeconds, seconds ?? 0)
-            shapeTable[index].summary.maxSeconds = max(shapeTable[index].summary.maxSeconds, seconds ?? 0)
-            shapeTable[index].summary.rows.addSaturated(rows ?? 0)
-            if shapeTable[index].valueHashes.contains(hash) {
-                shapeTable[index].summary.duplicates += 1
-            } else if shapeTable[index].valueHashes.count < Self.maximumValueSets {
-                shapeTable[index].valueHashes.insert(hash)
-            } else {
-                note(.valueSets)
-            }
+            let totalSeconds = add(shapeTable[index].summary.totalSeconds, seconds ?? 0)
+            if !shapeTable[index].count(seconds: seconds ?? 0, totalSeconds: totalSeconds, rows: rows ?? 0, values: hash) { note(.valueSets) }
             if !statement.binds.isEmpty { noteBoundValues(statement.binds, hash: hash, shape: index, line: statement.line) }
         } else {
             noteShapeNotListed(key)
@@ -477,6 +584,7 @@ public struct SQLLogAnalyzer {
         }
         shapeTable.append(Shape(summary: .init(shape: key, count: 0, duplicates: 0, totalSeconds: 0, maxSeconds: 0, rows: 0, firstLine: line)))
         aggregateSlots.append(-1)
+        logSiteSlots.append(-1)
         shapeIndex[key] = shapeTable.count - 1
         return shapeTable.count - 1
     }
@@ -574,7 +682,9 @@ public struct SQLLogAnalyzer {
     /// Where a plan row as noted (trimmed, unmarked, at most
     /// ``maximumStoredTextBytes`` bytes) is in the table, found by the
     /// digest of its bytes and compared; nil when it is not there yet.
-    func knownPlanRow(_ row: UnsafeRawBufferPointer) -> Int? {
+    /// (Mutating though it changes nothing: a method of the analyzer's
+    /// value called while it is changed copied all of it.)
+    mutating func knownPlanRow(_ row: UnsafeRawBufferPointer) -> Int? {
         guard row.count <= Self.maximumStoredTextBytes, let index = planRowDigests.find(Self.digest(row)) else { return nil }
         let same = planRowList[index].row.utf8.withContiguousStorageIfAvailable {
             $0.count == row.count && (row.isEmpty || memcmp($0.baseAddress!, row.baseAddress!, row.count) == 0)

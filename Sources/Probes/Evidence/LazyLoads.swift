@@ -116,12 +116,25 @@ struct LazyLoadTally: Sendable {
         // A log that names no relationship's destination (Core Data's:
         // `(comments)`) learns it from the destinations' faults. The first
         // byte first: `hasPrefix` compares characters.
-        if loads.destinationEntity.utf8.first == UInt8(ascii: "("), loads.destinationEntity.hasPrefix("("), !destination.hasPrefix("(") {
+        if loads.destinationEntity.utf8.first == UInt8(ascii: "("), Self.startsWithParenthesis(loads.destinationEntity),
+           !Self.startsWithParenthesis(destination)
+        {
             loads.destinationEntity = destination
         }
         if !relationship.isEmpty { loads.relationship = relationship }
         loads.nanoseconds &+= nanoseconds
         if let isRelationship = update(&loads) { count(execution: execution, relationship: isRelationship) }
+    }
+
+    /// `text.hasPrefix("(")`: over its first bytes when they settle it (a
+    /// first byte other than `(`; `(` then an ASCII byte or nothing, which
+    /// no scalar extends into one character with it).
+    static func startsWithParenthesis(_ text: String) -> Bool {
+        var bytes = text.utf8.makeIterator()
+        guard let first = bytes.next() else { return false }
+        guard first == UInt8(ascii: "(") else { return false }
+        guard let second = bytes.next() else { return true }
+        return second < 0x80 || text.hasPrefix("(")
     }
 
     /// Counts one load of `execution` toward the N+1 pattern.

@@ -80,6 +80,18 @@ public struct StatementAggregate: Codable, Equatable, Sendable {
         vmSteps.addSaturated(parts.vmSteps)
     }
 
+    /// Adds an execution of these figures, its others 0: what ``add(_:)``
+    /// adds of such parts, without making them (a SQL debug log's
+    /// statement, whose figures are these at most).
+    public mutating func add(durationNanoseconds: UInt64, rowsReturned: Int, fullScanSteps: Int, sorts: Int) {
+        count += 1
+        totalNanoseconds &+= durationNanoseconds
+        maxNanoseconds = max(maxNanoseconds, durationNanoseconds)
+        self.rowsReturned.addSaturated(rowsReturned)
+        self.fullScanSteps.addSaturated(fullScanSteps)
+        self.sorts.addSaturated(sorts)
+    }
+
     /// Adds an execution given by its event; its query plan and facts are
     /// kept when the aggregate has none yet.
     public mutating func add(_ event: SQLEvent) {

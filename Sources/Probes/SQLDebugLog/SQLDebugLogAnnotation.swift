@@ -215,6 +215,10 @@ package struct SQLDebugLogAnnotation: Equatable, Sendable {
                     || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "s") || byte == UInt8(ascii: "#")
             }
             while index < range.upperBound, isTimeByte(text[index]) { index += 1 }
+            // The time alone (Core Data's lines): no field. The searches
+            // below find none there: each name holds `: `, and no time
+            // does; the phrase's own colon follows `time`, no name.
+            guard index < range.upperBound else { return }
             /// The digits of `, <name>: <digits>` at `index`, moving past them.
             func field(_ name: StaticString) -> Range<Int>? {
                 let separator = G.figureSeparator.utf8CodeUnitCount

@@ -31,18 +31,23 @@ package struct SQLDebugLogBytes {
         String(decoding: slice(range), as: UTF8.self)
     }
 
-    /// The first offset of `needle` in `range`.
+    /// The first offset of `needle` in `range`. Its places are found by
+    /// `memchr` for its first byte, or for its second when the first is a
+    /// space (` returned `, ` at `: spaces are common, the letters after
+    /// them less so).
     package func find(_ needle: StaticString, in range: Range<Int>) -> Range<Int>? {
         let length = needle.utf8CodeUnitCount
         guard range.count >= length, let base = bytes.baseAddress else { return nil }
-        let first = Int32(needle.utf8Start.pointee)
+        let anchor = length > 1 && needle.utf8Start[0] == 0x20 && needle.utf8Start[1] != 0x20 ? 1 : 0
+        let anchorByte = Int32(needle.utf8Start[anchor])
+        let check = anchor == 0 ? 1 : 0
+        let checkByte = length > 1 ? needle.utf8Start[check] : 0
         var offset = range.lowerBound
         let last = range.upperBound - length
-        let second = length > 1 ? needle.utf8Start[1] : 0
-        while offset <= last, let hit = memchr(base + offset, first, last - offset + 1) {
-            let at = base.distance(to: UnsafeRawPointer(hit))
-            // The second byte first: most hits of the first are no match.
-            if length == 1 || (bytes[at + 1] == second && memcmp(base + at, needle.utf8Start, length) == 0) { return at..<(at + length) }
+        while offset <= last, let hit = memchr(base + offset + anchor, anchorByte, last - offset + 1) {
+            let at = base.distance(to: UnsafeRawPointer(hit)) - anchor
+            // The other of the first two bytes first: most hits are no match.
+            if length == 1 || (bytes[at + check] == checkByte && memcmp(base + at, needle.utf8Start, length) == 0) { return at..<(at + length) }
             offset = at + 1
         }
         return nil
@@ -204,7 +209,16 @@ package struct SQLDebugLogBytes {
     /// `range` without the white space at its ends that
     /// `CharacterSet.whitespaces` holds: spaces, tabs, and Unicode's
     /// space separators (no-break space, em space, ideographic space…).
+    @inline(__always)
     package func trimmingWhitespace(_ range: Range<Int>) -> Range<Int> {
+        // Most ranges start and end with a byte that is no space, tab nor
+        // part of a character beyond ASCII: nothing to trim.
+        let isPlain = { (byte: UInt8) in byte != 0x20 && byte != 0x09 && byte < 0x80 }
+        if !range.isEmpty, isPlain(bytes[range.lowerBound]), isPlain(bytes[range.upperBound - 1]) { return range }
+        return trimmingWhitespaceAtEnds(range)
+    }
+
+    private func trimmingWhitespaceAtEnds(_ range: Range<Int>) -> Range<Int> {
         var (start, end) = (range.lowerBound, range.upperBound)
         while start < end, let length = whitespaceLength(at: start, before: end) { start += length }
         while end > start, let length = whitespaceLength(endingAt: end, after: start) { end -= length }
@@ -319,12 +333,18 @@ package struct SQLDebugLogBytes {
     package static func isPlainASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let count = bytes.count
-        guard count >= 8 else { return !bytes.contains { $0 >= 0x80 || $0 == 0x1B } }
         let ones: UInt64 = 0x0101_0101_0101_0101
         /// A byte of 0x80 or more, or a zero byte of `word ^ 0x1B…` (an escape), as its high bit.
         func flags(_ word: UInt64) -> UInt64 {
             let escapes = word ^ (ones &* 0x1B)
             return word | ((escapes &- ones) & ~escapes)
+        }
+        guard count >= 8 else {
+            // Four bytes at each end (overlapping), as one word with no zero byte.
+            guard count >= 4 else { return !bytes.contains { $0 >= 0x80 || $0 == 0x1B } }
+            let head = UInt64(base.loadUnaligned(as: UInt32.self))
+            let tail = UInt64(base.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+            return flags(head | tail << 32) & (ones &* 0x80) == 0
         }
         var index = 0
         var found: UInt64 = 0

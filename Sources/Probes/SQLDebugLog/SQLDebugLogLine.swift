@@ -98,6 +98,7 @@ package struct SQLDebugLogLine {
         let text = SQLDebugLogBytes(bytes)
         let faultline = SQLDebugLogGrammar.faultlineMarker
         if text.starts(text.all, with: faultline) { return FoundMarker(marker: .faultline, textStart: faultline.utf8CodeUnitCount) }
+        guard mayHoldMarker(bytes) else { return nil }
         if let found = text.find(faultline, in: text.all) { return FoundMarker(marker: .faultline, textStart: found.upperBound) }
         if let found = text.find(SQLDebugLogGrammar.coreDataMarkerEnd, in: text.all) {
             return FoundMarker(marker: .coreData, textStart: found.upperBound)
@@ -113,6 +114,39 @@ package struct SQLDebugLogLine {
             return FoundMarker(marker: .coreData, textStart: start)
         }
         return nil
+    }
+
+    /// Whether `bytes` may hold a marker: every marker ends with a colon
+    /// or a closing parenthesis, then a space (`faultline: `, `reData: `,
+    /// `(CoreData) `), and is 8 bytes long at least. Most lines of other
+    /// output are passed by one look at their bytes, eight at a time.
+    @inline(__always)
+    private static func mayHoldMarker(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let count = bytes.count
+        guard count >= SQLDebugLogGrammar.coreDataMarkerEnd.utf8CodeUnitCount, let base = bytes.baseAddress else { return false }
+        guard count >= 9 else {
+            for index in 0..<(count - 1) where bytes[index + 1] == 0x20 && (bytes[index] == UInt8(ascii: ":") || bytes[index] == UInt8(ascii: ")")) {
+                return true
+            }
+            return false
+        }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let low: UInt64 = ones &* 0x7F
+        /// 0x80 in each byte of `word` that is `byte`.
+        func equal(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+            let x = word ^ (ones &* UInt64(byte))
+            return ~(((x & low) &+ low) | x | low)
+        }
+        var index = 0
+        while true {
+            // The last block moved back to end with the line.
+            let block = min(index, count - 9)
+            let word = base.loadUnaligned(fromByteOffset: block, as: UInt64.self)
+            let next = base.loadUnaligned(fromByteOffset: block + 1, as: UInt64.self)
+            if (equal(word, UInt8(ascii: ":")) | equal(word, UInt8(ascii: ")"))) & equal(next, 0x20) != 0 { return true }
+            if block == count - 9 { return false }
+            index = block + 8
+        }
     }
 
     /// Calls `body` with the typed line of `bytes` (a line's raw bytes,
@@ -142,8 +176,18 @@ package struct SQLDebugLogLine {
     /// Whether `text` starts with one of the kinds' words (`sql: `,
     /// `details: `, `plan: `, `annotation: `) at `start`.
     package static func startsWithKind(_ text: SQLDebugLogBytes, at start: Int) -> Bool {
-        let range = start..<text.count
-        return SQLDebugLogGrammar.Kind.allCases.contains { text.starts(range, with: $0.word) }
+        // The words start `s`, `d`, `p`, `a`, each with its own letter:
+        // the first byte picks the one word to compare.
+        guard start < text.count else { return false }
+        let kind: SQLDebugLogGrammar.Kind
+        switch text[start] {
+        case UInt8(ascii: "s"): kind = .sql
+        case UInt8(ascii: "d"): kind = .details
+        case UInt8(ascii: "p"): kind = .plan
+        case UInt8(ascii: "a"): kind = .annotation
+        default: return false
+        }
+        return text.starts(start..<text.count, with: kind.word)
     }
 
     // MARK: Kinds
@@ -225,8 +269,36 @@ package struct SQLDebugLogUnmarkedLine {
     /// Whether a line's raw bytes mention `QUERY PLAN` (a prompt, a fenced
     /// block), in upper or lower case: plan rows may follow.
     package static func mentionsQueryPlan(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let text = SQLDebugLogBytes(bytes)
-        return text.find(SQLDebugLogGrammar.queryPlan, in: text.all) != nil || text.find(SQLDebugLogGrammar.queryPlanLower, in: text.all) != nil
+        let upper = SQLDebugLogGrammar.queryPlan
+        let lower = SQLDebugLogGrammar.queryPlanLower
+        let length = upper.utf8CodeUnitCount
+        guard bytes.count >= length, let base = bytes.baseAddress else { return false }
+        if bytes.count >= 64 {
+            // A long line: memchr for each phrase's first letter passes its bytes faster.
+            let text = SQLDebugLogBytes(bytes)
+            return text.find(upper, in: text.all) != nil || text.find(lower, in: text.all) != nil
+        }
+        /// Whether a phrase starts at `index`.
+        func phrase(at index: Int) -> Bool {
+            index + length <= bytes.count
+                && (memcmp(base + index, upper.utf8Start, length) == 0 || memcmp(base + index, lower.utf8Start, length) == 0)
+        }
+        // A short line: one pass for `Q` and `q` (the bytes that are `q`
+        // with 0x20 set), eight bytes at a time.
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = (base.loadUnaligned(fromByteOffset: index, as: UInt64.self) | (ones &* 0x20)) ^ (ones &* 0x71)
+            if (word &- ones) & ~word & (ones &* 0x80) != 0 {
+                for offset in index..<(index + 8) where bytes[offset] | 0x20 == 0x71 && phrase(at: offset) { return true }
+            }
+            index += 8
+        }
+        while index < bytes.count {
+            if bytes[index] | 0x20 == 0x71, phrase(at: index) { return true }
+            index += 1
+        }
+        return false
     }
 
     /// Whether the line is empty past its leading spaces and tabs.
@@ -285,13 +357,12 @@ package struct SQLDebugLogUnmarkedLine {
         guard start < text.count else { return false }
         if Self.startsWithDecimalDigit(text, at: start) { return true }
         let rest = self.rest
-        let starts: [StaticString] = ["sqlite>", "...>", "20", "```", "#", "//", "$ "]
-        if starts.contains(where: { text.starts(rest, with: $0) }) { return true }
+        if Self.logLineStarts.contains(where: { text.starts(rest, with: $0) }) { return true }
         if Self.starts(text, rest, withWordOf: SQLDebugLogGrammar.coreDataMarker) || Self.starts(text, rest, withWordOf: SQLDebugLogGrammar.faultlineMarker) {
             return true
         }
         // A marker's end then `sql: ` or `annotation: `, anywhere.
-        for kind in [SQLDebugLogGrammar.Kind.sql, .annotation] {
+        for kind in Self.kindsAfterMarkers {
             let end = SQLDebugLogGrammar.markerEnd.utf8CodeUnitCount
             var from = rest.lowerBound + end
             while from < text.count, let found = text.find(kind.word, in: from..<text.count) {
@@ -301,6 +372,12 @@ package struct SQLDebugLogUnmarkedLine {
         }
         return false
     }
+
+    /// How a log line of its own may start (a prompt, a year, a fence, a
+    /// heading or a comment, a shell's prompt).
+    private static let logLineStarts: [StaticString] = ["sqlite>", "...>", "20", "```", "#", "//", "$ "]
+    /// The kinds whose word after a marker's end makes a line a log line.
+    private static let kindsAfterMarkers: [SQLDebugLogGrammar.Kind] = [.sql, .annotation]
 
     /// Whether the character at `index` is a decimal digit (Unicode's
     /// `Nd`, ASCII's and others').
@@ -409,13 +486,19 @@ package enum SQLDebugLogContinuation {
         if depth > 0 { return true }
         let trimmed = sql.trimmingSpacesAndReturns(0..<sql.count)
         guard !trimmed.isEmpty else { return false }
-        let last = sql[trimmed.upperBound - 1]
-        if [UInt8(ascii: ","), UInt8(ascii: "="), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "(")].contains(last) { return true }
+        switch sql[trimmed.upperBound - 1] {
+        case UInt8(ascii: ","), UInt8(ascii: "="), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "("): return true
+        default: break
+        }
         let wordStart = (sql.lastIndex(of: 0x20, in: 0..<trimmed.upperBound) ?? -1) + 1
         let word = wordStart..<trimmed.upperBound
-        let needMore: [StaticString] = ["SELECT", "FROM", "WHERE", "AND", "OR", "BY", "JOIN", "ON", "SET", "VALUES", "IN", "NOT", "INTO"]
-        return needMore.contains { sql.equals(word, $0) }
+        return wordsNeedingMore.contains { sql.equals(word, $0) }
     }
+
+    /// The last words after which a statement needs more.
+    private static let wordsNeedingMore: [StaticString] = [
+        "SELECT", "FROM", "WHERE", "AND", "OR", "BY", "JOIN", "ON", "SET", "VALUES", "IN", "NOT", "INTO",
+    ]
 
     /// Level 3 values, read up to the parenthesis that closes them: the
     /// parentheses outside quoted strings are followed from line to line.

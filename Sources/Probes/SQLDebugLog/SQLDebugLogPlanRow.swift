@@ -43,10 +43,8 @@ package struct SQLDebugLogPlanRow: Equatable, Sendable {
         "CORRELATED ", "LIST SUBQUERY", "SCALAR SUBQUERY",
     ]
 
-    /// The first four bytes of each of ``keywords``, as a machine word.
-    private static let keywordHeads: [UInt32] = keywords.map { keyword in
-        UnsafeRawPointer(keyword.utf8Start).loadUnaligned(as: UInt32.self)
-    }
+    /// The length of the shortest of ``keywords``.
+    private static let shortestKeyword = 5
 
     /// A query plan row as the sqlite3 shell or Core Data prints it, in
     /// `range` of `text`: its detail, without the numbers, bars and tree
@@ -57,7 +55,8 @@ package struct SQLDebugLogPlanRow: Equatable, Sendable {
         let trimmed = text.trimmingWhitespace(range)
         let (start, end) = (trimmed.lowerBound, trimmed.upperBound)
         guard start < end, let base = text.bytes.baseAddress else { return nil }
-        if memchr(base + start, Int32(UInt8(ascii: "|")), end - start) != nil {
+        let found = scan(base, from: start, to: end)
+        if found.hasBar {
             // `0|0|0|SCAN TABLE ZITEM`: three integers before the third bar.
             var partStart = start
             var integers = 0
@@ -72,39 +71,106 @@ package struct SQLDebugLogPlanRow: Equatable, Sendable {
             }
             if integers == 3 { return SQLDebugLogPlanRow(text, detail: text.trimmingWhitespace(partStart..<end)) }
         }
-        // The first keyword in the line, where its detail starts. Each
-        // keyword starts with two capitals: eight bytes are passed at once
-        // while no two capitals stand side by side in them.
+        // The first keyword in the line, where its detail starts.
+        guard let index = found.keyword else { return nil }
+        return SQLDebugLogPlanRow(text, detail: index..<end)
+    }
+
+    /// Whether the bytes `start..<end` of `base` hold a bar, and where the
+    /// first of ``keywords`` starts in them, in one pass: eight places at
+    /// a time, each looked for until both are found.
+    @inline(__always)
+    private static func scan(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> (hasBar: Bool, keyword: Int?) {
+        let bar = UInt8(ascii: "|")
+        guard end - start >= 9 else {
+            // A short line, place by place.
+            let lastStart = end - shortestKeyword
+            var (hasBar, keyword): (Bool, Int?) = (false, nil)
+            for index in start..<end {
+                if !hasBar, base.load(fromByteOffset: index, as: UInt8.self) == bar { hasBar = true }
+                if keyword == nil, index <= lastStart, keywordStarts(base, at: index, end: end) { keyword = index }
+            }
+            return (hasBar, keyword)
+        }
+        var hasBar = false
+        var keyword: Int?
         var index = start
         while index < end {
-            let stop: Int
-            if index + 8 <= end {
-                let capitals = capitalsMask(base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                if capitals & (capitals >> 8) == 0 {
-                    // A capital last may start a pair with the next byte.
-                    index += capitals >> 56 != 0 ? 7 : 8
-                    continue
-                }
-                stop = index + 8
-            } else {
-                stop = end
+            // The last block moved back to end with the line (places looked at again changed nothing).
+            let block = min(index, end - 9)
+            let word = base.loadUnaligned(fromByteOffset: block, as: UInt64.self)
+            if !hasBar {
+                let next = block + 9 == end ? base.load(fromByteOffset: end - 1, as: UInt8.self) : 0
+                hasBar = bytesEqual(word, bar) != 0 || next == bar
             }
-            while index < stop {
-                switch text[index] {
-                case UInt8(ascii: "S"), UInt8(ascii: "U"), UInt8(ascii: "E"), UInt8(ascii: "C"), UInt8(ascii: "L"):
-                    // Every keyword is longer than four bytes: its first four pass few others.
-                    if index + 4 <= end, !keywordHeads.contains(base.loadUnaligned(fromByteOffset: index, as: UInt32.self)) { break }
-                    for keyword in keywords where keyword.utf8CodeUnitCount <= end - index {
-                        if memcmp(base + index, keyword.utf8Start, keyword.utf8CodeUnitCount) == 0 {
-                            return SQLDebugLogPlanRow(text, detail: index..<end)
-                        }
-                    }
-                default: break
-                }
-                index += 1
+            if keyword == nil, block <= end - shortestKeyword {
+                keyword = firstKeyword(base, block: block, word: word, end: end)
             }
+            if hasBar && keyword != nil || block == end - 9 { break }
+            index = block + 8
+        }
+        return (hasBar, keyword)
+    }
+
+    /// The first place in the block of eight at `block` (its bytes `word`)
+    /// where one of ``keywords`` starts, if any (at most at
+    /// `end - shortestKeyword`). Each keyword starts with two capitals,
+    /// `SC`, `SE`, `US`, `EX`, `CO` or `LI`: a block where no two capitals
+    /// stand side by side (prose), or no such pair does (SQL), has none.
+    @inline(__always)
+    private static func firstKeyword(_ base: UnsafeRawPointer, block: Int, word: UInt64, end: Int) -> Int? {
+        let next = base.loadUnaligned(fromByteOffset: block + 1, as: UInt64.self)
+        guard capitalsMask(word) & capitalsMask(next) != 0 else { return nil }
+        // The places where a keyword's first two letters stand, in order.
+        var pairs = keywordPairs(word, next)
+        while pairs != 0 {
+            let place = block + pairs.trailingZeroBitCount / 8
+            if place > end - shortestKeyword { return nil }
+            if keywordStarts(base, at: place, end: end) { return place }
+            pairs &= pairs - 1
         }
         return nil
+    }
+
+    /// Whether one of ``keywords`` starts at `index` (at most
+    /// `end - shortestKeyword`): its first four bytes (`SCAN`, `SEAR`,
+    /// `USE `, `EXEC`, `CORR`, `LIST`, `SCAL`, as little-endian words)
+    /// pass few others.
+    @inline(__always)
+    private static func keywordStarts(_ base: UnsafeRawPointer, at index: Int, end: Int) -> Bool {
+        switch base.load(fromByteOffset: index, as: UInt8.self) {
+        case UInt8(ascii: "S"), UInt8(ascii: "U"), UInt8(ascii: "E"), UInt8(ascii: "C"), UInt8(ascii: "L"): break
+        default: return false
+        }
+        switch base.loadUnaligned(fromByteOffset: index, as: UInt32.self) {
+        case 0x4E41_4353, 0x5241_4553, 0x2045_5355, 0x4345_5845, 0x5252_4F43, 0x5453_494C, 0x4C41_4353: break
+        default: return false
+        }
+        for keyword in keywords where keyword.utf8CodeUnitCount <= end - index {
+            if memcmp(base + index, keyword.utf8Start, keyword.utf8CodeUnitCount) == 0 { return true }
+        }
+        return false
+    }
+
+    /// 0x80 in each byte of `word` whose byte and the next (the same byte
+    /// of `next`, loaded one byte on) are a keyword's first two letters.
+    @inline(__always)
+    private static func keywordPairs(_ word: UInt64, _ next: UInt64) -> UInt64 {
+        func byte(_ word: UInt64, _ byte: UInt8) -> UInt64 { bytesEqual(word, byte) }
+        return byte(word, 0x53) & (byte(next, 0x43) | byte(next, 0x45))  // SC, SE
+            | byte(word, 0x55) & byte(next, 0x53)  // US
+            | byte(word, 0x45) & byte(next, 0x58)  // EX
+            | byte(word, 0x43) & byte(next, 0x4F)  // CO
+            | byte(word, 0x4C) & byte(next, 0x49)  // LI
+    }
+
+    /// 0x80 in each of eight bytes that is `byte`, 0 in the others (no
+    /// carry crosses bytes).
+    @inline(__always)
+    private static func bytesEqual(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+        return ~(((x & low) &+ low) | x | low)
     }
 
     /// The sqlite3 shell's `0|0|0|SCAN TABLE ZMOOD AS t0` row in `range`
@@ -152,10 +218,11 @@ package struct SQLDebugLogPlanRow: Equatable, Sendable {
     /// terminal wrapped: not a row or a log line itself, and starting as
     /// the rest of a row does (`USING INDEX …`, `(ZDATE>?)`, `~`) or after a
     /// row that stops mid-phrase (`… INDEX` then the index's name, one word).
-    package static func continues(_ row: String, with line: SQLDebugLogUnmarkedLine) -> Bool {
+    /// `readAsNoRow`: the line was read as no row already (``SQLDebugLogUnmarkedLine/planRow`` nil).
+    package static func continues(_ row: String, with line: SQLDebugLogUnmarkedLine, readAsNoRow: Bool = false) -> Bool {
         let text = line.text
         let rest = line.start..<text.count
-        guard !rest.isEmpty, printed(text, rest) == nil, !line.startsLikeALogLine else { return false }
+        guard !rest.isEmpty, readAsNoRow || printed(text, rest) == nil, !line.startsLikeALogLine else { return false }
         if text[rest.lowerBound] == UInt8(ascii: "(") || text.starts(rest, with: "USING ") || text[rest.lowerBound] == UInt8(ascii: "~") {
             return true
         }
