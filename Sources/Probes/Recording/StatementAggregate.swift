@@ -87,6 +87,7 @@ public struct StatementAggregate: Codable, Equatable, Sendable {
         count += 1
         totalNanoseconds &+= durationNanoseconds
         maxNanoseconds = max(maxNanoseconds, durationNanoseconds)
+        durations?.record(durationNanoseconds)
         self.rowsReturned.addSaturated(rowsReturned)
         self.fullScanSteps.addSaturated(fullScanSteps)
         self.sorts.addSaturated(sorts)
