@@ -26,6 +26,10 @@ public struct DurationHistogram: Sendable {
 
     /// Counts by index (``index(of:)``), grown as slower times come.
     private var counts: [UInt64] = []
+    /// The lowest and highest indexes counted (empty: `Int.max`, -1): adding
+    /// and reading percentiles walk only these, not the whole array.
+    private var lowest = Int.max
+    private var highest = -1
     public private(set) var count: UInt64 = 0
     /// The longest time recorded, exactly (0 for none).
     public private(set) var maxNanoseconds: UInt64 = 0
@@ -65,6 +69,8 @@ public struct DurationHistogram: Sendable {
         let index = Self.index(of: nanoseconds)
         if index >= counts.count { grow(toHold: index) }
         counts[index] &+= 1
+        if index < lowest { lowest = index }
+        if index > highest { highest = index }
         count &+= 1
         if nanoseconds > maxNanoseconds { maxNanoseconds = nanoseconds }
     }
@@ -78,8 +84,11 @@ public struct DurationHistogram: Sendable {
 
     /// Adds every time `other` holds.
     public mutating func add(_ other: DurationHistogram) {
-        if other.counts.count > counts.count { grow(toHold: other.counts.count - 1) }
-        for (index, value) in other.counts.enumerated() where value != 0 { counts[index] &+= value }
+        guard other.count > 0 else { return }
+        if other.highest >= counts.count { grow(toHold: other.highest) }
+        for index in other.lowest...other.highest { counts[index] &+= other.counts[index] }
+        lowest = min(lowest, other.lowest)
+        highest = max(highest, other.highest)
         count &+= other.count
         maxNanoseconds = max(maxNanoseconds, other.maxNanoseconds)
     }
@@ -97,8 +106,8 @@ public struct DurationHistogram: Sendable {
         let share = min(max(percentile, 0), 100) / 100
         let rank = max(1, UInt64((share * Double(count)).rounded(.up)))
         var seen: UInt64 = 0
-        for (index, value) in counts.enumerated() where value != 0 {
-            seen &+= value
+        for index in lowest...highest where counts[index] != 0 {
+            seen &+= counts[index]
             if seen >= rank { return min(Self.range(ofIndex: index).upperBound, maxNanoseconds) }
         }
         return maxNanoseconds
@@ -116,8 +125,7 @@ public struct DurationHistogram: Sendable {
 extension DurationHistogram: Equatable {
     /// The same times recorded, however the counts grew.
     public static func == (a: DurationHistogram, b: DurationHistogram) -> Bool {
-        guard a.count == b.count, a.maxNanoseconds == b.maxNanoseconds else { return false }
-        let (short, long) = a.counts.count <= b.counts.count ? (a.counts, b.counts) : (b.counts, a.counts)
-        return short[...] == long[..<short.count] && long[short.count...].allSatisfy { $0 == 0 }
+        guard a.count == b.count, a.maxNanoseconds == b.maxNanoseconds, a.lowest == b.lowest, a.highest == b.highest else { return false }
+        return a.count == 0 || a.counts[a.lowest...a.highest] == b.counts[b.lowest...b.highest]
     }
 }
