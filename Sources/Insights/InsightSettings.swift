@@ -118,8 +118,7 @@ public struct InsightSettings: Sendable, Equatable {
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context),
             let DecodingError.dataCorrupted(context)
         {
-            let where_ = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-            let keyPath = where_.hasPrefix(".") ? String(where_.dropFirst()) : where_
+            let keyPath = JSONKeyPath(codingPath: context.codingPath).text
             throw ReportError("\(path): \(keyPath.isEmpty ? "" : keyPath + ": ")\(Self.expectation(for: context.codingPath))")
         } catch {
             throw ReportError("\(path): not valid JSON (\(error))")

@@ -1,4 +1,5 @@
 import Foundation
+import ToolSupport
 
 /// A report's decoding error in one line, with the key path where it
 /// happened (`scenarios[0].status`), not Swift's dump of the error.
@@ -19,6 +20,6 @@ enum ReportDecodingFailure {
 
     /// `scenarios[0].counters.sqlStatements`.
     static func keyPath(_ codingPath: [any CodingKey]) -> String {
-        ReportValueCheck.keyPath(codingPath.map { key in key.intValue.map(ReportValueCheck.Step.index) ?? .key(key.stringValue) })
+        JSONKeyPath(codingPath: codingPath).text
     }
 }

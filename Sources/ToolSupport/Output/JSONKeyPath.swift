@@ -11,6 +11,11 @@ public struct JSONKeyPath: Sendable, Equatable {
 
     public init(_ steps: [Step] = []) { self.steps = steps }
 
+    /// A decoder's coding path: an integer key is an index.
+    public init(codingPath: [any CodingKey]) {
+        self.init(codingPath.map { key in key.intValue.map(Step.index) ?? .key(key.stringValue) })
+    }
+
     /// `scenarios[0].counters.sqlStatements` (empty at the top).
     public var text: String {
         var text = ""

@@ -1,7 +1,7 @@
 /// The report page's table of contents: a column beside the page on a wide
 /// screen, a bar along the top on a narrow one (its links in a row that
 /// scrolls in its own box; the scenarios only in the column), both staying
-/// in view as the page scrolls (``HTMLReport/style``). Each entry links to
+/// in view as the page scrolls (``HTMLPage/style``). Each entry links to
 /// a part of the page by its id; a part is wrapped in an element with that
 /// id (``part(_:_:)``), so that every link has its target.
 enum HTMLContents {

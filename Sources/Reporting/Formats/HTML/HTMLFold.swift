@@ -1,6 +1,6 @@
 /// A folded part of the report page: a `<details>` whose summary says what
 /// is inside and how many (`SQL statements: 4 shapes, 42 executions`). A
-/// link to something inside opens it (``HTMLReport/script``).
+/// link to something inside opens it (``HTMLPage/script``).
 enum HTMLFold {
     /// The opening of a fold titled `title` (a third-level heading), with `inside` beside it.
     static func open(_ title: String, _ inside: String, class name: String = "", isOpen: Bool = false) -> String {
