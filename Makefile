@@ -46,28 +46,31 @@ test-suite:
 	.build/debug/perf-run compare Reports/baseline.json .build/baseline-check.json --exact-counters
 
 # An application's package and the benchmark's, each depending on Faultline,
-# built without debug information (a smoke build: about a tenth faster).
-PACKAGE_BUILD = $(SWIFT) build -j $(JOBS) -debug-info-format none
+# built without debug information (a smoke build: about a tenth faster) into
+# one scratch directory: the second package reuses the first one's build of
+# Faultline's modules (the benchmark's build takes 19 s instead of 65 s).
+PACKAGES_BUILD = $(CURDIR)/.build/packages
+PACKAGE_BUILD = $(SWIFT) build -j $(JOBS) -debug-info-format none --scratch-path $(PACKAGES_BUILD)
 # Their runs keep their data sets apart from the suite's, which runs beside them.
 test-packages: export TMPDIR := $(CURDIR)/.build/test-packages-tmp
 test-packages:
 	mkdir -p $(TMPDIR)
 	# SwiftPM keeps a path dependency's file list in the build plan: a file
 	# added to Faultline stays unseen until the plan is made again.
-	rm -f Examples/Blog/.build/*.yaml Benchmarks/.build/*.yaml
+	rm -f $(PACKAGES_BUILD)/*.yaml
 	# An application's package that depends on Faultline: its tests measure its queries.
 	$(PACKAGE_BUILD) --package-path Examples/Blog --build-tests
-	$(SWIFT) test --package-path Examples/Blog --skip-build
+	$(SWIFT) test --package-path Examples/Blog --scratch-path $(PACKAGES_BUILD) --skip-build
 	$(PACKAGE_BUILD) --package-path Examples/Blog --product blog-perf
-	Examples/Blog/.build/debug/blog-perf run --scale 0.1 --iterations 2 --warmup 1 --quiet --json .build/blog-check.json --html .build/blog-check.html
+	$(PACKAGES_BUILD)/debug/blog-perf run --scale 0.1 --iterations 2 --warmup 1 --quiet --json .build/blog-check.json --html .build/blog-check.html
 	# The benchmark is not timed here, but a change that breaks it is caught:
 	# one small round checks that the variants agree (no callgrind).
 	$(PACKAGE_BUILD) --package-path Benchmarks
-	Benchmarks/.build/debug/faultline-benchmark run --rounds 1 --scale 0.02 --callgrind-scale 0 --json .build/bench-check.json
+	$(PACKAGES_BUILD)/debug/faultline-benchmark run --rounds 1 --scale 0.02 --callgrind-scale 0 --json .build/bench-check.json
 	# Instruction counts under callgrind for one pattern: the benchmark
 	# stops unless the C limit's count is one replay's (its run without
 	# the warm-up replay counts the same).
-	Benchmarks/.build/debug/faultline-benchmark run --rounds 1 --scale 0.02 --callgrind-scale 0.02 --patterns SingleFault --json .build/bench-callgrind-check.json
+	$(PACKAGES_BUILD)/debug/faultline-benchmark run --rounds 1 --scale 0.02 --callgrind-scale 0.02 --patterns SingleFault --json .build/bench-callgrind-check.json
 
 # Rewrites the committed baseline: do it on purpose, when the engine's
 # behaviour changed, and say so in the commit.

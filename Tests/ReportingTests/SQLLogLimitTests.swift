@@ -85,20 +85,24 @@ import Testing
         #expect(!HTMLLogAnalysis.render(analysis, title: "small").contains("Limits reached"))
     }
 
-    /// 100 statement shapes of 1 MiB each (the trial's 400 held 442 MB; 100
-    /// show the bound at a quarter of the time; long INSERTs: a SELECT's text is
-    /// also read for the insight rules, which takes minutes in a debug
-    /// build): the analysis keeps 4 KiB and a little of each, in its
-    /// table and in the evidence the insight rules read.
-    @Test func aHundredShapesOfOneMebibyteAreKeptCut() throws {
+    /// The statement shapes of 1 MiB each that the test below writes.
+    static let longShapes = 20
+
+    /// 20 statement shapes of 1 MiB each (a trial's 400 held 442 MB; 20
+    /// show the bound, uncut they would hold 20 MB, and take a debug build
+    /// 5 s instead of 26 s for 100; long INSERTs: a SELECT's text is also
+    /// read for the insight rules, which takes minutes in a debug build):
+    /// the analysis keeps 4 KiB and a little of each, in its table and in
+    /// the evidence the insight rules read.
+    @Test func twentyShapesOfOneMebibyteAreKeptCut() throws {
         let body = String(repeating: "x", count: (1 << 20) - 100)
         var analyzer = SQLLogAnalyzer()
-        for index in 0..<100 {
+        for index in 0..<Self.longShapes {
             analyzer.consume(line: Data("faultline: sql: INSERT INTO \"T\" (\(body)\(index)) VALUES (1)".utf8))
             analyzer.consume(line: Data("faultline: annotation: sql execution time: 0.000010s, rows: 0, changed: 1, purpose: save".utf8))
         }
         let analysis = analyzer.finish()
-        #expect(analysis.statements.count == 100)
+        #expect(analysis.statements.count == Self.longShapes)
         #expect(analysis.truncatedLines == 0)
         let bound = SQLLogAnalyzer.maximumStoredTextBytes + 64
         #expect(analysis.statements.allSatisfy { $0.shape.utf8.count <= bound })
@@ -109,10 +113,10 @@ import Testing
             #expect(statement.shape.contains("… (\(length) bytes, digest "), "\(statement.shape.suffix(60))")
         }
         // What the insight rules keep: cut too.
-        #expect(analyzer.evidence.statements.count == 100)
+        #expect(analyzer.evidence.statements.count == Self.longShapes)
         #expect(analyzer.evidence.statements.allSatisfy { $0.shape.utf8.count <= bound })
         #expect(analysis.limitsReached == [
-            "texts longer than 4,096 bytes (statements, bound values, plan rows, names): 200 kept cut, ending with their length and a "
+            "texts longer than 4,096 bytes (statements, bound values, plan rows, names): \(2 * Self.longShapes) kept cut, ending with their length and a "
                 + "digest of the whole (texts that differ after the cut stay apart)",
         ])
     }

@@ -65,15 +65,17 @@ enum RecipesDiagnosis {
         return Findings(run: report.insights, counters: report.counters, log: analyzer.finish().insights)
     }
 
-    /// A store seeded as the data set `mistake` runs on, that allows measurement.
+    /// A store seeded as the data set `mistake` runs on, that allows
+    /// measurement: a copy of the cached data set (seeded once per test
+    /// process, not once per store).
     static func store(_ mistake: Mistake?) throws -> Store {
+        let source = try cache.file(for: dataSet(mistake), scale: 1, seed: RunOptions().configuration.seed)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-\(UUID()).sqlite").path
+        try FileManager.default.copyItem(atPath: source, toPath: path)
         var configuration = StoreConfiguration()
         configuration.sinks = []
         configuration.allowsMeasurement = true
-        let store = try Store(model: Recipes.model(for: mistake), location: .file(path), configuration: configuration)
-        try Recipes.seed(store)
-        return store
+        return try Store(model: Recipes.model(for: mistake), location: .file(path), configuration: configuration)
     }
 
     /// The sites in the app's screens whose `// mistake:` comment names `mistake`.
