@@ -48,3 +48,19 @@ int faultline_caller_frames_above(uintptr_t mark, uintptr_t *addresses, int capa
     if (stack_high == 0 && !find_stack()) return 0;
     return walk((uintptr_t)__builtin_frame_address(0), mark, addresses, capacity);
 }
+
+__attribute__((noinline))
+int faultline_caller_frames_below(uintptr_t mark) {
+    if (mark == 0 || (stack_high == 0 && !find_stack())) return 0;
+    uintptr_t frame = (uintptr_t)__builtin_frame_address(0);
+    int count = 0;
+    while (frame < mark) {
+        if (frame < stack_low || frame + 2 * sizeof(uintptr_t) > stack_high || (frame & (sizeof(uintptr_t) - 1)) != 0) break;
+        uintptr_t next = ((uintptr_t *)frame)[0];
+        if (((uintptr_t *)frame)[1] == 0) break;
+        count++;
+        if (next <= frame) break;
+        frame = next;
+    }
+    return count;
+}

@@ -27,6 +27,16 @@ public enum CallerLine {
     /// mark) outward, room for the accessor, a key path's thunk and the
     /// runtime's projection of it (four frames) before the reader's own.
     static let keyFrames = 20
+    /// The frames below a mark that a captured stack keeps: the library's
+    /// outermost ones (the frames this file's calls add to the count sit
+    /// innermost, so a few spare ones keep the library's entry point).
+    static let innerFramesKept = 4
+    /// The frames a stack captured from a mark keeps: the library's
+    /// outermost few, the accessor, a key path's thunks, the standard
+    /// library's frames that applied it, and the reader's. A to-many read
+    /// through a key path in a debug build needs more than 16; 32 leaves
+    /// room (a stack captured without a mark keeps 48).
+    static let framesKeptAboveMark = 32
     /// Chains remembered; the table starts again when it is full.
     static let tableLimit = 4_096
     /// The `file` of a pending call site, whose `line` numbers its chain.
@@ -86,7 +96,16 @@ public enum CallerLine {
             return hash
         }
         if let known = table.withLock({ table in table.byKey[key].map { pending($0, table) } }) { return known }
-        let backtrace = images.flatMap { try? Backtrace.capture(algorithm: .fast, limit: 48, images: $0) }
+        let backtrace = images.flatMap { images in
+            // Only the library's outermost frames below the mark (one of
+            // them tells the reader's line where the library ends) and the
+            // frames above it: naming costs a line-table search per frame
+            // kept, and the library's inner frames, a dozen or more in a
+            // debug build, are never the line.
+            let inner = Int(faultline_caller_frames_below(mark))
+            let offset = max(0, inner - innerFramesKept)
+            return try? Backtrace.capture(algorithm: .fast, limit: offset == 0 ? 48 : framesKeptAboveMark, offset: offset, images: images)
+        }
         return table.withLock { table in
             if table.chains.count >= tableLimit {
                 table.byKey.removeAll(keepingCapacity: true)

@@ -17,4 +17,9 @@ int faultline_caller_frames(uintptr_t *addresses, int capacity);
 /// same for every caller, stay out of a key that must tell callers apart.
 int faultline_caller_frames_above(uintptr_t mark, uintptr_t *addresses, int capacity);
 
+/// How many frames of the calling thread lie below `mark` (its own frame
+/// among them): those `faultline_caller_frames_above` passes over. 0 for a
+/// mark of 0.
+int faultline_caller_frames_below(uintptr_t mark);
+
 #endif
