@@ -112,8 +112,11 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
         return "statement \(statementTimingSummary(statement))\(site): \(statement.shape)"
     }
 
-    /// The heading of the statement shapes whose p90 changed.
-    static let statementTimingsTitle = "Statement shapes whose p90 changed beyond the noise (advisory)"
+    /// The heading of the statement shapes whose p90 changed, with their
+    /// count when given.
+    static func statementTimingsTitle(count: Int? = nil) -> String {
+        "Statement shapes whose p90 changed beyond the noise (advisory\(count.map { ", \($0)" } ?? ""))"
+    }
 
     /// A ratio with 2 decimals, "n/a" for none.
     static func ratio(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "n/a" }
@@ -234,7 +237,7 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
         }
         let statementTimings = comparison.scenarios.flatMap { scenario in scenario.statementTimings.map { (scenario.name, $0) } }
         if !statementTimings.isEmpty {
-            lines += details("\(statementTimingsTitle.dropLast()), \(statementTimings.count))", statementTimings.map { name, statement in
+            lines += details(statementTimingsTitle(count: statementTimings.count), statementTimings.map { name, statement in
                 let site = statement.callSite.isEmpty ? "" : " at \(escapeMarkdown(statement.callSite))"
                 return "- \(escapeMarkdown(name)): \(escapeMarkdown(statementTimingSummary(statement)))\(site) " + markdownCode(statement.shape)
             })

@@ -64,7 +64,7 @@ public enum JUnitFormat: ReportFormat {
         var test = Case(name: scenario.name, seconds: scenario.timing?.headMedian)
         if case .headSkipped(let reason) = scenario.status, !scenario.regression { test.skipped = reason }
         if !scenario.statementTimings.isEmpty {
-            test.output = [ComparisonFormat.statementTimingsTitle + ":"] + scenario.statementTimings.map(ComparisonFormat.statementTimingLine)
+            test.output = [ComparisonFormat.statementTimingsTitle() + ":"] + scenario.statementTimings.map(ComparisonFormat.statementTimingLine)
         }
         guard scenario.regression else { return test }
         var details: [String] = ["status: \(scenario.status)"]
