@@ -64,8 +64,11 @@ test-packages:
 	$(PACKAGE_BUILD) --package-path Examples/Blog --product blog-perf
 	$(PACKAGES_BUILD)/debug/blog-perf run --scale 0.1 --iterations 2 --warmup 1 --quiet --json .build/blog-check.json --html .build/blog-check.html
 	# The benchmark is not timed here, but a change that breaks it is caught:
-	# one small round checks that the variants agree (no callgrind).
-	$(PACKAGE_BUILD) --package-path Benchmarks
+	# its tests (the targets judged and printed, make bench's and make
+	# bench-probes'), then one small round checks that the variants agree
+	# (no callgrind).
+	$(PACKAGE_BUILD) --package-path Benchmarks --build-tests
+	$(SWIFT) test --package-path Benchmarks --scratch-path $(PACKAGES_BUILD) --skip-build
 	$(PACKAGES_BUILD)/debug/faultline-benchmark run --rounds 1 --scale 0.02 --callgrind-scale 0 --json .build/bench-check.json
 	# Instruction counts under callgrind for one pattern: the benchmark
 	# stops unless the C limit's count is one replay's (its run without

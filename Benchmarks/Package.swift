@@ -34,6 +34,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The targets judged and printed, and the results table, on results made here.
+        .testTarget(name: "FaultlineBenchmarkTests", dependencies: ["FaultlineBenchmark"]),
     ],
     swiftLanguageModes: [.v6]
 )

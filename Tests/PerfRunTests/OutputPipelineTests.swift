@@ -2,6 +2,7 @@ import Foundation
 import Reporting
 import TestSupport
 import Testing
+import ToolSupport
 
 /// The one writer and the one error mapping, as a user meets them: no input
 /// overwritten, no stray file, no output error ignored, no link of another
@@ -199,6 +200,35 @@ import Testing
         #expect(!markdown.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E })
         #expect(!markdown.stdout.contains("https://evil"))
         #expect(markdown.stdout.contains("https\\://evil.example/x"))
+    }
+
+    /// The experiments' sentences under their rows (the mechanism, the
+    /// break-even) reach the terminal escaped as the rest of the summary:
+    /// a side's label from the report acts on nothing.
+    @Test func theExperimentsSentencesAreEscapedForTheTerminal() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let hostile = "Pre\u{1B}[2Jfetch\u{202E}"
+        func side(_ label: String, median: Double, sqlite: Double, statements: Int) -> ExperimentReport.Side {
+            ExperimentReport.Side(label: label, sourceSeconds: 1, medianSeconds: median, sqliteSeconds: sqlite, counters: ["sqlStatements": statements])
+        }
+        let (single, prefetch) = (side("SingleFault", median: 0.192, sqlite: 0.0547, statements: 2_001), side(hostile, median: 0.203, sqlite: 0.0596, statements: 5))
+        var report = CompareCommandTests.report(sqlStatements: 5)
+        report.experiments = [ExperimentReport(
+            name: "SingleFault vs Prefetch", lesson: "", source: "", sourceSetting: "", baseline: single, treatment: prefetch, sourceRatio: 10,
+            measuredRatio: 0.95, ratioInterval: [0.93, 0.97], verdict: .inverted, reason: "",
+            breakEven: StatementBreakEven(baseline: single, treatment: prefetch, sourceRatio: 10))]
+        let path = directory.appendingPathComponent("r.json").path
+        try ReportFile.write(report, to: path)
+        let text = try PerfRunProcess.run(["report", path, "--format", "text"])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(!text.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E })
+        let experiment = try #require(report.experiments?.first)
+        for sentence in experiment.lessonSentences {
+            #expect(sentence.contains(hostile))
+            #expect(text.stdout.contains("\n  " + TerminalText.escape(sentence) + "\n"), "\(text.stdout)")
+        }
+        #expect(text.stdout.contains("\n  A statement costs about 27.3 µs of SQLite here; Pre\\u{1B}[2Jfetch\\u{202E} runs 1,996 fewer"))
     }
 
     // MARK: Settings files and options

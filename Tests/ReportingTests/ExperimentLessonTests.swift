@@ -115,6 +115,39 @@ import Testing
         #expect(try JSONDecoder().decode(ExperimentReport.self, from: json).breakEven == nil)
     }
 
+    /// The terminal's table says under each experiment what the page and
+    /// the Markdown say: the mechanism, then the break-even cost per
+    /// statement where there is one; a behaviour, what the scenario showed.
+    @Test func theTerminalSaysTheMechanismAndTheBreakEvenUnderEachRow() throws {
+        let breakEven = try #require(StatementBreakEven(baseline: Self.singleFault, treatment: Self.prefetch, sourceRatio: 10))
+        let timed = ExperimentReport(
+            name: "SingleFault vs Prefetch", lesson: "About 10x faster.", source: "the book", sourceSetting: "a phone",
+            baseline: Self.singleFault, treatment: Self.prefetch, sourceRatio: 10, measuredRatio: 0.95, ratioInterval: [0.93, 0.97],
+            verdict: .inverted, reason: "why", breakEven: breakEven)
+        let behaviour = ExperimentReport(
+            name: "Uniquing", lesson: "One object per row.", source: "the book", sourceSetting: "a phone", expectation: "the same object",
+            verdict: .reproduced, reason: "passed")
+        var report = TimeBreakdownTests.report([])
+        report.experiments = [timed, behaviour]
+        let table = try #require(ReportText.experimentTable(report))
+        let lines = table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines[0].hasPrefix("experiment ") && lines[0].hasSuffix("verdict"))
+        #expect(lines[1].hasPrefix("SingleFault vs Prefetch  10x") && lines[1].hasSuffix("inverted"))
+        #expect(lines[2] == "  " + timed.mechanism)
+        #expect(lines[2].contains("Prefetch takes 11.0 ms longer than SingleFault") && lines[2].contains("SingleFault runs 2,001 statements, Prefetch 5."))
+        #expect(lines[3] == "  " + (timed.breakEvenSentence ?? ""))
+        #expect(lines[3].contains("A statement costs about 27.3 µs of SQLite here; Prefetch runs 1,996 fewer and would win once a statement "
+            + "costs more than 32.8 µs"))
+        // A behaviour has a mechanism and no break-even: the ratio note follows.
+        #expect(lines[4].hasPrefix("Uniquing ") && lines[4].hasSuffix("reproduced"))
+        #expect(lines[5] == "  Seen here: the same object.")
+        #expect(lines[6] == ExperimentReport.ratioNote && lines.count == 7)
+        // The run's summary holds the table; the Markdown says the same sentences.
+        #expect(ReportText.console(report).contains(table))
+        #expect(ReportMarkdown.render(report).contains(escapeMarkdown(timed.lessonSentences.joined(separator: " "))))
+        #expect(timed.lessonSentences == [timed.mechanism, try #require(timed.breakEvenSentence)] && behaviour.lessonSentences.count == 1)
+    }
+
     @Test func thePageChartsBookAgainstMeasuredOnALogScale() throws {
         let timed = ExperimentReport(
             name: "SingleFault vs Prefetch", lesson: "About 10x faster.", source: "the book", sourceSetting: "a phone",

@@ -212,12 +212,47 @@ import ToolSupport
         let markdown = try ComparisonFormat.markdown.render(comparison)
         #expect(markdown.contains("<details><summary>Statement shapes whose p90 changed beyond the noise (advisory, 1)</summary>"))
         #expect(HTMLComparison.render(comparison).contains("<h3>Statement shapes whose p90 changed beyond the noise (advisory)</h3>"))
+        // JUnit gives it as the text does, in the test case's output, not as a failure.
+        let junit = try comparison.render(.junit)
+        #expect(try JUnitFormatTests.validate(junit) == nil)
+        #expect(junit.contains("tests=\"1\" failures=\"0\""), "\(junit)")
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("  statement p90 ") }).dropFirst(2)
+        #expect(junit.contains("<testcase name=\"FetchAll\" classname=\"perf-run compare\" time=\"0.100\">\n"
+            + "      <system-out>Statement shapes whose p90 changed beyond the noise (advisory):\n\(JUnitFormat.escape(String(line)))</system-out>\n"
+            + "    </testcase>"), "\(junit)")
+        #expect(junit.contains("(iterations&#39; p90s: ") && junit.contains("slower; advisory) at App/List.swift:41: SELECT * FROM Person WHERE Z_PK = ?"))
         // Faster is reported the same way.
         let back = ReportComparer().compare(head, base)
         #expect(back.scenarios[0].statementTimings.map(\.timing.verdict) == [.faster])
         // The comparison's JSON keeps it, and one written before it reads without.
         let decoded = try JSONDecoder().decode(ReportComparison.self, from: Data(try ComparisonFormat.json.render(comparison).utf8))
         #expect(decoded == comparison)
+    }
+
+    /// A p90 change beside a regression: JUnit fails the test case for the
+    /// regression alone and gives the p90 change as advice, its shape and
+    /// call site escaped for XML.
+    @Test func junitGivesP90ChangesAsAdviceBesideARegression() throws {
+        let shape = "SELECT * FROM \"Person<&>\" WHERE name = 'a\u{1B}[2J' AND Z_PK = ?"
+        let base = ReportComparisonTests.report([Self.scenario([Self.shape(shape, count: 40, p90s: Self.quiet)])])
+        var grown = Self.scenario([Self.shape(shape, count: 40, p90s: Self.quiet.map { $0 * 3 })])
+        grown.counters[.sqlStatements] = (grown.counters[.sqlStatements] ?? 0) + 2
+        grown.statements[0].firstCallSite = "App/<List>.swift:41"
+        let comparison = ReportComparer().compare(base, ReportComparisonTests.report([grown]))
+        #expect(comparison.hasRegression)
+        let change = try #require(comparison.scenarios[0].statementTimings.first)
+        #expect(change.timing.verdict == .slower)
+        let junit = try comparison.render(.junit)
+        #expect(try JUnitFormatTests.validate(junit) == nil)
+        #expect(junit.contains("tests=\"1\" failures=\"1\""), "\(junit)")
+        // One failure: the counter; the p90 is not in it.
+        #expect(junit.components(separatedBy: "<failure ").count == 2)
+        let failure = try #require(junit.components(separatedBy: "<failure ").last?.components(separatedBy: "</failure>").first)
+        #expect(failure.contains("sqlStatements") && !failure.contains("p90"))
+        // The advice after it, escaped: no raw markup or control from the data.
+        #expect(junit.contains("</failure>\n      <system-out>Statement shapes whose p90 changed beyond the noise (advisory):\nstatement p90 "))
+        #expect(junit.contains("slower; advisory) at App/&lt;List&gt;.swift:41: SELECT * FROM &quot;Person&lt;&amp;&gt;&quot; WHERE name = &#39;a"))
+        #expect(!junit.unicodeScalars.contains { $0.value == 0x1B })
     }
 
     /// Two runs of one binary (the same p90s, in another order and moved
@@ -232,6 +267,7 @@ import ToolSupport
         let comparison = ReportComparer().compare(base, head)
         #expect(comparison.scenarios[0].statementTimings.isEmpty)
         #expect(try !ComparisonFormat.text.render(comparison).contains("statement p90"))
+        #expect(try !comparison.render(.junit).contains("<system-out>"))
         // Tripled, but by less than the 1 µs floor.
         let tiny = Self.quiet.map { $0 / 100 }
         let tinyBase = ReportComparisonTests.report([Self.scenario([Self.shape("SELECT 3", p90s: tiny)])])

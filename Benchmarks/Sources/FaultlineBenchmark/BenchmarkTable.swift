@@ -9,8 +9,8 @@ enum BenchmarkTable {
         ]]
         for pattern in results.patterns {
             func time(_ variant: Variant) -> String { milliseconds(pattern.seconds[variant.rawValue]?.median) }
-            func ratio(_ name: String) -> String {
-                guard let spread = pattern.ratios[name] else { return "-" }
+            func ratio(_ ratio: BenchmarkRatio) -> String {
+                guard let spread = pattern.ratios[ratio.rawValue] else { return "-" }
                 return String(format: "%.2fx (%.2f–%.2f)", spread.median, spread.min, spread.max)
             }
             let instructions = pattern.instructionsPerAccess
@@ -18,8 +18,8 @@ enum BenchmarkTable {
                 format: "%.0f (%.0f, %.0f)", instructions[Variant.faultline.rawValue] ?? .nan,
                 instructions[Variant.faultlineSinksOff.rawValue] ?? .nan, instructions[Variant.limit.rawValue] ?? .nan)
             rows.append([
-                pattern.pattern, time(.limit), time(.faultline), time(.faultlineSinksOff), time(.grdb), ratio("faultline/limit"),
-                ratio("faultline/grdb"), ratio("recorder/sinks-off"), counts,
+                pattern.pattern, time(.limit), time(.faultline), time(.faultlineSinksOff), time(.grdb), ratio(.faultlineOverLimit),
+                ratio(.faultlineOverGRDB), ratio(.recorderOverSinksOff), counts,
                 megabytes(pattern.peakResidentBytes[Variant.faultline.rawValue]),
             ])
         }
@@ -27,7 +27,7 @@ enum BenchmarkTable {
         // Generated classes against hand-written ones, where the work is
         // typed property reads (the target is among the targets below).
         let generated = results.patterns.compactMap { pattern -> String? in
-            guard let spread = pattern.ratios["generated/hand-written"] else { return nil }
+            guard let spread = pattern.ratios[BenchmarkRatio.generatedOverHandWritten.rawValue] else { return nil }
             let instructions = pattern.instructionsPerAccess
             let counts = instructions[Variant.faultlineGenerated.rawValue].map { generated in
                 String(format: ", instructions per access %.0f against %.0f", generated, instructions[Variant.faultline.rawValue] ?? .nan)
@@ -37,7 +37,7 @@ enum BenchmarkTable {
         }
         if !generated.isEmpty { text += "\n\nGenerated classes (perf-run model import --swift):\n" + generated.joined(separator: "\n") }
         let targets = BenchmarkTarget.render(results)
-        if !targets.isEmpty { text += "\n\nTargets:\n" + targets }
+        if !targets.isEmpty { text += "\n\nTargets (BenchmarkTarget.all), each figure beside its target:\n" + targets }
         text += "\n\nScale \(results.scale), \(results.rounds) rounds, medians (ratios: median of the per-round ratios, min–max)."
         if let scale = results.patterns.first?.callgrindScale { text += " Instructions per access by callgrind at scale \(scale)." }
         if let peak = results.perfRunPrefetchPeakResidentBytes {

@@ -112,9 +112,11 @@ struct Drive: ParsableCommand {
             pattern: pattern.rawValue, accessUnit: pattern.accessUnit, accesses: accesses,
             seconds: Dictionary(uniqueKeysWithValues: pattern.variants.map { ($0.rawValue, BenchmarkResults.Spread(seconds($0))) }),
             ratios: [
-                "faultline/limit": perRound(.faultline, .limit), "faultline/grdb": perRound(.faultline, .grdb),
-                "recorder/sinks-off": perRound(.faultline, .faultlineSinksOff),
-            ].merging(pattern.readsTypedProperties ? ["generated/hand-written": perRound(.faultlineGenerated, .faultline)] : [:]) { a, _ in a },
+                BenchmarkRatio.faultlineOverLimit.rawValue: perRound(.faultline, .limit), BenchmarkRatio.faultlineOverGRDB.rawValue: perRound(.faultline, .grdb),
+                BenchmarkRatio.recorderOverSinksOff.rawValue: perRound(.faultline, .faultlineSinksOff),
+            ].merging(
+                pattern.readsTypedProperties ? [BenchmarkRatio.generatedOverHandWritten.rawValue: perRound(.faultlineGenerated, .faultline)] : [:]
+            ) { a, _ in a },
             instructionsPerAccess: instructions, callgrindScale: callgrindScale,
             peakResidentBytes: Dictionary(uniqueKeysWithValues: pattern.variants.map { v in
                 (v.rawValue, samples[v]?.map(\.peakResidentBytes).max() ?? 0)

@@ -14,6 +14,13 @@ extension ExperimentReport {
         return String(ExperimentAnalysis.comparison(baseline, treatment).dropLast()) + "; \(statements)."
     }
 
+    /// What happened here, as every output says it under the experiment
+    /// (the terminal, the Markdown and the page): the mechanism, then the
+    /// break-even where there is one.
+    public var lessonSentences: [String] {
+        [mechanism] + (breakEvenSentence.map { [$0] } ?? [])
+    }
+
     /// The break-even the report holds, or, for a report written before
     /// it was worked out, the one its sides give.
     public var statementBreakEven: StatementBreakEven? {

@@ -104,6 +104,20 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
             + "(iterations' p90s: \(timingSummary(statement.timing)); advisory)"
     }
 
+    /// "statement p90 12.3 µs → 25.1 µs (…; advisory) at App/List.swift:41:
+    /// SELECT …": a shape's p90 change on one line, with where head runs
+    /// it (the text's line and JUnit's).
+    static func statementTimingLine(_ statement: ReportComparison.StatementTiming) -> String {
+        let site = statement.callSite.isEmpty ? "" : " at \(statement.callSite)"
+        return "statement \(statementTimingSummary(statement))\(site): \(statement.shape)"
+    }
+
+    /// The heading of the statement shapes whose p90 changed, with their
+    /// count when given.
+    static func statementTimingsTitle(count: Int? = nil) -> String {
+        "Statement shapes whose p90 changed beyond the noise (advisory\(count.map { ", \($0)" } ?? ""))"
+    }
+
     /// A ratio with 2 decimals, "n/a" for none.
     static func ratio(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "n/a" }
 
@@ -149,10 +163,7 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
                 let site = change.callSite.flatMap { $0.isEmpty ? nil : " at \($0)" } ?? ""
                 lines.append("  statement \(change.change.rawValue) (\(CountText.count(change.baseCount)) → \(CountText.count(change.headCount)))\(site): \(change.shape)")
             }
-            for statement in scenario.statementTimings {
-                let site = statement.callSite.isEmpty ? "" : " at \(statement.callSite)"
-                lines.append("  statement \(statementTimingSummary(statement))\(site): \(statement.shape)")
-            }
+            for statement in scenario.statementTimings { lines.append("  " + statementTimingLine(statement)) }
             for insight in scenario.newInsights {
                 lines.append("  new insight \(insight.identity): \(insight.message)")
             }
@@ -226,7 +237,7 @@ public enum ComparisonFormat: String, CaseIterable, Sendable {
         }
         let statementTimings = comparison.scenarios.flatMap { scenario in scenario.statementTimings.map { (scenario.name, $0) } }
         if !statementTimings.isEmpty {
-            lines += details("Statement shapes whose p90 changed beyond the noise (advisory, \(statementTimings.count))", statementTimings.map { name, statement in
+            lines += details(statementTimingsTitle(count: statementTimings.count), statementTimings.map { name, statement in
                 let site = statement.callSite.isEmpty ? "" : " at \(escapeMarkdown(statement.callSite))"
                 return "- \(escapeMarkdown(name)): \(escapeMarkdown(statementTimingSummary(statement)))\(site) " + markdownCode(statement.shape)
             })

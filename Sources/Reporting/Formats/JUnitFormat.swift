@@ -12,7 +12,9 @@ extension OutputFormat {
 /// In a run's report, a failed scenario and each insight neither accepted
 /// nor intended is a failure with its message; a skipped scenario is
 /// skipped. In a comparison, a scenario's regression (counters, timing,
-/// statements, new insights, a head that failed or lacks it) is a failure.
+/// statements, new insights, a head that failed or lacks it) is a failure;
+/// the statement shapes whose p90 changed beyond the noise are advice,
+/// never a failure: the test case's `system-out`, in the text's words.
 public enum JUnitFormat: ReportFormat {
     public static let format = OutputFormat.junit
     public static let summary = "JUnit XML test results for CI"
@@ -24,6 +26,8 @@ public enum JUnitFormat: ReportFormat {
         var seconds: Double?
         var failures: [(type: String, message: String, details: String)] = []
         var skipped: String?
+        /// Advice that does not fail the test case (its `system-out`).
+        var output: [String] = []
     }
 
     public static func render(_ content: ReportContent) throws(OutputError) -> String {
@@ -59,6 +63,9 @@ public enum JUnitFormat: ReportFormat {
     static func testCase(_ scenario: ReportComparison.ScenarioComparison) -> Case {
         var test = Case(name: scenario.name, seconds: scenario.timing?.headMedian)
         if case .headSkipped(let reason) = scenario.status, !scenario.regression { test.skipped = reason }
+        if !scenario.statementTimings.isEmpty {
+            test.output = [ComparisonFormat.statementTimingsTitle() + ":"] + scenario.statementTimings.map(ComparisonFormat.statementTimingLine)
+        }
         guard scenario.regression else { return test }
         var details: [String] = ["status: \(scenario.status)"]
         for counter in scenario.counters where counter.verdict.isRegression {
@@ -91,7 +98,7 @@ public enum JUnitFormat: ReportFormat {
         for test in cases {
             let time = test.seconds.map { " time=\"\(seconds($0))\"" } ?? ""
             let opening = "    <testcase name=\"\(escape(test.name))\" classname=\"\(escape(suite))\"\(time)"
-            guard !test.failures.isEmpty || test.skipped != nil else {
+            guard !test.failures.isEmpty || test.skipped != nil || !test.output.isEmpty else {
                 lines.append(opening + "/>")
                 continue
             }
@@ -100,6 +107,7 @@ public enum JUnitFormat: ReportFormat {
                 lines.append("      <failure type=\"\(escape(failure.type))\" message=\"\(escape(failure.message))\">\(escape(failure.details))</failure>")
             }
             if let skipped = test.skipped, test.failures.isEmpty { lines.append("      <skipped message=\"\(escape(skipped))\"/>") }
+            if !test.output.isEmpty { lines.append("      <system-out>\(escape(test.output.joined(separator: "\n")))</system-out>") }
             lines.append("    </testcase>")
         }
         if !output.isEmpty { lines.append("    <system-out>\(escape(output.joined(separator: "\n")))</system-out>") }

@@ -6,14 +6,23 @@ import Probes
 /// scenarios and the table of the experiments judged.
 public enum ReportText {
     /// A plain-text table of the book's experiments: the source's ratio,
-    /// the measured one with its interval, and the verdict.
+    /// the measured one with its interval, and the verdict; under each
+    /// row, indented, what happened here in the sentences the page and the
+    /// Markdown give (``ExperimentReport/lessonSentences``: the mechanism,
+    /// then the break-even cost per statement where there is one).
     public static func experimentTable(_ report: Report) -> String? {
         guard let experiments = report.experiments, !experiments.isEmpty else { return nil }
         var rows = [["experiment", "book", "measured (95% interval)", "verdict"]]
         for experiment in experiments {
             rows.append([experiment.name, experiment.sourceRatioText, experiment.measuredRatioText, experiment.verdict.rawValue])
         }
-        return table(rows) + "\n" + ExperimentReport.ratioNote
+        let lines = tableLines(rows)
+        var text = [lines[0]]
+        for (experiment, line) in zip(experiments, lines.dropFirst()) {
+            text.append(line)
+            text += experiment.lessonSentences.map { "  " + $0 }
+        }
+        return text.joined(separator: "\n") + "\n" + ExperimentReport.ratioNote
     }
 
     /// A plain-text table: scenario, status, median time, key counters and
@@ -36,12 +45,17 @@ public enum ReportText {
 
     /// Rows as aligned columns (the last one not padded).
     static func table(_ rows: [[String]]) -> String {
+        tableLines(rows).joined(separator: "\n")
+    }
+
+    /// Each row as one line of aligned columns (the last one not padded).
+    static func tableLines(_ rows: [[String]]) -> [String] {
         let widths = (0..<rows[0].count - 1).map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { index, cell in
                 index < widths.count ? cell.padding(toLength: widths[index], withPad: " ", startingAt: 0) : cell
             }.joined(separator: "  ")
-        }.joined(separator: "\n")
+        }
     }
 
     private static func counter(_ scenario: ScenarioReport, _ name: CounterName) -> String {

@@ -47,7 +47,7 @@ public enum HTMLComparison {
                 html += "</ul>"
             }
             if !scenario.statementTimings.isEmpty {
-                html += "<h3>Statement shapes whose p90 changed beyond the noise (advisory)</h3><ul>"
+                html += "<h3>\(escapeHTML(ComparisonFormat.statementTimingsTitle()))</h3><ul>"
                 for statement in scenario.statementTimings {
                     html += "<li>\(escapeHTML(ComparisonFormat.statementTimingSummary(statement))) at <span class=\"site\">"
                         + "\(escapeHTML(statement.callSite))</span>: <code>\(escapeHTML(statement.shape))</code></li>"

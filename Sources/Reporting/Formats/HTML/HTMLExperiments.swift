@@ -103,8 +103,10 @@ enum HTMLExperiments {
             html += "a behaviour, not a timing"
         }
         html += "</span></h3>" + plotRow(experiment, axis: axis)
-        html += "<p class=\"mechanism\">\(escapeHTML(experiment.mechanism))</p>"
-        if let sentence = experiment.breakEvenSentence { html += "<p class=\"break-even\">\(escapeHTML(sentence))</p>" }
+        // The mechanism, then the break-even (``ExperimentReport/lessonSentences``).
+        for (sentence, kind) in zip(experiment.lessonSentences, ["mechanism", "break-even"]) {
+            html += "<p class=\"\(kind)\">\(escapeHTML(sentence))</p>"
+        }
         return html + "</div>"
     }
 
