@@ -67,6 +67,9 @@ test-packages:
 	# its tests (the targets judged and printed, make bench's and make
 	# bench-probes'), then one small round checks that the variants agree
 	# (no callgrind).
+	# One scratch directory for two packages: the build plan is made again
+	# for each (SwiftPM would take the last package's plan for this one).
+	rm -f $(PACKAGES_BUILD)/*.yaml
 	$(PACKAGE_BUILD) --package-path Benchmarks --build-tests
 	$(SWIFT) test --package-path Benchmarks --scratch-path $(PACKAGES_BUILD) --skip-build
 	$(PACKAGES_BUILD)/debug/faultline-benchmark run --rounds 1 --scale 0.02 --callgrind-scale 0 --json .build/bench-check.json
