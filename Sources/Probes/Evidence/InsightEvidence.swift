@@ -261,6 +261,15 @@ public struct InsightEvidence: Sendable {
         sites.count(at: slot, nanoseconds: nanoseconds)
     }
 
+    /// Counts an execution of `shape` from `site` at the slot
+    /// ``siteSlot(shape:site:)`` gave for them, and keeps the pair among
+    /// the last few looked up, so that the next lookup of a statement a
+    /// loop repeats compares them, not a dictionary's hash.
+    public mutating func countSiteExecution(atSlot slot: Int, shape: Int, site: CallSite, nanoseconds: UInt64) {
+        sites.remember(SiteTallies.Key(shape: shape, site: tallied(site)), slot)
+        sites.count(at: slot, nanoseconds: nanoseconds)
+    }
+
     /// The site a statement's executions are counted at: none for a place
     /// in a log (``logName``).
     @inline(__always)

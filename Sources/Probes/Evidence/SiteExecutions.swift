@@ -150,7 +150,9 @@ struct SiteTallies: Sendable {
         }
     }
 
-    private mutating func remember(_ key: Key, _ slot: Int) {
+    /// Keeps `key` and its slot among the last four looked up (a slot
+    /// already among them is left as it is).
+    mutating func remember(_ key: Key, _ slot: Int) {
         for entry in recent where entry.slot == slot { return }
         if recent.count < 4 {
             recent.append((key, slot))

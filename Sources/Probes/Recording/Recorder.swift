@@ -257,7 +257,9 @@ public final class Recorder: EventSink, @unchecked Sendable {
         guard counted || slot != nil,
               parts.isEngineWork || state.evidence.countExecution(text: parts.textID, isTransaction: parts.isTransaction)
         else { return false }
-        if let slot { state.evidence.countSiteExecution(atSlot: slot, nanoseconds: parts.durationNanoseconds) }
+        if let slot {
+            state.evidence.countSiteExecution(atSlot: slot, shape: parts.shapeID, site: parts.callSite, nanoseconds: parts.durationNanoseconds)
+        }
         state.counters.count(
             .sql(rowsReturned: parts.rowsReturned, rowsChanged: parts.rowsChanged, fullScanSteps: parts.fullScanSteps, vmSteps: parts.vmSteps))
         state.sqlNanoseconds &+= parts.durationNanoseconds
