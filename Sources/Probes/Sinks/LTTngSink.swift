@@ -220,9 +220,15 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
         }
     }
 
-    /// Under the lock.
+    /// Under the lock. Nearly every event finds no run held back: that is
+    /// asked inline, the runs are traced out of line.
+    @inline(__always)
     private func endRuns() {
-        guard !runs.isEmpty else { return }
+        if !runs.isEmpty { traceEndedRuns() }
+    }
+
+    @inline(never)
+    private func traceEndedRuns() {
         for run in runs.endAll() {
             switch run {
             case .faults(let run): trace(run)
@@ -473,24 +479,46 @@ extension LTTngSink {
         // event: with `faultline:sql_shape` not enabled, each statement
         // carries its own text.
         let textInShape = sqlIsShape && shapeTraced
-        let site = callSiteNumber(callSite)
-        func send(_ statement: UnsafePointer<CChar>, _ plan: UnsafePointer<CChar>) {
-            arguments.withCString { arguments in
-                purpose.withCString { purpose in
-                    var fields = faultline_sql_fields(
-                        shape: UInt64(bitPattern: Int64(e.shapeID)), statement: statement, arguments: arguments,
-                        duration_ns: e.durationNanoseconds, rows_returned: UInt64(e.rowsReturned),
-                        rows_changed: UInt64(e.rowsChanged), full_scan_steps: UInt64(e.fullScanSteps),
-                        sorts: UInt64(e.sorts), auto_indexes: UInt64(e.autoIndexes), vm_steps: UInt64(e.vmSteps),
-                        purpose: purpose, query_plan: plan, call_site: site)
+        let empty = StatementArguments.emptyCString
+        var fields = faultline_sql_fields(
+            shape: UInt64(bitPattern: Int64(e.shapeID)), statement: empty, arguments: empty,
+            duration_ns: e.durationNanoseconds, rows_returned: UInt64(e.rowsReturned), rows_changed: UInt64(e.rowsChanged),
+            full_scan_steps: UInt64(e.fullScanSteps), sorts: UInt64(e.sorts), auto_indexes: UInt64(e.autoIndexes),
+            vm_steps: UInt64(e.vmSteps), purpose: empty, query_plan: empty, call_site: callSiteNumber(callSite))
+        // Nearly every statement: no text of its own, no plan.
+        if textInShape, queryPlan == nil { return Self.send(&fields, arguments: arguments, purpose: purpose) }
+        let plan = queryPlan?.joined(separator: "\n") ?? ""
+        (textInShape ? "" : sql).withCString { statement in
+            plan.withCString { plan in
+                fields.statement = statement
+                fields.query_plan = plan
+                Self.send(&fields, arguments: arguments, purpose: purpose)
+            }
+        }
+    }
+
+    /// Traces a statement's fields with the texts of its bound values and
+    /// purpose, which are lent for the call only (a key lookup's one
+    /// integer written on the stack).
+    @inline(__always)
+    private static func send(_ fields: inout faultline_sql_fields, arguments: StatementArguments, purpose: String) {
+        purpose.withCString { purpose in
+            fields.purpose = purpose
+            switch arguments {
+            case .none:
+                faultline_tp_sql(&fields)
+            case .integer(let value):
+                withUnsafeTemporaryAllocation(of: CChar.self, capacity: 24) { buffer in
+                    fields.arguments = StatementArguments.write(value, into: buffer.baseAddress!)
+                    faultline_tp_sql(&fields)
+                }
+            case .values, .rendered:
+                arguments.withCString { arguments in
+                    fields.arguments = arguments
                     faultline_tp_sql(&fields)
                 }
             }
         }
-        // Nearly every statement: no text of its own, no plan.
-        if textInShape, queryPlan == nil { return send(StatementArguments.emptyCString, StatementArguments.emptyCString) }
-        let plan = queryPlan?.joined(separator: "\n") ?? ""
-        (textInShape ? "" : sql).withCString { statement in plan.withCString { plan in send(statement, plan) } }
     }
 
     private func trace(_ e: FetchEvent) {
