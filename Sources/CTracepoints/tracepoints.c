@@ -52,6 +52,7 @@ ENABLED(relationship_fault)
 ENABLED(save)
 ENABLED(batch_request)
 ENABLED(sql_shape)
+ENABLED(call_site)
 ENABLED(sql)
 ENABLED(context)
 ENABLED(scenario)
@@ -60,8 +61,8 @@ int faultline_tp_any_enabled(void) {
     return lttng_ust_tracepoint_enabled(faultline, fetch) || lttng_ust_tracepoint_enabled(faultline, fault)
         || lttng_ust_tracepoint_enabled(faultline, relationship_fault) || lttng_ust_tracepoint_enabled(faultline, save)
         || lttng_ust_tracepoint_enabled(faultline, batch_request) || lttng_ust_tracepoint_enabled(faultline, sql_shape)
-        || lttng_ust_tracepoint_enabled(faultline, sql) || lttng_ust_tracepoint_enabled(faultline, context)
-        || lttng_ust_tracepoint_enabled(faultline, scenario);
+        || lttng_ust_tracepoint_enabled(faultline, call_site) || lttng_ust_tracepoint_enabled(faultline, sql)
+        || lttng_ust_tracepoint_enabled(faultline, context) || lttng_ust_tracepoint_enabled(faultline, scenario);
 }
 
 void faultline_tp_fetch(const struct faultline_fetch_fields *fields) {
@@ -69,9 +70,8 @@ void faultline_tp_fetch(const struct faultline_fetch_fields *fields) {
 }
 
 void faultline_tp_fault(const char *context, const char *entity, int64_t primary_key, int32_t source,
-    int32_t miss_reason, uint64_t count, uint64_t duration_ns, uint64_t call_site_file_id, const char *call_site_file, int64_t call_site_line) {
-    lttng_ust_do_tracepoint(faultline, fault, context, entity, primary_key, source, miss_reason, count, duration_ns,
-        call_site_file_id, call_site_file, call_site_line);
+    int32_t miss_reason, uint64_t count, uint64_t duration_ns, uint64_t call_site) {
+    lttng_ust_do_tracepoint(faultline, fault, context, entity, primary_key, source, miss_reason, count, duration_ns, call_site);
 }
 
 void faultline_tp_relationship_fault(const struct faultline_relationship_fault_fields *fields) {
@@ -79,17 +79,21 @@ void faultline_tp_relationship_fault(const struct faultline_relationship_fault_f
 }
 
 void faultline_tp_save(const char *context, uint64_t inserted, uint64_t updated, uint64_t deleted,
-    uint64_t duration_ns, int32_t success, const char *error, uint64_t call_site_file_id, const char *call_site_file, int64_t call_site_line) {
-    lttng_ust_do_tracepoint(faultline, save, context, inserted, updated, deleted, duration_ns, success, error, call_site_file_id, call_site_file, call_site_line);
+    uint64_t duration_ns, int32_t success, const char *error, uint64_t call_site) {
+    lttng_ust_do_tracepoint(faultline, save, context, inserted, updated, deleted, duration_ns, success, error, call_site);
 }
 
 void faultline_tp_batch_request(const char *kind, const char *entity, uint64_t rows_affected, uint64_t duration_ns,
-    uint64_t call_site_file_id, const char *call_site_file, int64_t call_site_line) {
-    lttng_ust_do_tracepoint(faultline, batch_request, kind, entity, rows_affected, duration_ns, call_site_file_id, call_site_file, call_site_line);
+    uint64_t call_site) {
+    lttng_ust_do_tracepoint(faultline, batch_request, kind, entity, rows_affected, duration_ns, call_site);
 }
 
 void faultline_tp_sql_shape(uint64_t shape, const char *text) {
     lttng_ust_do_tracepoint(faultline, sql_shape, shape, text);
+}
+
+void faultline_tp_call_site(uint64_t call_site, const char *module, const char *file, int64_t line, const char *function) {
+    lttng_ust_do_tracepoint(faultline, call_site, call_site, module, file, line, function);
 }
 
 void faultline_tp_sql(const struct faultline_sql_fields *fields) {

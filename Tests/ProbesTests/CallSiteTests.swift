@@ -22,6 +22,14 @@ import Testing
         #expect(try JSONDecoder().decode(CallSite.self, from: Data(json.utf8)) == site)
     }
 
+    /// The module a trace's `call_site` event carries: the part of the file
+    /// before its first `/`, as `#fileID` names files.
+    @Test func aSitesModuleIsItsFilesFirstPart() {
+        #expect(CallSite(file: "App/List.swift", line: 12).module == "App")
+        #expect(CallSite(file: "List.swift", line: 12).module == "")
+        #expect(CallSite(noSiteBecause: .storeWork).module == "")
+    }
+
     @Test func aSiteWithALineIsItsFileAndLine() throws {
         let site = CallSite(file: "App/List.swift", line: 12)
         #expect(site.description == "App/List.swift:12" && site.logText == "App/List.swift:12")

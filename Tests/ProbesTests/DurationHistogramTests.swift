@@ -64,14 +64,24 @@ import Testing
         #expect(DurationHistogram().isEmpty && DurationHistogram().nanoseconds(atPercentile: 90) == 0)
     }
 
-    /// The memory a shape's histogram takes grows with its slowest time,
-    /// as its documentation says: 16 KB under 2 µs, under 100 KB to a
-    /// millisecond.
-    @Test func theFootprintGrowsWithTheSlowestTime() {
-        let fast = DurationHistogram([300, 1_500])
-        let slow = DurationHistogram([300, 1_000_000])
-        #expect(fast.footprintBytes < 17_000)
-        #expect(slow.footprintBytes > fast.footprintBytes && slow.footprintBytes < 100_000)
+    /// The memory a shape's histogram takes grows with the range of its
+    /// times, as its documentation says: a block of 2 KB for its first
+    /// time, one more for a time far from it, the blocks of a range for
+    /// times spread over it (about 30 KB from 10 µs to 100 µs).
+    @Test func theFootprintGrowsWithTheRangeOfTimes() {
+        let one = DurationHistogram([40_000])
+        let near = DurationHistogram([40_000, 40_100, 40_500])
+        let apart = DurationHistogram([300, 1_000_000])
+        let spread = DurationHistogram(stride(from: 10_000, through: 100_000, by: 50).map { UInt64($0) })
+        #expect(one.footprintBytes >= 2_048 && one.footprintBytes < 2_300)
+        #expect(near.footprintBytes == one.footprintBytes)
+        #expect(apart.footprintBytes >= 4_096 && apart.footprintBytes < 4_700)
+        #expect(spread.footprintBytes > 28_000 && spread.footprintBytes < 70_000)
+        // Held in blocks, read as one: the percentiles of the spread times.
+        let values = stride(from: 10_000, through: 100_000, by: 50).map { UInt64($0) }
+        for percentile in [50.0, 90, 99] {
+            #expect(spread.areEquivalent(spread.nanoseconds(atPercentile: percentile), Self.nearestRank(values, percentile)))
+        }
     }
 
     /// The recorder keeps each shape's times (one per execution, whichever

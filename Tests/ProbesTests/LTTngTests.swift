@@ -53,22 +53,35 @@ import Testing
         #expect(tally.rowCacheFaultEvents == 3 * 3)
         #expect(tally.refreshEvents == 3)
         #expect(tally.rowCacheFaults == 3 * (200 + 200 + 1))
-        // Call sites' files are numbered: the bench's file is in the data
-        // once, with the first event of its number, and every event's call
-        // site resolves to a file through its number.
-        #expect(trace.occurrences(of: "FaultlineBench/ProbeWorkload.swift") == 1)
+        // Call sites are interned: each is told once, in a call_site
+        // event before its first use (the bench's file is in the data
+        // once per site), and every event's number resolves to its site.
+        let sites = CallSiteCheck(lines)
+        sites.expectEachSiteOnceBeforeItsUse()
+        #expect(trace.occurrences(of: "FaultlineBench/ProbeWorkload.swift") == sites.sites.count)
+        #expect(Set(sites.sites.values.map(\.file)) == ["FaultlineBench/ProbeWorkload.swift"])
+        #expect(Set(sites.sites.values.map(\.module)) == ["FaultlineBench"])
+        // The two fetches, the three loops of reads, the relationship,
+        // the change and the save: one number each.
+        #expect(sites.sites.count == 8)
         var reader = TraceCounters()
-        var sites: Set<String> = []
+        var resolved: Set<String> = []
         var withSite = 0
         for line in lines {
             reader.consume(line)
             guard let site = reader.callSite(of: line) else { continue }
             withSite += 1
-            sites.insert(String(site.prefix { $0 != ":" }))
+            resolved.insert(site)
         }
+        #expect(withSite == sites.eventsWithSite)
         #expect(withSite > tally.events / 2)
-        #expect(sites == ["FaultlineBench/ProbeWorkload.swift"])
-        #expect(Set(reader.callSiteFiles.values) == ["FaultlineBench/ProbeWorkload.swift"])
+        #expect(resolved == Set(sites.sites.values.map(\.description)))
+        #expect(reader.callSites == sites.sites)
+        // The sites' texts are in their call_site events only (a context
+        // event's usage `detail` names the fetch's line in its own words).
+        #expect(!lines.contains {
+            !$0.contains(" faultline:call_site: ") && !$0.contains(" faultline:context: ") && $0.contains("ProbeWorkload.swift")
+        })
     }
 
     /// Waits until this process's faultline tracepoints are on: the
@@ -263,6 +276,11 @@ import Testing
         }
         let shapes = TracedShapeCheck(trace.lines)
         shapes.expectEachShapeOnceBeforeItsUse()
+        // The call sites the two threads share, each told once, before
+        // either thread's first event of it.
+        let sites = CallSiteCheck(trace.lines)
+        sites.expectEachSiteOnceBeforeItsUse()
+        #expect(Set(sites.sites.values.filter(\.isKnown).map(\.file)) == ["ProbesTests/LTTngTests.swift"])
         let events = recorded.events
         let statements = recorded.statements
         // Both threads ran the shapes each runs every time (the fetch;
@@ -384,8 +402,12 @@ import Testing
         for trace in traces {
             let shapes = TracedShapeCheck(trace.lines)
             shapes.expectEachShapeOnceBeforeItsUse()
-            #expect(trace.occurrences(of: "ProbesTests/LTTngTests.swift") == 1, "the call sites' file, once in each session")
+            let sites = CallSiteCheck(trace.lines)
+            sites.expectEachSiteOnceBeforeItsUse()
+            #expect(trace.occurrences(of: "ProbesTests/LTTngTests.swift") == sites.sites.count, "each call site, once in each session")
         }
+        // A site keeps its number from one session to the next.
+        #expect(CallSiteCheck(traces[0].lines).sites == CallSiteCheck(traces[1].lines).sites)
     }
 
     /// Every field of every event is in its tracepoint, or in
@@ -416,13 +438,11 @@ import Testing
             return getpid()
         }
         let tid = thread.withLock { $0 }
-        // This thread's events, in order, without the shapes' and files'
-        // texts told once (an empty `call_site_file` is printed as an
-        // earlier event's by babeltrace2 2.0.4: the file's number decides).
-        let payloads = trace.lines.filter { $0.contains("vtid = \(tid) }") && !$0.contains(" faultline:sql_shape: ") }.map { line in
-            let payload = line[(line.range(of: "}, { ", options: .backwards)?.upperBound ?? line.startIndex)...]
-            return payload.replacing(#/call_site_file = "[^"]*", /#, with: "")
-        }
+        // This thread's events, in order, without the shapes' and call
+        // sites' texts told once (a call site's number decides).
+        let payloads = trace.lines.filter {
+            $0.contains("vtid = \(tid) }") && !$0.contains(" faultline:sql_shape: ") && !$0.contains(" faultline:call_site: ")
+        }.map { line in line[(line.range(of: "}, { ", options: .backwards)?.upperBound ?? line.startIndex)...] }
         try #require(payloads.count == emitted.count, "\(emitted.count) events traced as \(payloads.count) lines")
         var base = ""
         for (payload, event) in zip(payloads, emitted) {
@@ -548,9 +568,9 @@ import Testing
         #expect(counters["faultsFired"] == 32)  // 3 per item, the group, the changed item
     }
 
-    /// A provider of another version defines other fields (version 3
-    /// numbered call sites' files): the program refuses it and says why,
-    /// and runs untraced.
+    /// A provider of another version defines other fields (version 4
+    /// interned call sites): the program refuses it and says why, and runs
+    /// untraced.
     @Test func refusesAProviderOfAnOlderVersion() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("faultline-provider-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -563,7 +583,7 @@ import Testing
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         #expect(report["lttng"] as? String == """
             off: cannot load the tracepoint provider \(library.path): \
-            it defines the tracepoints of version 2, this program those of version 3
+            it defines the tracepoints of version 2, this program those of version 4
             """)
         #expect((report["counters"] as? [String: Int])?["faultsFired"] == 32)
     }
@@ -648,6 +668,43 @@ private struct TraceTally {
         // A miss is a field of its fault, not an event.
         #expect(counts["cache_miss"] == nil)
         #expect(missReasons.values.reduce(0, +) == counters["cacheMisses"])
+    }
+}
+
+/// The call sites of a trace (babeltrace2's text lines): each
+/// `call_site` event, and the numbers the other events carry.
+private struct CallSiteCheck {
+    /// Sites by number.
+    var sites: [Int: CallSite] = [:]
+    /// Numbers told more than once, numbers used before (or without) their
+    /// `call_site` event.
+    var repeated: [Int] = []
+    var usedFirst: [Int] = []
+    var eventsWithSite = 0
+
+    init(_ lines: [Substring]) {
+        for line in lines {
+            if line.contains(" faultline:call_site: ") {
+                let site = TraceCounters.callSite(definedBy: line)
+                #expect(site != nil, "a call_site event without its fields: \(line)")
+                guard let (number, named) = site else { continue }
+                if sites[number] != nil { repeated.append(number) }
+                sites[number] = named
+                let module = TraceCounters.field(line, "module") ?? "?"
+                #expect(named.absence != nil || module == named.module, "\(line)")
+                #expect(TraceCounters.field(line, "function") == "")
+            } else if let number = TraceCounters.field(line, "call_site").flatMap({ Int($0) }) {
+                eventsWithSite += 1
+                if sites[number] == nil { usedFirst.append(number) }
+            }
+        }
+    }
+
+    func expectEachSiteOnceBeforeItsUse() {
+        #expect(!sites.isEmpty)
+        #expect(repeated.isEmpty, "call sites told more than once: \(repeated)")
+        #expect(usedFirst.isEmpty, "call sites used before their call_site event: \(usedFirst)")
+        #expect(eventsWithSite > 0)
     }
 }
 

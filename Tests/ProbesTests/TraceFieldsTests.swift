@@ -3,43 +3,73 @@ import ObjectGraph
 import Synchronization
 import Testing
 
-/// What the LTTng sink writes into fields: call sites' files interned (a
-/// number per file, its text traced with the first event of the number
-/// only) and statements' bound values lent as they are.
+/// What the LTTng sink writes into fields: call sites interned (a number
+/// per site, its text traced once per session in a `call_site` event,
+/// ``TracedCallSites``) and statements' bound values lent as they are.
 @Suite struct TraceFieldsTests {
-    @Test func eachFileGetsANumberWhoseTextIsTracedOnce() {
-        var files = TracedFiles()
-        #expect(files.number(of: "App/Loop.swift") == (0, true))
-        #expect(files.number(of: "App/Loop.swift") == (0, false))
-        #expect(files.number(of: "App/Other.swift") == (1, true))
-        // Back to the first file: known, though it was not the last one.
-        #expect(files.number(of: "App/Loop.swift") == (0, false))
-        #expect(files.number(of: "App/Other.swift") == (1, false))
+    /// What a sink told: each number with its site, in order.
+    private final class Told {
+        var sites: [(UInt64, CallSite)] = []
+        var recording = true
+        func tell(_ number: UInt64, _ site: CallSite) -> Bool {
+            guard recording else { return false }
+            sites.append((number, site))
+            return true
+        }
     }
 
-    /// A new session is told every file again, each with the number it
-    /// had: a session stopped and started again keeps one file per number.
-    @Test func aNewSessionIsToldEachFileWithItsNumber() {
-        var files = TracedFiles()
-        #expect(files.number(of: "App/Loop.swift") == (0, true))
-        #expect(files.number(of: "App/Other.swift") == (1, true))
-        files.forgetTold()
-        #expect(files.number(of: "App/Other.swift") == (1, true))
-        #expect(files.number(of: "App/Other.swift") == (1, false))
-        #expect(files.number(of: "App/Loop.swift") == (0, true))
-        #expect(files.number(of: "App/New.swift") == (2, true))
+    @Test func eachSiteIsToldOnceAndKeepsItsNumber() {
+        var traced = TracedCallSites()
+        let told = Told()
+        let list = CallSite(file: "App/List.swift", line: 12)
+        let detail = CallSite(file: "App/Detail.swift", line: 12)
+        let store = CallSite(noSiteBecause: .storeWork)
+        var numbers: [UInt64] = []
+        for site in [list, list, detail, list, store, detail, store] {
+            numbers.append(traced.number(of: site, tell: told.tell))
+        }
+        #expect(numbers == [0, 0, 1, 0, 2, 1, 2])
+        #expect(told.sites.map(\.0) == [0, 1, 2])
+        #expect(told.sites.map(\.1) == [list, detail, store])
+        #expect(traced.sites == [list, detail, store])
+        // A site equal to one seen, from another string: the same number.
+        let copy = CallSite(file: String("App/List.swift".reversed().reversed()), line: 12)
+        #expect(traced.number(of: copy, tell: told.tell) == 0)
+        #expect(told.sites.count == 3)
     }
 
-    /// The same text in another string (a call site named from the stack
-    /// is a string of its own) is the same file.
-    @Test func aFileIsKnownByItsTextNotItsString() {
-        var files = TracedFiles()
-        let literal = "App/Loop.swift"
-        let made = String(["App/", "Loop.swift"].joined())
-        #expect(files.number(of: literal) == (0, true))
-        #expect(files.number(of: made) == (0, false))
-        #expect(files.number(of: "?") == (1, true))
-        #expect(files.number(of: made) == (0, false))
+    /// More sites than the table has slots, sharing lines and file lengths
+    /// (so sharing slots): each keeps its own number, told once.
+    @Test func sitesSharingASlotKeepTheirNumbers() {
+        var traced = TracedCallSites()
+        let told = Told()
+        let sites = (0..<300).map { CallSite(file: "App/File\($0 % 10).swift", line: 1 + $0 / 10) }
+        for _ in 0..<3 {
+            for (index, site) in sites.enumerated() { #expect(traced.number(of: site, tell: told.tell) == UInt64(index)) }
+        }
+        #expect(told.sites.count == 300)
+        #expect(Set(told.sites.map(\.0)).count == 300)
+    }
+
+    /// After a session ends, each site is told again with its number; a
+    /// session that does not record `call_site` is told nothing, and the
+    /// next one that does is told each site it uses.
+    @Test func aLaterSessionIsToldEachSiteAgain() {
+        var traced = TracedCallSites()
+        let told = Told()
+        let list = CallSite(file: "App/List.swift", line: 12)
+        let detail = CallSite(file: "App/Detail.swift", line: 30)
+        _ = traced.number(of: list, tell: told.tell)
+        _ = traced.number(of: detail, tell: told.tell)
+        traced.forgetTold()
+        told.recording = false
+        #expect(traced.number(of: detail, tell: told.tell) == 1)
+        #expect(traced.number(of: detail, tell: told.tell) == 1)
+        told.recording = true
+        #expect(traced.number(of: detail, tell: told.tell) == 1)
+        #expect(traced.number(of: detail, tell: told.tell) == 1)
+        #expect(traced.number(of: list, tell: told.tell) == 0)
+        #expect(told.sites.map(\.0) == [0, 1, 1, 0])
     }
 
     /// A key lookup's one integer is written as its digits without a

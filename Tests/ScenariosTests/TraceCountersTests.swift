@@ -152,6 +152,58 @@ import Testing
         #expect(older.callSiteFiles.isEmpty)
     }
 
+    /// Lines of a trace with interned call sites (provider version 4): a
+    /// `call_site` event gives each site its number and text once, and
+    /// each event carries the number alone. The second site's `module`
+    /// reads as the first's, as babeltrace2 2.0.4 prints an empty string
+    /// field: the file and line are what name a site.
+    static let internedSiteLines: [Substring] = [
+        #"[19:25:51.356000000] (+?.?????????) vm faultline:scenario: { cpu_id = 1 }, { scenario = "SingleFault", phase = "iteration-begin", step = "", iteration = -1 }"#,
+        #"[19:25:51.356050000] (+0.000050000) vm faultline:sql_shape: { cpu_id = 1 }, { shape = 4, text = "SELECT t0.pk FROM \"Item\" t0 WHERE t0.pk = \?" }"#,
+        #"[19:25:51.356055000] (+0.000005000) vm faultline:call_site: { cpu_id = 1 }, { call_site = 0, module = "FaultlineBench", file = "FaultlineBench/ProbeWorkload.swift", line = 90, function = "" }"#,
+        #"[19:25:51.356060000] (+0.000005000) vm faultline:sql: { cpu_id = 1 }, { shape = 4, statement = "", arguments = "9", duration_ns = 900, rows_returned = 1, rows_changed = 0, full_scan_steps = 0, sorts = 0, auto_indexes = 0, vm_steps = 12, purpose = "fault", query_plan = "", call_site = 0 }"#,
+        #"[19:25:51.356100000] (+0.000040000) vm faultline:fault: { cpu_id = 1 }, { context = "round", entity = "Item", primary_key = 9, source = ( "database" : container = 2 ), miss_reason = ( "absent" : container = 1 ), count = 1, duration_ns = 107590, call_site = 0 }"#,
+        #"[19:25:51.356150000] (+0.000050000) vm faultline:call_site: { cpu_id = 1 }, { call_site = 1, module = "FaultlineBench", file = "no-call-site:store-work", line = 0, function = "" }"#,
+        #"[19:25:51.356160000] (+0.000010000) vm faultline:sql: { cpu_id = 1 }, { shape = 4, statement = "", arguments = "2", duration_ns = 800, rows_returned = 1, rows_changed = 0, full_scan_steps = 0, sorts = 0, auto_indexes = 0, vm_steps = 12, purpose = "fault", query_plan = "", call_site = 1 }"#,
+        #"[19:25:51.356200000] (+0.000040000) vm faultline:fault: { cpu_id = 1 }, { context = "round", entity = "Item", primary_key = 1, source = ( "row cache" : container = 1 ), miss_reason = ( "" : container = 0 ), count = 200, duration_ns = 30701, call_site = 0 }"#,
+        #"[19:25:51.356300000] (+0.000100000) vm faultline:save: { cpu_id = 1 }, { context = "round", inserted = 0, updated = 1, deleted = 0, duration_ns = 5000, success = 1, error = "", call_site = 7 }"#,
+        #"[19:25:51.356500000] (+0.000200000) vm faultline:scenario: { cpu_id = 1 }, { scenario = "SingleFault", phase = "iteration-end", step = "", iteration = -1 }"#,
+    ]
+
+    /// Each event's `call_site` number resolves to the text its
+    /// `call_site` event gave, as the three fields of version 3 named it
+    /// (`Module/File.swift:90`, no call site in words); a number no event
+    /// named stays a number; the counters come back exactly.
+    @Test func internedCallSitesAreResolvedByTheirNumbers() {
+        var counters = TraceCounters()
+        var sites: [String?] = []
+        for line in Self.internedSiteLines {
+            counters.consume(line)
+            sites.append(counters.callSite(of: line))
+        }
+        #expect(sites == [
+            nil, nil, nil, "FaultlineBench/ProbeWorkload.swift:90", "FaultlineBench/ProbeWorkload.swift:90", nil,
+            "no call site (the store's own work)", "FaultlineBench/ProbeWorkload.swift:90", "#7", nil,
+        ])
+        #expect(counters.callSites == [
+            0: CallSite(file: "FaultlineBench/ProbeWorkload.swift", line: 90), 1: CallSite(noSiteBecause: .storeWork),
+        ])
+        #expect(counters.callSiteFiles.isEmpty)
+        var expected = Counters()
+        expected.faultsFired = 201
+        expected.cacheHits = 200
+        expected.cacheMisses = 1
+        expected.sqlStatements = 2
+        expected.rowsRead = 2
+        expected.vmSteps = 24
+        expected.saves = 1
+        #expect(counters.result == ["SingleFault": expected])
+        #expect(counters.readBack.statements == ["SingleFault": [#"SELECT t0.pk FROM "Item" t0 WHERE t0.pk = ?"#: 2]])
+        // The same site told again (a later session): the same number and text.
+        counters.consume(Self.internedSiteLines[2])
+        #expect(counters.callSites[0] == CallSite(file: "FaultlineBench/ProbeWorkload.swift", line: 90))
+    }
+
     @Test func anEventWithoutACountIsOne() {
         // Traces recorded before runs: a fault line without `count`.
         let lines = Self.lines.map { Substring($0.replacingOccurrences(of: " count = 200,", with: "")) }

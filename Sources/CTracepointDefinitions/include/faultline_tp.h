@@ -56,16 +56,13 @@ LTTNG_UST_TRACEPOINT_EVENT(faultline, fetch,
         lttng_ust_field_integer(int32_t, includes_values, f->includes_values)
         lttng_ust_field_integer(int32_t, includes_pending, f->includes_pending)
         lttng_ust_field_string(prefetch, f->prefetch)
-        lttng_ust_field_integer(uint64_t, call_site_file_id, f->call_site_file_id)
-        lttng_ust_field_string(call_site_file, f->call_site_file)
-        lttng_ust_field_integer(int64_t, call_site_line, f->call_site_line)
+        lttng_ust_field_integer(uint64_t, call_site, f->call_site)
     )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(faultline, fault,
     LTTNG_UST_TP_ARGS(const char *, context, const char *, entity, int64_t, primary_key, int32_t, source,
-        int32_t, miss_reason, uint64_t, count, uint64_t, duration_ns, uint64_t, call_site_file_id, const char *, call_site_file,
-        int64_t, call_site_line),
+        int32_t, miss_reason, uint64_t, count, uint64_t, duration_ns, uint64_t, call_site),
     LTTNG_UST_TP_FIELDS(
         lttng_ust_field_string(context, context)
         lttng_ust_field_string(entity, entity)
@@ -74,9 +71,7 @@ LTTNG_UST_TRACEPOINT_EVENT(faultline, fault,
         lttng_ust_field_enum(faultline, miss_reason, int32_t, miss_reason, miss_reason)
         lttng_ust_field_integer(uint64_t, count, count)
         lttng_ust_field_integer(uint64_t, duration_ns, duration_ns)
-        lttng_ust_field_integer(uint64_t, call_site_file_id, call_site_file_id)
-        lttng_ust_field_string(call_site_file, call_site_file)
-        lttng_ust_field_integer(int64_t, call_site_line, call_site_line)
+        lttng_ust_field_integer(uint64_t, call_site, call_site)
     )
 )
 
@@ -92,15 +87,13 @@ LTTNG_UST_TRACEPOINT_EVENT(faultline, relationship_fault,
         lttng_ust_field_enum(faultline, source, int32_t, source, f->source)
         lttng_ust_field_enum(faultline, miss_reason, int32_t, miss_reason, f->miss_reason)
         lttng_ust_field_integer(uint64_t, duration_ns, f->duration_ns)
-        lttng_ust_field_integer(uint64_t, call_site_file_id, f->call_site_file_id)
-        lttng_ust_field_string(call_site_file, f->call_site_file)
-        lttng_ust_field_integer(int64_t, call_site_line, f->call_site_line)
+        lttng_ust_field_integer(uint64_t, call_site, f->call_site)
     )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(faultline, save,
     LTTNG_UST_TP_ARGS(const char *, context, uint64_t, inserted, uint64_t, updated, uint64_t, deleted,
-        uint64_t, duration_ns, int32_t, success, const char *, error, uint64_t, call_site_file_id, const char *, call_site_file, int64_t, call_site_line),
+        uint64_t, duration_ns, int32_t, success, const char *, error, uint64_t, call_site),
     LTTNG_UST_TP_FIELDS(
         lttng_ust_field_string(context, context)
         lttng_ust_field_integer(uint64_t, inserted, inserted)
@@ -109,23 +102,19 @@ LTTNG_UST_TRACEPOINT_EVENT(faultline, save,
         lttng_ust_field_integer(uint64_t, duration_ns, duration_ns)
         lttng_ust_field_integer(int32_t, success, success)
         lttng_ust_field_string(error, error)
-        lttng_ust_field_integer(uint64_t, call_site_file_id, call_site_file_id)
-        lttng_ust_field_string(call_site_file, call_site_file)
-        lttng_ust_field_integer(int64_t, call_site_line, call_site_line)
+        lttng_ust_field_integer(uint64_t, call_site, call_site)
     )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(faultline, batch_request,
     LTTNG_UST_TP_ARGS(const char *, kind, const char *, entity, uint64_t, rows_affected, uint64_t, duration_ns,
-        uint64_t, call_site_file_id, const char *, call_site_file, int64_t, call_site_line),
+        uint64_t, call_site),
     LTTNG_UST_TP_FIELDS(
         lttng_ust_field_string(kind, kind)
         lttng_ust_field_string(entity, entity)
         lttng_ust_field_integer(uint64_t, rows_affected, rows_affected)
         lttng_ust_field_integer(uint64_t, duration_ns, duration_ns)
-        lttng_ust_field_integer(uint64_t, call_site_file_id, call_site_file_id)
-        lttng_ust_field_string(call_site_file, call_site_file)
-        lttng_ust_field_integer(int64_t, call_site_line, call_site_line)
+        lttng_ust_field_integer(uint64_t, call_site, call_site)
     )
 )
 
@@ -134,6 +123,19 @@ LTTNG_UST_TRACEPOINT_EVENT(faultline, sql_shape,
     LTTNG_UST_TP_FIELDS(
         lttng_ust_field_integer(uint64_t, shape, shape)
         lttng_ust_field_string(text, text)
+    )
+)
+
+/* A call site, once per session: its number, which the events of that
+   site carry in their `call_site` field, and its text. */
+LTTNG_UST_TRACEPOINT_EVENT(faultline, call_site,
+    LTTNG_UST_TP_ARGS(uint64_t, call_site, const char *, module, const char *, file, int64_t, line, const char *, function),
+    LTTNG_UST_TP_FIELDS(
+        lttng_ust_field_integer(uint64_t, call_site, call_site)
+        lttng_ust_field_string(module, module)
+        lttng_ust_field_string(file, file)
+        lttng_ust_field_integer(int64_t, line, line)
+        lttng_ust_field_string(function, function)
     )
 )
 
@@ -152,9 +154,7 @@ LTTNG_UST_TRACEPOINT_EVENT(faultline, sql,
         lttng_ust_field_integer(uint64_t, vm_steps, f->vm_steps)
         lttng_ust_field_string(purpose, f->purpose)
         lttng_ust_field_string(query_plan, f->query_plan)
-        lttng_ust_field_integer(uint64_t, call_site_file_id, f->call_site_file_id)
-        lttng_ust_field_string(call_site_file, f->call_site_file)
-        lttng_ust_field_integer(int64_t, call_site_line, f->call_site_line)
+        lttng_ust_field_integer(uint64_t, call_site, f->call_site)
     )
 )
 

@@ -6,11 +6,11 @@
 /* The version of these tracepoints' definitions: the provider library
    returns it, and a program loads only a provider of its own version (an
    older provider's events have other fields). */
-#define FAULTLINE_TRACEPOINT_PROVIDER_VERSION 3
+#define FAULTLINE_TRACEPOINT_PROVIDER_VERSION 4
 
-/* A call site's file is interned: `call_site_file_id` numbers it (the same
-   for every event of that file in the process) and `call_site_file` is its
-   text in the first event that carries the number, "" in every later one. */
+/* A call site is interned: a `call_site` event gives it its number and its
+   text (module, file, line, function) once per session, and every event of
+   that site carries the number in its `call_site` field. */
 
 /* The `source` and `miss_reason` fields of faults and relationship faults. */
 enum faultline_source {
@@ -43,9 +43,7 @@ struct faultline_fetch_fields {
     int32_t includes_values;
     int32_t includes_pending;
     const char *prefetch;
-    uint64_t call_site_file_id;
-    const char *call_site_file;
-    int64_t call_site_line;
+    uint64_t call_site;
 };
 
 struct faultline_relationship_fault_fields {
@@ -58,9 +56,7 @@ struct faultline_relationship_fault_fields {
     int32_t source;
     int32_t miss_reason;
     uint64_t duration_ns;
-    uint64_t call_site_file_id;
-    const char *call_site_file;
-    int64_t call_site_line;
+    uint64_t call_site;
 };
 
 /* `shape` is the number a `sql_shape` event gave the statement's shape;
@@ -78,9 +74,7 @@ struct faultline_sql_fields {
     uint64_t vm_steps;
     const char *purpose;
     const char *query_plan;
-    uint64_t call_site_file_id;
-    const char *call_site_file;
-    int64_t call_site_line;
+    uint64_t call_site;
 };
 
 #endif

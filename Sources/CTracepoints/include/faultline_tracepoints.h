@@ -36,6 +36,7 @@ int faultline_tp_relationship_fault_enabled(void);
 int faultline_tp_save_enabled(void);
 int faultline_tp_batch_request_enabled(void);
 int faultline_tp_sql_shape_enabled(void);
+int faultline_tp_call_site_enabled(void);
 int faultline_tp_sql_enabled(void);
 int faultline_tp_context_enabled(void);
 int faultline_tp_scenario_enabled(void);
@@ -45,13 +46,15 @@ int faultline_tp_any_enabled(void);
 
 void faultline_tp_fetch(const struct faultline_fetch_fields *fields);
 void faultline_tp_fault(const char *context, const char *entity, int64_t primary_key, int32_t source,
-    int32_t miss_reason, uint64_t count, uint64_t duration_ns, uint64_t call_site_file_id, const char *call_site_file, int64_t call_site_line);
+    int32_t miss_reason, uint64_t count, uint64_t duration_ns, uint64_t call_site);
 void faultline_tp_relationship_fault(const struct faultline_relationship_fault_fields *fields);
 void faultline_tp_save(const char *context, uint64_t inserted, uint64_t updated, uint64_t deleted,
-    uint64_t duration_ns, int32_t success, const char *error, uint64_t call_site_file_id, const char *call_site_file, int64_t call_site_line);
+    uint64_t duration_ns, int32_t success, const char *error, uint64_t call_site);
 void faultline_tp_batch_request(const char *kind, const char *entity, uint64_t rows_affected, uint64_t duration_ns,
-    uint64_t call_site_file_id, const char *call_site_file, int64_t call_site_line);
+    uint64_t call_site);
 void faultline_tp_sql_shape(uint64_t shape, const char *text);
+/* A call site's number and text (`function` "" where the site names none). */
+void faultline_tp_call_site(uint64_t call_site, const char *module, const char *file, int64_t line, const char *function);
 void faultline_tp_sql(const struct faultline_sql_fields *fields);
 void faultline_tp_context(const char *context, const char *kind, uint64_t count, uint64_t objects_registered,
     uint64_t objects_registered_peak, const char *detail);

@@ -50,13 +50,21 @@ public struct CallSite: Sendable, Hashable, Codable, CustomStringConvertible {
         return "\(site.file):\(site.line)"
     }
 
-    /// The file a trace's `call_site_file` field carries: the file, or
-    /// for no site its ``logText`` (`no-call-site:store-work`), with
+    /// The file a trace's `faultline:call_site` event carries: the file,
+    /// or for no site its ``logText`` (`no-call-site:store-work`), with
     /// ``traceLine`` 0.
     public var traceFile: String { line > 0 ? file : logText }
 
-    /// The line a trace's `call_site_line` field carries: 0 for no site.
+    /// The line a trace's `faultline:call_site` event carries: 0 for no site.
     public var traceLine: Int { max(0, line) }
+
+    /// The module of the file, as `#fileID` names it: `App` of
+    /// `App/Gallery.swift`, the part before the first `/`; empty for a
+    /// file that names none and for no call site.
+    public var module: String {
+        guard line > 0, let slash = file.utf8.firstIndex(of: UInt8(ascii: "/")) else { return "" }
+        return String(file[..<slash])
+    }
 
     /// What starts a ``logText`` of no call site.
     public static let noSiteMarker = "no-call-site:"

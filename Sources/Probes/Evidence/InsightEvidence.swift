@@ -214,9 +214,9 @@ public struct InsightEvidence: Sendable {
     public var repetitions: [String: [[String]: Repetition]] {
         Dictionary(uniqueKeysWithValues: repetitionsByText.values.filter(\.isRead).map { ($0.sql, $0.allLists) })
     }
-    /// The same, keyed by the text's interned number: hashing an integer per
-    /// execution instead of the statement's text.
-    private var repetitionsByText: [InternedNumber: TextRepetitions] = [:]
+    /// The same, by the text's interned number: an array read per
+    /// execution instead of a hash of the statement's text.
+    private var repetitionsByText = InternedNumberTable<TextRepetitions>()
     /// Numbers for texts of events that came without one (built by hand).
     private var textIDs: [String: Int] = [:]
     /// Executions left out of ``repetitions`` because their text had
@@ -258,6 +258,15 @@ public struct InsightEvidence: Sendable {
 
     /// Counts an execution at a slot ``siteSlot(shape:site:)`` gave.
     public mutating func countSiteExecution(atSlot slot: Int, nanoseconds: UInt64) {
+        sites.count(at: slot, nanoseconds: nanoseconds)
+    }
+
+    /// Counts an execution of `shape` from `site` at the slot
+    /// ``siteSlot(shape:site:)`` gave for them, and keeps the pair among
+    /// the last few looked up, so that the next lookup of a statement a
+    /// loop repeats compares them, not a dictionary's hash.
+    public mutating func countSiteExecution(atSlot slot: Int, shape: Int, site: CallSite, nanoseconds: UInt64) {
+        sites.remember(SiteTallies.Key(shape: shape, site: tallied(site)), slot)
         sites.count(at: slot, nanoseconds: nanoseconds)
     }
 
@@ -498,8 +507,8 @@ public struct InsightEvidence: Sendable {
     public mutating func countExecution(text: Int, isTransaction: Bool) -> Bool {
         guard !isTransaction else { return true }
         // A text without an interned number is known by its SQL only.
-        guard text >= 0, let position = repetitionsByText.index(forKey: InternedNumber(text)) else { return false }
-        return repetitionsByText.values[position].countWithoutArguments()
+        guard text >= 0, let position = repetitionsByText.position(of: text) else { return false }
+        return repetitionsByText[position].countWithoutArguments()
     }
 
     /// Counts an execution of a text seen before with these bound values
@@ -519,8 +528,8 @@ public struct InsightEvidence: Sendable {
     public mutating func countExecution(text: Int, arguments list: ArgumentList, isTransaction: Bool) -> Bool {
         guard !list.values.isEmpty else { return countExecution(text: text, isTransaction: isTransaction) }
         guard !isTransaction else { return true }
-        guard text >= 0, let position = repetitionsByText.index(forKey: InternedNumber(text)) else { return false }
-        switch repetitionsByText.values[position].count(list, limit: Self.distinctArgumentListsPerStatement) {
+        guard text >= 0, let position = repetitionsByText.position(of: text) else { return false }
+        switch repetitionsByText[position].count(list, limit: Self.distinctArgumentListsPerStatement) {
         case .counted: return true
         case .overLimit:
             uncountedExecutions += 1
@@ -592,16 +601,16 @@ public struct InsightEvidence: Sendable {
             }
         }
         guard countingRepetitions, e.purpose != SQLEvent.transactionPurpose, !e.isEngineWork else { return }
-        let text = InternedNumber(e.textID ?? textID(of: e.sql))
-        // Found by index and updated through it: one lookup per level, in
-        // place (a force-unwrapped nested update copied the inner table).
-        guard let position = repetitionsByText.index(forKey: text) else {
+        let text = e.textID ?? textID(of: e.sql)
+        // Found by position and updated through it: one lookup per level,
+        // in place (a force-unwrapped nested update copied the inner table).
+        guard let position = repetitionsByText.position(of: text) else {
             var entry = TextRepetitions(sql: e.sql, isRead: Self.isRead(e.sql), textID: e.textID)
             _ = entry.count(e, list: list, limit: Self.distinctArgumentListsPerStatement)
-            repetitionsByText[text] = entry
+            repetitionsByText.append(entry, for: text)
             return
         }
-        if !repetitionsByText.values[position].count(e, list: list, limit: Self.distinctArgumentListsPerStatement) {
+        if !repetitionsByText[position].count(e, list: list, limit: Self.distinctArgumentListsPerStatement) {
             uncountedExecutions += 1
         }
     }

@@ -85,10 +85,15 @@ struct SiteTallies: Sendable {
         return number
     }
 
-    /// The slot of `key`, if counted before.
+    /// The slot of `key`, if counted before. (The recent keys are compared
+    /// in place, by index: a loop over the entries copied each one, its
+    /// file's string retained and released.)
     func slot(of key: Key) -> Int? {
-        for entry in recent where entry.key.shape == key.shape && entry.key.site.line == key.site.line && entry.key.site.file == key.site.file {
-            return entry.slot
+        for index in recent.indices
+        where recent[index].key.shape == key.shape && recent[index].key.site.line == key.site.line
+            && recent[index].key.site.file == key.site.file
+        {
+            return recent[index].slot
         }
         return slots[key]
     }
@@ -150,8 +155,10 @@ struct SiteTallies: Sendable {
         }
     }
 
-    private mutating func remember(_ key: Key, _ slot: Int) {
-        for entry in recent where entry.slot == slot { return }
+    /// Keeps `key` and its slot among the last four looked up (a slot
+    /// already among them is left as it is).
+    mutating func remember(_ key: Key, _ slot: Int) {
+        for index in recent.indices where recent[index].slot == slot { return }
         if recent.count < 4 {
             recent.append((key, slot))
         } else {

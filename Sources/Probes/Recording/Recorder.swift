@@ -30,7 +30,7 @@ public final class Recorder: EventSink, @unchecked Sendable {
 
     private struct State {
         var counters = Counters()
-        var aggregates: [InternedNumber: StatementAggregate] = [:]
+        var aggregates = InternedNumberTable<StatementAggregate>()
         /// Its statements are the aggregates, set when a snapshot is taken.
         var evidence = InsightEvidence(aggregatingStatements: false)
         /// Distinct lists of values per shape, up to ``StatementAggregate/distinctLimit``.
@@ -40,6 +40,18 @@ public final class Recorder: EventSink, @unchecked Sendable {
         var dropped = 0
         var sqlNanoseconds: UInt64 = 0
         var rowCacheNanoseconds: UInt64 = 0
+        /// The shape and call site of the last statement counted at its
+        /// site from its figures, and the evidence's slot for them: a loop
+        /// runs one statement from one line, found again by two integer
+        /// compares and a compare of the file's string with itself.
+        var lastSite = SiteSlot(shape: -1, site: .unknown, slot: -1)
+    }
+
+    /// Where the evidence counts a shape's executions from a call site.
+    private struct SiteSlot {
+        var shape: Int
+        var site: CallSite
+        var slot: Int
     }
 
     /// A store's tally of row-cache faults, its counts when the recorder
@@ -251,17 +263,34 @@ public final class Recorder: EventSink, @unchecked Sendable {
         // evidence, and a new pair of shape and site needs the event. The
         // engine's own statements are no read of the application's.
         let counted = parts.isTransaction || parts.isEngineWork
-        guard let aggregate = state.aggregates.index(forKey: InternedNumber(parts.shapeID)) else { return false }
+        guard let aggregate = state.aggregates.position(of: parts.shapeID) else { return false }
         // Looked up once, counted once the rest is.
-        let slot = counted ? nil : state.evidence.siteSlot(shape: parts.shapeID, site: parts.callSite)
+        let slot: Int?
+        let repeated = state.lastSite.shape == parts.shapeID && state.lastSite.site.line == parts.callSite.line
+            && state.lastSite.site.file == parts.callSite.file
+        if counted {
+            slot = nil
+        } else if repeated {
+            slot = state.lastSite.slot
+        } else {
+            slot = state.evidence.siteSlot(shape: parts.shapeID, site: parts.callSite)
+        }
         guard counted || slot != nil,
               parts.isEngineWork || state.evidence.countExecution(text: parts.textID, isTransaction: parts.isTransaction)
         else { return false }
-        if let slot { state.evidence.countSiteExecution(atSlot: slot, nanoseconds: parts.durationNanoseconds) }
+        if let slot {
+            if repeated {
+                state.evidence.countSiteExecution(atSlot: slot, nanoseconds: parts.durationNanoseconds)
+            } else {
+                state.evidence.countSiteExecution(
+                    atSlot: slot, shape: parts.shapeID, site: parts.callSite, nanoseconds: parts.durationNanoseconds)
+                state.lastSite = SiteSlot(shape: parts.shapeID, site: parts.callSite, slot: slot)
+            }
+        }
         state.counters.count(
             .sql(rowsReturned: parts.rowsReturned, rowsChanged: parts.rowsChanged, fullScanSteps: parts.fullScanSteps, vmSteps: parts.vmSteps))
         state.sqlNanoseconds &+= parts.durationNanoseconds
-        state.aggregates.values[aggregate].add(parts)
+        state.aggregates[aggregate].add(parts)
         return true
     }
 
@@ -277,16 +306,15 @@ public final class Recorder: EventSink, @unchecked Sendable {
             if let list { state.evidence.add(sql: e, list: list) } else { state.evidence.add(sql: e) }
             state.sqlNanoseconds &+= e.durationNanoseconds
             let shape = InternedNumber(e.shapeID)
-            let position: Dictionary<InternedNumber, StatementAggregate>.Index
-            if let found = state.aggregates.index(forKey: shape) {
+            let position: Int
+            if let found = state.aggregates.position(of: e.shapeID) {
                 position = found
-                state.aggregates.values[position].add(e)
+                state.aggregates[position].add(e)
             } else {
                 var aggregate = StatementAggregate(
                     shape: e.shape, purpose: e.purpose, firstCallSite: e.callSite, facts: e.facts, firstText: e.sql)
                 aggregate.add(e)
-                state.aggregates[shape] = aggregate
-                position = state.aggregates.index(forKey: shape)!
+                position = state.aggregates.append(aggregate, for: e.shapeID)
             }
             if !details.isEmpty, let list {
                 // One lookup of the set, updated in place (reading the
@@ -294,11 +322,11 @@ public final class Recorder: EventSink, @unchecked Sendable {
                 if let lists = state.arguments.index(forKey: shape) {
                     if state.arguments.values[lists].count < StatementAggregate.distinctLimit {
                         state.arguments.values[lists].insert(list)
-                        state.aggregates.values[position].distinctArgumentLists = state.arguments.values[lists].count
+                        state.aggregates[position].distinctArgumentLists = state.arguments.values[lists].count
                     }
                 } else {
                     state.arguments[shape] = [list]
-                    state.aggregates.values[position].distinctArgumentLists = 1
+                    state.aggregates[position].distinctArgumentLists = 1
                 }
             }
             if bufferCapacity > 0 { keep(.sql(e)) }

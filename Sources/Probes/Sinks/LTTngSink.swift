@@ -28,8 +28,9 @@ import Synchronization
 /// no other thread's event of that shape comes first); each `sql` event
 /// carries the shape's number, and its own text only when that is not the
 /// shape's text or the shape was never traced (`sql_shape` not enabled).
-/// A call site's file is numbered the same way
-/// (``TracedFiles``): its text goes with the first event of its number.
+/// A call site is numbered the same way (``TracedCallSites``): a
+/// `faultline:call_site` event gives its number and text once per session,
+/// before the first event of that site, and each event carries the number.
 /// A statement's texts are lent to the sink
 /// (``takesLentStatementTexts``), not copied.
 public final class LTTngSink: EventSink, @unchecked Sendable {
@@ -44,12 +45,12 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
     @exclusivity(unchecked) private var runs = HeldBackRuns()
     /// The shapes traced so far (guarded by `lock`).
     @exclusivity(unchecked) private var tracedShapes = TracedShapes()
-    /// The call sites' files traced so far, by number (guarded by `lock`).
-    @exclusivity(unchecked) private var tracedFiles = TracedFiles()
+    /// The call sites traced so far, by number (guarded by `lock`).
+    @exclusivity(unchecked) private var tracedCallSites = TracedCallSites()
     /// Set when this process was seen with every faultline tracepoint off
     /// (``noteWhetherASessionRecords()``): no session recorded its events
     /// then, so a session that does later is another one, whose trace has
-    /// none of the shapes and files traced so far. The next event traced
+    /// none of the shapes and call sites traced so far. The next event traced
     /// forgets them (``forgetWhatAnEndedSessionWasTold()``), under the lock.
     private let sessionsEnded = Atomic<Bool>(false)
 
@@ -181,7 +182,7 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
     /// traced) and at ``flush()``. Once noted, nothing more is asked until
     /// a session records again. Between two sessions this process may run
     /// nothing that asks: the second then continues the first's shapes and
-    /// files (its trace names those `#N`).
+    /// call sites (its trace names those `#N`).
     @inline(never)
     private func noteWhetherASessionRecords() {
         if !sessionsEnded.load(ordering: .relaxed), faultline_tp_any_enabled() == 0 {
@@ -197,8 +198,8 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
     }
 
     /// Under the lock, at the start of what traces: after a session ended,
-    /// once a session records again, the shapes and files told so far are
-    /// told again (a file keeps its number). While none records (a run
+    /// once a session records again, the shapes and call sites told so far
+    /// are told again (a site keeps its number). While none records (a run
     /// traced at a `flush()` after the session's end goes nowhere), the
     /// note is kept for the next session.
     @inline(__always)
@@ -206,7 +207,7 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
         guard sessionsEnded.load(ordering: .relaxed), faultline_tp_any_enabled() != 0 else { return }
         sessionsEnded.store(false, ordering: .relaxed)
         tracedShapes = TracedShapes()
-        tracedFiles.forgetTold()
+        tracedCallSites.forgetTold()
     }
 
     /// Traces an event that no run holds back: after the runs, which it ends.
@@ -219,9 +220,15 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
         }
     }
 
-    /// Under the lock.
+    /// Under the lock. Nearly every event finds no run held back: that is
+    /// asked inline, the runs are traced out of line.
+    @inline(__always)
     private func endRuns() {
-        guard !runs.isEmpty else { return }
+        if !runs.isEmpty { traceEndedRuns() }
+    }
+
+    @inline(never)
+    private func traceEndedRuns() {
         for run in runs.endAll() {
             switch run {
             case .faults(let run): trace(run)
@@ -381,16 +388,28 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
 // One function per tracepoint. Strings reach C through `withCString`, which
 // lends a native string's own bytes (and copies a small one to the stack);
 // an implicit String-to-pointer argument would allocate and copy an array
-// for each string of each event. A call site's file is interned
-// (``withFile(_:_:)``). Each is called with the lock held.
+// for each string of each event. A call site is interned
+// (``callSiteNumber(_:)``). Each is called with the lock held.
 extension LTTngSink {
-    /// Runs `body` with the `call_site_file_id` and `call_site_file` fields
-    /// of a call site's file: its number, and its text the first time the
-    /// number is traced (``TracedFiles``), `""` after.
+    /// The `call_site` field of an event of `site`: its number, after its
+    /// `faultline:call_site` event when this session was not told it
+    /// (``TracedCallSites``). Taken before the event is traced.
     @inline(__always)
-    private func withFile<R>(_ file: String, _ body: (UInt64, UnsafePointer<CChar>) -> R) -> R {
-        let (number, isNew) = tracedFiles.number(of: file)
-        return isNew ? file.withCString { body(number, $0) } : body(number, StatementArguments.emptyCString)
+    private func callSiteNumber(_ site: CallSite) -> UInt64 {
+        tracedCallSites.number(of: site, tell: Self.tell)
+    }
+
+    /// Traces a call site's number and text, if the `call_site` tracepoint
+    /// is on; whether it traced them. The function is `""`: the engine's
+    /// call sites name a file and a line (`#fileID`, `#line`).
+    private static func tell(_ number: UInt64, _ site: CallSite) -> Bool {
+        guard faultline_tp_call_site_enabled() != 0 else { return false }
+        site.module.withCString { module in
+            site.traceFile.withCString { file in
+                faultline_tp_call_site(number, module, file, Int64(site.traceLine), StatementArguments.emptyCString)
+            }
+        }
+        return true
     }
 
     private func trace(fault e: FaultEvent, count: UInt64, durationNanoseconds: UInt64) {
@@ -403,14 +422,12 @@ extension LTTngSink {
         context: String, entity: String, primaryKey: Int64, source: FaultSource, missReason: CacheMissReason?, count: UInt64,
         durationNanoseconds: UInt64, callSite: CallSite
     ) {
-        let site = callSite.resolved
+        let site = callSiteNumber(callSite)
         context.withCString { context in
             entity.withCString { entity in
-                withFile(site.traceFile) { fileID, file in
-                    faultline_tp_fault(
-                        context, entity, primaryKey, source.traceValue, Self.missField(source, missReason), count,
-                        durationNanoseconds, fileID, file, Int64(site.traceLine))
-                }
+                faultline_tp_fault(
+                    context, entity, primaryKey, source.traceValue, Self.missField(source, missReason), count,
+                    durationNanoseconds, site)
             }
         }
     }
@@ -462,50 +479,65 @@ extension LTTngSink {
         // event: with `faultline:sql_shape` not enabled, each statement
         // carries its own text.
         let textInShape = sqlIsShape && shapeTraced
-        let site = callSite.resolved
-        func send(_ statement: UnsafePointer<CChar>, _ plan: UnsafePointer<CChar>) {
-            arguments.withCString { arguments in
-                purpose.withCString { purpose in
-                    withFile(site.traceFile) { fileID, file in
-                        var fields = faultline_sql_fields(
-                            shape: UInt64(bitPattern: Int64(e.shapeID)), statement: statement, arguments: arguments,
-                            duration_ns: e.durationNanoseconds, rows_returned: UInt64(e.rowsReturned),
-                            rows_changed: UInt64(e.rowsChanged), full_scan_steps: UInt64(e.fullScanSteps),
-                            sorts: UInt64(e.sorts), auto_indexes: UInt64(e.autoIndexes), vm_steps: UInt64(e.vmSteps),
-                            purpose: purpose, query_plan: plan, call_site_file_id: fileID, call_site_file: file,
-                            call_site_line: Int64(site.traceLine))
-                        faultline_tp_sql(&fields)
-                    }
+        let empty = StatementArguments.emptyCString
+        var fields = faultline_sql_fields(
+            shape: UInt64(bitPattern: Int64(e.shapeID)), statement: empty, arguments: empty,
+            duration_ns: e.durationNanoseconds, rows_returned: UInt64(e.rowsReturned), rows_changed: UInt64(e.rowsChanged),
+            full_scan_steps: UInt64(e.fullScanSteps), sorts: UInt64(e.sorts), auto_indexes: UInt64(e.autoIndexes),
+            vm_steps: UInt64(e.vmSteps), purpose: empty, query_plan: empty, call_site: callSiteNumber(callSite))
+        // Nearly every statement: no text of its own, no plan.
+        if textInShape, queryPlan == nil { return Self.send(&fields, arguments: arguments, purpose: purpose) }
+        let plan = queryPlan?.joined(separator: "\n") ?? ""
+        (textInShape ? "" : sql).withCString { statement in
+            plan.withCString { plan in
+                fields.statement = statement
+                fields.query_plan = plan
+                Self.send(&fields, arguments: arguments, purpose: purpose)
+            }
+        }
+    }
+
+    /// Traces a statement's fields with the texts of its bound values and
+    /// purpose, which are lent for the call only (a key lookup's one
+    /// integer written on the stack).
+    @inline(__always)
+    private static func send(_ fields: inout faultline_sql_fields, arguments: StatementArguments, purpose: String) {
+        purpose.withCString { purpose in
+            fields.purpose = purpose
+            switch arguments {
+            case .none:
+                faultline_tp_sql(&fields)
+            case .integer(let value):
+                withUnsafeTemporaryAllocation(of: CChar.self, capacity: 24) { buffer in
+                    fields.arguments = StatementArguments.write(value, into: buffer.baseAddress!)
+                    faultline_tp_sql(&fields)
+                }
+            case .values, .rendered:
+                arguments.withCString { arguments in
+                    fields.arguments = arguments
+                    faultline_tp_sql(&fields)
                 }
             }
         }
-        // Nearly every statement: no text of its own, no plan.
-        if textInShape, queryPlan == nil { return send(StatementArguments.emptyCString, StatementArguments.emptyCString) }
-        let plan = queryPlan?.joined(separator: "\n") ?? ""
-        (textInShape ? "" : sql).withCString { statement in plan.withCString { plan in send(statement, plan) } }
     }
 
     private func trace(_ e: FetchEvent) {
-        let site = e.callSite.resolved
+        let site = callSiteNumber(e.callSite)
         e.context.withCString { context in
             e.entity.withCString { entity in
                 e.predicate.withCString { predicate in
                     e.sort.withCString { sort in
                         e.resultType.withCString { resultType in
                             e.prefetch.withCString { prefetch in
-                                withFile(site.traceFile) { fileID, callSite in
-                                    var fields = faultline_fetch_fields(
-                                        context: context, entity: entity, predicate: predicate, sort: sort,
-                                        result_type: resultType, result_count: UInt64(e.resultCount),
-                                        duration_ns: e.durationNanoseconds, fetch_limit: Int64(e.fetchLimit),
-                                        fetch_offset: Int64(e.fetchOffset), batch_size: Int64(e.fetchBatchSize),
-                                        returns_faults: e.returnsObjectsAsFaults ? 1 : 0,
-                                        includes_values: e.includesPropertyValues ? 1 : 0,
-                                        includes_pending: e.includesPendingChanges ? 1 : 0, prefetch: prefetch,
-                                        call_site_file_id: fileID, call_site_file: callSite,
-                                        call_site_line: Int64(site.traceLine))
-                                    faultline_tp_fetch(&fields)
-                                }
+                                var fields = faultline_fetch_fields(
+                                    context: context, entity: entity, predicate: predicate, sort: sort,
+                                    result_type: resultType, result_count: UInt64(e.resultCount),
+                                    duration_ns: e.durationNanoseconds, fetch_limit: Int64(e.fetchLimit),
+                                    fetch_offset: Int64(e.fetchOffset), batch_size: Int64(e.fetchBatchSize),
+                                    returns_faults: e.returnsObjectsAsFaults ? 1 : 0,
+                                    includes_values: e.includesPropertyValues ? 1 : 0,
+                                    includes_pending: e.includesPendingChanges ? 1 : 0, prefetch: prefetch, call_site: site)
+                                faultline_tp_fetch(&fields)
                             }
                         }
                     }
@@ -515,20 +547,17 @@ extension LTTngSink {
     }
 
     private func trace(_ e: RelationshipFaultEvent) {
-        let site = e.callSite.resolved
+        let site = callSiteNumber(e.callSite)
         e.context.withCString { context in
             e.entity.withCString { entity in
                 e.relationship.withCString { relationship in
                     e.destinationEntity.withCString { destination in
-                        withFile(site.traceFile) { fileID, file in
-                            var fields = faultline_relationship_fault_fields(
-                                context: context, entity: entity, relationship: relationship, primary_key: e.primaryKey,
-                                destination_entity: destination, destination_count: UInt64(e.destinationCount),
-                                source: e.source.traceValue, miss_reason: Self.missField(e.source, e.missReason),
-                                duration_ns: e.durationNanoseconds, call_site_file_id: fileID, call_site_file: file,
-                                call_site_line: Int64(site.traceLine))
-                            faultline_tp_relationship_fault(&fields)
-                        }
+                        var fields = faultline_relationship_fault_fields(
+                            context: context, entity: entity, relationship: relationship, primary_key: e.primaryKey,
+                            destination_entity: destination, destination_count: UInt64(e.destinationCount),
+                            source: e.source.traceValue, miss_reason: Self.missField(e.source, e.missReason),
+                            duration_ns: e.durationNanoseconds, call_site: site)
+                        faultline_tp_relationship_fault(&fields)
                     }
                 }
             }
@@ -536,26 +565,21 @@ extension LTTngSink {
     }
 
     private func trace(_ e: SaveEvent) {
-        let site = e.callSite.resolved
+        let site = callSiteNumber(e.callSite)
         e.context.withCString { context in
             e.error.withCString { error in
-                withFile(site.traceFile) { fileID, callSite in
-                    faultline_tp_save(
-                        context, UInt64(e.inserted), UInt64(e.updated), UInt64(e.deleted), e.durationNanoseconds,
-                        e.success ? 1 : 0, error, fileID, callSite, Int64(site.traceLine))
-                }
+                faultline_tp_save(
+                    context, UInt64(e.inserted), UInt64(e.updated), UInt64(e.deleted), e.durationNanoseconds,
+                    e.success ? 1 : 0, error, site)
             }
         }
     }
 
     private func trace(_ e: BatchRequestEvent) {
-        let site = e.callSite.resolved
+        let site = callSiteNumber(e.callSite)
         e.kind.withCString { kind in
             e.entity.withCString { entity in
-                withFile(site.traceFile) { fileID, callSite in
-                    faultline_tp_batch_request(
-                        kind, entity, UInt64(e.rowsAffected), e.durationNanoseconds, fileID, callSite, Int64(site.traceLine))
-                }
+                faultline_tp_batch_request(kind, entity, UInt64(e.rowsAffected), e.durationNanoseconds, site)
             }
         }
     }

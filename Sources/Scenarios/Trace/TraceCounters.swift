@@ -16,9 +16,12 @@ import Probes
 /// row-cache fault may read `miss_reason = "absent"`. In a trace older
 /// than the field, the `cache_miss` events are ignored the same way.
 ///
-/// A call site's file is interned as a statement's shape is: an event
-/// carries the file's number (`call_site_file_id`) and its text only the
-/// first time the number is traced; ``callSite(of:)`` names any event's.
+/// A call site is interned as a statement's shape is: a `call_site` event
+/// gives its number and text, and each event carries the number in its
+/// `call_site` field; ``callSite(of:)`` names any event's. (Version 3 of
+/// the tracepoints numbered only a site's file, `call_site_file_id`, with
+/// its text in the first event of that number and `call_site_line` in
+/// every event; such a trace is named too.)
 public struct TraceCounters {
     /// Counters per scenario so far.
     public private(set) var result: [String: Counters] = [:]
@@ -31,9 +34,13 @@ public struct TraceCounters {
     private var inIteration = false
     /// Shape texts by number, from the `sql_shape` events so far.
     private var shapes: [Int: String] = [:]
-    /// Call sites' files by number, from the first event of each number so
-    /// far (the one that carries the text: an empty field a later event
-    /// reads as an earlier event's text in babeltrace2 2.0.4 is not taken).
+    /// Call sites by number, from the `call_site` events so far.
+    public private(set) var callSites: [Int: CallSite] = [:]
+    /// Call sites' files by number in a trace of version 3, from the first
+    /// event of each number so far (the one that carries the text: an
+    /// empty field a later event reads as an earlier event's text in
+    /// babeltrace2 2.0.4 is not taken). Empty for a later trace, whose
+    /// sites are ``callSites``.
     public private(set) var callSiteFiles: [Int: String] = [:]
 
     /// Counts only events of `processID` when given (the trace needs the
@@ -82,6 +89,9 @@ public struct TraceCounters {
             case "sql_shape":
                 // Traced once per session, whenever the shape first ran in it.
                 if let number = Int(Self.field(line, "shape") ?? ""), let text = Self.field(line, "text") { shapes[number] = text }
+            case "call_site":
+                // Traced once per session, before the first event of the site.
+                if let site = Self.callSite(definedBy: line) { callSites[site.number] = site.site }
             default:
                 guard inIteration, let kind = EventKind(rawValue: String(name)), let counted = Self.counted(kind, line) else { return }
                 if kind == .sql { currentStatements[shapeText(line), default: 0] += 1 }
@@ -112,13 +122,19 @@ public struct TraceCounters {
         }
     }
 
-    /// The file of the call site of an event, `File.swift:42`: its number
-    /// resolved through the first event that carried it (`#N:42` for a
-    /// number no event named: one traced before the session started); in a
-    /// trace from before files were numbered, the event's own text. Nil for
-    /// an event without a call site field; no call site, in words, for a
-    /// field that says there is none (``CallSite/traceFile``).
+    /// The call site of an event, `Module/File.swift:42`: its `call_site`
+    /// number resolved through the `call_site` event that named it (`#N`
+    /// for a number no event of the trace named: one told before the
+    /// session started, or in a session that left `faultline:call_site`
+    /// out). In a trace of version 3, its file's number resolved through
+    /// the first event that carried it (`#N:42` for a number no event
+    /// named), and in one from before files were numbered the event's own
+    /// text. Nil for an event without a call site field; no call site, in
+    /// words, for a site that says there is none (``CallSite/traceFile``).
     public func callSite(of line: Substring) -> String? {
+        if !line.contains(" faultline:call_site: "), let number = Self.field(line, "call_site").flatMap({ Int($0) }) {
+            return callSites[number]?.description ?? "#\(number)"
+        }
         guard let number = Self.field(line, "call_site_line") else { return nil }
         let file: String
         if let id = Self.field(line, "call_site_file_id").flatMap({ Int($0) }) {
@@ -131,7 +147,18 @@ public struct TraceCounters {
         return CallSite(logFile: file, line: Int(number) ?? 0).description
     }
 
-    /// Reads a call site's file text from the first event of its number.
+    /// The number and site a `call_site` event gives (its `file` and
+    /// `line`, as ``CallSite/traceFile`` and ``CallSite/traceLine`` wrote
+    /// them); nil for a line that is none.
+    static func callSite(definedBy line: Substring) -> (number: Int, site: CallSite)? {
+        guard let number = field(line, "call_site").flatMap({ Int($0) }), let file = field(line, "file"),
+            let site = field(line, "line").flatMap({ Int($0) })
+        else { return nil }
+        return (number, CallSite(logFile: file, line: site))
+    }
+
+    /// Reads a call site's file text from the first event of its number
+    /// (a trace of version 3).
     private mutating func learnCallSiteFile(_ line: Substring) {
         guard let id = Self.field(line, "call_site_file_id").flatMap({ Int($0) }), callSiteFiles[id] == nil,
             let text = Self.field(line, "call_site_file"), !text.isEmpty
