@@ -34,7 +34,7 @@ public struct RowSnapshot: Sendable, Equatable {
             attributes.append(Value.read(row, layout.attributePositions[offset], as: attribute.type))
         }
         var toOne: [ObjectID?] = []
-        if !entity.toOneIndexes.isEmpty { toOne = Array(repeating: nil, count: entity.relationships.count) }
+        if !entity.toOneIndexes.isEmpty { toOne = Array(filledWith: nil, count: entity.relationships.count) }
         for index in entity.toOneIndexes {
             if let key = row.optionalInt64(layout.toOneKeyPositions[index]) {
                 var destination = model.entities[entity.relationships[index].destinationIndex]
