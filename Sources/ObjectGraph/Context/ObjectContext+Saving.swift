@@ -101,7 +101,7 @@ extension ObjectContext {
                 var stale: [ObjectID] = []
                 for (id, values) in derived {
                     if let object = registered[id]?.object, case .loaded = object.state {
-                        for (index, value) in values { object.values[index] = value }
+                        for (index, value) in values { object.replaceValue(at: index, with: value) }
                     } else {
                         stale.append(id)
                     }
