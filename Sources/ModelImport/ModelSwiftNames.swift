@@ -22,6 +22,10 @@ import ObjectGraph
 ///   `context`, `description`, `entityName`, …), one that cannot follow a
 ///   dot (`self`, `Type`), or the name of a type the source uses; a name
 ///   taken by another property of the class gets more `_`.
+/// - An attribute's property keeps its value in a field named `_` and the
+///   property's name (`_title`); a property whose name or whose field's
+///   name another property of the class or of an ancestor (or that
+///   property's field) already took gets more `_`.
 /// - A to-many relationship's `addTo…`/`removeFrom…` methods are named
 ///   after its Swift name, capitalized; one that another to-many of the
 ///   class (or of an ancestor) already took (`pages` and `Pages`) gets `_`
@@ -72,6 +76,18 @@ struct ModelSwiftNames {
     /// Each property's Swift name (without backticks), by entity name and
     /// model name, under the entity that declares it.
     private var properties: [String: [String: String]] = [:]
+    /// The names of the fields each entity's class declares itself.
+    private var fields: [String: Set<String>] = [:]
+
+    /// Whether the class keeps `property` in a field: an attribute does.
+    static func hasField(_ property: Property) -> Bool {
+        if case .attribute = property { return true }
+        return false
+    }
+
+    /// The name of the field that keeps the value of the attribute whose
+    /// property is named `property` (without backticks).
+    static func fieldName(_ property: String) -> String { "_" + property }
 
     /// The names for `declarations`, whose classes are named after
     /// `representedClassNames` (by entity name, as the model file writes
@@ -130,28 +146,47 @@ struct ModelSwiftNames {
         while let parent = ancestor, seen.insert(parent.name).inserted {
             nameProperties(of: parent, byName: byName, typeNames: typeNames)
             inherited.formUnion(properties[parent.name].map { Array($0.values) } ?? [])
+            inherited.formUnion(fields[parent.name] ?? [])
             ancestor = parent.parent.flatMap { byName[$0] }
         }
         var taken = inherited.union(entity.properties.map(\.name))
         var names: [String: String] = [:]
+        var ownFields: Set<String> = []
         for property in entity.properties {
             var name = property.name
+            let hasField = Self.hasField(property)
+            // The field of an attribute named before, or this attribute's
+            // field taken by another property's name.
+            let fieldTaken = hasField && (taken.contains(Self.fieldName(name)) || typeNames.contains(Self.fieldName(name)))
             if Self.reservedPropertyNames.contains(name) || typeNames.contains(name) || inherited.contains(name)
-                || !SwiftIdentifier.isPlain(name)
+                || !SwiftIdentifier.isPlain(name) || ownFields.contains(name) || fieldTaken
             {
                 name = SwiftIdentifier.isPlain(name) ? name + "_" : "property_"
-                while taken.contains(name) || typeNames.contains(name) { name += "_" }
+                while taken.contains(name) || typeNames.contains(name) || ownFields.contains(name)
+                    || (hasField && (taken.contains(Self.fieldName(name)) || typeNames.contains(Self.fieldName(name))))
+                {
+                    name += "_"
+                }
             }
             taken.insert(name)
+            if hasField {
+                taken.insert(Self.fieldName(name))
+                ownFields.insert(Self.fieldName(name))
+            }
             names[property.name] = name
             if name != property.name {
-                let why = !SwiftIdentifier.isPlain(property.name) ? "is not a Swift identifier"
-                    : Self.reservedPropertyNames.contains(property.name) ? "is a member of every class"
-                    : typeNames.contains(property.name) ? "is the name of a type" : "is inherited"
-                renames.append("\(entity.name).\(property.name): property \(name), as \(property.name) \(why)")
+                let model = property.name
+                let why = !SwiftIdentifier.isPlain(model) ? "\(model) is not a Swift identifier"
+                    : Self.reservedPropertyNames.contains(model) ? "\(model) is a member of every class"
+                    : typeNames.contains(model) ? "\(model) is the name of a type"
+                    : inherited.contains(model) ? "\(model) is inherited"
+                    : fieldTaken ? "its field \(Self.fieldName(model)) is taken"
+                    : "\(model) is the name of another property's field"
+                renames.append("\(entity.name).\(model): property \(name), as \(why)")
             }
         }
         properties[entity.name] = names
+        fields[entity.name] = ownFields
         // addTo…/removeFrom… of each to-many: unique in the class and its
         // ancestors, and no property's name.
         var inheritedSuffixes: Set<String> = []
@@ -190,6 +225,12 @@ struct ModelSwiftNames {
         if let suffix = methodSuffixes[entity]?[property] { return suffix }
         let name = propertyName(property, declaredBy: entity)
         return name.prefix(1).uppercased() + name.dropFirst()
+    }
+
+    /// The name of the field that keeps the attribute `property`, which
+    /// `entity` declares itself.
+    func fieldName(_ property: String, declaredBy entity: String) -> String {
+        Self.fieldName(propertyName(property, declaredBy: entity))
     }
 
     /// The Swift name of the property `property`, which `entity` declares

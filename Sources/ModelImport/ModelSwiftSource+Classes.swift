@@ -19,7 +19,9 @@ extension ModelSwiftSource {
     ///   properties, overridden by subclasses; a subclass's key paths,
     ///   inherited properties included, have its own root), an
     ///   `@inlinable` property for each attribute (get and set, optional
-    ///   where the model says so; read only when derived), a to-one
+    ///   where the model says so; read only when derived) that keeps its
+    ///   value in a typed field (`_name`, an `AttributeField`: a read of a
+    ///   loaded object is a test and the field's read), a to-one
     ///   property (get and set, optional), and for a to-many one its
     ///   destinations (get) with `addTo…(_:)` and `removeFrom…(_:)`.
     ///
@@ -125,33 +127,60 @@ extension ModelSwiftSource {
             }
             lines.append("    ]")
         }
+        // Each attribute's index among the entity's attributes: its
+        // ancestors' first, then its own in order (as `Model` numbers them).
+        var attributeIndex = ancestors(of: entity, byName: byName).reduce(0) { count, owner in
+            count + owner.properties.filter(ModelSwiftNames.hasField).count
+        }
         for property in entity.properties {
             lines.append("")
-            lines += propertyLines(property, of: entity, member: member, names: names)
+            lines += propertyLines(property, of: entity, attributeIndex: attributeIndex, member: member, names: names)
+            if ModelSwiftNames.hasField(property) { attributeIndex += 1 }
         }
         lines.append("}")
         return lines
     }
 
-    /// The typed property (and a to-many's methods) of `property`.
-    private static func propertyLines(_ property: Property, of entity: Entity, member: String, names: ModelSwiftNames) -> [String] {
+    /// The typed property (and a to-many's methods) of `property`. An
+    /// attribute (at `attributeIndex` among the entity's attributes) keeps
+    /// its value in a field (`AttributeField`) that its property reads and
+    /// writes; one at index 63 or above (no field bit left) reads through
+    /// the key alone.
+    private static func propertyLines(
+        _ property: Property, of entity: Entity, attributeIndex: Int, member: String, names: ModelSwiftNames
+    ) -> [String] {
         let name = SwiftIdentifier.spelled(names.propertyName(property.name, declaredBy: entity.name))
         let key = quoted(property.name)
         switch property {
         case .attribute(let attribute):
             let type = swiftType(attribute.type) + (attribute.isOptional ? "?" : "")
-            if let derivation = attribute.derivation {
+            let about = attribute.derivation.map { "`\(commented(attribute.name))`: \(attribute.type.rawValue), derived (\(describe($0))): read only." }
+                ?? "`\(commented(attribute.name))`: \(attribute.type.rawValue)\(attribute.isOptional ? ", optional" : "")."
+            guard attributeIndex < 63 else {
+                if attribute.derivation != nil {
+                    return ["    /// \(about)", "    @inlinable \(member) var \(name): \(type) { self[attribute: \(key)] }"]
+                }
                 return [
-                    "    /// `\(commented(attribute.name))`: \(attribute.type.rawValue), derived (\(describe(derivation))): read only.",
-                    "    @inlinable \(member) var \(name): \(type) { self[attribute: \(key)] }",
+                    "    /// \(about)",
+                    "    @inlinable \(member) var \(name): \(type) {",
+                    "        get { self[attribute: \(key)] }",
+                    "        set { self[attribute: \(key)] = newValue }",
+                    "    }",
                 ]
             }
+            let field = names.fieldName(property.name, declaredBy: entity.name)
+            let read = "attribute(\(key), at: \(attributeIndex), in: &\(field))"
+            let fieldLine = "    @usableFromInline @exclusivity(unchecked) final var \(field) = AttributeField<\(type)>()"
+            if attribute.derivation != nil {
+                return ["    /// \(about)", "    @inlinable \(member) var \(name): \(type) { \(read) }", fieldLine]
+            }
             return [
-                "    /// `\(commented(attribute.name))`: \(attribute.type.rawValue)\(attribute.isOptional ? ", optional" : "").",
+                "    /// \(about)",
                 "    @inlinable \(member) var \(name): \(type) {",
-                "        get { self[attribute: \(key)] }",
-                "        set { self[attribute: \(key)] = newValue }",
+                "        get { \(read) }",
+                "        set { setAttribute(\(key), at: \(attributeIndex), to: newValue, in: &\(field)) }",
                 "    }",
+                fieldLine,
             ]
         case .relationship(let relationship):
             let destination = names.className(relationship.destinationName)

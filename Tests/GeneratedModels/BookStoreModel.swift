@@ -54,9 +54,10 @@ public final class BookCategory: ManagedObject, BookStoreModelObject {
 
     /// `name`: string, optional.
     @inlinable public var name: String? {
-        get { self[attribute: "name"] }
-        set { self[attribute: "name"] = newValue }
+        get { attribute("name", at: 0, in: &_name) }
+        set { setAttribute("name", at: 0, to: newValue, in: &_name) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _name = AttributeField<String?>()
 
     /// `books`: to-many Publication, inverse `category`, in primary-key order.
     public var books: [Book] { self[toMany: "books"] }
@@ -95,9 +96,10 @@ public final class Page: ManagedObject, BookStoreModelObject {
 
     /// `text`: string, optional.
     @inlinable public var text: String? {
-        get { self[attribute: "text"] }
-        set { self[attribute: "text"] = newValue }
+        get { attribute("text", at: 0, in: &_text) }
+        set { setAttribute("text", at: 0, to: newValue, in: &_text) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _text = AttributeField<String?>()
 
     /// `book`: to-one Publication, inverse `pages`.
     public var book: Book? {
@@ -126,33 +128,38 @@ public final class Book: ManagedObject, BookStoreModelObject {
 
     /// `firstName`: string, optional.
     @inlinable public var firstName: String? {
-        get { self[attribute: "firstName"] }
-        set { self[attribute: "firstName"] = newValue }
+        get { attribute("firstName", at: 0, in: &_firstName) }
+        set { setAttribute("firstName", at: 0, to: newValue, in: &_firstName) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _firstName = AttributeField<String?>()
 
     /// `lastName`: string, optional.
     @inlinable public var lastName: String? {
-        get { self[attribute: "lastName"] }
-        set { self[attribute: "lastName"] = newValue }
+        get { attribute("lastName", at: 1, in: &_lastName) }
+        set { setAttribute("lastName", at: 1, to: newValue, in: &_lastName) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _lastName = AttributeField<String?>()
 
     /// `price`: double, optional.
     @inlinable public var price: Double? {
-        get { self[attribute: "price"] }
-        set { self[attribute: "price"] = newValue }
+        get { attribute("price", at: 2, in: &_price) }
+        set { setAttribute("price", at: 2, to: newValue, in: &_price) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _price = AttributeField<Double?>()
 
     /// `synopsis`: string, optional.
     @inlinable public var synopsis: String? {
-        get { self[attribute: "synopsis"] }
-        set { self[attribute: "synopsis"] = newValue }
+        get { attribute("synopsis", at: 3, in: &_synopsis) }
+        set { setAttribute("synopsis", at: 3, to: newValue, in: &_synopsis) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _synopsis = AttributeField<String?>()
 
     /// `title`: string, optional.
     @inlinable public var title: String? {
-        get { self[attribute: "title"] }
-        set { self[attribute: "title"] = newValue }
+        get { attribute("title", at: 4, in: &_title) }
+        set { setAttribute("title", at: 4, to: newValue, in: &_title) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _title = AttributeField<String?>()
 
     /// `category`: to-one BookCategory, inverse `books`.
     public var category: BookCategory? {

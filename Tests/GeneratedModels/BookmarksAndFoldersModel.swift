@@ -86,15 +86,17 @@ public class BookmarkItemManagedObject: ManagedObject, BookmarksAndFoldersModelO
 
     /// `isFavorite`: bool.
     @inlinable public final var isFavorite: Bool {
-        get { self[attribute: "isFavorite"] }
-        set { self[attribute: "isFavorite"] = newValue }
+        get { attribute("isFavorite", at: 0, in: &_isFavorite) }
+        set { setAttribute("isFavorite", at: 0, to: newValue, in: &_isFavorite) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _isFavorite = AttributeField<Bool>()
 
     /// `title`: string, optional.
     @inlinable public final var title: String? {
-        get { self[attribute: "title"] }
-        set { self[attribute: "title"] = newValue }
+        get { attribute("title", at: 1, in: &_title) }
+        set { setAttribute("title", at: 1, to: newValue, in: &_title) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _title = AttributeField<String?>()
 
     /// `parent`: to-one BookmarkFolderManagedObject, inverse `children`.
     public final var parent: BookmarkFolderManagedObject? {
@@ -120,7 +122,8 @@ public final class BookmarkManagedObject: BookmarkItemManagedObject {
 
     /// `url`: string.
     @inlinable public var url: String {
-        get { self[attribute: "url"] }
-        set { self[attribute: "url"] = newValue }
+        get { attribute("url", at: 2, in: &_url) }
+        set { setAttribute("url", at: 2, to: newValue, in: &_url) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _url = AttributeField<String>()
 }

@@ -62,6 +62,49 @@ import Testing
         #expect(names.propertyName("entity_", declaredBy: "String") == "entity__")
     }
 
+    @Test func aPropertyWhoseFieldNameIsTakenGetsAnUnderscore() throws {
+        let declarations = [
+            Entity("Parent", properties: [.attribute("a", .string), .attribute("x", .string), .attribute("_x", .string)]),
+            Entity("Child", parent: "Parent", properties: [.attribute("_a", .string), .toMany("_b", "Other", inverse: nil), .attribute("b", .int16)]),
+            Entity("Other", properties: [.attribute("plain", .string), .toMany("children", "Child", inverse: nil)]),
+        ]
+        let names = ModelSwiftNames(declarations, representedClassNames: [:], model: try SwiftModelName("FieldsModel"))
+        // `x`'s field would be `_x`, another attribute's name: `x` gives way.
+        #expect(names.propertyName("x", declaredBy: "Parent") == "x_")
+        #expect(names.fieldName("x", declaredBy: "Parent") == "_x_")
+        #expect(names.propertyName("_x", declaredBy: "Parent") == "_x")
+        #expect(names.fieldName("_x", declaredBy: "Parent") == "__x")
+        // A subentity's property named like an inherited field.
+        #expect(names.propertyName("_a", declaredBy: "Child") == "_a_")
+        // An attribute whose field would take a relationship's name.
+        #expect(names.propertyName("_b", declaredBy: "Child") == "_b")
+        #expect(names.propertyName("b", declaredBy: "Child") == "b_")
+        // Names nothing collides with are kept.
+        #expect(names.propertyName("a", declaredBy: "Parent") == "a")
+        #expect(names.fieldName("plain", declaredBy: "Other") == "_plain")
+        #expect(names.renames == [
+            "Parent.x: property x_, as its field _x is taken",
+            "Child._a: property _a_, as _a is inherited",
+            "Child.b: property b_, as its field _b is taken",
+        ])
+    }
+
+    /// The index a generated property gives is the attribute's index in
+    /// its entity as the model numbers it, inherited attributes first.
+    @Test func eachFieldNamesItsAttributesIndexInTheModel() throws {
+        let source = try Self.librarySource()
+        let model = try Model(Self.library)
+        var checked = 0
+        for entity in model.entities {
+            for attribute in entity.attributes where attribute.declaringEntityIndex == entity.index {
+                let read = "attribute(\"\(attribute.name)\", at: \(attribute.index), in: &_\(attribute.name))"
+                #expect(source.contains(read), "\(entity.name).\(attribute.name)")
+                checked += 1
+            }
+        }
+        #expect(checked == 6)
+    }
+
     /// LibraryItem (abstract) ← Book ← Audiobook, and Tag ↔ items.
     static let library: [Entity] = [
         Entity("LibraryItem", abstract: true, properties: [
@@ -154,9 +197,10 @@ import Testing
 
                 /// `title`: string.
                 @inlinable public final var title: String {
-                    get { self[attribute: "title"] }
-                    set { self[attribute: "title"] = newValue }
+                    get { attribute("title", at: 0, in: &_title) }
+                    set { setAttribute("title", at: 0, to: newValue, in: &_title) }
                 }
+                @usableFromInline @exclusivity(unchecked) final var _title = AttributeField<String>()
 
             """))
         #expect(source.contains("""
@@ -178,12 +222,14 @@ import Testing
 
                 /// `pages`: int32.
                 @inlinable public final var pages: Int32 {
-                    get { self[attribute: "pages"] }
-                    set { self[attribute: "pages"] = newValue }
+                    get { attribute("pages", at: 2, in: &_pages) }
+                    set { setAttribute("pages", at: 2, to: newValue, in: &_pages) }
                 }
+                @usableFromInline @exclusivity(unchecked) final var _pages = AttributeField<Int32>()
 
                 /// `tagCount`: int64, derived (`tags.@count`): read only.
-                @inlinable public final var tagCount: Int64? { self[attribute: "tagCount"] }
+                @inlinable public final var tagCount: Int64? { attribute("tagCount", at: 3, in: &_tagCount) }
+                @usableFromInline @exclusivity(unchecked) final var _tagCount = AttributeField<Int64?>()
             }
 
             /// The objects of the entity `Audiobook`.
@@ -199,6 +245,10 @@ import Testing
 
                 /// `minutes`: double, optional.
                 @inlinable public var minutes: Double? {
+                    get { attribute("minutes", at: 4, in: &_minutes) }
+                    set { setAttribute("minutes", at: 4, to: newValue, in: &_minutes) }
+                }
+                @usableFromInline @exclusivity(unchecked) final var _minutes = AttributeField<Double?>()
             """))
     }
 

@@ -80,21 +80,24 @@ public final class Ingredient: ManagedObject, RecipesModelObject {
 
     /// `amount`: string, optional.
     @inlinable public var amount: String? {
-        get { self[attribute: "amount"] }
-        set { self[attribute: "amount"] = newValue }
+        get { attribute("amount", at: 0, in: &_amount) }
+        set { setAttribute("amount", at: 0, to: newValue, in: &_amount) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _amount = AttributeField<String?>()
 
     /// `displayOrder`: int16, optional.
     @inlinable public var displayOrder: Int16? {
-        get { self[attribute: "displayOrder"] }
-        set { self[attribute: "displayOrder"] = newValue }
+        get { attribute("displayOrder", at: 1, in: &_displayOrder) }
+        set { setAttribute("displayOrder", at: 1, to: newValue, in: &_displayOrder) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _displayOrder = AttributeField<Int16?>()
 
     /// `name`: string, optional.
     @inlinable public var name: String? {
-        get { self[attribute: "name"] }
-        set { self[attribute: "name"] = newValue }
+        get { attribute("name", at: 2, in: &_name) }
+        set { setAttribute("name", at: 2, to: newValue, in: &_name) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _name = AttributeField<String?>()
 
     /// `recipe`: to-one Recipe, inverse `ingredients`.
     public var recipe: Recipe? {
@@ -123,27 +126,31 @@ public final class Recipe: ManagedObject, RecipesModelObject {
 
     /// `instructions`: string, optional.
     @inlinable public var instructions: String? {
-        get { self[attribute: "instructions"] }
-        set { self[attribute: "instructions"] = newValue }
+        get { attribute("instructions", at: 0, in: &_instructions) }
+        set { setAttribute("instructions", at: 0, to: newValue, in: &_instructions) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _instructions = AttributeField<String?>()
 
     /// `name`: string, optional.
     @inlinable public var name: String? {
-        get { self[attribute: "name"] }
-        set { self[attribute: "name"] = newValue }
+        get { attribute("name", at: 1, in: &_name) }
+        set { setAttribute("name", at: 1, to: newValue, in: &_name) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _name = AttributeField<String?>()
 
     /// `overview`: string, optional.
     @inlinable public var overview: String? {
-        get { self[attribute: "overview"] }
-        set { self[attribute: "overview"] = newValue }
+        get { attribute("overview", at: 2, in: &_overview) }
+        set { setAttribute("overview", at: 2, to: newValue, in: &_overview) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _overview = AttributeField<String?>()
 
     /// `prepTime`: string, optional.
     @inlinable public var prepTime: String? {
-        get { self[attribute: "prepTime"] }
-        set { self[attribute: "prepTime"] = newValue }
+        get { attribute("prepTime", at: 3, in: &_prepTime) }
+        set { setAttribute("prepTime", at: 3, to: newValue, in: &_prepTime) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _prepTime = AttributeField<String?>()
 
     /// `image`: to-one Image, inverse `recipe`.
     public var image: Image? {
@@ -194,9 +201,10 @@ public final class RecipeType: ManagedObject, RecipesModelObject {
 
     /// `name`: string, optional.
     @inlinable public var name: String? {
-        get { self[attribute: "name"] }
-        set { self[attribute: "name"] = newValue }
+        get { attribute("name", at: 0, in: &_name) }
+        set { setAttribute("name", at: 0, to: newValue, in: &_name) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _name = AttributeField<String?>()
 
     /// `recipes`: to-many Recipe, inverse `type`, in primary-key order.
     public var recipes: [Recipe] { self[toMany: "recipes"] }

@@ -51,9 +51,10 @@ public final class GeneratedPerson: ManagedObject, SelfiesModelObject {
 
     /// `name`: string.
     @inlinable public var name: String {
-        get { self[attribute: "name"] }
-        set { self[attribute: "name"] = newValue }
+        get { attribute("name", at: 0, in: &_name) }
+        set { setAttribute("name", at: 0, to: newValue, in: &_name) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _name = AttributeField<String>()
 
     /// `selfies`: to-many Selfie, inverse `people`, in primary-key order.
     public var selfies: [GeneratedSelfie] { self[toMany: "selfies"] }
@@ -94,15 +95,17 @@ public final class GeneratedSelfie: ManagedObject, SelfiesModelObject {
 
     /// `name`: string.
     @inlinable public var name: String {
-        get { self[attribute: "name"] }
-        set { self[attribute: "name"] = newValue }
+        get { attribute("name", at: 0, in: &_name) }
+        set { setAttribute("name", at: 0, to: newValue, in: &_name) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _name = AttributeField<String>()
 
     /// `rating`: int16.
     @inlinable public var rating: Int16 {
-        get { self[attribute: "rating"] }
-        set { self[attribute: "rating"] = newValue }
+        get { attribute("rating", at: 1, in: &_rating) }
+        set { setAttribute("rating", at: 1, to: newValue, in: &_rating) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _rating = AttributeField<Int16>()
 
     /// `people`: to-many Person, inverse `selfies`, in primary-key order.
     public var people: [GeneratedPerson] { self[toMany: "people"] }
@@ -162,9 +165,10 @@ public final class GeneratedSocialNetwork: ManagedObject, SelfiesModelObject {
 
     /// `name`: string.
     @inlinable public var name: String {
-        get { self[attribute: "name"] }
-        set { self[attribute: "name"] = newValue }
+        get { attribute("name", at: 0, in: &_name) }
+        set { setAttribute("name", at: 0, to: newValue, in: &_name) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _name = AttributeField<String>()
 
     /// `selfies`: to-many Selfie, inverse `socialNetworks`, in primary-key order.
     public var selfies: [GeneratedSelfie] { self[toMany: "selfies"] }

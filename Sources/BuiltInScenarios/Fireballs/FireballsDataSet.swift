@@ -4,14 +4,17 @@ import Scenarios
 
 public final class Fireball: ManagedObject, EntityNamed {
     public static let entityName = "Fireball"
-    @inlinable public var impactEnergy: Double { self[attribute: "impactEnergy"] }
+    @inlinable public var impactEnergy: Double { attribute("impactEnergy", at: 2, in: &_impactEnergy) }
+    @usableFromInline @exclusivity(unchecked) final var _impactEnergy = AttributeField<Double>()
     public var group: FireballGroup? { self[toOne: "group"] }
 }
 
 public final class FireballGroup: ManagedObject, EntityNamed {
     public static let entityName = "FireballGroup"
-    @inlinable public var name: String { self[attribute: "name"] }
-    @inlinable public var fireballCount: Int64 { self[attribute: "fireballCount"] ?? 0 }
+    @inlinable public var name: String { attribute("name", at: 0, in: &_name) }
+    @inlinable public var fireballCount: Int64 { attribute("fireballCount", at: 1, in: &_fireballCount) ?? 0 }
+    @usableFromInline @exclusivity(unchecked) final var _name = AttributeField<String>()
+    @usableFromInline @exclusivity(unchecked) final var _fireballCount = AttributeField<Int64?>()
     public var fireballs: [Fireball] { self[toMany: "fireballs"] }
 }
 

@@ -6,22 +6,26 @@ import Scenarios
 /// ``Podcast`` (Core Data's entity inheritance).
 public class LibraryItem: ManagedObject, EntityNamed {
     public class var entityName: String { "LibraryItem" }
-    @inlinable public var title: String { self[attribute: "title"] }
+    @inlinable public final var title: String { attribute("title", at: 0, in: &_title) }
+    @usableFromInline @exclusivity(unchecked) final var _title = AttributeField<String>()
 }
 
 public class Book: LibraryItem {
     override public class var entityName: String { "Book" }
-    @inlinable public var pages: Int32 { self[attribute: "pages"] }
+    @inlinable public final var pages: Int32 { attribute("pages", at: 3, in: &_pages) }
+    @usableFromInline @exclusivity(unchecked) final var _pages = AttributeField<Int32>()
 }
 
 public final class Audiobook: Book {
     override public class var entityName: String { "Audiobook" }
-    @inlinable public var minutes: Double { self[attribute: "minutes"] }
+    @inlinable public final var minutes: Double { attribute("minutes", at: 5, in: &_minutes) }
+    @usableFromInline @exclusivity(unchecked) final var _minutes = AttributeField<Double>()
 }
 
 public final class Podcast: LibraryItem {
     override public class var entityName: String { "Podcast" }
-    @inlinable public var episodes: Int32 { self[attribute: "episodes"] }
+    @inlinable public final var episodes: Int32 { attribute("episodes", at: 3, in: &_episodes) }
+    @usableFromInline @exclusivity(unchecked) final var _episodes = AttributeField<Int32>()
 }
 
 /// A media library whose entities inherit from an abstract `LibraryItem`:

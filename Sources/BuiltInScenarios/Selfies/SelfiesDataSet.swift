@@ -2,29 +2,35 @@ import Foundation
 import ObjectGraph
 import Scenarios
 
-// Attribute properties are `@inlinable`: read from another module (the
-// benchmark, an application's scenarios), a typed read then inlines into
-// the caller instead of a call per read (docs/engine.md, "Typed properties").
+// Each attribute is kept in a typed field (`AttributeField`, at the
+// attribute's index in its entity), and its property is `@inlinable`: read
+// from another module (the benchmark, an application's scenarios), a typed
+// read of a loaded object then inlines into the caller as a test and a
+// field read (docs/engine.md, "Typed properties").
 public final class Person: ManagedObject, EntityNamed {
     public static let entityName = "Person"
-    @inlinable public var name: String { self[attribute: "name"] }
+    @inlinable public var name: String { attribute("name", at: 0, in: &_name) }
+    @usableFromInline @exclusivity(unchecked) final var _name = AttributeField<String>()
     public var selfies: [Selfie] { self[toMany: "selfies"] }
 }
 
 public final class Selfie: ManagedObject, EntityNamed {
     public static let entityName = "Selfie"
-    @inlinable public var name: String { self[attribute: "name"] }
+    @inlinable public var name: String { attribute("name", at: 0, in: &_name) }
     @inlinable public var rating: Int16 {
-        get { self[attribute: "rating"] }
-        set { self[attribute: "rating"] = newValue }
+        get { attribute("rating", at: 1, in: &_rating) }
+        set { setAttribute("rating", at: 1, to: newValue, in: &_rating) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _name = AttributeField<String>()
+    @usableFromInline @exclusivity(unchecked) final var _rating = AttributeField<Int16>()
     public var people: [Person] { self[toMany: "people"] }
     public var socialNetworks: [SocialNetwork] { self[toMany: "socialNetworks"] }
 }
 
 public final class SocialNetwork: ManagedObject, EntityNamed {
     public static let entityName = "SocialNetwork"
-    @inlinable public var name: String { self[attribute: "name"] }
+    @inlinable public var name: String { attribute("name", at: 0, in: &_name) }
+    @usableFromInline @exclusivity(unchecked) final var _name = AttributeField<String>()
     public var selfies: [Selfie] { self[toMany: "selfies"] }
 
     /// How many times the fault hooks ran (the DidFault scenario reads it).

@@ -53,13 +53,49 @@ open class ManagedObject {
     final func belongs(to context: ObjectContext) -> Bool {
         contextReference?.toOpaque() == Unmanaged.passUnretained(context).toOpaque()
     }
-    @usableFromInline @exclusivity(unchecked) final var state: State = .fault
+    /// Whether the attribute values are loaded; see ``state``.
+    @usableFromInline @exclusivity(unchecked) final var storedState: State = .fault
+    /// Whether the attribute values are loaded. Leaving `.loaded` also
+    /// withdraws the typed fields' read in place (``TypedFields/readable``):
+    /// the next typed read fires the fault.
+    @usableFromInline final var state: State {
+        @inline(__always) get { storedState }
+        @inline(__always) set {
+            storedState = newValue
+            if newValue != .loaded { typedFields.withdrawReadable() }
+        }
+    }
     /// Why the object can no longer be used, once `state == .invalidated`.
     @exclusivity(unchecked) final var invalidationReason = ""
-    /// Attribute values; meaningful when `state == .loaded` (a refreshed
-    /// unchanged fault keeps its last ones, unread, to take them back
-    /// without a retain).
-    @usableFromInline @exclusivity(unchecked) final var values: [Value] = []
+    /// Attribute values, the engine's canonical storage (shared with the
+    /// row cache's snapshot while unchanged); meaningful when
+    /// `state == .loaded` (a refreshed unchanged fault keeps its last ones,
+    /// unread, to take them back without a retain).
+    @usableFromInline @exclusivity(unchecked) final var storedValues: [Value] = []
+    /// The attribute values. Every change through here (a load of other
+    /// values, a set, a merge, a rollback, an invalidation) invalidates
+    /// every typed field cached from them and the object's claim on the
+    /// row cache's snapshot (``rowCacheGeneration``): one store each.
+    final var values: [Value] {
+        @inline(__always) get { storedValues }
+        @inline(__always) set {
+            storedValues = newValue
+            valuesDidChange()
+        }
+        @inline(__always) _modify {
+            valuesDidChange()
+            yield &storedValues
+        }
+    }
+    /// Which typed fields of the subclass hold the current value of their
+    /// attribute, and whether they may be read in place (see
+    /// ``TypedFields``). A typed property tests it and reads its field.
+    @usableFromInline @exclusivity(unchecked) final var typedFields = TypedFields()
+    /// The row cache's generation when the object loaded the snapshot its
+    /// ``values`` still are (0: none): while the cache's generation has not
+    /// moved, a refault takes them back without the cache's lock
+    /// (``RowCache/fill(_:staleness:)``).
+    @usableFromInline @exclusivity(unchecked) final var rowCacheGeneration: UInt64 = 0
     /// One slot per relationship of the entity.
     @exclusivity(unchecked) final var slots: RelationshipSlots
     /// Keys changed since the last save (attribute and relationship names).
@@ -76,7 +112,15 @@ open class ManagedObject {
     /// the fetch-usage insights. 0 once used, and when no sink asks. A read
     /// in place (a typed property of a loaded object) tests it; the first
     /// use clears it.
-    @usableFromInline @exclusivity(unchecked) final var unusedFetchRun: UInt32 = 0
+    @usableFromInline final var unusedFetchRun: UInt32 {
+        @inline(__always) get { storedUnusedFetchRun }
+        @inline(__always) set {
+            storedUnusedFetchRun = newValue
+            // A typed read must note the first use: out of line.
+            if newValue != 0 { typedFields.withdrawReadable() }
+        }
+    }
+    @usableFromInline @exclusivity(unchecked) final var storedUnusedFetchRun: UInt32 = 0
     @exclusivity(unchecked) final var isInsertedFlag = false
     @exclusivity(unchecked) final var isDeletedFlag = false
 
@@ -126,12 +170,30 @@ open class ManagedObject {
     @inline(__always)
     final func load(attributes: [Value], toOne: [ObjectID?]) {
         // A refreshed unchanged object still holds this very array (see
-        // ``ObjectContext/turnIntoFault(_:)``): no retain, no release.
-        if !values.sharesStorage(with: attributes) { values = attributes }
+        // ``ObjectContext/turnIntoFault(_:)``): no retain, no release, and
+        // its typed fields stay valid.
+        if !storedValues.sharesStorage(with: attributes) { values = attributes }
         // Empty for an entity without to-one relationships: no loop, no
         // retain of the entity's index list.
         if !toOne.isEmpty { loadToOne(toOne) }
         state = .loaded
+    }
+
+    /// Invalidates what was derived from the values: the typed fields
+    /// (the read in place stays as it was) and the row-cache claim.
+    @inline(__always)
+    final func valuesDidChange() {
+        typedFields.invalidateFields()
+        rowCacheGeneration = 0
+    }
+
+    /// Sets one attribute's value: invalidates only that attribute's typed
+    /// field (and the row-cache claim).
+    @inline(__always)
+    final func replaceValue(at index: Int, with value: Value) {
+        storedValues[index] = value
+        typedFields.invalidateField(index)
+        rowCacheGeneration = 0
     }
 
     @inline(never)
@@ -196,7 +258,7 @@ struct RelationshipSlots {
             if storage.isEmpty {
                 precondition(UInt(bitPattern: index) < UInt(count), "relationship slot out of range")
                 if case .fault = newValue { return }
-                storage = Array(repeating: .fault, count: count)
+                storage = Array(filledWith: .fault, count: count)
             }
             storage[index] = newValue
         }

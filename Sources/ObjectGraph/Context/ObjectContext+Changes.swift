@@ -97,7 +97,7 @@ extension ObjectContext {
             throw .typeMismatch(entity: object.entity.name, key: key, expected: attribute.type.rawValue, got: value.typeName)
         }
         guard object.values[index] != converted else { return }
-        object.values[index] = converted
+        object.replaceValue(at: index, with: converted)
         markChanged(object, key)
     }
 

@@ -41,13 +41,20 @@ extension ObjectContext {
     }
 
     /// A fault some sink wants an event for: timed from before the row
-    /// cache is asked until the values are loaded.
+    /// cache is asked until the values are loaded. The hit stays in a small
+    /// frame; the miss, its call site and its event go out of line.
     @inline(never)
     private func fulfillTraced(_ object: ManagedObject) throws(ObjectGraphError) {
         let start = ProbeClock.now()
         guard let missed = usesRowCache ? rowCache.fill(object, staleness: stalenessNanoseconds) : .absent else {
             return instrumentation.rowCacheFault(start: start, context: self, name: name, object: object)
         }
+        try fulfillTracedFromStore(object, start: start, missed: missed)
+    }
+
+    /// A traced miss: the row from SQLite, and the fault's event.
+    @inline(never)
+    private func fulfillTracedFromStore(_ object: ManagedObject, start: UInt64, missed: CacheMissReason) throws(ObjectGraphError) {
         // Read before the row replaces the fault's state.
         let origin = object.origin
         // The line that read the object, found once for the query's event and the fault's.
@@ -64,22 +71,75 @@ extension ObjectContext {
     /// A miss: one primary-key SELECT, kept in the row cache and loaded
     /// into the object.
     @inline(never)
-    private func fulfillFromStore(_ object: ManagedObject, callSite: CallSite?) throws(ObjectGraphError) {
+    func fulfillFromStore(_ object: ManagedObject, callSite: CallSite?) throws(ObjectGraphError) {
         let id = object.objectID
         guard let snapshot = try readRow(id, callSite: callSite) else { throw .objectDeleted(id) }
         if usesRowCache { rowCache.store(snapshot, for: id) }
         object.load(snapshot)
     }
 
-    /// Fires the fault, returning the failure instead of throwing it: for
-    /// the typed accessors, which cannot throw (and have no call site: the
-    /// fault is attributed to the line that read the property).
-    func fulfillReportingFailure(_ object: ManagedObject) -> ObjectGraphError? {
+    /// Before a typed field's read out of line (``ManagedObject/fillField(_:at:_:)``),
+    /// for an object of this context: notes a first use, fires the fault
+    /// (stopping the program on a failure) and lets the object be read in
+    /// place when it may. An object that may not (an invalidated one, a
+    /// context checking concurrency) is left to the key-value path, which
+    /// checks and reports.
+    @usableFromInline
+    func prepareTypedRead(_ object: ManagedObject, _ key: String) {
+        if object.storedUnusedFetchRun != 0 { object.noteFirstUse() }
+        guard !checksConcurrency else { return }
+        switch object.storedState {
+        case .loaded: break
+        case .fault:
+            // Whether a sink wants the fault is asked once, as in ``fulfill(_:)``.
+            if instrumentation.isOn(.fault) {
+                fulfillTracedForTypedRead(object, key)
+            } else if stalenessNanoseconds != nil || pinnedToGeneration || !rowCache.refault(object) {
+                // Not a refault the row cache's content generation serves
+                // (a few loads and compares, inlined here).
+                fulfillUntracedForTypedRead(object, key)
+            }
+        case .invalidated: return
+        }
+        object.typedFields.grantReadable()
+    }
+
+    /// ``fulfill(_:)``'s untraced path for a typed read's fault, without
+    /// the typed-access bookkeeping, which only a traced event reads (its
+    /// call site); stops the program on a failure, naming `key`.
+    @inline(never)
+    private func fulfillUntracedForTypedRead(_ object: ManagedObject, _ key: String) {
+        guard usesRowCache, rowCache.fill(object, staleness: stalenessNanoseconds) == nil else {
+            do {
+                return try fulfillFromStore(object, callSite: nil)
+            } catch {
+                object.failFault(key, error)
+            }
+        }
+    }
+
+    /// ``fulfillTraced(_:)`` for a typed read's fault: its events are
+    /// attributed to the line that read the property (``typedAccess(_:)``);
+    /// stops the program on a failure, naming `key`. The hit stays in a
+    /// small frame without error handling.
+    @inline(never)
+    private func fulfillTracedForTypedRead(_ object: ManagedObject, _ key: String) {
+        typedAccess {
+            let start = ProbeClock.now()
+            guard let missed = usesRowCache ? rowCache.fill(object, staleness: stalenessNanoseconds) : .absent else {
+                return instrumentation.rowCacheFault(start: start, context: self, name: name, object: object)
+            }
+            fulfillTracedFromStore(object, key, start: start, missed: missed)
+        }
+    }
+
+    /// A traced miss of a typed read, stopping the program on a failure.
+    @inline(never)
+    private func fulfillTracedFromStore(_ object: ManagedObject, _ key: String, start: UInt64, missed: CacheMissReason) {
         do {
-            try typedAccess { () throws(ObjectGraphError) in try fulfill(object) }
-            return nil
+            try fulfillTracedFromStore(object, start: start, missed: missed)
         } catch {
-            return error
+            object.failFault(key, error)
         }
     }
 

@@ -101,7 +101,7 @@ extension ObjectContext {
                 var stale: [ObjectID] = []
                 for (id, values) in derived {
                     if let object = registered[id]?.object, case .loaded = object.state {
-                        for (index, value) in values { object.values[index] = value }
+                        for (index, value) in values { object.replaceValue(at: index, with: value) }
                     } else {
                         stale.append(id)
                     }
@@ -188,7 +188,7 @@ extension ObjectContext {
         for object in written {
             let entity = object.entity
             var toOne: [ObjectID?] = []
-            if !entity.toOneIndexes.isEmpty { toOne = Array(repeating: nil, count: entity.relationships.count) }
+            if !entity.toOneIndexes.isEmpty { toOne = Array(filledWith: nil, count: entity.relationships.count) }
             for index in entity.toOneIndexes {
                 if case .toOne(let id, _) = object.slots[index] { toOne[index] = id }
             }

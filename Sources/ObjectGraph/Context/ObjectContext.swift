@@ -27,13 +27,16 @@ public final class ObjectContext {
     /// means always read SQLite. Defaults to the
     /// store's ``StoreConfiguration/stalenessInterval``.
     public var stalenessInterval: Duration? {
-        didSet { stalenessNanoseconds = stalenessInterval?.stalenessNanoseconds }
+        didSet {
+            stalenessNanoseconds = stalenessInterval?.stalenessNanoseconds
+            updateRefaultsInPlace()
+        }
     }
 
     let queue: DispatchQueue
     /// The store's row cache and instrumentation, held here too: reaching
     /// them through `store` on every fault retained and released each.
-    let rowCache: RowCache
+    @usableFromInline let rowCache: RowCache
     let instrumentation: Instrumentation
     /// ``ConcurrencyGuard/isOn``, read once.
     @usableFromInline let checksConcurrency = ConcurrencyGuard.isOn
@@ -67,7 +70,14 @@ public final class ObjectContext {
     /// its reader (``ConnectionPool/makeLease()``).
     @exclusivity(unchecked) var hasRead = false
     /// Whether the context is pinned to a query generation.
-    var pinnedToGeneration = false
+    var pinnedToGeneration = false {
+        didSet { updateRefaultsInPlace() }
+    }
+    /// Whether a typed read's refault may be served in place, inlined into
+    /// the read (``refaultsInPlace(_:)``): no sink (so no fault is ever
+    /// traced), no concurrency checks, no staleness limit, not pinned.
+    /// Kept up to date as the staleness interval and the pin change.
+    @usableFromInline @exclusivity(unchecked) var refaultsWithoutLock = false
     /// Per prefetched relationship (`Entity.relationship`): objects it was
     /// prefetched for, and how many of those then read it.
     @exclusivity(unchecked) var prefetchUsage: [String: (prefetched: Int, read: Int, site: CallSite)] = [:]
@@ -124,6 +134,24 @@ public final class ObjectContext {
         self.refreshRun = store.instrumentation.keepsRefreshRuns ? RefreshRun() : nil
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
         store.liveContexts.add(self)
+        updateRefaultsInPlace()
+    }
+
+    /// Recomputes ``refaultsWithoutLock``.
+    private func updateRefaultsInPlace() {
+        refaultsWithoutLock = !instrumentation.hasSink && !checksConcurrency && stalenessNanoseconds == nil && !pinnedToGeneration
+    }
+
+    /// A typed read's refault of an object of this context served in
+    /// place, inlined into the read: a fault the application has used
+    /// since its last fetch, of a context that refaults without the lock,
+    /// whose snapshot the row cache still holds unchanged
+    /// (``RowCache/refault(_:)``, which counts the hit). False for anything
+    /// else, which ``prepareTypedRead(_:_:)`` handles.
+    @inlinable @inline(__always)
+    final func refaultsInPlace(_ object: ManagedObject) -> Bool {
+        guard case .fault = object.storedState, object.storedUnusedFetchRun == 0, refaultsWithoutLock else { return false }
+        return rowCache.refault(object)
     }
 
     deinit {
@@ -351,7 +379,7 @@ public final class ObjectContext {
         if (try? fulfill(object)) != nil {
             for key in keys {
                 if let index = object.entity.attributeIndex[key] {
-                    object.values[index] = values[index]
+                    object.replaceValue(at: index, with: values[index])
                 } else if let index = object.entity.relationshipIndex[key] {
                     object.slots[index] = slots[index]
                 }
@@ -389,9 +417,13 @@ public final class ObjectContext {
         // a retain per refresh). They stay, unread until the fault loads
         // its values again (``ManagedObject/load(attributes:toOne:)``).
         // Changed values are the object's own copy: they go.
-        if object.isInsertedFlag || !object.changedKeys.isEmpty { object.values = [] }
+        if !object.changedKeys.isEmpty {
+            object.values = []
+            object.changedKeys = []
+        } else if object.isInsertedFlag {
+            object.values = []
+        }
         object.slots.makeFaults()
-        if !object.changedKeys.isEmpty { object.changedKeys = [] }
         object.state = .fault
         object.didTurnIntoFault()
     }

@@ -113,6 +113,16 @@ public final class Instrumentation: Sendable {
         #endif
     }
 
+    /// Whether the store has a sink at all: without one, ``isOn(_:)`` is
+    /// false for every kind, always.
+    var hasSink: Bool {
+        #if FAULTLINE_NO_INSTRUMENTATION
+        return false
+        #else
+        return sink != nil
+        #endif
+    }
+
     /// The optional parts of events the sinks want now.
     var details: EventDetails { sink?.details ?? [] }
 

@@ -1,4 +1,5 @@
 import Probes
+import Synchronization
 
 /// Snapshots of rows, shared by the contexts of one store.
 ///
@@ -10,7 +11,20 @@ import Probes
 /// destination IDs are kept beside the row once loaded.
 ///
 /// Thread-safe: every method takes the cache's lock for a few table
-/// operations.
+/// operations, except a refault that the cache's content generation
+/// serves.
+///
+/// **Content generation.** The cache counts every change of what it holds
+/// (a snapshot stored, replaced or dropped, a row forgotten) in one atomic
+/// number, moved under the lock (not the store's read generation, which
+/// orders snapshots). A fault that takes a snapshot under
+/// the lock notes that number in the object
+/// (``ManagedObject/rowCacheGeneration``); while the number has not
+/// moved since, the snapshot the object still holds is the cache's, and a
+/// refault of it (``fill(_:staleness:)``, with no staleness limit) is a
+/// hit without the lock or a lookup: the object takes its values back as
+/// they are, its typed fields with them. An entity with to-one
+/// relationships takes the locked path, which restores their slots.
 public final class RowCache: @unchecked Sendable {
     /// Why a lookup missed: the events' own type, so a fault's event takes
     /// it as it is.
@@ -61,13 +75,16 @@ public final class RowCache: @unchecked Sendable {
             hasSnapshot && self.generation > generation
         }
 
-        /// On a hit, loads the snapshot into `object` and returns nil;
-        /// otherwise returns why not.
+        /// On a hit, loads the snapshot into `object`, notes the cache's
+        /// `contentGeneration` in it as its claim on the snapshot (for an
+        /// entity without to-one relationships) and returns nil; otherwise
+        /// returns why not.
         @inline(__always)
-        func load(into object: ManagedObject, staleness: UInt64?) -> MissReason? {
+        func load(into object: ManagedObject, staleness: UInt64?, contentGeneration: UInt64) -> MissReason? {
             guard hasSnapshot else { return .absent }
             if let staleness, ProbeClock.nanoseconds(since: timestamp) >= staleness { return .stale }
             object.load(attributes: attributes, toOne: toOne)
+            if toOne.isEmpty { object.rowCacheGeneration = contentGeneration }
             return nil
         }
     }
@@ -80,8 +97,21 @@ public final class RowCache: @unchecked Sendable {
     // release it.
     private let entries = ObjectTable<Entry>()
     @exclusivity(unchecked) private var stats = Statistics()
+    /// Moves with every change of the snapshots and rows kept (under the
+    /// lock); starts at 1, so that an object's 0 claims nothing.
+    @usableFromInline let contentGeneration = Atomic<UInt64>(1)
+    /// Hits served by the content generation, without the lock.
+    @usableFromInline let unlockedHits = Atomic<Int>(0)
 
     init() {}
+
+    /// Notes a change of what the cache holds. Under the lock: the lock
+    /// orders the writers, the release store publishes the change to the
+    /// unlocked readers.
+    @inline(__always)
+    private func snapshotsChanged() {
+        contentGeneration.store(contentGeneration.load(ordering: .relaxed) &+ 1, ordering: .releasing)
+    }
 
     // MARK: Registration
 
@@ -100,6 +130,7 @@ public final class RowCache: @unchecked Sendable {
                 if entry.holdsNewer(than: snapshot.generation) { return }
                 entry.snapshot = snapshot
             }
+            snapshotsChanged()
         }
     }
 
@@ -111,7 +142,10 @@ public final class RowCache: @unchecked Sendable {
                 entry.registrations -= 1
                 return entry.registrations
             }
-            if let remaining, remaining <= 0 { entries.removeValue(forKey: id) }
+            if let remaining, remaining <= 0 {
+                entries.removeValue(forKey: id)
+                snapshotsChanged()
+            }
         }
     }
 
@@ -124,11 +158,35 @@ public final class RowCache: @unchecked Sendable {
     /// reason on a miss. Inlined into the fault.
     /// - Parameter staleness: nanoseconds after which a snapshot is stale;
     ///   nil means never.
+    ///
+    /// A refault of an object that still holds the snapshot it took at the
+    /// cache's current content generation, with no staleness limit, is a hit
+    /// without the lock: the object takes its values back as they are.
     @inline(__always)
     func fill(_ object: ManagedObject, staleness: UInt64?) -> MissReason? {
+        if staleness == nil, refault(object) { return nil }
+        return lockedFill(object, staleness: staleness)
+    }
+
+    /// The unlocked refault: when the object's claim is the current content
+    /// generation, loads it (its values are the cache's snapshot) and
+    /// counts a hit; otherwise counts nothing and returns false. For a
+    /// caller with no staleness limit.
+    @inlinable @inline(__always)
+    func refault(_ object: ManagedObject) -> Bool {
+        guard object.rowCacheGeneration == contentGeneration.load(ordering: .acquiring) else { return false }
+        object.storedState = .loaded
+        unlockedHits.wrappingAdd(1, ordering: .relaxed)
+        return true
+    }
+
+    /// ``fill(_:staleness:)`` under the lock.
+    @inline(__always)
+    private func lockedFill(_ object: ManagedObject, staleness: UInt64?) -> MissReason? {
         lock.withLock {
+            let current = contentGeneration.load(ordering: .relaxed)
             let reason: MissReason? = entries.updateIfPresent(object.objectID) { entry -> MissReason? in
-                entry.load(into: object, staleness: staleness)
+                entry.load(into: object, staleness: staleness, contentGeneration: current)
             } ?? .absent
             if reason == nil { stats.hits &+= 1 } else { stats.misses &+= 1 }
             return reason
@@ -139,11 +197,13 @@ public final class RowCache: @unchecked Sendable {
     /// replace a newer one.
     func store(_ snapshot: RowSnapshot, for id: ObjectID) {
         lock.withLock {
-            entries.updateIfPresent(id) { entry in
-                guard entry.registrations > 0 else { return }
-                if entry.holdsNewer(than: snapshot.generation) { return }
+            let stored = entries.updateIfPresent(id) { entry -> Bool in
+                guard entry.registrations > 0 else { return false }
+                if entry.holdsNewer(than: snapshot.generation) { return false }
                 entry.snapshot = snapshot
+                return true
             }
+            if stored == true { snapshotsChanged() }
         }
     }
 
@@ -180,6 +240,7 @@ public final class RowCache: @unchecked Sendable {
                     entry.toMany = [:]
                 }
             }
+            snapshotsChanged()
         }
     }
 
@@ -192,6 +253,7 @@ public final class RowCache: @unchecked Sendable {
                     entry.toMany = [:]
                 }
             }
+            snapshotsChanged()
         }
     }
 
@@ -207,6 +269,7 @@ public final class RowCache: @unchecked Sendable {
                     entry.toMany = [:]
                 }
             }
+            snapshotsChanged()
         }
     }
 
@@ -230,9 +293,14 @@ public final class RowCache: @unchecked Sendable {
         lock.withLock { entries.updateIfPresent(id) { $0.registrations } ?? 0 }
     }
 
+    /// The content generation now (for tests).
+    var currentContentGeneration: UInt64 { contentGeneration.load(ordering: .acquiring) }
+
     /// Hits and misses so far.
     public var statistics: Statistics {
-        lock.withLock { stats }
+        var statistics = lock.withLock { stats }
+        statistics.hits += unlockedHits.load(ordering: .relaxed)
+        return statistics
     }
 }
 

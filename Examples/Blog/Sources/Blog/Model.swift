@@ -62,15 +62,17 @@ public final class Author: ManagedObject, BlogModelObject {
 
     /// `name`: string.
     @inlinable public var name: String {
-        get { self[attribute: "name"] }
-        set { self[attribute: "name"] = newValue }
+        get { attribute("name", at: 0, in: &_name) }
+        set { setAttribute("name", at: 0, to: newValue, in: &_name) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _name = AttributeField<String>()
 
     /// `joined`: date, optional.
     @inlinable public var joined: Date? {
-        get { self[attribute: "joined"] }
-        set { self[attribute: "joined"] = newValue }
+        get { attribute("joined", at: 1, in: &_joined) }
+        set { setAttribute("joined", at: 1, to: newValue, in: &_joined) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _joined = AttributeField<Date?>()
 
     /// `posts`: to-many Post, inverse `author`, in primary-key order.
     public var posts: [Post] { self[toMany: "posts"] }
@@ -115,30 +117,35 @@ public final class Post: ManagedObject, BlogModelObject {
 
     /// `title`: string.
     @inlinable public var title: String {
-        get { self[attribute: "title"] }
-        set { self[attribute: "title"] = newValue }
+        get { attribute("title", at: 0, in: &_title) }
+        set { setAttribute("title", at: 0, to: newValue, in: &_title) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _title = AttributeField<String>()
 
     /// `body`: string, optional.
     @inlinable public var body: String? {
-        get { self[attribute: "body"] }
-        set { self[attribute: "body"] = newValue }
+        get { attribute("body", at: 1, in: &_body) }
+        set { setAttribute("body", at: 1, to: newValue, in: &_body) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _body = AttributeField<String?>()
 
     /// `published`: bool.
     @inlinable public var published: Bool {
-        get { self[attribute: "published"] }
-        set { self[attribute: "published"] = newValue }
+        get { attribute("published", at: 2, in: &_published) }
+        set { setAttribute("published", at: 2, to: newValue, in: &_published) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _published = AttributeField<Bool>()
 
     /// `likes`: int32.
     @inlinable public var likes: Int32 {
-        get { self[attribute: "likes"] }
-        set { self[attribute: "likes"] = newValue }
+        get { attribute("likes", at: 3, in: &_likes) }
+        set { setAttribute("likes", at: 3, to: newValue, in: &_likes) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _likes = AttributeField<Int32>()
 
     /// `commentCount`: int64, derived (`comments.@count`): read only.
-    @inlinable public var commentCount: Int64? { self[attribute: "commentCount"] }
+    @inlinable public var commentCount: Int64? { attribute("commentCount", at: 4, in: &_commentCount) }
+    @usableFromInline @exclusivity(unchecked) final var _commentCount = AttributeField<Int64?>()
 
     /// `author`: to-one Author, inverse `posts`.
     public var author: Author? {
@@ -204,9 +211,10 @@ public final class Comment: ManagedObject, BlogModelObject {
 
     /// `text`: string.
     @inlinable public var text: String {
-        get { self[attribute: "text"] }
-        set { self[attribute: "text"] = newValue }
+        get { attribute("text", at: 0, in: &_text) }
+        set { setAttribute("text", at: 0, to: newValue, in: &_text) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _text = AttributeField<String>()
 
     /// `post`: to-one Post, inverse `comments`.
     public var post: Post? {
@@ -230,9 +238,10 @@ public final class Tag: ManagedObject, BlogModelObject {
 
     /// `name`: string.
     @inlinable public var name: String {
-        get { self[attribute: "name"] }
-        set { self[attribute: "name"] = newValue }
+        get { attribute("name", at: 0, in: &_name) }
+        set { setAttribute("name", at: 0, to: newValue, in: &_name) }
     }
+    @usableFromInline @exclusivity(unchecked) final var _name = AttributeField<String>()
 
     /// `posts`: to-many Post, inverse `tags`, in primary-key order.
     public var posts: [Post] { self[toMany: "posts"] }
