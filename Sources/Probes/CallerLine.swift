@@ -31,12 +31,13 @@ public enum CallerLine {
     /// outermost ones (the frames this file's calls add to the count sit
     /// innermost, so a few spare ones keep the library's entry point).
     static let innerFramesKept = 4
-    /// The frames a stack captured from a mark keeps: the library's
-    /// outermost few, the accessor, a key path's thunks, the standard
-    /// library's frames that applied it, and the reader's. A to-many read
-    /// through a key path in a debug build needs more than 16; 32 leaves
-    /// room (a stack captured without a mark keeps 48).
-    static let framesKeptAboveMark = 32
+    /// The frames a stack captured from a mark keeps in all: the library's
+    /// outermost few (``innerFramesKept``), the accessor, a key path's
+    /// thunks, the standard library's frames that applied it, and the
+    /// reader's. A to-many read through a key path in a debug build needs
+    /// more than 16; 32 leaves room (a stack captured without a mark keeps
+    /// 48).
+    static let framesKeptFromMark = 32
     /// Chains remembered; the table starts again when it is full.
     static let tableLimit = 4_096
     /// The `file` of a pending call site, whose `line` numbers its chain.
@@ -104,7 +105,7 @@ public enum CallerLine {
             // debug build, are never the line.
             let inner = Int(faultline_caller_frames_below(mark))
             let offset = max(0, inner - innerFramesKept)
-            return try? Backtrace.capture(algorithm: .fast, limit: offset == 0 ? 48 : framesKeptAboveMark, offset: offset, images: images)
+            return try? Backtrace.capture(algorithm: .fast, limit: offset == 0 ? 48 : framesKeptFromMark, offset: offset, images: images)
         }
         return table.withLock { table in
             if table.chains.count >= tableLimit {
