@@ -164,8 +164,9 @@ let package = Package(
             ]
         ),
 
-        // The clock's fork safety, checked in a process of its own (ProbeClockForkTests).
-        .executableTarget(name: "ProbeClockForkCheck", dependencies: ["CProbeClock"], path: "Tests/ProbeClockForkCheck"),
+        // The clock's fork safety and its readings after a time without any,
+        // checked in a process of its own (ProbeClockProcessTests).
+        .executableTarget(name: "ProbeClockCheck", dependencies: ["CProbeClock"], path: "Tests/ProbeClockCheck"),
         // Listing the images while connections close, in a process of its own (FileMappingsTests).
         .executableTarget(name: "FileMappingsCheck", dependencies: ["ObjectGraph", "Probes"], path: "Tests/FileMappingsCheck"),
 

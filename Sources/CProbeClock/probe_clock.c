@@ -121,6 +121,32 @@ static uint64_t fixed_point_ratio(uint64_t nanoseconds, uint64_t ticks) {
     return (uint64_t)(((unsigned __int128)nanoseconds << 32) / ticks);
 }
 
+/// How far the current line may be from the kernel's time and still be
+/// steered back: a line on a rate measured over a second or more strays
+/// microseconds by its next measurement (NTP's slewing of the kernel's
+/// clock, 500 µs a second at most, included).
+static const uint64_t steerable_offset_ns = 1000000;
+
+/// Where the readings go on from at counter value `tick`, the kernel's
+/// time there being `ns`: the current line's reading, so that the clock
+/// does not step, while it is within `steerable_offset_ns` of the kernel's.
+/// A line farther off was read past its `recalibrate_at`, after a time
+/// without readings (its rate's error grows with that time: a rate
+/// measured 1.4% off over the first millisecond puts readings 4 s ahead
+/// after 290 s, as a test process once saw), and no reading past `recalibrate_at` was handed out (the
+/// first one measures): the readings go on from the kernel's time, or from
+/// the last reading the line could have handed out if that is later, so
+/// that they never run back.
+static uint64_t where_readings_continue(uint64_t tick, uint64_t ns) {
+    const faultline_clock_params *current = faultline_clock_current;
+    if (!current) return ns;
+    uint64_t line = faultline_clock_reading(current, tick);
+    uint64_t offset = line > ns ? line - ns : ns - line;
+    if (offset <= steerable_offset_ns) return line;
+    uint64_t handed = faultline_clock_reading(current, tick < current->recalibrate_at ? tick : current->recalibrate_at);
+    return handed > ns ? handed : ns;
+}
+
 /// Measures the scale from the first reading until now and publishes
 /// parameters that continue from the current ones (no step) and meet the
 /// kernel's clock at the next measurement. Under `deciding`.
@@ -128,7 +154,10 @@ static void measure_scale(void) {
     uint64_t tick = 0, ns = 0;
     // Preempted throughout: the current parameters stay (republished to
     // be measured again 10 ms on; never changed in place), or while
-    // calibrating the kernel's readings do, for 10 ms.
+    // calibrating the kernel's readings do, for 10 ms. A line read long
+    // past its measurement, and so far off, goes on from the kernel's
+    // time at its rate: the pairing is too wide to measure a rate from,
+    // but far closer than the line.
     if (paired_reading(&tick, &ns) > widest_pair_ticks) {
         const faultline_clock_params *current = faultline_clock_current;
         if (!current || current->scale == 0) {
@@ -136,8 +165,13 @@ static void measure_scale(void) {
             return;
         }
         uint64_t retry_ticks = (uint64_t)(((unsigned __int128)retry_interval_ns << 32) / current->scale);
+        uint64_t from = where_readings_continue(tick, ns);
         faultline_clock_params *next = &slots[published++ % slot_count];
         *next = *current;
+        if (from != faultline_clock_reading(current, tick)) {
+            next->tick0 = tick;
+            next->ns0 = from;
+        }
         next->recalibrate_at = __builtin_ia32_rdtsc() + retry_ticks;
         __atomic_store_n(&faultline_clock_current, next, __ATOMIC_RELEASE);
         return;
@@ -149,14 +183,12 @@ static void measure_scale(void) {
     uint64_t interval_ns = elapsed_ns * 5 < longest_interval_ns ? elapsed_ns * 5 : longest_interval_ns;
     uint64_t interval_ticks = (uint64_t)(((unsigned __int128)interval_ns << 32) / scale);
     if (interval_ticks == 0) return;
-    // Where the readings are now: the kernel's time the first time, else
-    // the current parameters' reading, so that the clock does not step.
-    uint64_t from = ns;
-    const faultline_clock_params *current = faultline_clock_current;
-    if (current) from = faultline_clock_reading(current, tick);
-    // Steered: from `from` now to the kernel's time one interval on.
+    uint64_t from = where_readings_continue(tick, ns);
+    // Steered: from `from` now to the kernel's time one interval on. A
+    // lead of more than the interval (the kernel's clock jumped back
+    // against the counter) runs at half the rate until it is gone.
     uint64_t target = ns + interval_ns;
-    uint64_t steered = target > from ? fixed_point_ratio(target - from, interval_ticks) : scale;
+    uint64_t steered = target > from ? fixed_point_ratio(target - from, interval_ticks) : scale / 2;
     // Parameters are published, never changed in place: a reader may hold
     // the pointer it loaded. The slots are used in turn, at most one a
     // second (one per 10 ms while measurements are refused), so a slot is
@@ -226,6 +258,29 @@ int faultline_clock_measure_for_testing(int preempted) {
     return made;
 #else
     (void)preempted;
+    return 0;
+#endif
+}
+
+int faultline_clock_misrate_for_testing(double factor) {
+#if defined(__x86_64__)
+    pthread_mutex_lock(&deciding);
+    int counting = __atomic_load_n(&state, __ATOMIC_ACQUIRE) == counter;
+    if (counting) {
+        const faultline_clock_params *current = faultline_clock_current;
+        uint64_t tick = __builtin_ia32_rdtsc();
+        faultline_clock_params *next = &slots[published++ % slot_count];
+        *next = *current;
+        next->tick0 = tick;
+        next->ns0 = faultline_clock_reading(current, tick);
+        next->scale = (uint64_t)((double)current->scale * factor);
+        next->recalibrate_at = tick;
+        __atomic_store_n(&faultline_clock_current, next, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&deciding);
+    return counting;
+#else
+    (void)factor;
     return 0;
 #endif
 }

@@ -4,6 +4,23 @@ import Probes
 import TestSupport
 import Testing
 
+/// What the machine says: an x86-64 CPU with an invariant TSC (Linux's
+/// `constant_tsc` and `nonstop_tsc` flags) and the kernel's clock source
+/// `tsc`, and no `FAULTLINE_CLOCK=kernel`.
+private var machineKeepsTimeWithTheCounter: Bool {
+    #if arch(x86_64)
+    if ProcessInfo.processInfo.environment["FAULTLINE_CLOCK"] == "kernel" { return false }
+    let source = try? String(contentsOfFile: "/sys/devices/system/clocksource/clocksource0/current_clocksource", encoding: .utf8)
+    guard source == "tsc\n", let cpu = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+        let flags = cpu.split(separator: "\n").first(where: { $0.hasPrefix("flags") })
+    else { return false }
+    let set = Set(flags.split(separator: " "))
+    return set.contains("constant_tsc") && set.contains("nonstop_tsc")
+    #else
+    return false
+    #endif
+}
+
 /// The events' clock: the time-stamp counter exactly where the kernel keeps
 /// time with it, readings on CLOCK_MONOTONIC's scale, durations that never
 /// wrap.
@@ -14,23 +31,6 @@ import Testing
         let start = ProbeClock.kernelNow()
         while ProbeClock.kernelNow() - start < nanoseconds { _ = ProbeClock.now() }
         _ = ProbeClock.now()
-    }
-
-    /// What the machine says: an x86-64 CPU with an invariant TSC (Linux's
-    /// `constant_tsc` and `nonstop_tsc` flags) and the kernel's clock source
-    /// `tsc`, and no `FAULTLINE_CLOCK=kernel`.
-    private var machineKeepsTimeWithTheCounter: Bool {
-        #if arch(x86_64)
-        if ProcessInfo.processInfo.environment["FAULTLINE_CLOCK"] == "kernel" { return false }
-        let source = try? String(contentsOfFile: "/sys/devices/system/clocksource/clocksource0/current_clocksource", encoding: .utf8)
-        guard source == "tsc\n", let cpu = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
-            let flags = cpu.split(separator: "\n").first(where: { $0.hasPrefix("flags") })
-        else { return false }
-        let set = Set(flags.split(separator: " "))
-        return set.contains("constant_tsc") && set.contains("nonstop_tsc")
-        #else
-        return false
-        #endif
     }
 
     @Test func theCounterIsUsedExactlyWhereTheKernelUsesIt() {
@@ -141,16 +141,31 @@ import Testing
     }
 }
 
-/// A fork() while another thread holds the clock's lock (as it does for
-/// microseconds once a second, measuring the scale) leaves the child a
-/// clock it can use: the forking thread waits for the lock, so the child
-/// never starts with it held by a thread it does not have. Checked by
-/// ProbeClockForkCheck (Tests/ProbeClockForkCheck), a process of its own:
-/// forking this test process, with its threads and libraries, stalled the
-/// whole run.
-@Suite struct ProbeClockForkTests {
+/// The clock's checks in a process of their own (ProbeClockCheck, in
+/// Tests/ProbeClockCheck): forking this test process, with its threads and
+/// libraries, stalled the whole run, and a clock made to run at a wrong
+/// rate would put every other test's readings off.
+@Suite struct ProbeClockProcessTests {
+    /// A fork() while another thread holds the clock's lock (as it does for
+    /// microseconds once a second, measuring the scale) leaves the child a
+    /// clock it can use: the forking thread waits for the lock, so the
+    /// child never starts with it held by a thread it does not have.
     @Test func aChildForkedWhileTheClockDecidesCanTakeItsLock() throws {
-        let check = try CommandResult.run(BuildProducts.path(of: "ProbeClockForkCheck"), [])
-        #expect(check.status == 0 && !check.signaled, "ProbeClockForkCheck: \(check.stderr)")
+        let check = try CommandResult.run(BuildProducts.path(of: "ProbeClockCheck"), ["fork"])
+        #expect(check.status == 0 && !check.signaled, "ProbeClockCheck fork: \(check.stderr)")
+    }
+
+    /// A line whose rate is off (1.25x, 0.75x, 5x, as a rate measured over
+    /// the first millisecond can be), read again after 0.4 s without
+    /// readings, is within 1 ms of the kernel's clock at its first reading
+    /// and never runs back, also when that reading's measurement was
+    /// preempted throughout; and still within 1 ms a second later. Carried
+    /// across a test process's idle minutes, such a line once put readings
+    /// 4 s ahead of the kernel's, for good. With the kernel's clock there
+    /// is no line to check (exit 3).
+    @Test func aReadingAfterATimeWithoutAnyIsOnTheKernelsClock() throws {
+        let check = try CommandResult.run(BuildProducts.path(of: "ProbeClockCheck"), ["idle"])
+        let expected: Int32 = machineKeepsTimeWithTheCounter ? 0 : 3
+        #expect(check.status == expected && !check.signaled, "ProbeClockCheck idle: \(check.stderr)")
     }
 }

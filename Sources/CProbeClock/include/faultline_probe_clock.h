@@ -16,7 +16,10 @@
  * CLOCK_MONOTONIC, however long the program runs, while the kernel runs it
  * at a steady rate. While NTP slews CLOCK_MONOTONIC away from that rate,
  * readings can differ by what it slewed in the last two seconds (the
- * scale is the average rate since the first reading). Anywhere else,
+ * scale is the average rate since the first reading). The first reading
+ * after a time without any (past the next measurement's due time) goes
+ * on from the kernel's time when the line is more than a millisecond off:
+ * no reading in between was handed out, so nothing runs back. Anywhere else,
  * or with FAULTLINE_CLOCK=kernel in the environment, every reading is
  * clock_gettime(CLOCK_MONOTONIC).
  *
@@ -56,6 +59,13 @@ void faultline_clock_while_deciding(void (*body)(void *), void *context);
 /// two readings). Returns 1 if new parameters were published, 0 if not (a
 /// pairing too wide to trust, or the counter not in use).
 int faultline_clock_measure_for_testing(int preempted);
+
+/// For tests: runs the counter's line `factor` times as fast from now on,
+/// as a rate measured wrong would, with its next measurement due at once,
+/// as after a time without readings (the line goes on from the current
+/// reading). Returns 1 while the counter is in use, else 0 (and changes
+/// nothing).
+int faultline_clock_misrate_for_testing(double factor);
 
 /// For tests: CLOCK_MONOTONIC (the first paired reading's) and
 /// CLOCK_MONOTONIC_RAW at the counter's first paired reading, the start of
