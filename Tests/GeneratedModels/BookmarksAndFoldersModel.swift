@@ -84,6 +84,9 @@ public class BookmarkItemManagedObject: ManagedObject, BookmarksAndFoldersModelO
         \BookmarkItemManagedObject.parent: "parent",
     ]
 
+    /// No fault hook: refreshes skip the calls (no class outside this module can override one).
+    override public class var hasFaultHooks: Bool { false }
+
     /// `isFavorite`: bool.
     @inlinable public final var isFavorite: Bool {
         get { attribute("isFavorite", at: 0, in: &_isFavorite) }

@@ -195,6 +195,9 @@ import Testing
                     \\Item.tags: "tags",
                 ]
 
+                /// No fault hook: refreshes skip the calls (no class outside this module can override one).
+                override public class var hasFaultHooks: Bool { false }
+
                 /// `title`: string.
                 @inlinable public final var title: String {
                     get { attribute("title", at: 0, in: &_title) }
