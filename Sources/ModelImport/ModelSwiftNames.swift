@@ -49,7 +49,7 @@ struct ModelSwiftNames {
     /// a dot or in a key path.
     static let reservedPropertyNames: Set<String> = [
         "objectID", "context", "entity", "isFault", "isInserted", "isDeleted", "hasChanges", "isValid", "description",
-        "entityName", "keyNames", "keyNameTable", "fetchRequest", "self", "Self", "Type", "Protocol", "_",
+        "entityName", "keyNames", "keyNameTable", "fetchRequest", "hasFaultHooks", "self", "Self", "Type", "Protocol", "_",
     ]
 
     /// Names of `ManagedObject`'s members (and of the protocols the
@@ -58,7 +58,7 @@ struct ModelSwiftNames {
     /// shadowed by the member inside the classes.
     static let memberNames: Set<String> = [
         "addObject", "awakeFromInsert", "context", "debugDescription", "description", "didTurnIntoFault", "entity", "entityName",
-        "error", "fetchRequest", "fetchRequestTemplates", "file", "fireFault", "hash", "hashValue", "hasChanges", "isDeleted",
+        "error", "fetchRequest", "fetchRequestTemplates", "file", "fireFault", "hash", "hashValue", "hasChanges", "hasFaultHooks", "isDeleted",
         "isFault", "isInserted", "isValid", "keyNameTable", "keyNames", "line", "newValue", "object", "objectID", "objects",
         "removeObject", "setObject", "setObjects", "setValue", "value", "willTurnIntoFault",
     ]

@@ -17,7 +17,9 @@ extension ModelSwiftSource {
     ///   parent entity's class; `final` unless a subentity's class
     ///   inherits from it. It has `entityName` and `keyNames` (class
     ///   properties, overridden by subclasses; a subclass's key paths,
-    ///   inherited properties included, have its own root), an
+    ///   inherited properties included, have its own root), for a final
+    ///   class `hasFaultHooks` false (it overrides no fault hook, and no
+    ///   subclass or extension can), an
     ///   `@inlinable` property for each attribute (get and set, optional
     ///   where the model says so; read only when derived) that keeps its
     ///   value in a typed field (`_name`, an `AttributeField`: a read of a
@@ -114,6 +116,7 @@ extension ModelSwiftSource {
             "    /// properties included).",
             "    \(override)public class var keyNames: [AnyKeyPath: String] { keyNameTable }",
         ]
+
         let keyed = ancestors(of: entity, byName: byName).flatMap { owner in owner.properties.map { (owner, $0) } }
             + entity.properties.map { (entity, $0) }
         // Key paths are immutable, though AnyKeyPath is not Sendable.
@@ -126,6 +129,15 @@ extension ModelSwiftSource {
                 lines.append("        \\\(className).\(swiftName): \(quoted(property.name)),")
             }
             lines.append("    ]")
+        }
+        // Only a final class can promise no hook: the generator writes
+        // none, an extension cannot override one, and nothing subclasses it.
+        if isFinal {
+            lines += [
+                "",
+                "    /// No fault hook (a final class whose source overrides none): refreshes skip the calls.",
+                "    override public class var hasFaultHooks: Bool { false }",
+            ]
         }
         // Each attribute's index among the entity's attributes: its
         // ancestors' first, then its own in order (as `Model` numbers them).

@@ -52,6 +52,9 @@ public final class BookCategory: ManagedObject, BookStoreModelObject {
         \BookCategory.books: "books",
     ]
 
+    /// No fault hook (a final class whose source overrides none): refreshes skip the calls.
+    override public class var hasFaultHooks: Bool { false }
+
     /// `name`: string, optional.
     @inlinable public var name: String? {
         get { attribute("name", at: 0, in: &_name) }
@@ -94,6 +97,9 @@ public final class Page: ManagedObject, BookStoreModelObject {
         \Page.book: "book",
     ]
 
+    /// No fault hook (a final class whose source overrides none): refreshes skip the calls.
+    override public class var hasFaultHooks: Bool { false }
+
     /// `text`: string, optional.
     @inlinable public var text: String? {
         get { attribute("text", at: 0, in: &_text) }
@@ -125,6 +131,9 @@ public final class Book: ManagedObject, BookStoreModelObject {
         \Book.category: "category",
         \Book.pages: "pages",
     ]
+
+    /// No fault hook (a final class whose source overrides none): refreshes skip the calls.
+    override public class var hasFaultHooks: Bool { false }
 
     /// `firstName`: string, optional.
     @inlinable public var firstName: String? {

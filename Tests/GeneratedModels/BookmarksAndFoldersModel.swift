@@ -48,6 +48,9 @@ public final class BookmarkFolderManagedObject: BookmarkItemManagedObject {
         \BookmarkFolderManagedObject.children: "children",
     ]
 
+    /// No fault hook (a final class whose source overrides none): refreshes skip the calls.
+    override public class var hasFaultHooks: Bool { false }
+
     /// `children`: to-many BookmarkItemManagedObject, inverse `parent`, in primary-key order.
     public var children: [BookmarkItemManagedObject] { self[toMany: "children"] }
 
@@ -119,6 +122,9 @@ public final class BookmarkManagedObject: BookmarkItemManagedObject {
         \BookmarkManagedObject.parent: "parent",
         \BookmarkManagedObject.url: "url",
     ]
+
+    /// No fault hook (a final class whose source overrides none): refreshes skip the calls.
+    override public class var hasFaultHooks: Bool { false }
 
     /// `url`: string.
     @inlinable public var url: String {

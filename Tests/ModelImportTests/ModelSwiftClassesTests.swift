@@ -178,6 +178,21 @@ import Testing
             """))
     }
 
+    /// A final class says it has no fault hook (nothing can subclass it or
+    /// override one in an extension); a class with subclasses does not (a
+    /// subclass written beside it could override one, and the entity asks
+    /// its class once).
+    @Test func onlyAFinalClassSaysItHasNoFaultHook() throws {
+        let source = try Self.librarySource()
+        let classes = source.components(separatedBy: "\n/// The objects of the entity ").dropFirst()
+        #expect(classes.count == 4)
+        for declaration in classes {
+            let isFinal = declaration.contains("public final class ")
+            let says = declaration.contains("override public class var hasFaultHooks: Bool { false }")
+            #expect(says == isFinal, "\(declaration.prefix(80))")
+        }
+    }
+
     @Test func aParentEntitysClassIsTheSuperclassOfItsSubentitiesClasses() throws {
         let source = try Self.librarySource()
         #expect(source.contains("""
@@ -242,6 +257,9 @@ import Testing
                     \\Audiobook.tagCount: "tagCount",
                     \\Audiobook.minutes: "minutes",
                 ]
+
+                /// No fault hook (a final class whose source overrides none): refreshes skip the calls.
+                override public class var hasFaultHooks: Bool { false }
 
                 /// `minutes`: double, optional.
                 @inlinable public var minutes: Double? {

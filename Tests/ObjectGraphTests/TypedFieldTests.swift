@@ -5,6 +5,8 @@ import Testing
 /// A class that keeps its attributes in typed fields, as generated classes do.
 final class Writer: ManagedObject, EntityNamed {
     static let entityName = "Writer"
+    /// No fault hook: its refreshes take the in-place path.
+    override class var hasFaultHooks: Bool { false }
     var name: String {
         get { attribute("name", at: 0, in: &_name) }
         set { setAttribute("name", at: 0, to: newValue, in: &_name) }

@@ -56,6 +56,9 @@ public final class Image: ManagedObject, RecipesModelObject {
         \Image.recipe: "recipe",
     ]
 
+    /// No fault hook (a final class whose source overrides none): refreshes skip the calls.
+    override public class var hasFaultHooks: Bool { false }
+
     /// `recipe`: to-one Recipe, inverse `image`.
     public var recipe: Recipe? {
         get { self[toOne: "recipe"] }
@@ -77,6 +80,9 @@ public final class Ingredient: ManagedObject, RecipesModelObject {
         \Ingredient.name: "name",
         \Ingredient.recipe: "recipe",
     ]
+
+    /// No fault hook (a final class whose source overrides none): refreshes skip the calls.
+    override public class var hasFaultHooks: Bool { false }
 
     /// `amount`: string, optional.
     @inlinable public var amount: String? {
@@ -123,6 +129,9 @@ public final class Recipe: ManagedObject, RecipesModelObject {
         \Recipe.ingredients: "ingredients",
         \Recipe.type: "type",
     ]
+
+    /// No fault hook (a final class whose source overrides none): refreshes skip the calls.
+    override public class var hasFaultHooks: Bool { false }
 
     /// `instructions`: string, optional.
     @inlinable public var instructions: String? {
@@ -198,6 +207,9 @@ public final class RecipeType: ManagedObject, RecipesModelObject {
         \RecipeType.name: "name",
         \RecipeType.recipes: "recipes",
     ]
+
+    /// No fault hook (a final class whose source overrides none): refreshes skip the calls.
+    override public class var hasFaultHooks: Bool { false }
 
     /// `name`: string, optional.
     @inlinable public var name: String? {

@@ -49,6 +49,9 @@ public final class GeneratedPerson: ManagedObject, SelfiesModelObject {
         \GeneratedPerson.selfies: "selfies",
     ]
 
+    /// No fault hook (a final class whose source overrides none): refreshes skip the calls.
+    override public class var hasFaultHooks: Bool { false }
+
     /// `name`: string.
     @inlinable public var name: String {
         get { attribute("name", at: 0, in: &_name) }
@@ -92,6 +95,9 @@ public final class GeneratedSelfie: ManagedObject, SelfiesModelObject {
         \GeneratedSelfie.people: "people",
         \GeneratedSelfie.socialNetworks: "socialNetworks",
     ]
+
+    /// No fault hook (a final class whose source overrides none): refreshes skip the calls.
+    override public class var hasFaultHooks: Bool { false }
 
     /// `name`: string.
     @inlinable public var name: String {
@@ -162,6 +168,9 @@ public final class GeneratedSocialNetwork: ManagedObject, SelfiesModelObject {
         \GeneratedSocialNetwork.name: "name",
         \GeneratedSocialNetwork.selfies: "selfies",
     ]
+
+    /// No fault hook (a final class whose source overrides none): refreshes skip the calls.
+    override public class var hasFaultHooks: Bool { false }
 
     /// `name`: string.
     @inlinable public var name: String {

@@ -4,6 +4,7 @@ import Scenarios
 
 public final class Fireball: ManagedObject, EntityNamed {
     public static let entityName = "Fireball"
+    override public class var hasFaultHooks: Bool { false }
     @inlinable public var impactEnergy: Double { attribute("impactEnergy", at: 2, in: &_impactEnergy) }
     @usableFromInline @exclusivity(unchecked) final var _impactEnergy = AttributeField<Double>()
     public var group: FireballGroup? { self[toOne: "group"] }
@@ -11,6 +12,7 @@ public final class Fireball: ManagedObject, EntityNamed {
 
 public final class FireballGroup: ManagedObject, EntityNamed {
     public static let entityName = "FireballGroup"
+    override public class var hasFaultHooks: Bool { false }
     @inlinable public var name: String { attribute("name", at: 0, in: &_name) }
     @inlinable public var fireballCount: Int64 { attribute("fireballCount", at: 1, in: &_fireballCount) ?? 0 }
     @usableFromInline @exclusivity(unchecked) final var _name = AttributeField<String>()

@@ -6,6 +6,7 @@ import Scenarios
 /// ``Podcast`` (Core Data's entity inheritance).
 public class LibraryItem: ManagedObject, EntityNamed {
     public class var entityName: String { "LibraryItem" }
+    override public class var hasFaultHooks: Bool { false }
     @inlinable public final var title: String { attribute("title", at: 0, in: &_title) }
     @usableFromInline @exclusivity(unchecked) final var _title = AttributeField<String>()
 }

@@ -6,9 +6,11 @@ import Scenarios
 // attribute's index in its entity), and its property is `@inlinable`: read
 // from another module (the benchmark, an application's scenarios), a typed
 // read of a loaded object then inlines into the caller as a test and a
-// field read (docs/engine.md, "Typed properties").
+// field read (docs/engine.md, "Typed properties"). A class that overrides
+// no fault hook says so (`hasFaultHooks`): its refreshes skip the calls.
 public final class Person: ManagedObject, EntityNamed {
     public static let entityName = "Person"
+    override public class var hasFaultHooks: Bool { false }
     @inlinable public var name: String { attribute("name", at: 0, in: &_name) }
     @usableFromInline @exclusivity(unchecked) final var _name = AttributeField<String>()
     public var selfies: [Selfie] { self[toMany: "selfies"] }
@@ -16,6 +18,7 @@ public final class Person: ManagedObject, EntityNamed {
 
 public final class Selfie: ManagedObject, EntityNamed {
     public static let entityName = "Selfie"
+    override public class var hasFaultHooks: Bool { false }
     @inlinable public var name: String { attribute("name", at: 0, in: &_name) }
     @inlinable public var rating: Int16 {
         get { attribute("rating", at: 1, in: &_rating) }

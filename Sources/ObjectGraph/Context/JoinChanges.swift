@@ -28,6 +28,9 @@ struct JoinChanges {
 
     var isEmpty: Bool { tables.values.allSatisfy { $0.inserted.isEmpty && $0.deleted.isEmpty } }
 
+    /// Whether no table was ever changed (then ``isEmpty`` too): one check.
+    var hasNoTables: Bool { tables.isEmpty }
+
     mutating func add(_ pair: Pair, in table: JoinTableSQL) {
         if tables[table.name, default: Table(sql: table)].deleted.remove(pair) == nil {
             tables[table.name]!.inserted.insert(pair)

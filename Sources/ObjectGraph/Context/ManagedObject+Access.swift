@@ -204,7 +204,7 @@ extension ManagedObject {
             case .fault:
                 // Fires the fault (or stops the program) and lets the object
                 // be read in place.
-                contextReference.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.prepareTypedRead(self, key) }
+                _ = contextReference.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.prepareTypedRead(self, key) }
                 return storedValues[index]
             case .invalidated: break
             }
@@ -226,9 +226,21 @@ extension ManagedObject {
     /// both paths instead let the caller borrow the value, but made it
     /// retain and release the object around every read, which cost more
     /// (AttributeRead: 82 instructions per read against 72).
+    ///
+    /// A first read of an object that may be read in place (a fetch's
+    /// object, a loaded one) decodes the value into the field here, without
+    /// a call, when `index` is the key's: a read-once loop costs what the
+    /// untyped read did.
     @inlinable @inline(__always)
     public final func attribute<T: AttributeValue>(_ key: String, at index: Int, in field: inout AttributeField<T>) -> T {
         if typedFields.canRead(index), let value = field.value { return value }
+        if typedFields.isReadable, let position = objectID.entity.fieldPosition(key, at: index),
+            let typed = T(attributeValue: storedValues[position])
+        {
+            field.value = typed
+            typedFields.fill(index)
+            return typed
+        }
         return fillField(key, at: index, &field)
     }
 
@@ -240,25 +252,37 @@ extension ManagedObject {
         if setAttributeForTypedField(key, at: index, newValue.attributeValue) { field.value = newValue }
     }
 
-    /// A typed field's read that its inlined test did not serve: one call
-    /// into the engine (``ObjectContext/prepareTypedRead(_:_:)``: it fires
-    /// a fault, notes a first use, lets the object be read in place), after
-    /// which a refault of an unchanged object finds its field valid; only
-    /// a field to fill goes on to ``decodeField(_:at:_:)``. Out of line and
+    /// A typed field's read that its inlined test did not serve. A refault
+    /// of an unchanged object with no sink is served here, inlined
+    /// (``ObjectContext/readsInPlace(_:)``); anything else is one call
+    /// into the engine (``ObjectContext/prepareTypedRead(_:_:field:)``: it
+    /// fires a fault, notes a first use, lets the object be read in place).
+    /// A refault of an unchanged object then finds its field valid; only a
+    /// field to fill goes on to ``decodeField(_:at:_:)``. Out of line and
     /// small (its own frame is part of every refault), specialised for the
     /// field's type in the class's module.
     @inlinable @inline(never)
     final func fillField<T: AttributeValue>(_ key: String, at index: Int, _ field: inout AttributeField<T>) -> T {
         if let context = contextReference {
-            // A refault of an unchanged object in place (inlined: its
-            // fields stay valid), or one call into the engine.
-            if context._withUnsafeGuaranteedRef({ $0.refaultsInPlace(self) }) {
+            // A loaded object, or a refault of an unchanged one in place
+            // (inlined: its fields stay valid), or one call into the engine.
+            let valid: Bool
+            if context._withUnsafeGuaranteedRef({ $0.readsInPlace(self) }) {
                 typedFields.grantReadable()
+                valid = typedFields.canRead(index)
             } else {
-                context._withUnsafeGuaranteedRef { $0.prepareTypedRead(self, key) }
+                valid = context._withUnsafeGuaranteedRef { $0.prepareTypedRead(self, key, field: index) }
+            }
+            if valid, let value = field.value { return value }
+            // A first read of a loaded object: decoded here.
+            if typedFields.isReadable, let position = objectID.entity.fieldPosition(key, at: index),
+                let typed = T(attributeValue: storedValues[position])
+            {
+                field.value = typed
+                typedFields.fill(index)
+                return typed
             }
         }
-        if typedFields.canRead(index), let value = field.value { return value }
         return decodeField(key, at: index, &field)
     }
 

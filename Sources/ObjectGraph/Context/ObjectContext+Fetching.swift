@@ -219,7 +219,12 @@ extension ObjectContext {
         } else {
             object = registerFault(id)
         }
-        if fulfill, case .fault = object.state { object.load(snapshot) }
+        if fulfill, case .fault = object.state {
+            object.load(snapshot)
+            // Its first typed read decodes in place (a fetch that tracks the
+            // use of its objects withdraws this when it marks them).
+            if !checksConcurrency, object.storedUnusedFetchRun == 0 { object.typedFields.grantReadable() }
+        }
         return object
     }
 

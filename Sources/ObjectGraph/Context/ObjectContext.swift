@@ -137,20 +137,30 @@ public final class ObjectContext {
         updateRefaultsInPlace()
     }
 
+    /// Whether a refresh of a plain unchanged object may skip every
+    /// question (``refresh(_:mergeChanges:)``): no concurrency checks, no
+    /// sink that asks for refreshes. Both are fixed for the context's life.
+    private var refreshesInPlace: Bool { !checksConcurrency && !instrumentation.refreshEventsPossible }
+
     /// Recomputes ``refaultsWithoutLock``.
     private func updateRefaultsInPlace() {
         refaultsWithoutLock = !instrumentation.hasSink && !checksConcurrency && stalenessNanoseconds == nil && !pinnedToGeneration
     }
 
-    /// A typed read's refault of an object of this context served in
-    /// place, inlined into the read: a fault the application has used
-    /// since its last fetch, of a context that refaults without the lock,
-    /// whose snapshot the row cache still holds unchanged
-    /// (``RowCache/refault(_:)``, which counts the hit). False for anything
-    /// else, which ``prepareTypedRead(_:_:)`` handles.
+    /// Whether a typed read of an object of this context may go on in
+    /// place, inlined into the read (``ManagedObject/fillField(_:at:_:)``):
+    /// a loaded object, or a refault served in place, of an object the
+    /// application has used since its last fetch, in a context without
+    /// concurrency checks. A refault in place: a context that refaults
+    /// without the lock (``refaultsWithoutLock``) and an object whose
+    /// snapshot the row cache still holds unchanged (``RowCache/refault(_:)``,
+    /// which counts the hit). False for anything else, which
+    /// ``prepareTypedRead(_:_:field:)`` handles.
     @inlinable @inline(__always)
-    final func refaultsInPlace(_ object: ManagedObject) -> Bool {
-        guard case .fault = object.storedState, object.storedUnusedFetchRun == 0, refaultsWithoutLock else { return false }
+    final func readsInPlace(_ object: ManagedObject) -> Bool {
+        guard !checksConcurrency, object.storedUnusedFetchRun == 0 else { return false }
+        if case .loaded = object.storedState { return true }
+        guard refaultsWithoutLock, case .fault = object.storedState else { return false }
         return rowCache.refault(object)
     }
 
@@ -354,18 +364,47 @@ public final class ObjectContext {
     /// An inserted object is left as it is. Dropping a relationship change
     /// of one side does not revert the other side in memory (as in Core
     /// Data); refresh both, or use ``rollback()``.
+    ///
+    /// A fault loop refreshes unchanged objects: an object of this context
+    /// that is not changed, inserted or deleted, has no relationship
+    /// loaded and whose class has no fault hook, in a context with no
+    /// pending change, no concurrency checks and no sink that asks for
+    /// refreshes, turns into a fault in a frame that makes no call (what
+    /// ``refreshInFull(_:mergeChanges:)`` would do, without its questions).
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        if !mergeChanges, refreshesInPlace, object.refreshesInPlace(in: self), updated.isEmpty, joinChanges.hasNoTables {
+            return object.turnIntoPlainFault()
+        }
+        refreshInFull(object, mergeChanges: mergeChanges)
+    }
+
+    /// ``refresh(_:mergeChanges:)`` with all its bookkeeping. Out of line,
+    /// so that the plain refresh's frame stays small (inlined, it made a
+    /// fault loop's refresh 27 instructions longer; out of line it costs a
+    /// refresh that takes it about 8).
+    @inline(never)
+    private func refreshInFull(_ object: ManagedObject, mergeChanges: Bool) {
         ConcurrencyGuard.check(self, "refresh(\(object.objectID))")
         guard object.belongs(to: self), !object.isInsertedFlag, !object.isDeletedFlag else { return }
+        if mergeChanges || !updated.isEmpty || !joinChanges.hasNoTables {
+            refreshWithBookkeeping(object, mergeChanges: mergeChanges)
+        } else if case .loaded = object.state {
+            turnIntoFault(object)
+        }
+        instrumentation.refreshed(self)
+    }
+
+    /// ``refresh(_:mergeChanges:)`` of a context with pending changes, or
+    /// one that keeps the object's changes.
+    @inline(never)
+    private func refreshWithBookkeeping(_ object: ManagedObject, mergeChanges: Bool) {
         if mergeChanges {
             reloadKeepingChanges(object)
         } else {
-            // A fault loop refreshes unchanged objects: skip empty bookkeeping.
             if !updated.isEmpty { updated[object.objectID] = nil }
             joinChanges.removeAll(involving: object.objectID)
             if case .loaded = object.state { turnIntoFault(object) }
         }
-        instrumentation.refreshed(self)
     }
 
     /// `refresh(object, mergeChanges: true)` of a registered object that is
@@ -410,7 +449,10 @@ public final class ObjectContext {
 
     @inline(__always)
     func turnIntoFault(_ object: ManagedObject) {
-        object.willTurnIntoFault()
+        // Asked of the entity, not the object: a class without hooks costs
+        // one load here instead of two dynamic calls.
+        let hooks = object.objectID.entity.callsFaultHooks
+        if hooks { object.willTurnIntoFault() }
         // An unchanged object's values are the row cache's snapshot array,
         // shared: dropping them would free nothing while the row is cached,
         // and the next fault would take the same array back (a release and
@@ -425,7 +467,7 @@ public final class ObjectContext {
         }
         object.slots.makeFaults()
         object.state = .fault
-        object.didTurnIntoFault()
+        if hooks { object.didTurnIntoFault() }
     }
 
     /// Drops every unsaved change: inserted objects are forgotten, deleted

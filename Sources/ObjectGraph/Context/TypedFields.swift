@@ -8,7 +8,7 @@
 /// it, decoded once. Keeping the array canonical keeps every engine path
 /// as it was: each path that changes the values invalidates the fields
 /// with one store (``ManagedObject/values``), and a typed read is one test
-/// of this word and a field read (``ManagedObject/attribute(_:_:in:)``).
+/// of this word and a field read (``ManagedObject/attribute(_:at:in:)``).
 ///
 /// - Bits 0 to 62: the field of the attribute at that index of the
 ///   entity's attributes (inherited ones first, so an attribute has one
@@ -52,21 +52,21 @@ public struct TypedFields: Sendable, Equatable {
     }
 
     /// Whether the object may be read in place.
-    @inlinable var isReadable: Bool { bits & Self.readable != 0 }
+    @inlinable @inline(__always) var isReadable: Bool { bits & Self.readable != 0 }
 
     /// Whether the field at `index` holds its value (readable or not).
-    @inlinable func holds(_ index: Int) -> Bool {
+    @inlinable @inline(__always) func holds(_ index: Int) -> Bool {
         Self.hasField(index) && bits & Self.bit(index) != 0
     }
 
     /// Notes that the object may be read in place.
-    @inlinable mutating func grantReadable() { bits |= Self.readable }
+    @inlinable @inline(__always) mutating func grantReadable() { bits |= Self.readable }
 
     /// The object may no longer be read in place; the fields stay valid.
     @inline(__always) mutating func withdrawReadable() { bits &= ~Self.readable }
 
     /// The field at `index` holds its value.
-    @inlinable mutating func fill(_ index: Int) { bits |= Self.bit(index) }
+    @inlinable @inline(__always) mutating func fill(_ index: Int) { bits |= Self.bit(index) }
 
     /// No field holds its value any more.
     @inline(__always) mutating func invalidateFields() { bits &= Self.readable }

@@ -16,7 +16,7 @@ public final class Instrumentation: Sendable {
     let sink: (any FastPathEventSink)?
     /// Whether some sink may ever ask for an event per refreshed object:
     /// when none can, a refresh does not even ask.
-    private let refreshEventsPossible: Bool
+    let refreshEventsPossible: Bool
     private let registered = Atomic<Int>(0)
     private let peak = Atomic<Int>(0)
     private let fetchExecutions = Atomic<UInt64>(0)
@@ -34,6 +34,10 @@ public final class Instrumentation: Sendable {
     /// Whether a store with a tally also sends each row-cache fault (to the
     /// sinks that take each one).
     let sendsEachRowCacheFault: Bool
+    /// Whether a row-cache fault is only counted in the tally (which sends
+    /// no fault on): it then reads no call site, and the traced typed read
+    /// counts it in place (one test).
+    let rowCacheFaultsAreOnlyCounted: Bool
     /// Whether each context keeps its run of row-cache faults
     /// (``RowCacheFaultRun``) for the sinks, which take runs only
     /// (``FastPathEventSink/keepsRowCacheFaultRuns``).
@@ -75,6 +79,7 @@ public final class Instrumentation: Sendable {
             rowCacheFaultTally = nil
         }
         sendsEachRowCacheFault = delivery != .tally
+        rowCacheFaultsAreOnlyCounted = rowCacheFaultTally != nil && !sendsEachRowCacheFault
         #if FAULTLINE_NO_INSTRUMENTATION
         keepsRowCacheFaultRuns = false
         keepsRefreshRuns = false
@@ -112,6 +117,7 @@ public final class Instrumentation: Sendable {
         return sink?.isEnabled(kind) == true
         #endif
     }
+
 
     /// Whether the store has a sink at all: without one, ``isOn(_:)`` is
     /// false for every kind, always.

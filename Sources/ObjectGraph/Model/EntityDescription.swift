@@ -17,6 +17,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     public let uniquenessConstraints: [[String]]
     /// The class instantiated for objects of this entity.
     public let objectType: ManagedObject.Type
+    /// ``ManagedObject/hasFaultHooks`` of the class, asked once: whether
+    /// turning an object into a fault calls its hooks.
+    let callsFaultHooks: Bool
     /// Whether objects of exactly this entity cannot be inserted.
     public let isAbstract: Bool
     /// The entity this one inherits from, if any.
@@ -62,6 +65,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         self.relationships = relationships
         self.uniquenessConstraints = uniquenessConstraints
         self.objectType = objectType
+        self.callsFaultHooks = objectType.hasFaultHooks
         self.isAbstract = isAbstract
         self.parentName = parentName
         self.subentityNames = subentityNames
@@ -106,6 +110,17 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         let bits = StringBits(key)
         for index in attributeNameBits.indices where attributeNameBits[index] == bits { return index }
         return nil
+    }
+
+    /// `index`, when it is the position of the attribute `key` names and
+    /// has a typed field (``TypedFields``): its name's bits match the
+    /// key's (a literal key and a model name of up to 15 bytes always do;
+    /// anything else is looked up out of line). A constant index in a
+    /// property folds the range checks away.
+    @inlinable @inline(__always)
+    func fieldPosition(_ key: String, at index: Int) -> Int? {
+        guard TypedFields.hasField(index), index < attributeNameBits.count, attributeNameBits[index] == StringBits(key) else { return nil }
+        return index
     }
 
     /// Whether this entity is `other` or inherits from it: an object of it

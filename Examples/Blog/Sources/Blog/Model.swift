@@ -60,6 +60,9 @@ public final class Author: ManagedObject, BlogModelObject {
         \Author.posts: "posts",
     ]
 
+    /// No fault hook (a final class whose source overrides none): refreshes skip the calls.
+    override public class var hasFaultHooks: Bool { false }
+
     /// `name`: string.
     @inlinable public var name: String {
         get { attribute("name", at: 0, in: &_name) }
@@ -114,6 +117,9 @@ public final class Post: ManagedObject, BlogModelObject {
         \Post.comments: "comments",
         \Post.tags: "tags",
     ]
+
+    /// No fault hook (a final class whose source overrides none): refreshes skip the calls.
+    override public class var hasFaultHooks: Bool { false }
 
     /// `title`: string.
     @inlinable public var title: String {
@@ -209,6 +215,9 @@ public final class Comment: ManagedObject, BlogModelObject {
         \Comment.post: "post",
     ]
 
+    /// No fault hook (a final class whose source overrides none): refreshes skip the calls.
+    override public class var hasFaultHooks: Bool { false }
+
     /// `text`: string.
     @inlinable public var text: String {
         get { attribute("text", at: 0, in: &_text) }
@@ -235,6 +244,9 @@ public final class Tag: ManagedObject, BlogModelObject {
         \Tag.name: "name",
         \Tag.posts: "posts",
     ]
+
+    /// No fault hook (a final class whose source overrides none): refreshes skip the calls.
+    override public class var hasFaultHooks: Bool { false }
 
     /// `name`: string.
     @inlinable public var name: String {
