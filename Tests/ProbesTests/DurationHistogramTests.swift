@@ -66,7 +66,7 @@ import Testing
 
     /// The memory a shape's histogram takes grows with the range of its
     /// times, as its documentation says: a block of 2 KB for its first
-    /// time, one more for a time far from it, the blocks of a range for
+    /// time, none more for times near it, one more for a time far from it, the blocks of a range for
     /// times spread over it (about 30 KB from 10 µs to 100 µs).
     @Test func theFootprintGrowsWithTheRangeOfTimes() {
         let one = DurationHistogram([40_000])
@@ -74,7 +74,10 @@ import Testing
         let apart = DurationHistogram([300, 1_000_000])
         let spread = DurationHistogram(stride(from: 10_000, through: 100_000, by: 50).map { UInt64($0) })
         #expect(one.footprintBytes >= 2_048 && one.footprintBytes < 2_300)
-        #expect(near.footprintBytes == one.footprintBytes)
+        // No block more: the arrays' capacities follow the allocator's
+        // size classes, which can differ by a few bytes from one histogram
+        // to the next (2,112 against 2,128 in one run).
+        #expect(abs(near.footprintBytes - one.footprintBytes) < 256)
         #expect(apart.footprintBytes >= 4_096 && apart.footprintBytes < 4_700)
         #expect(spread.footprintBytes > 28_000 && spread.footprintBytes < 70_000)
         // Held in blocks, read as one: the percentiles of the spread times.

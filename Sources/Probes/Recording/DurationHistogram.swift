@@ -163,7 +163,9 @@ public struct DurationHistogram: Sendable {
         Self.index(of: a) == Self.index(of: b)
     }
 
-    /// The memory the histogram's counts take.
+    /// The memory the histogram's counts take: its arrays' capacities,
+    /// which the allocator's size classes round (a few bytes apart between
+    /// two histograms of the same blocks).
     public var footprintBytes: Int {
         counts.capacity * MemoryLayout<UInt64>.stride + blocks.capacity * MemoryLayout<UInt16>.stride
     }
