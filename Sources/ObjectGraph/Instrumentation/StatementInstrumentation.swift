@@ -4,7 +4,11 @@
 /// per prepared statement (kept with the statement), bound
 /// values are rendered only when a sink wants them, and the query plan is
 /// read once per statement when a sink wants plans.
-final class StatementInfo {
+///
+/// A struct kept in place in its statement: the hook reads the numbers
+/// through the statement without copying the info (a copy retains and
+/// releases the shape's text, per statement).
+struct StatementInfo {
     let shape: String
     let shapeID: Int
     let textID: Int
@@ -12,7 +16,7 @@ final class StatementInfo {
     /// the text): a sink that names shapes then need not repeat the text.
     let sqlIsShape: Bool
     /// Touched only from its statement's connection.
-    @exclusivity(unchecked) var planRecorded = false
+    var planRecorded = false
 
     init(sql: String) {
         (shape, shapeID) = SQLShape.intern(sql)
@@ -26,78 +30,81 @@ extension Instrumentation {
     /// event, with the purpose and call site `origin` holds for that
     /// connection. nil when neither is wanted, so statements are not even
     /// timed.
-    func statementHook(user: (@Sendable (ExecutedStatement) -> Void)?, origin: StatementOrigin) -> StatementHook? {
+    func statementHook(user: (@Sendable (ExecutedStatement) -> Void)?, origin: StatementOrigin) -> ExecutionHook? {
         #if FAULTLINE_NO_INSTRUMENTATION
         let instrumented = false
         #else
         let instrumented = sink != nil
         #endif
         guard instrumented || user != nil else { return nil }
-        return { [self] executed in
-            user?(executed)
+        return { [self] statement, arguments, figures in
+            user?(ExecutedStatement(statement, arguments, figures))
             // The sink called through the optional (as faults are): bound
             // to a local it was retained and released per statement.
             guard isOn(.sql) else { return }
-            let statement = executed.statement
-            let info: StatementInfo
-            if let existing = statement.instrumentationInfo {
-                info = existing
-            } else {
-                info = StatementInfo(sql: statement.sql)
-                statement.instrumentationInfo = info
-            }
+            if statement.instrumentationInfo == nil { Self.makeInfo(statement) }
             let details = self.details
-            let plan: [String]? = details.contains(.queryPlans) && !info.planRecorded ? Self.plan(statement, info) : nil
-            let withArguments = details.contains(.sqlArguments) && !executed.arguments.isEmpty
+            let plan: [String]? = details.contains(.queryPlans) && statement.instrumentationInfo?.planRecorded == false ? Self.plan(statement) : nil
+            let withArguments = details.contains(.sqlArguments) && !arguments.isEmpty
             // The figures first; the event itself only for a sink that needs
             // it whole (the recorder adds up most statements from these).
             let parts = StatementParts(
-                shapeID: info.shapeID, textID: info.textID, durationNanoseconds: executed.durationNanoseconds,
-                rowsReturned: executed.rowsReturned, rowsChanged: executed.rowsChanged, fullScanSteps: executed.fullScanSteps,
-                sorts: executed.sorts, autoIndexes: executed.autoIndexes, vmSteps: executed.vmSteps,
+                shapeID: statement.instrumentationInfo?.shapeID ?? 0, textID: statement.instrumentationInfo?.textID ?? 0,
+                durationNanoseconds: figures.durationNanoseconds,
+                rowsReturned: figures.rowsReturned, rowsChanged: figures.rowsChanged, fullScanSteps: figures.fullScanSteps,
+                sorts: figures.sorts, autoIndexes: figures.autoIndexes, vmSteps: figures.vmSteps,
                 isTransaction: origin.isTransaction, hasDetails: plan != nil || withArguments, callSite: origin.callSite,
                 isEngineWork: origin.isEngineWork)
             guard lendsStatementTexts else {
                 // Texts made only if the sink asks (the recorder seldom does).
                 sink?.receiveStatement(parts, texts: {
                     StatementTexts(
-                        sql: statement.sql, shape: info.shape,
-                        arguments: withArguments ? RenderedArguments(values: executed.arguments).renderedText : "",
+                        sql: statement.sql, shape: statement.instrumentationInfo?.shape ?? statement.sql,
+                        arguments: withArguments ? RenderedArguments(values: arguments).renderedText : "",
                         purpose: origin.purpose, queryPlan: plan, callSite: origin.callSite)
                 }) {
-                    Self.event(executed, info, withArguments: withArguments, plan: plan, origin: origin)
+                    Self.event(statement, arguments, figures, withArguments: withArguments, plan: plan, origin: origin)
                 }
                 return
             }
             // The texts are lent, not copied; bound values are rendered only
             // when read, and a lone integer (a key lookup's) not at all.
             sink?.receiveStatement(
-                parts, sql: statement.sql, shape: info.shape, sqlIsShape: info.sqlIsShape,
-                arguments: withArguments ? Self.arguments(executed.arguments) : .none, purpose: origin.purpose,
+                parts, sql: statement.sql, shape: statement.instrumentationInfo?.shape ?? statement.sql,
+                sqlIsShape: statement.instrumentationInfo?.sqlIsShape ?? false,
+                arguments: withArguments ? Self.arguments(arguments) : .none, purpose: origin.purpose,
                 queryPlan: plan, callSite: origin.callSite
             ) {
-                Self.event(executed, info, withArguments: withArguments, plan: plan, origin: origin)
+                Self.event(statement, arguments, figures, withArguments: withArguments, plan: plan, origin: origin)
             }
         }
     }
 
+    /// The info of a statement that has none yet, kept with it.
+    @inline(never)
+    private static func makeInfo(_ statement: Statement) {
+        statement.instrumentationInfo = StatementInfo(sql: statement.sql)
+    }
+
     /// The statement's query plan, read once per prepared statement.
-    private static func plan(_ statement: Statement, _ info: StatementInfo) -> [String]? {
-        info.planRecorded = true
+    private static func plan(_ statement: Statement) -> [String]? {
+        statement.instrumentationInfo?.planRecorded = true
         return statement.connection.explainQueryPlan(statement.sql)
     }
 
     /// The whole event, for a sink that needs it.
     private static func event(
-        _ executed: ExecutedStatement, _ info: StatementInfo, withArguments: Bool, plan: [String]?, origin: StatementOrigin
+        _ statement: Statement, _ arguments: [DatabaseValue], _ figures: ExecutionFigures, withArguments: Bool,
+        plan: [String]?, origin: StatementOrigin
     ) -> SQLEvent {
-        SQLEvent(
-            start: executed.start, durationNanoseconds: executed.durationNanoseconds, thread: ProbeClock.threadID(),
-            sql: executed.statement.sql, shape: info.shape, shapeID: info.shapeID,
-            arguments: withArguments ? executed.arguments.map { $0.description } : [],
-            rowsReturned: executed.rowsReturned, rowsChanged: executed.rowsChanged,
-            fullScanSteps: executed.fullScanSteps, sorts: executed.sorts, autoIndexes: executed.autoIndexes,
-            vmSteps: executed.vmSteps, purpose: origin.purpose, queryPlan: plan, callSite: origin.callSite,
+        let info = statement.instrumentationInfo ?? StatementInfo(sql: statement.sql)
+        return SQLEvent(
+            start: figures.start, durationNanoseconds: figures.durationNanoseconds, thread: ProbeClock.threadID(),
+            sql: statement.sql, shape: info.shape, shapeID: info.shapeID,
+            arguments: withArguments ? arguments.map { $0.description } : [],
+            rowsReturned: figures.rowsReturned, rowsChanged: figures.rowsChanged,
+            fullScanSteps: figures.fullScanSteps, sorts: figures.sorts, autoIndexes: figures.autoIndexes,
+            vmSteps: figures.vmSteps, purpose: origin.purpose, queryPlan: plan, callSite: origin.callSite,
             textID: info.textID, facts: origin.facts)
     }
 

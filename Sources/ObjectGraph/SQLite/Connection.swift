@@ -48,8 +48,18 @@ public final class Connection {
     let handle: OpaquePointer
 
     /// Called after every statement this connection executes, BEGIN and
-    /// COMMIT included. Nil costs nothing.
-    public var statementHook: StatementHook?
+    /// COMMIT included. Nil costs nothing. Setting it replaces the hook
+    /// the engine installed (``executionHook``).
+    public var statementHook: StatementHook? {
+        didSet {
+            executionHook = statementHook.map { hook in { statement, arguments, figures in hook(ExecutedStatement(statement, arguments, figures)) } }
+        }
+    }
+
+    /// What every execution is reported to: ``statementHook``, or the
+    /// engine's instrumentation (a store's connections), which is lent the
+    /// statement and its values instead of an ``ExecutedStatement``.
+    var executionHook: ExecutionHook?
 
     /// Testing aid: called before each execution with the SQL; a thrown
     /// error fails that statement as if SQLite had failed it.
@@ -162,7 +172,7 @@ public final class Connection {
         if let failureInjection { try failureInjection(statement.sql) }
         try statement.bind(arguments)
         let changesBefore = statement.isReadOnly ? 0 : sqlite3_total_changes64(self.handle)
-        let start = statementHook == nil ? 0 : ProbeClock.now()
+        let start = executionHook == nil ? 0 : ProbeClock.now()
         var rows = 0
         var code: Int32
         let row = Row(statement: statement)
@@ -186,12 +196,10 @@ public final class Connection {
 
     @inline(__always)
     private func report(_ statement: Statement, _ arguments: [DatabaseValue], start: UInt64, rows: Int, changed: Int) {
-        guard let statementHook else { return }
+        guard let executionHook else { return }
         let duration = ProbeClock.nanoseconds(since: start)
         let handle = statement.handle
-        statementHook(ExecutedStatement(
-            statement: statement,
-            arguments: arguments,
+        executionHook(statement, arguments, ExecutionFigures(
             durationNanoseconds: duration,
             rowsReturned: rows,
             rowsChanged: changed,
@@ -199,7 +207,6 @@ public final class Connection {
             sorts: Int(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_SORT, 1)),
             autoIndexes: Int(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_AUTOINDEX, 1)),
             vmSteps: Int(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_VM_STEP, 1)),
-            path: path,
             start: start))
     }
 

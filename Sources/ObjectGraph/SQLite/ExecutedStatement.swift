@@ -41,3 +41,33 @@ public struct ExecutedStatement {
 
 /// Called after every statement a connection executes.
 public typealias StatementHook = (ExecutedStatement) -> Void
+
+/// What one execution measured: an ``ExecutedStatement``'s figures without
+/// its statement, values and path, which the engine's own hook is lent.
+struct ExecutionFigures {
+    var durationNanoseconds: UInt64
+    var rowsReturned: Int
+    var rowsChanged: Int
+    var fullScanSteps: Int
+    var sorts: Int
+    var autoIndexes: Int
+    var vmSteps: Int
+    var start: UInt64
+}
+
+/// The hook a connection calls after every statement: the statement and
+/// its bound values lent for the call, the figures by value. A
+/// ``StatementHook`` gets them as an ``ExecutedStatement``; the engine's
+/// instrumentation takes them as they are, so that a statement costs no
+/// retain and release of what an `ExecutedStatement` would hold.
+typealias ExecutionHook = (Statement, [DatabaseValue], ExecutionFigures) -> Void
+
+extension ExecutedStatement {
+    init(_ statement: Statement, _ arguments: [DatabaseValue], _ figures: ExecutionFigures) {
+        self.init(
+            statement: statement, arguments: arguments, durationNanoseconds: figures.durationNanoseconds,
+            rowsReturned: figures.rowsReturned, rowsChanged: figures.rowsChanged, fullScanSteps: figures.fullScanSteps,
+            sorts: figures.sorts, autoIndexes: figures.autoIndexes, vmSteps: figures.vmSteps, path: statement.connection.path,
+            start: figures.start)
+    }
+}

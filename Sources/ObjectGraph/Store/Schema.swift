@@ -9,9 +9,9 @@ enum Schema {
     static func prepare(_ connection: Connection, model: Model) throws(ObjectGraphError) {
         let path = connection.path
         // Schema work is set-up, not the application's statements.
-        let hook = connection.statementHook
-        connection.statementHook = nil
-        defer { connection.statementHook = hook }
+        let hook = connection.executionHook
+        connection.executionHook = nil
+        defer { connection.executionHook = hook }
         do {
             var hasMetadata = false
             var tableCount = 0

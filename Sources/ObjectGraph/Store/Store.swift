@@ -75,9 +75,9 @@ public final class Store: @unchecked Sendable {
         var identifier = ""
         try pool.withWriterUntraced { connection throws(ObjectGraphError) in
             try Schema.prepare(connection, model: model)
-            let hook = connection.statementHook
-            connection.statementHook = nil
-            defer { connection.statementHook = hook }
+            let hook = connection.executionHook
+            connection.executionHook = nil
+            defer { connection.executionHook = hook }
             do {
                 // Keys are allocated per table: the entities of a hierarchy
                 // share their root's.
