@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import ObjectGraph
 
@@ -132,6 +133,22 @@ import Testing
         #expect(scan.rowsChanged == 0)
         #expect(scan.fullScanSteps == 19)  // a full scan of 20 rows steps 19 times
         #expect(scan.vmSteps > 0)
+    }
+
+    /// The hook set on a connection is the one it keeps and calls, with
+    /// the connection's path and the statement's start; set to nil, no
+    /// statement reaches it.
+    @Test func aHookSetOnAConnectionIsCalledUntilItIsRemoved() throws {
+        let seen = Mutex<[(sql: String, path: String, start: UInt64)]>([])
+        let connection = try Connection(.memory)
+        connection.statementHook = { executed in seen.withLock { $0.append((executed.sql, executed.path, executed.start)) } }
+        #expect(connection.statementHook != nil)
+        try connection.run("SELECT 1")
+        connection.statementHook = nil
+        try connection.run("SELECT 2")
+        let entries = seen.withLock { $0 }
+        #expect(entries.map(\.sql) == ["SELECT 1"])
+        #expect(entries.first?.path == connection.path && entries.first?.start ?? 0 > 0)
     }
 
     @Test func rollbackDiscardsTheTransaction() throws {
