@@ -59,7 +59,7 @@ extension ObjectContext {
         let origin = object.origin
         // The line that read the object, found once for the query's event and the fault's.
         let site = readSite
-        try fulfillFromStore(object, callSite: site)
+        try fulfillFromStore(object, at: site)
         instrumentation.fault(
             start: start, context: name, id: object.objectID, source: .database, missReason: missed,
             origin: { originPaths.faultOrigin(origin) }, callSite: { site }, engineWork: engineWork
@@ -70,10 +70,16 @@ extension ObjectContext {
 
     /// A miss: one primary-key SELECT, kept in the row cache and loaded
     /// into the object.
-    @inline(never)
+    @inline(__always)
     func fulfillFromStore(_ object: ManagedObject, callSite: CallSite?) throws(ObjectGraphError) {
+        try fulfillFromStore(object, at: callSite ?? currentCallSite)
+    }
+
+    /// ``fulfillFromStore(_:callSite:)`` at a site the caller holds.
+    @inline(never)
+    func fulfillFromStore(_ object: ManagedObject, at site: CallSite) throws(ObjectGraphError) {
         let id = object.objectID
-        guard let snapshot = try readRow(id, callSite: callSite) else { throw .objectDeleted(id) }
+        guard let snapshot = try readRow(id, at: site) else { throw .objectDeleted(id) }
         if usesRowCache { rowCache.store(snapshot, for: id) }
         object.load(snapshot)
     }
@@ -189,9 +195,16 @@ extension ObjectContext {
     /// default); its purpose is `fault`, or the engine's work
     /// (`engine inverse Category`) while it does some.
     func readRow(_ id: ObjectID, callSite: CallSite? = nil) throws(ObjectGraphError) -> RowSnapshot? {
+        try readRow(id, at: callSite ?? currentCallSite)
+    }
+
+    /// ``readRow(_:callSite:)`` at a site the caller holds: lent down to
+    /// the connection's origin, not wrapped in an optional (a copy, a
+    /// retain and a release per traced miss).
+    func readRow(_ id: ObjectID, at site: CallSite) throws(ObjectGraphError) -> RowSnapshot? {
         let entity = id.entity
         let purpose = engineWork.map { $0.purpose(entity.name) } ?? "fault"
-        return try storeRead(purpose: purpose, facts: .keyLookup(entity.name), callSite: callSite) { connection, generation in
+        return try storeRead(purpose: purpose, facts: .keyLookup(entity.name), at: site) { connection, generation in
             var snapshot: RowSnapshot?
             try connection.query(entity.sql.selectRow, [.integer(id.primaryKey)]) { row in
                 snapshot = RowSnapshot.read(row, entity: entity, model: store.model, generation: generation)
@@ -205,12 +218,19 @@ extension ObjectContext {
     func storeRead<T>(
         purpose: String, facts: StatementFacts? = nil, callSite: CallSite? = nil, _ body: (Connection, UInt64) throws -> T
     ) throws(ObjectGraphError) -> T {
+        try storeRead(purpose: purpose, facts: facts, at: callSite ?? currentCallSite, body)
+    }
+
+    /// ``storeRead(purpose:facts:callSite:_:)`` at a site the caller holds.
+    func storeRead<T>(
+        purpose: String, facts: StatementFacts?, at site: CallSite, _ body: (Connection, UInt64) throws -> T
+    ) throws(ObjectGraphError) -> T {
         do {
             if !hasRead {
                 readerLease = try store.pool.makeLease()
                 hasRead = true
             }
-            return try store.pool.read(purpose: purpose, callSite: callSite ?? currentCallSite, facts: facts, lease: readerLease, body)
+            return try store.pool.read(purpose: purpose, callSite: site, facts: facts, lease: readerLease, body)
         } catch let error as ObjectGraphError {
             throw error
         } catch let error as SQLiteError {
