@@ -48,8 +48,8 @@ public final class Connection {
     let handle: OpaquePointer
 
     /// Called after every statement this connection executes, BEGIN and
-    /// COMMIT included. Nil costs nothing. Setting it replaces the hook
-    /// the engine installed (``executionHook``).
+    /// COMMIT included. Nil costs nothing. Setting it replaces any hook a
+    /// store installed on the connection.
     public var statementHook: StatementHook? {
         didSet {
             executionHook = statementHook.map { hook in { statement, arguments, figures in hook(ExecutedStatement(statement, arguments, figures)) } }
