@@ -115,6 +115,9 @@ public final class ObjectContext {
     /// This context's run of row-cache faults, when the store's sinks take
     /// them by runs (``Instrumentation/keepsRowCacheFaultRuns``).
     let rowCacheFaultRun: RowCacheFaultRun?
+    /// ``rowCacheFaultRun``, used without a retain and a release per fault
+    /// (the context holds it for its whole life).
+    let unmanagedRowCacheFaultRun: Unmanaged<RowCacheFaultRun>?
     /// This context's run of refreshes, when the store's sinks take them by
     /// runs (``Instrumentation/keepsRefreshRuns``).
     let refreshRun: RefreshRun?
@@ -131,6 +134,7 @@ public final class ObjectContext {
         self.queue = DispatchQueue(label: "faultline.context.\(name)")
         self.rowCacheFaultCell = store.instrumentation.rowCacheFaultTally?.makeCell()
         self.rowCacheFaultRun = store.instrumentation.keepsRowCacheFaultRuns ? RowCacheFaultRun() : nil
+        self.unmanagedRowCacheFaultRun = rowCacheFaultRun.map { Unmanaged.passUnretained($0) }
         self.refreshRun = store.instrumentation.keepsRefreshRuns ? RefreshRun() : nil
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
         store.liveContexts.add(self)

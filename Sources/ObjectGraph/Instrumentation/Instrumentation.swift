@@ -208,12 +208,25 @@ public final class Instrumentation: Sendable {
     /// only when it starts a new one), for the sinks that keep runs.
     @inline(__always)
     private func addToRun(start: UInt64, context: ObjectContext, object: ManagedObject, duration: UInt64) {
-        guard let run = context.rowCacheFaultRun else { return }
+        guard let run = context.unmanagedRowCacheFaultRun else { return }
         // A multiplex's keeper may not want faults while another sink does.
         if let keeper = rowCacheFaultRunKeeper, !keeper.isEnabled(.fault) { return }
+        // Outside a typed read the site is the context's current one,
+        // compared where it is rather than copied (a retain and a release
+        // per fault); a typed read's is found from the stack.
+        let entity = ObjectIdentifier(object.entity)
+        if !context.inTypedAccess, run._withUnsafeGuaranteedRef({ $0.matches(entity: entity, callSite: context.currentCallSite) }),
+            run._withUnsafeGuaranteedRef({ $0.extend(durationNanoseconds: duration) })
+        {
+            return
+        }
         let site = context.readSite
-        if run.extend(entity: ObjectIdentifier(object.entity), callSite: site, durationNanoseconds: duration) { return }
-        startRowCacheFaultRun(run, context: context, object: object, site: site, start: start, duration: duration)
+        if context.inTypedAccess,
+            run._withUnsafeGuaranteedRef({ $0.extend(entity: entity, callSite: site, durationNanoseconds: duration) })
+        {
+            return
+        }
+        startRowCacheFaultRun(run.takeUnretainedValue(), context: context, object: object, site: site, start: start, duration: duration)
     }
 
     /// A row-cache fault that does not continue its context's run: a new

@@ -56,7 +56,22 @@ public final class RowCacheFaultRun: @unchecked Sendable {
     /// continued by something else. By the context only.
     @inlinable @inline(__always)
     public func extend(entity: ObjectIdentifier, callSite site: CallSite, durationNanoseconds: UInt64) -> Bool {
-        guard entity == self.entity, site.line == callSite.line, site.file == callSite.file else { return false }
+        matches(entity: entity, callSite: site) && extend(durationNanoseconds: durationNanoseconds)
+    }
+
+    /// Whether a fault of `entity` at `site` would continue the run (if
+    /// it is open). Apart from ``extend(durationNanoseconds:)``, so that a
+    /// caller can compare a site where it is kept: across the atomic
+    /// update, the compiler copies it (a retain and a release per fault).
+    @inlinable @inline(__always)
+    public func matches(entity: ObjectIdentifier, callSite site: CallSite) -> Bool {
+        entity == self.entity && site.line == callSite.line && site.file == callSite.file
+    }
+
+    /// Counts a fault that ``matches(entity:callSite:)``; false, counting
+    /// nothing, when the run is closed or full. By the context only.
+    @inlinable @inline(__always)
+    public func extend(durationNanoseconds: UInt64) -> Bool {
         let current = state.load(ordering: .relaxed)
         guard current & Self.closed == 0, current >> Self.countShift < Self.countLimit,
             durationNanoseconds <= Self.durationMask - current & Self.durationMask
