@@ -57,6 +57,12 @@ ENABLED(sql)
 ENABLED(context)
 ENABLED(scenario)
 
+const char *const faultline_empty_string = "";
+
+const volatile int *const faultline_tp_fault_state = &lttng_ust_tracepoint_faultline___fault.state;
+const volatile int *const faultline_tp_sql_state = &lttng_ust_tracepoint_faultline___sql.state;
+const volatile int *const faultline_tp_context_state = &lttng_ust_tracepoint_faultline___context.state;
+
 int faultline_tp_any_enabled(void) {
     return lttng_ust_tracepoint_enabled(faultline, fetch) || lttng_ust_tracepoint_enabled(faultline, fault)
         || lttng_ust_tracepoint_enabled(faultline, relationship_fault) || lttng_ust_tracepoint_enabled(faultline, save)

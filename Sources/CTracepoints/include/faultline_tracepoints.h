@@ -40,6 +40,18 @@ int faultline_tp_call_site_enabled(void);
 int faultline_tp_sql_enabled(void);
 int faultline_tp_context_enabled(void);
 int faultline_tp_scenario_enabled(void);
+/* The states of the tracepoints the engine asks about per fault and per
+ * statement, read inline (what lttng_ust_tracepoint_enabled reads: a
+ * volatile load of the tracepoint's state) rather than through a call. */
+extern const volatile int *const faultline_tp_fault_state;
+extern const volatile int *const faultline_tp_sql_state;
+extern const volatile int *const faultline_tp_context_state;
+static inline int faultline_tp_fault_on(void) { return *faultline_tp_fault_state != 0; }
+static inline int faultline_tp_sql_on(void) { return *faultline_tp_sql_state != 0; }
+static inline int faultline_tp_context_on(void) { return *faultline_tp_context_state != 0; }
+/* "" as a C string, for the tracepoints' empty fields: a constant, which
+ * Swift reads without the once-check a lazily made global costs. */
+extern const char *const faultline_empty_string;
 /* 1 when any faultline tracepoint is on: some session records this
  * process's events; 0 between sessions. */
 int faultline_tp_any_enabled(void);

@@ -1,3 +1,5 @@
+import CTracepoints
+
 /// An executed statement's bound values as a sink that writes them out
 /// gets them (``EventSink/receiveStatement(_:sql:shape:sqlIsShape:arguments:purpose:queryPlan:callSite:event:)``):
 /// nothing when no sink asked for them, the one integer most statements
@@ -9,8 +11,11 @@ public enum StatementArguments: Sendable {
     case none
     /// One bound value, an integer.
     case integer(Int64)
-    /// The values, rendered when read (``text``).
-    case values(any BoundValues)
+    /// The values, rendered when read (``text``). Boxed (`indirect`), so
+    /// that the enum is a plain value: with the existential inline it had
+    /// to be copied through memory whenever it was switched on, a call and
+    /// a copy per traced statement.
+    indirect case values(any BoundValues)
     /// The values in SQL literal syntax, `", "`-separated
     /// (``StatementTexts/joined(_:)``).
     case rendered(String)
@@ -64,14 +69,12 @@ public enum StatementArguments: Sendable {
         return UnsafePointer(buffer + position)
     }
 
-    /// `""` as a C string, for the tracepoints' empty fields. (Not a
-    /// `StaticString`: an empty literal need not be stored as a pointer to
-    /// its bytes.)
-    nonisolated(unsafe) static let emptyCString: UnsafePointer<CChar> = {
-        let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: 1)
-        pointer.pointee = 0
-        return UnsafePointer(pointer)
-    }()
+    /// `""` as a C string, for the tracepoints' empty fields: a C
+    /// constant (a lazily made Swift global costs a once-check per read,
+    /// and a `StaticString`'s empty literal need not be stored as a
+    /// pointer to its bytes).
+    @inline(__always)
+    static var emptyCString: UnsafePointer<CChar> { faultline_empty_string }
 }
 
 /// A statement's bound values as their producer has them (the engine's

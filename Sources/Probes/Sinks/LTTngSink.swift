@@ -121,12 +121,12 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
         let on: Bool =
             switch kind {
             case .fetch: faultline_tp_fetch_enabled() != 0
-            case .fault: faultline_tp_fault_enabled() != 0
+            case .fault: faultline_tp_fault_on() != 0
             case .relationshipFault: faultline_tp_relationship_fault_enabled() != 0
             case .save: faultline_tp_save_enabled() != 0
             case .batchRequest: faultline_tp_batch_request_enabled() != 0
-            case .sql: faultline_tp_sql_enabled() != 0
-            case .context: faultline_tp_context_enabled() != 0
+            case .sql: faultline_tp_sql_on() != 0
+            case .context: faultline_tp_context_on() != 0
             case .scenario: faultline_tp_scenario_enabled() != 0
             }
         // A statement not traced: perhaps between two sessions.
@@ -137,9 +137,10 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
     /// Bound values while the `sql` tracepoint is on; every refresh while
     /// the `context` tracepoint is on.
     public var details: EventDetails {
+        // Read inline: the engine asks per statement.
         var details: EventDetails = []
-        if faultline_tp_sql_enabled() != 0 { details.insert(.sqlArguments) }
-        if faultline_tp_context_enabled() != 0 { details.insert(.contextChanges) }
+        if faultline_tp_sql_on() != 0 { details.insert(.sqlArguments) }
+        if faultline_tp_context_on() != 0 { details.insert(.contextChanges) }
         return details
     }
 
