@@ -156,8 +156,8 @@ extension ModelSwiftSource {
     /// The typed property (and a to-many's methods) of `property`. An
     /// attribute (at `attributeIndex` among the entity's attributes) keeps
     /// its value in a field (`AttributeField`) that its property reads and
-    /// writes; one at index 63 or above (no field bit left) reads through
-    /// the key alone.
+    /// writes; one without a field bit (``TypedFields/hasField(_:)``)
+    /// reads through the key alone.
     private static func propertyLines(
         _ property: Property, of entity: Entity, attributeIndex: Int, member: String, names: ModelSwiftNames
     ) -> [String] {
@@ -168,32 +168,29 @@ extension ModelSwiftSource {
             let type = swiftType(attribute.type) + (attribute.isOptional ? "?" : "")
             let about = attribute.derivation.map { "`\(commented(attribute.name))`: \(attribute.type.rawValue), derived (\(describe($0))): read only." }
                 ?? "`\(commented(attribute.name))`: \(attribute.type.rawValue)\(attribute.isOptional ? ", optional" : "")."
-            guard attributeIndex < 63 else {
-                if attribute.derivation != nil {
-                    return ["    /// \(about)", "    @inlinable \(member) var \(name): \(type) { self[attribute: \(key)] }"]
-                }
-                return [
-                    "    /// \(about)",
-                    "    @inlinable \(member) var \(name): \(type) {",
-                    "        get { self[attribute: \(key)] }",
-                    "        set { self[attribute: \(key)] = newValue }",
-                    "    }",
-                ]
+            // Through the field, or (no field bit left) through the key.
+            let read: String
+            let write: String
+            var fieldLines: [String] = []
+            if TypedFields.hasField(attributeIndex) {
+                let field = names.fieldName(property.name, declaredBy: entity.name)
+                read = "attribute(\(key), at: \(attributeIndex), in: &\(field))"
+                write = "setAttribute(\(key), at: \(attributeIndex), to: newValue, in: &\(field))"
+                fieldLines = ["    @usableFromInline @exclusivity(unchecked) final var \(field) = AttributeField<\(type)>()"]
+            } else {
+                read = "self[attribute: \(key)]"
+                write = "self[attribute: \(key)] = newValue"
             }
-            let field = names.fieldName(property.name, declaredBy: entity.name)
-            let read = "attribute(\(key), at: \(attributeIndex), in: &\(field))"
-            let fieldLine = "    @usableFromInline @exclusivity(unchecked) final var \(field) = AttributeField<\(type)>()"
             if attribute.derivation != nil {
-                return ["    /// \(about)", "    @inlinable \(member) var \(name): \(type) { \(read) }", fieldLine]
+                return ["    /// \(about)", "    @inlinable \(member) var \(name): \(type) { \(read) }"] + fieldLines
             }
             return [
                 "    /// \(about)",
                 "    @inlinable \(member) var \(name): \(type) {",
                 "        get { \(read) }",
-                "        set { setAttribute(\(key), at: \(attributeIndex), to: newValue, in: &\(field)) }",
+                "        set { \(write) }",
                 "    }",
-                fieldLine,
-            ]
+            ] + fieldLines
         case .relationship(let relationship):
             let destination = names.className(relationship.destinationName)
             let inverse = relationship.inverseName.map { ", inverse `\(commented($0))`" } ?? ", no inverse"

@@ -234,14 +234,21 @@ extension ManagedObject {
     @inlinable @inline(__always)
     public final func attribute<T: AttributeValue>(_ key: String, at index: Int, in field: inout AttributeField<T>) -> T {
         if typedFields.canRead(index), let value = field.value { return value }
-        if typedFields.isReadable, let position = objectID.entity.fieldPosition(key, at: index),
-            let typed = T(attributeValue: storedValues[position])
-        {
-            field.value = typed
-            typedFields.fill(index)
-            return typed
-        }
+        if let typed = decodedInPlace(key, at: index, &field) { return typed }
         return fillField(key, at: index, &field)
+    }
+
+    /// A readable object's first read of a field: the value decoded from the
+    /// object's values into the field (nil when the object may not be read
+    /// in place, `index` is not the key's, or the value is not a `T`).
+    @inlinable @inline(__always)
+    final func decodedInPlace<T: AttributeValue>(_ key: String, at index: Int, _ field: inout AttributeField<T>) -> T? {
+        guard typedFields.isReadable, let position = objectID.entity.fieldPosition(key, at: index),
+            let typed = T(attributeValue: storedValues[position])
+        else { return nil }
+        field.value = typed
+        typedFields.fill(index)
+        return typed
     }
 
     /// Sets a typed attribute kept in a stored property of the class:
@@ -275,13 +282,7 @@ extension ManagedObject {
             }
             if valid, let value = field.value { return value }
             // A first read of a loaded object: decoded here.
-            if typedFields.isReadable, let position = objectID.entity.fieldPosition(key, at: index),
-                let typed = T(attributeValue: storedValues[position])
-            {
-                field.value = typed
-                typedFields.fill(index)
-                return typed
-            }
+            if let typed = decodedInPlace(key, at: index, &field) { return typed }
         }
         return decodeField(key, at: index, &field)
     }
