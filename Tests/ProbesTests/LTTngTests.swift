@@ -483,6 +483,9 @@ import Testing
             while !sink.isEnabled(.sql), Date() < deadline { usleep(20_000) }
             try #require(sink.isEnabled(.sql), "this process's faultline:sql tracepoint was not enabled within 30 s")
             #expect(!sink.isEnabled(.fault))
+            // The question asked per statement: bound values, and no
+            // refreshes (the context tracepoint is not enabled).
+            #expect(sink.statementDetails == .sqlArguments)
             let reader = ObjectContext(store: store, name: "reader")
             try reader.perform {
                 // Keys only: each card's fault is a miss, one key lookup.
@@ -594,6 +597,7 @@ import Testing
             // No session enables the events in this process.
             #expect(EventKind.allCases.allSatisfy { !sink.isEnabled($0) })
             #expect(sink.details.isEmpty)
+            #expect(sink.statementDetails == nil)
         case .failure(let reason):
             Issue.record("the provider should load in the test build: \(reason)")
         }

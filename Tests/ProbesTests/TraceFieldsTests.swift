@@ -92,14 +92,13 @@ import Testing
         let values = CountingValues()
         let arguments = StatementArguments.values(values)
         #expect(values.renders.load(ordering: .relaxed) == 0)
+        let site = CallSite(file: "App/Loop.swift", line: 7)
         let parts = StatementParts(
             shapeID: 1, textID: 1, durationNanoseconds: 5, rowsReturned: 1, rowsChanged: 0, fullScanSteps: 0, sorts: 0,
-            autoIndexes: 0, vmSteps: 3, isTransaction: false, hasDetails: true)
-        let site = CallSite(file: "App/Loop.swift", line: 7)
+            autoIndexes: 0, vmSteps: 3, isTransaction: false, hasDetails: true, callSite: site)
         func lend(to sink: TextsSink) {
             sink.receiveStatement(
-                parts, sql: "SELECT ?", shape: "SELECT ?", sqlIsShape: true, arguments: arguments, purpose: "fetch", queryPlan: nil,
-                callSite: site
+                parts, sql: "SELECT ?", sqlIsShape: true, arguments: arguments, purpose: "fetch", queryPlan: nil
             ) { fatalError("no event is made") }
         }
         lend(to: TextsSink(readsTexts: false))
@@ -109,6 +108,36 @@ import Testing
         #expect(values.renders.load(ordering: .relaxed) == 1)
         #expect(withTexts.texts.withLock { $0.map(\.arguments) } == ["1, 'x'"])
         #expect(withTexts.texts.withLock { $0.map(\.callSite) } == [site])
+        #expect(withTexts.texts.withLock { $0.map(\.shape) } == ["SELECT ?"])
+    }
+
+    /// The one question per statement: nil while the sink wants no SQL
+    /// event, else its details, by default from the two questions it
+    /// stands for.
+    @Test func statementDetailsAreNilUntilTheSinkWantsStatements() {
+        let sink = SwitchedSink()
+        #expect(sink.statementDetails == nil)
+        sink.wantsSQL.store(true, ordering: .relaxed)
+        #expect(sink.statementDetails == [.sqlArguments, .queryPlans])
+    }
+
+    /// A statement whose text is not its shape's is lent without the
+    /// shape's text: a sink that makes the texts finds it by the shape's
+    /// number.
+    @Test func aLentStatementsShapeIsFoundByItsNumber() {
+        let sql = "SELECT * FROM lent_shape WHERE id = 42"
+        let (shape, shapeID) = SQLShape.intern(sql)
+        #expect(shape != sql)
+        #expect(SQLShape.text(ofShape: shapeID) == shape)
+        let parts = StatementParts(
+            shapeID: shapeID, textID: 1, durationNanoseconds: 5, rowsReturned: 1, rowsChanged: 0, fullScanSteps: 0, sorts: 0,
+            autoIndexes: 0, vmSteps: 3, isTransaction: false, hasDetails: false)
+        let sink = TextsSink(readsTexts: true)
+        sink.receiveStatement(parts, sql: sql, sqlIsShape: false, arguments: .none, purpose: "fetch", queryPlan: nil) {
+            fatalError("no event is made")
+        }
+        #expect(sink.texts.withLock { $0.map(\.shape) } == [shape])
+        #expect(sink.texts.withLock { $0.map(\.sql) } == [sql])
     }
 }
 
@@ -164,10 +193,10 @@ private final class LendingSink: FastPathEventSink {
         oldEntryPointCalls.add(1, ordering: .relaxed)
     }
     func receiveStatement(
-        _ parts: StatementParts, sql: String, shape: String, sqlIsShape: Bool, arguments: StatementArguments, purpose: String,
-        queryPlan: [String]?, callSite: CallSite, event: () -> SQLEvent
+        _ parts: StatementParts, sql: String, sqlIsShape: Bool, arguments: StatementArguments, purpose: String,
+        queryPlan: [String]?, event: () -> SQLEvent
     ) {
-        let lent = Lent(sql: sql, sqlIsShape: sqlIsShape, arguments: arguments.text, purpose: purpose, callSite: callSite)
+        let lent = Lent(sql: sql, sqlIsShape: sqlIsShape, arguments: arguments.text, purpose: purpose, callSite: parts.callSite)
         statements.withLock { $0.append(lent) }
     }
 }
@@ -191,4 +220,12 @@ private final class TextsSink: FastPathEventSink {
         let made = texts()
         self.texts.withLock { $0.append(made) }
     }
+}
+
+/// A sink whose wish for SQL events is switched by hand.
+private final class SwitchedSink: FastPathEventSink {
+    let wantsSQL = Atomic<Bool>(false)
+    var details: EventDetails { [.sqlArguments, .queryPlans] }
+    func isEnabled(_ kind: EventKind) -> Bool { kind == .sql && wantsSQL.load(ordering: .relaxed) }
+    func receive(_ event: Event) {}
 }

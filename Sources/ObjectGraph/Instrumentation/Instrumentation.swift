@@ -132,6 +132,18 @@ public final class Instrumentation: Sendable {
     /// The optional parts of events the sinks want now.
     var details: EventDetails { sink?.details ?? [] }
 
+    /// nil when no sink wants SQL events now, else the parts a statement's
+    /// event is to carry (``FastPathEventSink/statementDetails``): one
+    /// question per statement rather than two.
+    @inline(__always)
+    var statementDetails: EventDetails? {
+        #if FAULTLINE_NO_INSTRUMENTATION
+        return nil
+        #else
+        return sink?.statementDetails
+        #endif
+    }
+
     /// Sends `event` to the sinks that want its kind now.
     public func emit(_ event: Event) {
         if let sink, sink.isEnabled(event.kind) { sink.receive(event) }

@@ -41,9 +41,8 @@ extension Instrumentation {
             user?(ExecutedStatement(statement, arguments, figures))
             // The sink called through the optional (as faults are): bound
             // to a local it was retained and released per statement.
-            guard isOn(.sql) else { return }
+            guard let details = statementDetails else { return }
             if statement.instrumentationInfo == nil { Self.makeInfo(statement) }
-            let details = self.details
             let plan: [String]? = details.contains(.queryPlans) && statement.instrumentationInfo?.planRecorded == false ? Self.plan(statement) : nil
             let withArguments = details.contains(.sqlArguments) && !arguments.isEmpty
             // The figures first; the event itself only for a sink that needs
@@ -69,11 +68,12 @@ extension Instrumentation {
             }
             // The texts are lent, not copied; bound values are rendered only
             // when read, and a lone integer (a key lookup's) not at all.
+            // The shape's text and the call site are not lent again: the
+            // sink finds them from the figures (the shape's number, the
+            // call site), so neither is copied for the call.
             sink?.receiveStatement(
-                parts, sql: statement.sql, shape: statement.instrumentationInfo?.shape ?? statement.sql,
-                sqlIsShape: statement.instrumentationInfo?.sqlIsShape ?? false,
-                arguments: withArguments ? Self.arguments(arguments) : .none, purpose: origin.purpose,
-                queryPlan: plan, callSite: origin.callSite
+                parts, sql: statement.sql, sqlIsShape: statement.instrumentationInfo?.sqlIsShape ?? false,
+                arguments: withArguments ? Self.arguments(arguments) : .none, purpose: origin.purpose, queryPlan: plan
             ) {
                 Self.event(statement, arguments, figures, withArguments: withArguments, plan: plan, origin: origin)
             }

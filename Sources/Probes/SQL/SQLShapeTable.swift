@@ -1,7 +1,14 @@
 import Synchronization
 
 extension SQLShape {
-    private static let table = Mutex<[String: Int]>([:])
+    /// The shapes interned so far: each one's number, and each number's
+    /// text.
+    private struct Interned {
+        var numbers: [String: Int] = [:]
+        var shapes: [String] = []
+    }
+
+    private static let table = Mutex(Interned())
     private static let texts = Mutex<[String: Int]>([:])
 
     /// The shape of `sql` and a number for it, the same number for every
@@ -14,12 +21,20 @@ extension SQLShape {
         var shape = normalize(sql)
         if shape == sql { shape = sql }
         let id = table.withLock { table in
-            if let id = table[shape] { return id }
-            let id = table.count
-            table[shape] = id
+            if let id = table.numbers[shape] { return id }
+            let id = table.shapes.count
+            table.numbers[shape] = id
+            table.shapes.append(shape)
             return id
         }
         return (shape, id)
+    }
+
+    /// The text of the shape ``intern(_:)`` numbered `id` in this process;
+    /// `""` for a number it never gave. What a sink lent a statement
+    /// without its shape's text reads, once per shape.
+    public static func text(ofShape id: Int) -> String {
+        table.withLock { table in table.shapes.indices.contains(id) ? table.shapes[id] : "" }
     }
 
     /// A number for the exact text of `sql`, the same for every statement

@@ -18,6 +18,11 @@
     /// reads it once, so that a part no sink can want costs nothing to
     /// leave out, not even the question. By default, every part.
     var possibleDetails: EventDetails { get }
+    /// nil when the sink wants no SQL event now (``EventSink/isEnabled(_:)``
+    /// for ``EventKind/sql``), else the ``details`` a statement's event is
+    /// to carry: the one question the engine asks per executed statement.
+    /// By default, `isEnabled(.sql) ? details : nil`.
+    var statementDetails: EventDetails? { get }
     /// Receives an object fault.
     func receive(fault: FaultEvent)
     /// Receives an object fault as its parts, the event made by `event`
@@ -78,7 +83,7 @@
     /// statement per fault in a loop. By default, `receive(sql: event())`.
     func receiveStatement(_ parts: StatementParts, texts: () -> StatementTexts, event: () -> SQLEvent)
     /// Whether the sink takes a statement's texts lent
-    /// (``receiveStatement(_:sql:shape:sqlIsShape:arguments:purpose:queryPlan:callSite:event:)``)
+    /// (``receiveStatement(_:sql:sqlIsShape:arguments:purpose:queryPlan:event:)``)
     /// rather than made on demand (``receiveStatement(_:texts:event:)``).
     /// The engine reads it once: lending reads every text of every
     /// statement, which a sink that seldom needs them (the recorder adds
@@ -88,15 +93,18 @@
     /// Receives an executed statement as its figures with its texts lent
     /// for the call, not copied into ``StatementTexts``: what the engine
     /// sends a sink that ``takesLentStatementTexts``. `sqlIsShape` says whether `sql` is its shape's text (values
-    /// bound, none in the text), found once per prepared statement;
+    /// bound, none in the text), found once per prepared statement; the
+    /// shape's text is otherwise `SQLShape.text(ofShape: parts.shapeID)`,
+    /// and the call site is `parts.callSite` (neither is lent again, so
+    /// neither is copied per statement);
     /// `arguments` are there only when some sink asked for bound values
     /// (``EventDetails/sqlArguments``). A sink that writes texts out (the
     /// LTTng tracepoints) uses them in place. By default, the texts are
     /// made into ``StatementTexts`` only if the sink asks for them:
     /// `receiveStatement(parts, texts:event:)`.
     func receiveStatement(
-        _ parts: StatementParts, sql: String, shape: String, sqlIsShape: Bool, arguments: StatementArguments, purpose: String,
-        queryPlan: [String]?, callSite: CallSite, event: () -> SQLEvent)
+        _ parts: StatementParts, sql: String, sqlIsShape: Bool, arguments: StatementArguments, purpose: String,
+        queryPlan: [String]?, event: () -> SQLEvent)
     /// Receives a change of a context's state.
     func receive(context: ContextEvent)
     /// Receives the refresh of one object (sent only to a sink whose
@@ -140,6 +148,8 @@ public typealias TaskContextCarrier = @Sendable (_ body: () -> Void) -> Void
 @_spi(FastPath) extension FastPathEventSink {
     /// Every part.
     public var possibleDetails: EventDetails { .all }
+    /// The details, while the sink wants SQL events.
+    public var statementDetails: EventDetails? { isEnabled(.sql) ? details : nil }
     /// False: texts are made on demand.
     public var takesLentStatementTexts: Bool { false }
     /// Wraps the event and passes it to ``receive(_:)``.
@@ -198,12 +208,13 @@ public typealias TaskContextCarrier = @Sendable (_ body: () -> Void) -> Void
     /// Copies the lent texts into ``StatementTexts`` only when asked for, and
     /// passes the statement on to ``receiveStatement(_:texts:event:)``.
     public func receiveStatement(
-        _ parts: StatementParts, sql: String, shape: String, sqlIsShape: Bool, arguments: StatementArguments, purpose: String,
-        queryPlan: [String]?, callSite: CallSite, event: () -> SQLEvent
+        _ parts: StatementParts, sql: String, sqlIsShape: Bool, arguments: StatementArguments, purpose: String,
+        queryPlan: [String]?, event: () -> SQLEvent
     ) {
         receiveStatement(parts, texts: {
             StatementTexts(
-                sql: sql, shape: shape, arguments: arguments.text, purpose: purpose, queryPlan: queryPlan, callSite: callSite)
+                sql: sql, shape: sqlIsShape ? sql : SQLShape.text(ofShape: parts.shapeID), arguments: arguments.text,
+                purpose: purpose, queryPlan: queryPlan, callSite: parts.callSite)
         }, event: event)
     }
     /// Wraps the event and passes it to ``receive(_:)``.

@@ -144,6 +144,14 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
         return details
     }
 
+    /// Bound values while the `sql` tracepoint is on (``isEnabled(_:)``
+    /// and ``details`` in one question, asked per statement).
+    @_spi(FastPath) public var statementDetails: EventDetails? {
+        if faultline_tp_sql_on() != 0 { return faultline_tp_context_on() != 0 ? [.sqlArguments, .contextChanges] : .sqlArguments }
+        noteWhetherASessionRecords()
+        return nil
+    }
+
     /// What an enabled `sql` or `context` tracepoint asks for.
     @_spi(FastPath) public var possibleDetails: EventDetails { [.sqlArguments, .contextChanges] }
 
@@ -343,15 +351,14 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
     /// From the figures and the texts lent: nothing is copied, and no
     /// ``SQLEvent`` or ``StatementTexts`` made.
     @_spi(FastPath) public func receiveStatement(
-        _ parts: StatementParts, sql: String, shape: String, sqlIsShape: Bool, arguments: StatementArguments, purpose: String,
-        queryPlan: [String]?, callSite: CallSite, event: () -> SQLEvent
+        _ parts: StatementParts, sql: String, sqlIsShape: Bool, arguments: StatementArguments, purpose: String,
+        queryPlan: [String]?, event: () -> SQLEvent
     ) {
         // Locked without a closure: one would copy each text it captured.
         lockToTrace()
         endRuns()
         traceStatement(
-            parts, sql: sql, shape: shape, sqlIsShape: sqlIsShape, arguments: arguments, purpose: purpose,
-            queryPlan: queryPlan, callSite: callSite)
+            parts, sql: sql, shape: nil, sqlIsShape: sqlIsShape, arguments: arguments, purpose: purpose, queryPlan: queryPlan)
         lock.unlock()
     }
 
@@ -460,18 +467,23 @@ extension LTTngSink {
         traceStatement(
             e, sql: texts.sql, shape: texts.shape, sqlIsShape: texts.sql == texts.shape,
             arguments: texts.arguments.isEmpty ? .none : .rendered(texts.arguments), purpose: texts.purpose,
-            queryPlan: texts.queryPlan, callSite: texts.callSite)
+            queryPlan: texts.queryPlan)
     }
 
     /// The statement from its texts in place: `sql` is read only when it
     /// is not the shape's text or the shape's text was never traced,
-    /// `shape` only when the shape is traced.
+    /// `shape` only when the shape is traced (nil: the statement's own
+    /// text when that is the shape's, else the text the shape's number
+    /// names). The call site is the one `e` carries. Inlined: called per
+    /// statement, from two places.
+    @inline(__always)
     private func traceStatement(
-        _ e: StatementParts, sql: String, shape: String, sqlIsShape: Bool, arguments: StatementArguments, purpose: String,
-        queryPlan: [String]?, callSite: CallSite
+        _ e: StatementParts, sql: String, shape: String?, sqlIsShape: Bool, arguments: StatementArguments, purpose: String,
+        queryPlan: [String]?
     ) {
         var shapeTraced = tracedShapes.contains(e.shapeID)
         if !shapeTraced, faultline_tp_sql_shape_enabled() != 0 {
+            let shape = shape ?? (sqlIsShape ? sql : SQLShape.text(ofShape: e.shapeID))
             shape.withCString { faultline_tp_sql_shape(UInt64(bitPattern: Int64(e.shapeID)), $0) }
             tracedShapes.insert(e.shapeID)
             shapeTraced = true
@@ -485,7 +497,7 @@ extension LTTngSink {
             shape: UInt64(bitPattern: Int64(e.shapeID)), statement: empty, arguments: empty,
             duration_ns: e.durationNanoseconds, rows_returned: UInt64(e.rowsReturned), rows_changed: UInt64(e.rowsChanged),
             full_scan_steps: UInt64(e.fullScanSteps), sorts: UInt64(e.sorts), auto_indexes: UInt64(e.autoIndexes),
-            vm_steps: UInt64(e.vmSteps), purpose: empty, query_plan: empty, call_site: callSiteNumber(callSite))
+            vm_steps: UInt64(e.vmSteps), purpose: empty, query_plan: empty, call_site: callSiteNumber(e.callSite))
         // Nearly every statement: no text of its own, no plan.
         if textInShape, queryPlan == nil { return Self.send(&fields, arguments: arguments, purpose: purpose) }
         let plan = queryPlan?.joined(separator: "\n") ?? ""

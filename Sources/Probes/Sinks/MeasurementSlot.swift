@@ -111,12 +111,12 @@ public final class MeasurementSlot: EventSink, @unchecked Sendable {
     }
     /// Passes the statement, its texts lent, to the attached recorder, if any.
     @_spi(FastPath) public func receiveStatement(
-        _ parts: StatementParts, sql: String, shape: String, sqlIsShape: Bool, arguments: StatementArguments, purpose: String,
-        queryPlan: [String]?, callSite: CallSite, event: () -> SQLEvent
+        _ parts: StatementParts, sql: String, sqlIsShape: Bool, arguments: StatementArguments, purpose: String,
+        queryPlan: [String]?, event: () -> SQLEvent
     ) {
         current?.receiveStatement(
-            parts, sql: sql, shape: shape, sqlIsShape: sqlIsShape, arguments: arguments, purpose: purpose, queryPlan: queryPlan,
-            callSite: callSite, event: event)
+            parts, sql: sql, sqlIsShape: sqlIsShape, arguments: arguments, purpose: purpose, queryPlan: queryPlan,
+            event: event)
     }
     /// Passes the statement to the attached recorder, if any.
     @_spi(FastPath) public func receive(sql: SQLEvent) { current?.receive(sql: sql) }

@@ -165,14 +165,13 @@ public final class MultiplexSink: EventSink {
     /// The texts are lent to each sink; the event is made at most once,
     /// for the sinks that need it whole.
     @_spi(FastPath) public func receiveStatement(
-        _ parts: StatementParts, sql: String, shape: String, sqlIsShape: Bool, arguments: StatementArguments, purpose: String,
-        queryPlan: [String]?, callSite: CallSite, event: () -> SQLEvent
+        _ parts: StatementParts, sql: String, sqlIsShape: Bool, arguments: StatementArguments, purpose: String,
+        queryPlan: [String]?, event: () -> SQLEvent
     ) {
         var made: SQLEvent?
         for sink in fast where sink.isEnabled(.sql) {
             sink.receiveStatement(
-                parts, sql: sql, shape: shape, sqlIsShape: sqlIsShape, arguments: arguments, purpose: purpose,
-                queryPlan: queryPlan, callSite: callSite
+                parts, sql: sql, sqlIsShape: sqlIsShape, arguments: arguments, purpose: purpose, queryPlan: queryPlan
             ) { Self.once(&made, event) }
         }
     }
