@@ -34,7 +34,7 @@ extension ObjectContext {
         if !object.belongs(to: self) { try checkUsable(object) }
         // Asked once: a session that starts mid-fault gets the next fault,
         // not one with a start time of zero.
-        if instrumentation.isOn(.fault) { return try fulfillTraced(object) }
+        if hasSink, instrumentation.isOn(.fault) { return try fulfillTraced(object) }
         guard usesRowCache, rowCache.fill(object, staleness: stalenessNanoseconds) == nil else {
             return try fulfillFromStore(object, callSite: nil)
         }
@@ -100,7 +100,7 @@ extension ObjectContext {
         case .loaded: break
         case .fault:
             // Whether a sink wants the fault is asked once, as in ``fulfill(_:)``.
-            if instrumentation.isOn(.fault) {
+            if hasSink, instrumentation.isOn(.fault) {
                 fulfillTracedForTypedRead(object, key)
             } else if stalenessNanoseconds != nil || pinnedToGeneration || !rowCache.refault(object) {
                 // Not a refault the row cache's content generation serves

@@ -38,6 +38,16 @@ public final class ObjectContext {
     /// them through `store` on every fault retained and released each.
     @usableFromInline let rowCache: RowCache
     let instrumentation: Instrumentation
+    #if FAULTLINE_NO_INSTRUMENTATION
+    var hasSink: Bool { false }
+    var refreshEventsPossible: Bool { false }
+    #else
+    /// ``Instrumentation/hasSink`` and ``Instrumentation/refreshEventsPossible``,
+    /// read once: with no sink, a fault and a refresh test one flag of the
+    /// context and ask no more.
+    let hasSink: Bool
+    let refreshEventsPossible: Bool
+    #endif
     /// ``ConcurrencyGuard/isOn``, read once.
     @usableFromInline let checksConcurrency = ConcurrencyGuard.isOn
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
@@ -129,6 +139,10 @@ public final class ObjectContext {
         self.name = name
         self.rowCache = store.rowCache
         self.instrumentation = store.instrumentation
+        #if !FAULTLINE_NO_INSTRUMENTATION
+        self.hasSink = store.instrumentation.hasSink
+        self.refreshEventsPossible = store.instrumentation.refreshEventsPossible
+        #endif
         self.stalenessInterval = store.configuration.stalenessInterval
         self.stalenessNanoseconds = store.configuration.stalenessInterval?.stalenessNanoseconds
         self.queue = DispatchQueue(label: "faultline.context.\(name)")
@@ -144,7 +158,7 @@ public final class ObjectContext {
     /// Whether a refresh of a plain unchanged object may skip every
     /// question (``refresh(_:mergeChanges:)``): no concurrency checks, no
     /// sink that asks for refreshes. Both are fixed for the context's life.
-    private var refreshesInPlace: Bool { !checksConcurrency && !instrumentation.refreshEventsPossible }
+    private var refreshesInPlace: Bool { !checksConcurrency && !refreshEventsPossible }
 
     /// Recomputes ``refaultsWithoutLock``.
     private func updateRefaultsInPlace() {
@@ -395,7 +409,7 @@ public final class ObjectContext {
         } else if case .loaded = object.state {
             turnIntoFault(object)
         }
-        instrumentation.refreshed(self)
+        if refreshEventsPossible { instrumentation.refreshed(self) }
     }
 
     /// ``refresh(_:mergeChanges:)`` of a context with pending changes, or
