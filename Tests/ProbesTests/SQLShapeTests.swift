@@ -31,6 +31,31 @@ import Probes
         #expect(a.id != c.id)
     }
 
+    /// A statement's text interned at once: the numbers ``SQLShape/intern(_:)``
+    /// and ``SQLShape/internText(_:)`` give, again when the text comes
+    /// back (a statement prepared on another connection), also after a
+    /// text was numbered alone first.
+    @Test func aStatementsTextIsInternedOnceWithItsShape() {
+        let sql = "SELECT * FROM statement_intern_test WHERE a = 1"
+        let first = SQLShape.internStatement(sql)
+        let again = SQLShape.internStatement(sql)
+        #expect(first.shape == "SELECT * FROM statement_intern_test WHERE a = ?")
+        #expect(first.shapeID == SQLShape.intern(sql).id)
+        #expect(first.textID == SQLShape.internText(sql))
+        #expect(again.shape == first.shape && again.shapeID == first.shapeID && again.textID == first.textID)
+        // Another text of the shape: the shape's number, a text number of its own.
+        let other = SQLShape.internStatement("SELECT * FROM statement_intern_test WHERE a = 2")
+        #expect(other.shapeID == first.shapeID && other.textID != first.textID)
+        // A text numbered alone first keeps its number.
+        let alone = "SELECT * FROM statement_intern_test WHERE b = ?"
+        let textID = SQLShape.internText(alone)
+        let statement = SQLShape.internStatement(alone)
+        #expect(statement.textID == textID)
+        #expect(statement.shape == alone && statement.shapeID == SQLShape.intern(alone).id)
+        #expect(SQLShape.internStatement(alone).shapeID == statement.shapeID)
+        #expect(SQLShape.text(ofShape: statement.shapeID) == alone)
+    }
+
     @Test func fullScansAreScansWithoutAnIndex() {
         #expect(QueryPlan.isFullScan("SCAN Person"))
         #expect(QueryPlan.isFullScan("  SCAN TABLE ZSELFIE"))

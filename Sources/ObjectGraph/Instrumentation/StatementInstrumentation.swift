@@ -19,8 +19,7 @@ struct StatementInfo {
     var planRecorded = false
 
     init(sql: String) {
-        (shape, shapeID) = SQLShape.intern(sql)
-        textID = SQLShape.internText(sql)
+        (shape, shapeID, textID) = SQLShape.internStatement(sql)
         sqlIsShape = sql == shape
     }
 }
