@@ -3,8 +3,9 @@ import Testing
 
 /// The targets of `make bench-probes` (scripts/bench-probes-targets.sh):
 /// each printed beside its figure, met, not met, or not measured, the
-/// stretch judged where there is one; a figure that names no target is an
-/// error.
+/// stretch judged where there is one, a timed figure by its interval
+/// (inconclusive when it spans the bound); a figure that names no target is
+/// an error.
 @Suite struct ProbeTargetsScriptTests {
     static let script = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -56,12 +57,34 @@ import Testing
         ])
     }
 
+    /// A timed figure is judged by its 95% interval: met only when all of
+    /// it is within the bound, not met only when all of it is beyond, and
+    /// inconclusive when it spans the bound, whatever side its median is
+    /// on (the machine's noise moves the median, not the verdict).
+    @Test func aTimedFigureIsJudgedByItsInterval() throws {
+        let verdicts = try ["18.8:15.1:19.9", "19.2:16.8:22.9", "23.5:17.2:27.0", "21.0:20.5:25.0", "14.0:12.0:15.0"].map {
+            let result = try Self.judge(["lttng-wall=\($0)"])
+            #expect(result.status == 0, "\(result.errors)")
+            return Self.words(try #require(result.lines.last))
+        }
+        #expect(verdicts == [
+            "LTTng session, wall time against no session (median of pairs) +18.80% target <= +20%: met; stretch <= +15%: not met (95% CI +15.1% .. +19.9%)",
+            "LTTng session, wall time against no session (median of pairs) +19.20% target <= +20%: inconclusive; stretch <= +15%: not met (95% CI +16.8% .. +22.9%)",
+            "LTTng session, wall time against no session (median of pairs) +23.50% target <= +20%: inconclusive; stretch <= +15%: not met (95% CI +17.2% .. +27.0%)",
+            "LTTng session, wall time against no session (median of pairs) +21.00% target <= +20%: not met; stretch <= +15%: not met (95% CI +20.5% .. +25.0%)",
+            "LTTng session, wall time against no session (median of pairs) +14.00% target <= +20%: met; stretch <= +15%: met (95% CI +12.0% .. +15.0%)",
+        ])
+    }
+
     @Test func aFigureThatIsNoTargetsOrNoNumberIsAnError() throws {
         let unknown = try Self.judge(["sinks-off=0.1", "lttng-idle=3.6"])
         #expect(unknown.status == 2 && unknown.lines.isEmpty)
         #expect(unknown.errors == "probe_targets: no target for lttng-idle\n")
         let notANumber = try Self.judge(["recorder=+9.1%"])
         #expect(notANumber.status == 2 && notANumber.lines.isEmpty)
-        #expect(notANumber.errors == "probe_targets: recorder=+9.1% is not FIGURE=PERCENT\n")
+        #expect(notANumber.errors == "probe_targets: recorder=+9.1% is not FIGURE=PERCENT or FIGURE=PERCENT:LOW:HIGH\n")
+        let halfAnInterval = try Self.judge(["lttng-wall=20.4:16.8"])
+        #expect(halfAnInterval.status == 2 && halfAnInterval.lines.isEmpty)
+        #expect(halfAnInterval.errors.hasPrefix("probe_targets: lttng-wall=20.4:16.8 is not"))
     }
 }
