@@ -19,6 +19,8 @@ PROBE_TARGETS=(
 # the whole of it is beyond, "inconclusive" when it spans the bound. An
 # argument naming no target, or not in those forms, is an error (exit 2).
 probe_targets() {
+    # The figures joined by spaces, whatever the caller's IFS.
+    local IFS=' '
     printf '%s\n' "${PROBE_TARGETS[@]}" | awk -v figures="$*" '
         function verdict(i, bound) {
             if (!(i in low)) return figure <= bound + 0 ? "met" : "not met"

@@ -129,8 +129,20 @@ instructions() {  # binary sinks [session]
         fi
         total+=("$(callgrind_annotate "$work/out" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')")
         allocs+=("$(allocations "$work/out")")
+        if ! [[ "${total[-1]}" =~ ^[0-9]+$ && "${total[-1]}" -gt 0 ]]; then
+            echo "bench-probes: callgrind gave no instruction count for $(basename "$1") --sinks $2 ${3:-} --rounds $count" >&2
+            exit 2
+        fi
     done
     echo $((total[1] - total[0])) $((allocs[1] - allocs[0]))
+}
+# Reads `instructions`' two counts into the two variables named, in the
+# script's own shell, so that a failure stops the script (a process
+# substitution's exit status is not checked).
+measure() {  # count-variable allocs-variable instructions-arguments...
+    local counts
+    counts=$(instructions "${@:3}")
+    read -r "$1" "$2" <<<"$counts"
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.1f%%", (a / b - 1) * 100 }'; }
 # The same as a number, for judging a target (probe_targets).
@@ -144,15 +156,15 @@ per_fault() { awk -v a="$1" -v b="$2" -v n="$faults" 'BEGIN { printf "%+.0f", (a
 per_round() { awk -v a="$1" -v r="$rounds" 'BEGIN { printf "%.0f", a / r }'; }
 
 echo "instruction counts of $rounds rounds (callgrind), $objects objects ($faults faults), allocator calls:"
-read -r base base_allocs < <(instructions "$work/compiled-out" none)
+measure base base_allocs "$work/compiled-out" none
 printf "  compiled out            %14s          %9s allocs\n" "$base" "$base_allocs"
-read -r off off_allocs < <(instructions "$work/normal" none)
+measure off off_allocs "$work/normal" none
 printf "  sinks off               %14s  %6s  %9s allocs\n" "$off" "$(ratio "$off" "$base")" "$off_allocs"
-read -r recorder recorder_allocs < <(instructions "$work/normal" recorder)
+measure recorder recorder_allocs "$work/normal" recorder
 printf "  recorder on             %14s  %6s  %9s allocs\n" "$recorder" "$(ratio "$recorder" "$base")" "$recorder_allocs"
-read -r idle idle_allocs < <(instructions "$work/normal" lttng)
+measure idle idle_allocs "$work/normal" lttng
 printf "  LTTng sink, no session  %14s  %6s  %9s allocs\n" "$idle" "$(ratio "$idle" "$base")" "$idle_allocs"
-read -r traced _ < <(instructions "$work/normal" lttng session)
+measure traced traced_allocs "$work/normal" lttng session
 printf "  LTTng session recording %14s  %s against no session\n" "$traced" "$(ratio "$traced" "$idle")"
 
 # The figures the targets judge, as FIGURE=PERCENT (probe_targets).
@@ -170,7 +182,7 @@ for variant in logging-info logging metrics tracing; do
         logging) label="logging, logger at debug" ;;
         *) label=$variant ;;
     esac
-    read -r count count_allocs < <(instructions "$work/normal" "$variant")
+    measure count count_allocs "$work/normal" "$variant"
     alloc_per_fault=$(awk -v a="$count_allocs" -v b="$off_allocs" -v n="$faults" 'BEGIN { printf "%+.2f", (a - b) / n }')
     printf "  %-24s %12s %12s  %7s  %7s  %9s  %9s\n" "$label" "$count" "$(per_round "$count")" "$(ratio "$count" "$base")" \
         "$(ratio "$count" "$off")" "$(per_fault "$count" "$off")" "$alloc_per_fault"

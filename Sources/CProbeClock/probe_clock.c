@@ -250,7 +250,9 @@ int faultline_clock_measure_for_testing(int preempted) {
         measure_scale();
         preempted_attempts = 0;
         // A refused measurement republishes the same line, to be measured
-        // again later: only a new line counts as made.
+        // again later, or one that goes on from the kernel's time when the
+        // line was more than 1 ms off: only a new line (a new rate or a
+        // new starting point) counts as made.
         const faultline_clock_params *after = faultline_clock_current;
         made = after->scale != scale || after->tick0 != tick0;
     }

@@ -47,14 +47,11 @@ int faultline_thread_name(char *buffer, unsigned long size) {
 #define ENABLED(name) \
     int faultline_tp_##name##_enabled(void) { return lttng_ust_tracepoint_enabled(faultline, name) ? 1 : 0; }
 ENABLED(fetch)
-ENABLED(fault)
 ENABLED(relationship_fault)
 ENABLED(save)
 ENABLED(batch_request)
 ENABLED(sql_shape)
 ENABLED(call_site)
-ENABLED(sql)
-ENABLED(context)
 ENABLED(scenario)
 
 const char *const faultline_empty_string = "";

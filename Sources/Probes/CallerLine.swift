@@ -8,7 +8,7 @@ import Synchronization
 /// which has no `#line` of its own to pass on) was read.
 ///
 /// Finding it is cheap, naming it is not, so the two are apart:
-/// - ``find(outside:skippingOneAccessor:fallback:)`` walks the frame
+/// - ``find(outside:skippingOneAccessor:above:fallback:)`` walks the frame
 ///   pointers (about a nanosecond a frame) and looks the chain of return
 ///   addresses up in a table. A chain seen for the first time has its
 ///   stack captured (Swift's `Runtime` module, tens of microseconds) and

@@ -3,6 +3,7 @@ import Foundation
 import RecipesApp
 import SQLLogViewer
 import Scenarios
+import Synchronization
 import Testing
 
 /// What the tests of the recipes app share: its data sets, its scenario,
@@ -67,15 +68,28 @@ enum RecipesDiagnosis {
 
     /// A store seeded as the data set `mistake` runs on, that allows
     /// measurement: a copy of the cached data set (seeded once per test
-    /// process, not once per store).
+    /// process, not once per store), removed when the test process exits.
     static func store(_ mistake: Mistake?) throws -> Store {
         let source = try cache.file(for: dataSet(mistake), scale: 1, seed: RunOptions().configuration.seed)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-\(UUID()).sqlite").path
+        _ = removeCopiesAtExit
+        copies.withLock { $0.append(path) }
         try FileManager.default.copyItem(atPath: source, toPath: path)
         var configuration = StoreConfiguration()
         configuration.sinks = []
         configuration.allowsMeasurement = true
         return try Store(model: Recipes.model(for: mistake), location: .file(path), configuration: configuration)
+    }
+
+    /// The stores' copies made so far.
+    private static let copies = Mutex<[String]>([])
+    private static let removeCopiesAtExit: Void = { atexit { RecipesDiagnosis.removeCopies() } }()
+
+    /// Removes every copy ``store(_:)`` made, with its -wal and -shm.
+    private static func removeCopies() {
+        for path in copies.withLock({ $0 }) {
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
     }
 
     /// The sites in the app's screens whose `// mistake:` comment names `mistake`.

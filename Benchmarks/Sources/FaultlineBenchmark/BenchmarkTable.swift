@@ -4,8 +4,8 @@ import Foundation
 enum BenchmarkTable {
     static func render(_ results: BenchmarkResults) -> String {
         var rows = [[
-            "pattern", "limit (C)", "Faultline", "sinks off", "GRDB", "F / limit", "F / GRDB", "recorder cost", "instr/access F (off, C)",
-            "peak RSS F",
+            "pattern", "limit (C)", "Faultline", "sinks off", "GRDB", BenchmarkRatio.faultlineOverLimit.column,
+            BenchmarkRatio.faultlineOverGRDB.column, BenchmarkRatio.recorderOverSinksOff.column, "instr/access F (off, C)", "peak RSS F",
         ]]
         for pattern in results.patterns {
             func time(_ variant: Variant) -> String { milliseconds(pattern.seconds[variant.rawValue]?.median) }

@@ -6,6 +6,8 @@ import Scenarios
 /// ``Podcast`` (Core Data's entity inheritance).
 public class LibraryItem: ManagedObject, EntityNamed {
     public class var entityName: String { "LibraryItem" }
+    /// No fault hook: the class is not `open`, and none of its subclasses
+    /// here overrides one.
     override public class var hasFaultHooks: Bool { false }
     @inlinable public final var title: String { attribute("title", at: 0, in: &_title) }
     @usableFromInline @exclusivity(unchecked) final var _title = AttributeField<String>()

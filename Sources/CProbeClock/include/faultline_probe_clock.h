@@ -56,8 +56,10 @@ void faultline_clock_while_deciding(void (*body)(void *), void *context);
 /// For tests: measures the scale now, as a reading past `recalibrate_at`
 /// would, with the first `preempted` attempts at pairing the counter with
 /// the kernel made to look preempted (their thread descheduled between the
-/// two readings). Returns 1 if new parameters were published, 0 if not (a
-/// pairing too wide to trust, or the counter not in use).
+/// two readings). Returns 1 if new parameters were published (a new rate,
+/// or, when every pairing is too wide to trust and the line is more than
+/// 1 ms off, the line going on from the kernel's time), 0 if not (the same
+/// line republished, or the counter not in use).
 int faultline_clock_measure_for_testing(int preempted);
 
 /// For tests: runs the counter's line `factor` times as fast from now on,

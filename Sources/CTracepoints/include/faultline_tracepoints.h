@@ -31,14 +31,11 @@ int faultline_thread_name(char *buffer, unsigned long size);
 
 
 int faultline_tp_fetch_enabled(void);
-int faultline_tp_fault_enabled(void);
 int faultline_tp_relationship_fault_enabled(void);
 int faultline_tp_save_enabled(void);
 int faultline_tp_batch_request_enabled(void);
 int faultline_tp_sql_shape_enabled(void);
 int faultline_tp_call_site_enabled(void);
-int faultline_tp_sql_enabled(void);
-int faultline_tp_context_enabled(void);
 int faultline_tp_scenario_enabled(void);
 /* The states of the tracepoints the engine asks about per fault and per
  * statement, read inline (what lttng_ust_tracepoint_enabled reads: a

@@ -36,7 +36,7 @@ extension ObjectContext {
         // not one with a start time of zero.
         if hasSink, instrumentation.isOn(.fault) { return try fulfillTraced(object) }
         guard usesRowCache, rowCache.fill(object, staleness: stalenessNanoseconds) == nil else {
-            return try fulfillFromStore(object, callSite: nil)
+            return try fulfillFromStore(object, at: currentCallSite)
         }
     }
 
@@ -68,14 +68,10 @@ extension ObjectContext {
         }
     }
 
-    /// A miss: one primary-key SELECT, kept in the row cache and loaded
-    /// into the object.
-    @inline(__always)
-    func fulfillFromStore(_ object: ManagedObject, callSite: CallSite?) throws(ObjectGraphError) {
-        try fulfillFromStore(object, at: callSite ?? currentCallSite)
-    }
-
-    /// ``fulfillFromStore(_:callSite:)`` at a site the caller holds.
+    /// A miss: one primary-key SELECT at `site`, kept in the row cache and
+    /// loaded into the object. Untraced callers pass the current site,
+    /// read in their own frame (a frame of its own for that cost every
+    /// miss about 20 instructions more).
     @inline(never)
     func fulfillFromStore(_ object: ManagedObject, at site: CallSite) throws(ObjectGraphError) {
         let id = object.objectID
@@ -120,7 +116,7 @@ extension ObjectContext {
     private func fulfillUntracedForTypedRead(_ object: ManagedObject, _ key: String) {
         guard usesRowCache, rowCache.fill(object, staleness: stalenessNanoseconds) == nil else {
             do {
-                return try fulfillFromStore(object, callSite: nil)
+                return try fulfillFromStore(object, at: currentCallSite)
             } catch {
                 object.failFault(key, error)
             }
@@ -191,16 +187,11 @@ extension ObjectContext {
         return "{" + parts.joined(separator: "; ") + "}"
     }
 
-    /// One primary-key SELECT, attributed to `callSite` (the current one by
-    /// default); its purpose is `fault`, or the engine's work
-    /// (`engine inverse Category`) while it does some.
-    func readRow(_ id: ObjectID, callSite: CallSite? = nil) throws(ObjectGraphError) -> RowSnapshot? {
-        try readRow(id, at: callSite ?? currentCallSite)
-    }
-
-    /// ``readRow(_:callSite:)`` at a site the caller holds: lent down to
-    /// the connection's origin, not wrapped in an optional (a copy, a
-    /// retain and a release per traced miss).
+    /// One primary-key SELECT, attributed to `site`; its purpose is
+    /// `fault`, or the engine's work (`engine inverse Category`) while it
+    /// does some. The site is lent down to the connection's origin, not
+    /// wrapped in an optional (a copy, a retain and a release per traced
+    /// miss).
     func readRow(_ id: ObjectID, at site: CallSite) throws(ObjectGraphError) -> RowSnapshot? {
         let entity = id.entity
         let purpose = engineWork.map { $0.purpose(entity.name) } ?? "fault"

@@ -162,7 +162,7 @@ public final class ObjectContext {
 
     /// Recomputes ``refaultsWithoutLock``.
     private func updateRefaultsInPlace() {
-        refaultsWithoutLock = !instrumentation.hasSink && !checksConcurrency && stalenessNanoseconds == nil && !pinnedToGeneration
+        refaultsWithoutLock = !hasSink && !checksConcurrency && stalenessNanoseconds == nil && !pinnedToGeneration
     }
 
     /// Whether a typed read of an object of this context may go on in

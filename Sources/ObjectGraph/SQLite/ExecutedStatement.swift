@@ -12,24 +12,28 @@ public struct ExecutedStatement {
     public let statement: Statement
     /// The values bound for this execution, in parameter order.
     public let arguments: [DatabaseValue]
-    /// Wall time from the first step to the last, in nanoseconds.
-    public let durationNanoseconds: UInt64
-    /// Rows returned by SQLite (`SQLITE_ROW` results).
-    public let rowsReturned: Int
-    /// Rows inserted, updated or deleted (`sqlite3_changes64`); 0 for reads.
-    public let rowsChanged: Int
-    /// `SQLITE_STMTSTATUS_FULLSCAN_STEP` for this execution.
-    public let fullScanSteps: Int
-    /// `SQLITE_STMTSTATUS_SORT` for this execution.
-    public let sorts: Int
-    /// `SQLITE_STMTSTATUS_AUTOINDEX` for this execution.
-    public let autoIndexes: Int
-    /// `SQLITE_STMTSTATUS_VM_STEP` for this execution.
-    public let vmSteps: Int
-    /// The connection's database file (`:memory:` for memory).
+    /// What the execution measured.
+    let figures: ExecutionFigures
+    /// The connection's database file (`:memory:` for memory), kept: the
+    /// statement does not keep its connection alive.
     public let path: String
+
+    /// Wall time from the first step to the last, in nanoseconds.
+    public var durationNanoseconds: UInt64 { figures.durationNanoseconds }
+    /// Rows returned by SQLite (`SQLITE_ROW` results).
+    public var rowsReturned: Int { figures.rowsReturned }
+    /// Rows inserted, updated or deleted (`sqlite3_changes64`); 0 for reads.
+    public var rowsChanged: Int { figures.rowsChanged }
+    /// `SQLITE_STMTSTATUS_FULLSCAN_STEP` for this execution.
+    public var fullScanSteps: Int { figures.fullScanSteps }
+    /// `SQLITE_STMTSTATUS_SORT` for this execution.
+    public var sorts: Int { figures.sorts }
+    /// `SQLITE_STMTSTATUS_AUTOINDEX` for this execution.
+    public var autoIndexes: Int { figures.autoIndexes }
+    /// `SQLITE_STMTSTATUS_VM_STEP` for this execution.
+    public var vmSteps: Int { figures.vmSteps }
     /// When the first step began (monotonic nanoseconds).
-    public let start: UInt64
+    public var start: UInt64 { figures.start }
 
     /// The statement's SQL text as prepared.
     public var sql: String { statement.sql }
@@ -64,10 +68,6 @@ typealias ExecutionHook = (Statement, [DatabaseValue], ExecutionFigures) -> Void
 
 extension ExecutedStatement {
     init(_ statement: Statement, _ arguments: [DatabaseValue], _ figures: ExecutionFigures) {
-        self.init(
-            statement: statement, arguments: arguments, durationNanoseconds: figures.durationNanoseconds,
-            rowsReturned: figures.rowsReturned, rowsChanged: figures.rowsChanged, fullScanSteps: figures.fullScanSteps,
-            sorts: figures.sorts, autoIndexes: figures.autoIndexes, vmSteps: figures.vmSteps, path: statement.connection.path,
-            start: figures.start)
+        self.init(statement: statement, arguments: arguments, figures: figures, path: statement.connection.path)
     }
 }

@@ -95,10 +95,14 @@ final class ConnectionPool: @unchecked Sendable {
     /// The current generation: the number of writes committed, plus one.
     var generation: UInt64 { generationCounter.load(ordering: .acquiring) }
 
-    /// The writer, for schema work before the store is in use.
+    /// The writer, for schema work before the store is in use: its
+    /// statements reach no hook (set-up, not the application's).
     func withWriterUntraced<T, E: Error>(_ body: (Connection) throws(E) -> T) throws(E) -> T {
         writerLock.lock()
         defer { writerLock.unlock() }
+        let hook = writer.executionHook
+        writer.executionHook = nil
+        defer { writer.executionHook = hook }
         return try body(writer)
     }
 

@@ -5,13 +5,11 @@ enum Schema {
     static let formatVersion = "1"
 
     /// Creates the schema in an empty database, or checks that an existing
-    /// one was made with this model.
+    /// one was made with this model. Called on the writer untraced
+    /// (``ConnectionPool/withWriterUntraced(_:)``): schema work is set-up,
+    /// not the application's statements.
     static func prepare(_ connection: Connection, model: Model) throws(ObjectGraphError) {
         let path = connection.path
-        // Schema work is set-up, not the application's statements.
-        let hook = connection.executionHook
-        connection.executionHook = nil
-        defer { connection.executionHook = hook }
         do {
             var hasMetadata = false
             var tableCount = 0

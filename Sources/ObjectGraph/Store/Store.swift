@@ -75,9 +75,6 @@ public final class Store: @unchecked Sendable {
         var identifier = ""
         try pool.withWriterUntraced { connection throws(ObjectGraphError) in
             try Schema.prepare(connection, model: model)
-            let hook = connection.executionHook
-            connection.executionHook = nil
-            defer { connection.executionHook = hook }
             do {
                 // Keys are allocated per table: the entities of a hierarchy
                 // share their root's.

@@ -1,7 +1,7 @@
 import CTracepoints
 
 /// An executed statement's bound values as a sink that writes them out
-/// gets them (``EventSink/receiveStatement(_:sql:sqlIsShape:arguments:purpose:queryPlan:event:)``):
+/// gets them (``FastPathEventSink/receiveStatement(_:sql:sqlIsShape:arguments:purpose:queryPlan:event:)``):
 /// nothing when no sink asked for them, the one integer most statements
 /// bind (a key lookup's) as it is, so that a sink can write its digits
 /// without a `String` being made for it, else the values, rendered only

@@ -147,9 +147,11 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
     /// Bound values while the `sql` tracepoint is on (``isEnabled(_:)``
     /// and ``details`` in one question, asked per statement).
     @_spi(FastPath) public var statementDetails: EventDetails? {
-        if faultline_tp_sql_on() != 0 { return faultline_tp_context_on() != 0 ? [.sqlArguments, .contextChanges] : .sqlArguments }
-        noteWhetherASessionRecords()
-        return nil
+        guard faultline_tp_sql_on() != 0 else {
+            noteWhetherASessionRecords()
+            return nil
+        }
+        return details
     }
 
     /// What an enabled `sql` or `context` tracepoint asks for.
@@ -288,7 +290,7 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
         lockToTrace()
         // Off since the engine asked (a session that just ended): the runs
         // end, and this one stays closed (the context asks again).
-        if faultline_tp_fault_enabled() == 0 {
+        if faultline_tp_fault_on() == 0 {
             endRuns()
         } else if let ended = runs.add(run: run, first: event(), durationNanoseconds: durationNanoseconds) {
             trace(ended)
@@ -305,7 +307,7 @@ public final class LTTngSink: EventSink, @unchecked Sendable {
     /// the run it ends.
     @_spi(FastPath) public func startRefreshRun(_ run: RefreshRun, event: () -> ContextEvent) {
         lockToTrace()
-        if faultline_tp_context_enabled() == 0 {
+        if faultline_tp_context_on() == 0 {
             endRuns()
         } else if let ended = runs.add(run: run, first: event()) {
             trace(ended)
@@ -517,19 +519,9 @@ extension LTTngSink {
     private static func send(_ fields: inout faultline_sql_fields, arguments: StatementArguments, purpose: String) {
         purpose.withCString { purpose in
             fields.purpose = purpose
-            switch arguments {
-            case .none:
+            arguments.withCString { arguments in
+                fields.arguments = arguments
                 faultline_tp_sql(&fields)
-            case .integer(let value):
-                withUnsafeTemporaryAllocation(of: CChar.self, capacity: 24) { buffer in
-                    fields.arguments = StatementArguments.write(value, into: buffer.baseAddress!)
-                    faultline_tp_sql(&fields)
-                }
-            case .values, .rendered:
-                arguments.withCString { arguments in
-                    fields.arguments = arguments
-                    faultline_tp_sql(&fields)
-                }
             }
         }
     }

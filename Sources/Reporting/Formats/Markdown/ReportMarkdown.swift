@@ -30,7 +30,7 @@ public enum ReportMarkdown {
             lines += ["", "### The book's experiments", "", "| experiment | book | measured (95% interval) | verdict | what happened here |",
                 "| --- | --- | --- | --- | --- |"]
             for experiment in experiments {
-                let here = [experiment.sidesText.map { $0 + "." }].compactMap { $0 } + experiment.lessonSentences
+                let here = (experiment.sidesText.map { [$0 + "."] } ?? []) + experiment.lessonSentences
                 lines.append("| \(escapeMarkdown(experiment.name)) | \(experiment.sourceRatioText) | \(experiment.measuredRatioText) | "
                     + "\(experiment.verdict.rawValue) | \(escapeMarkdown(here.joined(separator: " "))) |")
             }
